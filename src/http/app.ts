@@ -1,0 +1,50 @@
+/**
+ * The Worker's HTTP surface (hono): health, the MCP endpoint and the plain task view.
+ * Stateless: everything that must survive lives in a Durable Object.
+ */
+import { Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { readSettings } from "../config";
+import { handleMcpPost, jsonRpcErrorResponse } from "../mcp/endpoint";
+import { authenticate } from "./auth";
+import type { AppEnv } from "./env";
+import { taskRoutes } from "./task-routes";
+
+export const app = new Hono<AppEnv>();
+
+app.use("*", async (c, next) => {
+  c.set("requestId", crypto.randomUUID());
+  c.set("settings", readSettings(c.env));
+  await next();
+});
+
+/** The bare route: no auth, no storage. Also the benchmark's baseline. */
+app.get("/health", (c) => c.json({ ok: true }));
+
+app.use("/mcp", authenticate);
+app.use("/tasks/*", authenticate);
+
+app.post("/mcp", (c) =>
+  handleMcpPost({
+    request: c.req.raw,
+    env: c.env,
+    settings: c.get("settings"),
+    principal: c.get("principal"),
+    baseUrl: new URL(c.req.url).origin,
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+  }),
+);
+
+app.get("/mcp", () => jsonRpcErrorResponse(405, -32000, "Method Not Allowed: this server has no standalone GET stream yet.", { Allow: "POST" }));
+app.delete("/mcp", () => jsonRpcErrorResponse(405, -32000, "Method Not Allowed: this server keeps no sessions yet.", { Allow: "POST" }));
+
+app.route("/tasks", taskRoutes);
+
+app.notFound((c) => c.json({ error: "not_found", message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
+
+app.onError((error, c) => {
+  if (error instanceof HTTPException) return error.getResponse();
+  const requestId = c.get("requestId");
+  console.error("unhandled error", requestId, error);
+  return c.json({ error: "internal_error", message: "Internal error.", requestId }, 500);
+});

@@ -1,0 +1,39 @@
+/** Reads a request body with a byte cap, so an oversized body is refused without buffering it whole. */
+
+export type BodyResult = { ok: true; text: string } | { ok: false; status: 413 | 400; message: string };
+
+export async function readBodyWithLimit(request: Request, maxBytes: number): Promise<BodyResult> {
+  const declared = request.headers.get("Content-Length");
+  if (declared !== null && Number(declared) > maxBytes) {
+    return { ok: false, status: 413, message: `Request body is larger than ${maxBytes} bytes.` };
+  }
+  if (!request.body) return { ok: true, text: "" };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => undefined);
+        return { ok: false, status: 413, message: `Request body is larger than ${maxBytes} bytes.` };
+      }
+      chunks.push(value);
+    }
+  } catch {
+    return { ok: false, status: 400, message: "The request body could not be read." };
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return { ok: true, text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes) };
+  } catch {
+    return { ok: false, status: 400, message: "The request body is not valid UTF-8." };
+  }
+}

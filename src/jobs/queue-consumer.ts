@@ -1,0 +1,45 @@
+/**
+ * The queue consumer. It does not run jobs: it hands each one to its TaskObject (whose
+ * alarm runs it), so a batch ends in milliseconds and a long job never delays another
+ * task, even in local dev where Miniflare delivers one batch at a time.
+ * A failed hand-over is retried with backoff; the dead-letter queue fails the task.
+ */
+import { z } from "zod";
+import { isTaskId, taskObjectName } from "../tasks/ids";
+
+const JobMessageSchema = z.object({
+  v: z.literal(1),
+  principal: z.string().min(1).max(512),
+  taskId: z.string().refine(isTaskId, "taskId must be 32 hex characters"),
+});
+
+export const isDeadLetterQueue = (queue: string): boolean => queue.endsWith("-dlq");
+
+/** Exponential backoff for a failed hand-over, capped at 5 minutes. */
+export const deliveryRetryDelaySeconds = (attempts: number): number => Math.min(2 ** Math.max(0, attempts - 1), 300);
+
+export async function handleJobBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const deadLetters = isDeadLetterQueue(batch.queue);
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const parsed = JobMessageSchema.safeParse(message.body);
+      if (!parsed.success) {
+        console.error("dropping malformed job message", message.id, parsed.error.message);
+        message.ack();
+        return;
+      }
+      const stub = env.TASKS.getByName(taskObjectName(parsed.data.principal, parsed.data.taskId));
+      try {
+        if (deadLetters) {
+          await stub.failDelivery(`The job could not be started: its queue message exhausted its delivery retries (last attempt ${message.attempts}).`);
+        } else {
+          await stub.deliver();
+        }
+        message.ack();
+      } catch (error) {
+        console.error("job hand-over failed; retrying", parsed.data.taskId, error);
+        message.retry({ delaySeconds: deliveryRetryDelaySeconds(message.attempts) });
+      }
+    }),
+  );
+}

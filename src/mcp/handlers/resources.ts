@@ -1,0 +1,45 @@
+/** Tasks as MCP resources: `task://{taskId}` is listed as a template and readable as JSON. */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ProtocolError } from "../errors";
+import { taskDocument } from "../../tasks/document";
+import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../../tasks/ids";
+import type { McpContext } from "../context";
+import { taskNotFound } from "./tasks";
+
+export function registerResourceHandlers(server: Server, ctx: McpContext): void {
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: TASK_RESOURCE_TEMPLATE,
+        name: "task",
+        title: "A task's status, progress and result",
+        description: "Read it to check on a long tool call; subscribe to it to hear when it changes.",
+        mimeType: "application/json",
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
+    const page = await ctx.gateway.list(request.params?.cursor);
+    if (!page) throw new ProtocolError(ErrorCode.InvalidParams, "Invalid cursor: pass back a nextCursor from an earlier resources/list response unchanged.");
+    return {
+      resources: page.tasks.map((task) => ({
+        uri: taskResourceUri(task.taskId),
+        name: `task-${task.taskId}`,
+        title: `Task ${task.taskId} (${task.status})`,
+        mimeType: "application/json",
+      })),
+      ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+    };
+  });
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const { uri } = request.params;
+    const taskId = parseTaskResourceUri(uri);
+    if (!taskId) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${uri.slice(0, 200)}": this server's resources are tasks, task://{taskId}.`);
+    const snapshot = await ctx.gateway.get(taskId);
+    if (!snapshot) throw taskNotFound();
+    return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(taskDocument(snapshot)) }] };
+  });
+}

@@ -1,0 +1,61 @@
+/** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, served from the TaskObjects. */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ProtocolError } from "../errors";
+import { isTerminal } from "../../tasks/model";
+import type { TaskSnapshot } from "../../tasks/task-object";
+import type { McpContext } from "../context";
+import { followTask } from "../follow-task";
+import { finalResult, wireTask } from "../task-messages";
+
+/** Unknown, expired and foreign tasks all get exactly this error. */
+export const taskNotFound = (): ProtocolError =>
+  new ProtocolError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found. Check the taskId; tasks are deleted once their ttl has passed.");
+
+export async function requireTask(ctx: McpContext, taskId: string): Promise<TaskSnapshot> {
+  const snapshot = await ctx.gateway.get(taskId);
+  if (!snapshot) throw taskNotFound();
+  return snapshot;
+}
+
+export function registerTaskHandlers(server: Server, ctx: McpContext): void {
+  server.setRequestHandler(GetTaskRequestSchema, async (request) => {
+    const snapshot = await requireTask(ctx, request.params.taskId);
+    return wireTask(snapshot.task, snapshot) as never;
+  });
+
+  server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
+    const { taskId } = request.params;
+    const snapshot = await requireTask(ctx, taskId);
+    if (isTerminal(snapshot.task.status) && snapshot.outcome) return finalResult(taskId, snapshot.outcome, snapshot) as never;
+    const progressToken = typeof snapshot.meta["progressToken"] === "string" || typeof snapshot.meta["progressToken"] === "number" ? snapshot.meta["progressToken"] : undefined;
+    const followed = await followTask(ctx, {
+      taskId,
+      requestId: extra.requestId,
+      streamKind: "result",
+      meta: snapshot.meta,
+      afterSeq: snapshot.lastSeq,
+      ...(progressToken !== undefined && { progressToken }),
+    });
+    if (followed.kind === "result") return finalResult(taskId, followed.outcome, snapshot) as never;
+    if (followed.kind === "disconnected") throw new ProtocolError(ErrorCode.ConnectionClosed, "The client stopped reading.");
+    throw taskNotFound();
+  });
+
+  server.setRequestHandler(ListTasksRequestSchema, async (request) => {
+    const cursor = request.params?.cursor;
+    const page = await ctx.gateway.list(cursor);
+    if (!page) throw new ProtocolError(ErrorCode.InvalidParams, "Invalid cursor: pass back a nextCursor from an earlier tasks/list response unchanged.");
+    return { tasks: page.tasks, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+  });
+
+  server.setRequestHandler(CancelTaskRequestSchema, async (request) => {
+    const outcome = await ctx.gateway.cancel(request.params.taskId);
+    if (!outcome.ok) {
+      if (outcome.reason === "not_found") throw taskNotFound();
+      const snapshot = await ctx.gateway.get(request.params.taskId);
+      throw new ProtocolError(ErrorCode.InvalidParams, `Cannot cancel task: it is already ${snapshot?.task.status ?? "finished"} (only working or input_required tasks can be cancelled).`);
+    }
+    return wireTask(outcome.snapshot.task, outcome.snapshot) as never;
+  });
+}

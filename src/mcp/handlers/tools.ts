@@ -1,0 +1,146 @@
+/**
+ * `tools/list` and `tools/call`. A task-augmented call becomes a task at once; a plain
+ * call of a task-capable tool also runs as a task, answered inline if it ends within
+ * INLINE_WAIT_MS, else with a link to the task; a "forbidden" tool runs right here.
+ */
+import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, ProtocolError } from "../errors";
+import { z } from "zod";
+import { inlineJobHost } from "../../jobs/inline-host";
+import { runJob } from "../../jobs/runner";
+import { taskResourceUri } from "../../tasks/ids";
+import type { JsonObject } from "../../tasks/model";
+import { tools, findTool } from "../../tools/registry";
+import type { Tool } from "../../tools/define";
+import { parseCallMeta, type CallMeta } from "../call-meta";
+import type { McpContext } from "../context";
+import { followTask } from "../follow-task";
+import { finalResult, relatedTask, wireTask } from "../task-messages";
+
+const MAX_ARGUMENT_BYTES = 64 * 1024;
+
+export function toolListing(tool: Tool): JsonObject {
+  const schema = z.toJSONSchema(tool.inputSchema) as JsonObject;
+  delete schema["$schema"];
+  return {
+    name: tool.name,
+    ...(tool.title && { title: tool.title }),
+    description: tool.description,
+    inputSchema: schema,
+    execution: { taskSupport: tool.taskSupport },
+  };
+}
+
+function parseArguments(tool: Tool, args: unknown): JsonObject {
+  if (JSON.stringify(args ?? {}).length > MAX_ARGUMENT_BYTES) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Arguments for "${tool.name}" exceed ${MAX_ARGUMENT_BYTES} bytes; pass large inputs by reference (a URL or key) instead.`);
+  }
+  const parsed = tool.inputSchema.safeParse(args ?? {});
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${tool.name}": ${details}`);
+  }
+  return parsed.data as JsonObject;
+}
+
+function taskMetaFor(call: CallMeta, ctx: McpContext): JsonObject {
+  return {
+    ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
+    ...(call.correlationId !== undefined && { correlationId: call.correlationId }),
+    ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
+    ...(call.webhook !== undefined && { webhook: call.webhook as JsonObject }),
+  };
+}
+
+export function registerToolHandlers(server: Server, ctx: McpContext): void {
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(toolListing) }) as never);
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const { name, arguments: rawArgs, task } = request.params;
+    const tool = findTool(name);
+    if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);
+    const call = parseCallMeta(request.params._meta);
+    const args = parseArguments(tool, rawArgs);
+
+    if (tool.taskSupport === "forbidden") {
+      if (task) throw new ProtocolError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (execution.taskSupport is "forbidden"); call it without params.task.`);
+      return runInline(tool, args, call, ctx, extra.signal);
+    }
+    if (!task && tool.taskSupport === "required") {
+      throw new ProtocolError(ErrorCode.MethodNotFound, `Tool "${name}" only runs as a task (execution.taskSupport is "required"); call it with params.task.`);
+    }
+
+    const created = await ctx.gateway.create({
+      tool: tool.name,
+      args,
+      requestedTtlMs: task?.ttl ?? null,
+      meta: taskMetaFor(call, ctx),
+      ...(call.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
+    });
+    if (!created.ok) throw new ProtocolError(ErrorCode.InvalidRequest, created.message);
+    const { snapshot } = created;
+    const taskId = snapshot.task.taskId;
+
+    if (task) {
+      return {
+        task: wireTask(snapshot.task, snapshot),
+        _meta: {
+          "io.modelcontextprotocol/model-immediate-response": `Started task ${taskId} for "${name}". It runs in the background; its result will be available through tasks/result.`,
+        },
+      } as never;
+    }
+
+    // A plain call: wait up to the inline budget, streaming progress, then fall back to a link.
+    const followed = await followTask(ctx, {
+      taskId,
+      requestId: extra.requestId,
+      streamKind: "call",
+      meta: snapshot.meta,
+      afterSeq: 0,
+      deadline: Date.now() + ctx.settings.inlineWaitMs,
+      ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
+    });
+    if (followed.kind === "result") return finalResult(taskId, followed.outcome, snapshot) as never;
+    return stillRunning(taskId, name, ctx, snapshot.meta) as never;
+  });
+}
+
+function stillRunning(taskId: string, toolName: string, ctx: McpContext, meta: JsonObject): JsonObject {
+  const uri = taskResourceUri(taskId);
+  const correlation = typeof meta["correlationId"] === "string" ? { "mcp-task-worker/correlation-id": meta["correlationId"] } : {};
+  return {
+    content: [
+      {
+        type: "text",
+        text:
+          `"${toolName}" is still running in the background as task ${taskId}; this is not its result. ` +
+          `To check back later, read the resource ${uri} (it shows status, progress and, once finished, the result), ` +
+          `or call the task_status / task_result tools with taskId "${taskId}". Plain HTTP: GET ${ctx.baseUrl}/tasks/${taskId}.`,
+      },
+      { type: "resource_link", uri, name: `task-${taskId}`, title: `Task ${taskId} (${toolName})`, mimeType: "application/json", description: "Status, progress and result of the running tool call." },
+    ],
+    _meta: { ...relatedTask(taskId), ...correlation },
+  };
+}
+
+async function runInline(tool: Tool, args: JsonObject, call: CallMeta, ctx: McpContext, signal: AbortSignal): Promise<never> {
+  const host = inlineJobHost({
+    signal,
+    onProgress: (progress, total, message) => {
+      if (call.progressToken === undefined || !ctx.output.streaming) return;
+      ctx.output.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: call.progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
+    },
+  });
+  const outcome = await runJob(tool.name, args, host);
+  switch (outcome.kind) {
+    case "completed":
+      return outcome.result as never;
+    case "failed":
+      return { content: [{ type: "text", text: outcome.message }], isError: true } as never;
+    case "yielded":
+      return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true } as never;
+    case "aborted":
+      throw new ProtocolError(ErrorCode.RequestTimeout, "The call was cancelled.");
+  }
+}

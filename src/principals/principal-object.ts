@@ -1,0 +1,124 @@
+/**
+ * PrincipalObject: one small index per principal. It lists the principal's tasks for
+ * `tasks/list` (cursor pages), maps idempotency keys to tasks, and enforces the cap on
+ * unfinished tasks. Each TaskObject stays the source of truth; this copy may lag, never leak.
+ */
+import { DurableObject } from "cloudflare:workers";
+import type { TaskView } from "../tasks/model";
+
+export type AdmitResult =
+  | { ok: true }
+  | { ok: false; reason: "duplicate"; taskId: string }
+  | { ok: false; reason: "cap"; active: number; limit: number };
+
+export interface AdmitInput {
+  task: TaskView;
+  tool: string;
+  idempotencyKey?: string;
+  maxActive: number;
+}
+
+export interface TaskPage {
+  tasks: TaskView[];
+  nextCursor?: string;
+}
+
+const ACTIVE = "status IN ('working', 'input_required')";
+
+export class PrincipalObject extends DurableObject<Env> {
+  private readonly sql: SqlStorage;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.sql = ctx.storage.sql;
+    this.sql.exec(`
+      CREATE TABLE IF NOT EXISTS tasks (
+        task_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, status TEXT NOT NULL, tool TEXT NOT NULL, view TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS tasks_by_age ON tasks (created_at DESC, task_id DESC);
+      CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, task_id TEXT NOT NULL, created_at INTEGER NOT NULL);
+    `);
+  }
+
+  /** Record a new task, unless its idempotency key is taken or the principal is at its cap. Atomic: one object, no await. */
+  async admit({ task, tool, idempotencyKey, maxActive }: AdmitInput): Promise<AdmitResult> {
+    if (idempotencyKey !== undefined) {
+      const prior = this.sql.exec<{ task_id: string }>("SELECT task_id FROM idempotency WHERE key = ?", idempotencyKey).toArray()[0];
+      if (prior) return { ok: false, reason: "duplicate", taskId: prior.task_id };
+    }
+    const active = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${ACTIVE}`).one().n;
+    if (active >= maxActive) return { ok: false, reason: "cap", active, limit: maxActive };
+    const createdAt = Date.parse(task.createdAt);
+    this.sql.exec(
+      "INSERT INTO tasks (task_id, created_at, status, tool, view) VALUES (?, ?, ?, ?, ?) ON CONFLICT(task_id) DO NOTHING",
+      task.taskId,
+      createdAt,
+      task.status,
+      tool,
+      JSON.stringify(task),
+    );
+    if (idempotencyKey !== undefined) {
+      this.sql.exec("INSERT INTO idempotency (key, task_id, created_at) VALUES (?, ?, ?)", idempotencyKey, task.taskId, createdAt);
+    }
+    return { ok: true };
+  }
+
+  /** A TaskObject reports a status change. Unknown tasks are ignored (they were removed or never admitted). */
+  async update(task: TaskView): Promise<void> {
+    this.sql.exec("UPDATE tasks SET status = ?, view = ? WHERE task_id = ?", task.status, JSON.stringify(task), task.taskId);
+  }
+
+  /** The task expired, or its creation was rolled back. */
+  async remove(taskId: string): Promise<void> {
+    this.sql.exec("DELETE FROM tasks WHERE task_id = ?", taskId);
+    this.sql.exec("DELETE FROM idempotency WHERE task_id = ?", taskId);
+  }
+
+  /** Newest first. The cursor is opaque to clients; a malformed one returns undefined. */
+  async list(cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
+    let rows: { task_id: string; created_at: number; view: string }[];
+    const pageSize = Math.max(1, Math.min(limit, 100));
+    if (cursor === undefined) {
+      rows = this.sql.exec<{ task_id: string; created_at: number; view: string }>("SELECT task_id, created_at, view FROM tasks ORDER BY created_at DESC, task_id DESC LIMIT ?", pageSize + 1).toArray();
+    } else {
+      const position = decodeCursor(cursor);
+      if (!position) return undefined;
+      rows = this.sql
+        .exec<{ task_id: string; created_at: number; view: string }>(
+          "SELECT task_id, created_at, view FROM tasks WHERE (created_at < ?) OR (created_at = ? AND task_id < ?) ORDER BY created_at DESC, task_id DESC LIMIT ?",
+          position.createdAt,
+          position.createdAt,
+          position.taskId,
+          pageSize + 1,
+        )
+        .toArray();
+    }
+    const page = rows.slice(0, pageSize);
+    const last = page[page.length - 1];
+    return {
+      tasks: page.map((row) => JSON.parse(row.view) as TaskView),
+      ...(rows.length > pageSize && last && { nextCursor: encodeCursor(last.created_at, last.task_id) }),
+    };
+  }
+
+  async activeCount(): Promise<number> {
+    return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${ACTIVE}`).one().n;
+  }
+}
+
+function encodeCursor(createdAt: number, taskId: string): string {
+  return btoa(`${createdAt}:${taskId}`).replace(/=+$/, "");
+}
+
+function decodeCursor(cursor: string): { createdAt: number; taskId: string } | undefined {
+  if (cursor.length > 128 || !/^[A-Za-z0-9+/]+$/.test(cursor)) return undefined;
+  let text: string;
+  try {
+    text = atob(cursor);
+  } catch {
+    return undefined;
+  }
+  const match = /^(\d{1,16}):([0-9a-f]{32})$/.exec(text);
+  if (!match?.[1] || !match[2]) return undefined;
+  return { createdAt: Number(match[1]), taskId: match[2] };
+}

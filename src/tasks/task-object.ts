@@ -1,0 +1,337 @@
+/**
+ * TaskObject: one Durable Object per task. It owns the task's record, event log and
+ * memoized steps, runs the job from its alarm (so a long job never holds the queue
+ * consumer, and a crashed run is found by its stale lease), and feeds readers over
+ * hibernatable WebSockets.
+ */
+import { DurableObject } from "cloudflare:workers";
+import { readSettings, type Settings } from "../config";
+import { runJob, type JobHost, type RunOutcome } from "../jobs/runner";
+import { principalObjectName } from "./ids";
+import {
+  beginRun,
+  cancelTask,
+  failDelivery,
+  failRun,
+  finishRun,
+  isDueToRun,
+  isExpired,
+  isTerminal,
+  markDelivered,
+  newTask,
+  nextAlarmAt,
+  recordProgress,
+  renewLease,
+  toTaskView,
+  yieldRun,
+  type JsonObject,
+  type NewTaskEvent,
+  type NewTaskInput,
+  type Progress,
+  type TaskEvent,
+  type TaskOutcome,
+  type TaskRecord,
+  type TaskView,
+  type Transition,
+} from "./model";
+import { TaskStorage, type StreamMeta } from "./task-storage";
+
+export interface TaskSnapshot {
+  task: TaskView;
+  tool: string;
+  meta: JsonObject;
+  progress?: Progress;
+  outcome?: TaskOutcome;
+  lastSeq: number;
+}
+
+export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs">;
+export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
+
+const FEED_TAG = "feed";
+
+export class TaskObject extends DurableObject<Env> {
+  private readonly storage: TaskStorage;
+  private readonly settings: Settings;
+  private activeRun?: { leaseId: string; controller: AbortController };
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.storage = new TaskStorage(ctx.storage.sql);
+    this.settings = readSettings(env);
+  }
+
+  // ---- RPC interface -------------------------------------------------------
+
+  /** Writes the task durably; repeating it with the same id returns the existing task. */
+  async create(input: CreateTaskInput): Promise<TaskSnapshot> {
+    const existing = this.storage.load();
+    if (existing) return this.snapshot(existing);
+    const { settings } = this;
+    const transition = newTask(
+      { ...input, defaultTtlMs: settings.defaultTtlMs, maxTtlMs: settings.maxTtlMs, pollIntervalMs: settings.pollIntervalMs, dispatchGraceMs: settings.dispatchGraceMs },
+      Date.now(),
+    );
+    await this.commit(undefined, transition);
+    return this.snapshot(transition.record);
+  }
+
+  async get(): Promise<TaskSnapshot | undefined> {
+    const record = this.liveRecord();
+    return record && this.snapshot(record);
+  }
+
+  /** The queue delivered the job. Returns what happened, so duplicates are visible in tests and logs. */
+  async deliver(): Promise<"started" | "duplicate" | "gone"> {
+    const record = this.liveRecord();
+    if (!record) return "gone";
+    const transition = markDelivered(record);
+    if (transition.record === record) return "duplicate";
+    this.storage.save(transition.record);
+    // The run happens in the alarm, not in this call: the consumer's batch ends at once.
+    await this.ctx.storage.setAlarm(Date.now());
+    return "started";
+  }
+
+  async cancel(message = "The task was cancelled by request."): Promise<CancelOutcome> {
+    const record = this.liveRecord();
+    if (!record) return { ok: false, reason: "not_found" };
+    const result = cancelTask(record, message, Date.now());
+    if (!result.ok) return result;
+    this.activeRun?.controller.abort(new Error("The task was cancelled."));
+    await this.commit(record, result.transition);
+    return { ok: true, snapshot: this.snapshot(result.transition.record) };
+  }
+
+  /** The dead-letter path: the queue gave up on delivering this job. */
+  async failDelivery(message: string): Promise<void> {
+    const record = this.liveRecord();
+    if (!record) return;
+    this.activeRun?.controller.abort(new Error(message));
+    await this.commit(record, failDelivery(record, message, Date.now()));
+  }
+
+  async events(afterSeq: number, limit = 1000): Promise<TaskEvent[]> {
+    return this.liveRecord() ? this.storage.eventsAfter(afterSeq, limit) : [];
+  }
+
+  /** Registers a response stream (a POST's SSE stream) so it can be resumed by event id later. */
+  async openStream(meta: Omit<StreamMeta, "key">): Promise<number | undefined> {
+    return this.liveRecord() ? this.storage.openStream(meta) : undefined;
+  }
+
+  async stream(key: number): Promise<StreamMeta | undefined> {
+    return this.liveRecord() ? this.storage.stream(key) : undefined;
+  }
+
+  async endStream(key: number, endSeq: number): Promise<void> {
+    if (this.liveRecord()) this.storage.endStream(key, endSeq);
+  }
+
+  async storageBytes(): Promise<number> {
+    return this.storage.databaseSize();
+  }
+
+  // ---- feed: hibernatable WebSocket readers ---------------------------------
+
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname !== "/feed" || request.headers.get("Upgrade") !== "websocket") return new Response("Not found", { status: 404 });
+    const record = this.liveRecord();
+    if (!record) return new Response("Not found", { status: 404 });
+    const after = Number(url.searchParams.get("after") ?? "0");
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server, [FEED_TAG]);
+    let sent = Number.isSafeInteger(after) && after >= 0 ? after : 0;
+    for (;;) {
+      const batch = this.storage.eventsAfter(sent, 500);
+      for (const event of batch) server.send(JSON.stringify(event));
+      if (batch.length < 500) break;
+      sent = batch[batch.length - 1]?.seq ?? sent;
+    }
+    if (isTerminal(record.status)) server.close(1000, "terminal");
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  override async webSocketMessage(): Promise<void> {
+    // Readers only listen; anything they send is ignored.
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    // Complete the close handshake so the socket leaves getWebSockets() at once.
+    try {
+      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closed");
+    } catch {
+      // already closed
+    }
+  }
+
+  // ---- alarm: expiry, dispatch fallback, wake-ups, lease recovery -----------
+
+  override async alarm(): Promise<void> {
+    const record = this.storage.load();
+    if (!record) return;
+    const now = Date.now();
+    if (isExpired(record, now)) return this.expire(record);
+    if (this.activeRun && record.run.phase === "running" && record.run.leaseId === this.activeRun.leaseId) {
+      // Our own run is alive in this isolate: keep its lease.
+      return this.commit(record, renewLease(record, this.activeRun.leaseId, this.settings.leaseMs, now));
+    }
+    if (!isDueToRun(record, now)) {
+      await this.ctx.storage.setAlarm(nextAlarmAt(record));
+      return;
+    }
+    await this.runSlice(record, now);
+  }
+
+  private async runSlice(record: TaskRecord, now: number): Promise<void> {
+    const leaseId = crypto.randomUUID();
+    const started = beginRun(record, leaseId, this.settings.leaseMs, now);
+    if (started.record === record) return;
+    await this.commit(record, started);
+    const controller = new AbortController();
+    this.activeRun = { leaseId, controller };
+    const heartbeat = setInterval(() => {
+      const current = this.storage.load();
+      if (current) void this.commit(current, renewLease(current, leaseId, this.settings.leaseMs, Date.now())); // heartbeat: errors surface on the next commit
+    }, Math.max(1000, Math.floor(this.settings.leaseMs / 3)));
+    let outcome: RunOutcome;
+    try {
+      outcome = await runJob(record.tool, record.args, this.jobHost(started.record, controller.signal, now + this.settings.runSliceMs));
+    } finally {
+      clearInterval(heartbeat);
+      if (this.activeRun?.leaseId === leaseId) this.activeRun = undefined;
+    }
+    const current = this.storage.load();
+    if (!current) return;
+    const at = Date.now();
+    const policy = { maxAttempts: this.settings.jobMaxAttempts, baseSeconds: this.settings.jobRetryBaseSeconds };
+    switch (outcome.kind) {
+      case "completed":
+        return this.commit(current, finishRun(current, leaseId, outcome.result as unknown as JsonObject, at));
+      case "yielded": {
+        const long = outcome.wakeAt - at > 5000;
+        const message = long ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.` : undefined;
+        return this.commit(current, yieldRun(current, leaseId, outcome.wakeAt, message, at));
+      }
+      case "failed":
+        return this.commit(current, failRun(current, leaseId, outcome.message, outcome.permanent, policy, at));
+      case "aborted":
+        return;
+    }
+  }
+
+  private jobHost(record: TaskRecord, signal: AbortSignal, sliceDeadline: number): JobHost {
+    return {
+      taskId: record.taskId,
+      attempt: record.run.runs,
+      signal,
+      sliceDeadline,
+      progress: (progress, total, message) => {
+        const current = this.storage.load();
+        if (!current) return;
+        const p: Progress = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
+        void this.commit(current, recordProgress(current, p)); // storage is synchronous; only fan-out is async
+      },
+      log: (level, message) => {
+        const current = this.storage.load();
+        if (current && !isTerminal(current.status)) this.append([{ type: "log", data: { level, message } }]);
+      },
+      loadStep: (name) => this.storage.step(name),
+      saveStep: (name, value) => {
+        if (this.storage.putStep(name, value, Date.now()) && name.startsWith("step:")) {
+          this.append([{ type: "step", data: { name: name.slice("step:".length) } }]);
+        }
+      },
+    };
+  }
+
+  // ---- persistence and fan-out -----------------------------------------------
+
+  /** The record, unless it has expired (then it is deleted now rather than at the alarm). */
+  private liveRecord(): TaskRecord | undefined {
+    const record = this.storage.load();
+    if (!record) return undefined;
+    if (isExpired(record, Date.now())) {
+      void this.expire(record); // lookups after the ttl must already see nothing
+      return undefined;
+    }
+    return record;
+  }
+
+  private snapshot(record: TaskRecord): TaskSnapshot {
+    return {
+      task: toTaskView(record),
+      tool: record.tool,
+      meta: record.meta,
+      ...(record.progress && { progress: record.progress }),
+      ...(record.outcome && { outcome: record.outcome }),
+      lastSeq: this.storage.lastSeq(),
+    };
+  }
+
+  /** Persist a transition from `before` (undefined for a new task); an unchanged record is a no-op. */
+  private async commit(before: TaskRecord | undefined, { record, events }: Transition): Promise<void> {
+    if (before === record) return;
+    this.storage.save(record);
+    const appended = this.append(events);
+    if (!before || before.run.phase !== record.run.phase || before.run.leaseUntil !== record.run.leaseUntil || before.status !== record.status) {
+      await this.ctx.storage.setAlarm(nextAlarmAt(record));
+    }
+    if (appended.some((event) => event.type === "status")) await this.updateIndex(record);
+  }
+
+  private append(events: NewTaskEvent[]): TaskEvent[] {
+    if (events.length === 0) return [];
+    const appended = this.storage.append(events, Date.now());
+    const sockets = this.ctx.getWebSockets(FEED_TAG);
+    for (const event of appended) {
+      const frame = JSON.stringify(event);
+      for (const ws of sockets) {
+        try {
+          ws.send(frame);
+        } catch {
+          // a reader that went away is dropped by webSocketClose
+        }
+      }
+    }
+    if (appended.some((event) => event.type === "result")) {
+      for (const ws of sockets) {
+        try {
+          ws.close(1000, "terminal");
+        } catch {
+          // already closed
+        }
+      }
+    }
+    return appended;
+  }
+
+  private async updateIndex(record: TaskRecord): Promise<void> {
+    try {
+      await this.env.PRINCIPALS.getByName(principalObjectName(record.principal)).update(toTaskView(record));
+    } catch (error) {
+      console.error("task index update failed", record.taskId, error);
+    }
+  }
+
+  private async expire(record: TaskRecord): Promise<void> {
+    this.activeRun?.controller.abort(new Error("The task expired."));
+    for (const ws of this.ctx.getWebSockets(FEED_TAG)) {
+      try {
+        ws.close(1000, "expired");
+      } catch {
+        // already closed
+      }
+    }
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.storage.ensureSchema();
+    try {
+      await this.env.PRINCIPALS.getByName(principalObjectName(record.principal)).remove(record.taskId);
+    } catch (error) {
+      console.error("task index removal failed", record.taskId, error);
+    }
+  }
+}

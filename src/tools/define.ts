@@ -1,0 +1,59 @@
+/**
+ * How a tool is declared. A tool is one file: a name, a description, a zod input
+ * schema, its task support, and `run(input, job)`; add it to `registry.ts` and you are done.
+ *
+ * @example
+ * export default defineTool({
+ *   name: "resize_images",
+ *   description: "Resize every image in a bucket.",
+ *   inputSchema: z.object({ bucket: z.string() }),
+ *   taskSupport: "optional",
+ *   async run({ bucket }, job) {
+ *     const keys = await job.step("list", () => listKeys(bucket));
+ *     for (const [i, key] of keys.entries()) {
+ *       await job.step(`resize ${key}`, () => resize(key));
+ *       await job.progress(i + 1, keys.length);
+ *     }
+ *     return `Resized ${keys.length} images.`;
+ *   },
+ * });
+ */
+import type { z } from "zod";
+import type { JobContext } from "../jobs/context";
+
+export type TaskSupport = "forbidden" | "optional" | "required";
+
+export type ToolContent =
+  | { type: "text"; text: string }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string; description?: string }
+  | { type: string; [key: string]: unknown };
+
+export interface ToolResult {
+  content: ToolContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
+  name: string;
+  title?: string;
+  description: string;
+  inputSchema: Schema;
+  /** "forbidden": runs inline, never as a task. "optional": a task when asked, or when it outlasts the inline budget. "required": task only. */
+  taskSupport: TaskSupport;
+  run(input: z.infer<Schema>, job: JobContext): Promise<ToolResult | string>;
+}
+
+/** A registered tool with its input type erased; `run` parses its input with the tool's schema first. */
+export interface Tool extends Omit<ToolDefinition, "run"> {
+  run(input: unknown, job: JobContext): Promise<ToolResult | string>;
+}
+
+export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool {
+  return { ...tool, run: (input, job) => tool.run(tool.inputSchema.parse(input), job) };
+}
+
+export function toToolResult(value: ToolResult | string): ToolResult {
+  return typeof value === "string" ? { content: [{ type: "text", text: value }] } : value;
+}

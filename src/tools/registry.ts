@@ -1,0 +1,14 @@
+/**
+ * The tools this server offers. To add a tool, write one file next to this one
+ * with `defineTool` and add it to the list below: nothing else needs to change.
+ */
+import type { Tool } from "./define";
+import batchProcess from "./batch-process";
+import countdown from "./countdown";
+import echo from "./echo";
+
+export const tools: readonly Tool[] = [countdown, batchProcess, echo];
+
+const byName = new Map(tools.map((tool) => [tool.name, tool]));
+
+export const findTool = (name: string): Tool | undefined => byName.get(name);

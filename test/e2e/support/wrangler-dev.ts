@@ -1,0 +1,108 @@
+/**
+ * Starts a real `wrangler dev` (workerd: no eval, real Durable Objects, alarms and queues)
+ * on a free port with its own state directory, for end-to-end tests and the benchmark.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export interface DevServer {
+  url: string;
+  port: number;
+  stateDir: string;
+  /** Output so far, for diagnosing a failed test. */
+  logs(): string;
+  /** SIGKILL the whole process group (wrangler and workerd), as a crash would. */
+  kill(): Promise<void>;
+  /** Start again on the same port and state directory. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface DevServerOptions {
+  vars?: Record<string, string>;
+  stateDir?: string;
+  startTimeoutMs?: number;
+}
+
+const ROOT = resolve(import.meta.dirname, "../../..");
+const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", rej);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? res(address.port) : rej(new Error("no port"))));
+    });
+  });
+}
+
+export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const ownsState = options.stateDir === undefined;
+  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "mcp-task-worker-"));
+  const url = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  let output = "";
+
+  const launch = async () => {
+    const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", stateDir, "--show-interactive-dev-session=false", "--log-level", "info"];
+    for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
+    child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true", NO_COLOR: "1" },
+    });
+    child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`wrangler dev exited early (${child.exitCode}):\n${output}`);
+      try {
+        const response = await fetch(`${url}/health`);
+        if (response.ok) return;
+      } catch {
+        // not up yet
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error(`wrangler dev did not start within the timeout:\n${output}`);
+  };
+
+  const killGroup = async (signal: NodeJS.Signals) => {
+    const current = child;
+    if (!current?.pid || current.exitCode !== null) return;
+    const exited = new Promise<void>((r) => current.once("exit", () => r()));
+    try {
+      process.kill(-current.pid, signal);
+    } catch {
+      return;
+    }
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+  };
+
+  await launch();
+  return {
+    url,
+    port,
+    stateDir,
+    logs: () => output,
+    kill: () => killGroup("SIGKILL"),
+    async restart() {
+      await killGroup("SIGKILL");
+      await launch();
+    },
+    async stop() {
+      await killGroup("SIGTERM");
+      await killGroup("SIGKILL");
+      if (ownsState) rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,166 @@
+import { describe, it } from "vitest";
+import {
+  beginRun,
+  cancelTask,
+  effectiveTtl,
+  failDelivery,
+  failRun,
+  finishRun,
+  isDueToRun,
+  markDelivered,
+  newTask,
+  nextAlarmAt,
+  recordProgress,
+  renewLease,
+  retryDelayMs,
+  toTaskView,
+  yieldRun,
+  type TaskRecord,
+} from "../../src/tasks/model";
+
+const T0 = 1_700_000_000_000;
+const policy = { maxAttempts: 3, baseSeconds: 2 };
+
+function created(overrides: Partial<Parameters<typeof newTask>[0]> = {}): TaskRecord {
+  return newTask(
+    { taskId: "a".repeat(32), principal: "alice", tool: "countdown", args: { seconds: 3 }, defaultTtlMs: 60_000, maxTtlMs: 120_000, pollIntervalMs: 1000, dispatchGraceMs: 15_000, ...overrides },
+    T0,
+  ).record;
+}
+
+function running(): TaskRecord {
+  return beginRun(markDelivered(created()).record, "lease-1", 30_000, T0 + 10).record;
+}
+
+describe("newTask", () => {
+  it("starts working, queued, with a status event", ({ expect }) => {
+    const { record, events } = newTask({ taskId: "a".repeat(32), principal: "p", tool: "t", args: {}, defaultTtlMs: 1000, maxTtlMs: 2000, pollIntervalMs: 500, dispatchGraceMs: 10 }, T0);
+    expect(record.status).toBe("working");
+    expect(record.run.phase).toBe("queued");
+    expect(events.map((e) => e.type)).toEqual(["status"]);
+    expect(toTaskView(record)).toMatchObject({ ttl: 1000, pollInterval: 500, createdAt: new Date(T0).toISOString() });
+  });
+
+  it("honours the requested ttl up to the maximum", ({ expect }) => {
+    expect(effectiveTtl(5000, 60_000, 120_000)).toBe(5000);
+    expect(effectiveTtl(10_000_000, 60_000, 120_000)).toBe(120_000);
+    expect(effectiveTtl(null, 60_000, 120_000)).toBe(60_000);
+    expect(effectiveTtl(-5, 60_000, 120_000)).toBe(60_000);
+    expect(created({ requestedTtlMs: 999_999_999 }).expiresAt).toBe(T0 + 120_000);
+  });
+});
+
+describe("dispatch", () => {
+  it("is due once delivered, or after the dispatch grace without delivery", ({ expect }) => {
+    const record = created();
+    expect(isDueToRun(record, T0 + 1)).toBe(false);
+    expect(isDueToRun(record, T0 + 15_000)).toBe(true);
+    expect(isDueToRun(markDelivered(record).record, T0 + 1)).toBe(true);
+  });
+
+  it("treats a second delivery as a duplicate", ({ expect }) => {
+    const once = markDelivered(created()).record;
+    expect(markDelivered(once).record).toBe(once);
+    expect(markDelivered(running()).record.run.phase).toBe("running");
+  });
+
+  it("does not start a run that is not due, or a second one while the lease is fresh", ({ expect }) => {
+    const record = created();
+    expect(beginRun(record, "l", 1000, T0 + 1).record).toBe(record);
+    const live = running();
+    expect(beginRun(live, "other", 30_000, T0 + 20).record).toBe(live);
+  });
+});
+
+describe("leases", () => {
+  it("restarts a run whose lease expired, with a log event", ({ expect }) => {
+    const live = running();
+    expect(isDueToRun(live, T0 + 30_009)).toBe(false);
+    const { record, events } = beginRun(live, "lease-2", 30_000, T0 + 30_010);
+    expect(record.run.leaseId).toBe("lease-2");
+    expect(record.run.runs).toBe(2);
+    expect(events.map((e) => e.type)).toEqual(["log", "status"]);
+  });
+
+  it("renews only the holder's lease", ({ expect }) => {
+    const live = running();
+    expect(renewLease(live, "lease-1", 30_000, T0 + 5000).record.run.leaseUntil).toBe(T0 + 35_000);
+    expect(renewLease(live, "stale", 30_000, T0 + 5000).record).toBe(live);
+  });
+
+  it("ignores the outcome of a run that lost its lease", ({ expect }) => {
+    const live = running();
+    const restarted = beginRun(live, "lease-2", 30_000, T0 + 40_000).record;
+    expect(finishRun(restarted, "lease-1", { content: [] }, T0 + 41_000).record).toBe(restarted);
+  });
+});
+
+describe("outcomes", () => {
+  it("completes exactly once, with status and result events", ({ expect }) => {
+    const { record, events } = finishRun(running(), "lease-1", { content: [{ type: "text", text: "ok" }] }, T0 + 100);
+    expect(record.status).toBe("completed");
+    expect(events.map((e) => e.type)).toEqual(["status", "result"]);
+    expect(finishRun(record, "lease-1", { content: [] }, T0 + 200).record).toBe(record);
+  });
+
+  it("fails a task whose tool result has isError", ({ expect }) => {
+    expect(finishRun(running(), "lease-1", { content: [], isError: true }, T0 + 100).record.status).toBe("failed");
+  });
+
+  it("retries thrown errors with exponential backoff, then fails", ({ expect }) => {
+    let record = running();
+    record = failRun(record, "lease-1", "boom", false, policy, T0 + 100).record;
+    expect(record.status).toBe("working");
+    expect(record.run.phase).toBe("backoff");
+    expect(record.run.wakeAt).toBe(T0 + 100 + 2000);
+    record = beginRun(record, "lease-2", 30_000, T0 + 2100).record;
+    record = failRun(record, "lease-2", "boom", false, policy, T0 + 2200).record;
+    expect(record.run.wakeAt).toBe(T0 + 2200 + 4000);
+    record = beginRun(record, "lease-3", 30_000, T0 + 6200).record;
+    const last = failRun(record, "lease-3", "boom", false, policy, T0 + 6300);
+    expect(last.record.status).toBe("failed");
+    expect(last.record.outcome).toMatchObject({ kind: "result", result: { isError: true } });
+    expect(retryDelayMs(20, 2)).toBe(3600_000);
+  });
+
+  it("fails at once on a permanent error", ({ expect }) => {
+    expect(failRun(running(), "lease-1", "bad input", true, policy, T0 + 100).record.status).toBe("failed");
+  });
+
+  it("keeps a sleeping task working and wakes it at the requested time", ({ expect }) => {
+    const { record, events } = yieldRun(running(), "lease-1", T0 + 3_600_000, "Waiting for export", T0 + 100);
+    expect(record.status).toBe("working");
+    expect(record.statusMessage).toBe("Waiting for export");
+    expect(events.map((e) => e.type)).toEqual(["status"]);
+    expect(nextAlarmAt(record)).toBe(Math.min(T0 + 3_600_000, record.expiresAt));
+    expect(isDueToRun(record, T0 + 50_000)).toBe(false);
+    expect(isDueToRun(record, T0 + 3_600_000)).toBe(true);
+  });
+
+  it("cancels a working task and refuses to cancel a terminal one", ({ expect }) => {
+    const result = cancelTask(running(), "by request", T0 + 100);
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.transition.record.status).toBe("cancelled");
+    expect(isDueToRun(result.transition.record, T0 + 10_000_000)).toBe(false);
+    expect(cancelTask(result.transition.record, "again", T0 + 200)).toEqual({ ok: false, reason: "terminal" });
+  });
+
+  it("fails an undeliverable job with a JSON-RPC error outcome", ({ expect }) => {
+    const { record } = failDelivery(created(), "no delivery", T0 + 100);
+    expect(record.outcome).toEqual({ kind: "error", error: { code: -32603, message: "no delivery" } });
+  });
+});
+
+describe("progress", () => {
+  it("keeps only increasing values, so replays emit each value once", ({ expect }) => {
+    let record = running();
+    const first = recordProgress(record, { progress: 1, total: 3 });
+    expect(first.events).toHaveLength(1);
+    record = first.record;
+    expect(recordProgress(record, { progress: 1, total: 3 }).events).toHaveLength(0);
+    expect(recordProgress(record, { progress: 0.5 }).events).toHaveLength(0);
+    expect(recordProgress(record, { progress: 2, total: 3 }).record.progress).toEqual({ progress: 2, total: 3 });
+    expect(recordProgress(record, { progress: Number.NaN }).events).toHaveLength(0);
+  });
+});

@@ -1,0 +1,16 @@
+// Pool tests: Durable Objects and the queue consumer inside workerd (Miniflare).
+// Test-only settings live here, not in wrangler.toml.
+import { cloudflareTest } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig({
+  plugins: [
+    cloudflareTest({
+      wrangler: { configPath: "./wrangler.toml" },
+      miniflare: {
+        bindings: { DISPATCH_GRACE_MS: "60000", LEASE_MS: "3000", JOB_RETRY_BASE_SECONDS: "1" },
+      },
+    }),
+  ],
+  test: { include: ["test/pool/**/*.test.ts"] },
+});

@@ -34,6 +34,7 @@ import {
   type TaskView,
   type Transition,
 } from "./model";
+import { taskObservers } from "./observers";
 import { TaskStorage, type StreamMeta } from "./task-storage";
 
 export interface TaskSnapshot {
@@ -280,6 +281,16 @@ export class TaskObject extends DurableObject<Env> {
       await this.ctx.storage.setAlarm(nextAlarmAt(record));
     }
     if (appended.some((event) => event.type === "status")) await this.updateIndex(record);
+    await this.notifyObservers(record, appended);
+  }
+
+  private async notifyObservers(record: TaskRecord, events: TaskEvent[]): Promise<void> {
+    if (events.length === 0 || taskObservers.length === 0) return;
+    await Promise.all(
+      taskObservers.map((observe) =>
+        observe({ env: this.env, record, events }).catch((error: unknown) => console.error("task observer failed", record.taskId, error)),
+      ),
+    );
   }
 
   private append(events: NewTaskEvent[]): TaskEvent[] {

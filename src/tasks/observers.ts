@@ -1,0 +1,17 @@
+/**
+ * What else hears about a task's events once they are stored: each observer is told
+ * after the TaskObject commits. Add an observer here rather than editing the TaskObject.
+ * Observers must not throw (failures are logged) and must not delay the task itself.
+ */
+import type { TaskEvent, TaskRecord } from "./model";
+
+export interface TaskObserverContext {
+  env: Env;
+  record: TaskRecord;
+  /** The events just appended, in order. */
+  events: TaskEvent[];
+}
+
+export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
+
+export const taskObservers: TaskObserver[] = [];

@@ -1,0 +1,35 @@
+/** Helpers shared by the pool tests: fresh task objects and direct reads of their storage. */
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { newTaskId, taskObjectName } from "../../src/tasks/ids";
+import type { TaskRecord, TaskEvent } from "../../src/tasks/model";
+import type { CreateTaskInput, TaskObject } from "../../src/tasks/task-object";
+
+export function freshTask(tool = "countdown", args: Record<string, unknown> = { seconds: 1 }, extra: Partial<CreateTaskInput> = {}) {
+  const principal = `p-${crypto.randomUUID()}`;
+  const taskId = newTaskId();
+  const stub = env.TASKS.getByName(taskObjectName(principal, taskId));
+  const input: CreateTaskInput = { taskId, principal, tool, args, meta: {}, ...extra };
+  return { principal, taskId, stub, input };
+}
+
+export type TaskStub = DurableObjectStub<TaskObject>;
+
+/** The stored record, read straight from SQLite (no expiry check, no side effects). */
+export function storedRecord(stub: TaskStub): Promise<TaskRecord | undefined> {
+  return runInDurableObject(stub, (_instance: TaskObject, state: DurableObjectState) => {
+    const row = state.storage.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").toArray()[0];
+    return row ? (JSON.parse(row.record) as TaskRecord) : undefined;
+  });
+}
+
+export function storedEvents(stub: TaskStub): Promise<Pick<TaskEvent, "seq" | "type">[]> {
+  return runInDurableObject(stub, (_instance: TaskObject, state: DurableObjectState) =>
+    state.storage.sql.exec<{ seq: number; type: TaskEvent["type"] }>("SELECT seq, type FROM events ORDER BY seq").toArray(),
+  );
+}
+
+/** Whether a run of the job is alive in the object right now (its private in-memory handle). */
+export function hasActiveRun(stub: TaskStub): Promise<boolean> {
+  return runInDurableObject(stub, (instance: TaskObject) => (instance as unknown as { activeRun?: unknown }).activeRun !== undefined);
+}

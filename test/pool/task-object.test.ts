@@ -1,0 +1,169 @@
+import { describe, it, vi } from "vitest";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { openTaskFeed } from "../../src/tasks/feed-client";
+import type { TaskEvent } from "../../src/tasks/model";
+import type { TaskObject } from "../../src/tasks/task-object";
+import { freshTask, hasActiveRun, storedEvents, storedRecord } from "./support";
+
+const settle = { timeout: 15_000, interval: 100 };
+
+describe("TaskObject.create", () => {
+  it("writes the task once; a repeat with the same id returns the stored task", async ({ expect }) => {
+    const { stub, input } = freshTask();
+    const first = await stub.create(input);
+    const again = await stub.create({ ...input, args: { seconds: 99 } });
+    expect(again.task).toEqual(first.task);
+    expect((await storedRecord(stub))?.args).toEqual({ seconds: 1 });
+    expect((await storedEvents(stub)).map((e) => e.type)).toEqual(["status"]);
+  });
+
+  it("answers with a working task carrying ttl and pollInterval", async ({ expect }) => {
+    const { stub, input, taskId } = freshTask("countdown", { seconds: 1 }, { requestedTtlMs: 60_000 });
+    const { task } = await stub.create(input);
+    expect(task).toMatchObject({ taskId, status: "working", ttl: 60_000, pollInterval: 1000 });
+    expect(Date.parse(task.createdAt)).toBe(Date.parse(task.lastUpdatedAt));
+  });
+
+  it("does not start the job before it is delivered (the dispatch grace holds it)", async ({ expect }) => {
+    const { stub, input } = freshTask();
+    await stub.create(input);
+    const record = await storedRecord(stub);
+    expect(record?.run).toMatchObject({ phase: "queued", delivered: false, runs: 0 });
+    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+    expect(alarm).toBe(record?.run.dispatchBy);
+  });
+});
+
+describe("TaskObject.deliver", () => {
+  it("arms the alarm at once and the alarm runs the job to its result", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 });
+    await stub.create(input);
+    expect(await stub.deliver()).toBe("started");
+    await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
+    const snapshot = await stub.get();
+    expect(snapshot?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: "Countdown of 1 s finished." }] } });
+    expect(snapshot?.progress).toEqual({ progress: 1, total: 1, message: "0 s left" });
+  });
+
+  it("treats a repeated delivery as a duplicate and runs the job only once", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 });
+    await stub.create(input);
+    expect(await stub.deliver()).toBe("started");
+    expect(await stub.deliver()).toBe("duplicate");
+    await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
+    expect(await stub.deliver()).toBe("duplicate");
+    expect((await storedRecord(stub))?.run.runs).toBe(1);
+    const types = (await storedEvents(stub)).map((e) => e.type);
+    expect(types.filter((t) => t === "result")).toHaveLength(1);
+    expect(types.filter((t) => t === "progress")).toHaveLength(1);
+  });
+
+  it("reports an unknown task as gone", async ({ expect }) => {
+    const { stub } = freshTask();
+    expect(await stub.deliver()).toBe("gone");
+    expect(await stub.get()).toBeUndefined();
+  });
+});
+
+describe("TaskObject.cancel", () => {
+  it("cancels a running job: its signal fires and the run ends promptly", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 600 });
+    await stub.create(input);
+    await stub.deliver();
+    await vi.waitFor(async () => expect((await stub.get())?.progress?.progress ?? 0).toBeGreaterThanOrEqual(1), settle);
+    expect(await hasActiveRun(stub)).toBe(true);
+    const outcome = await stub.cancel();
+    expect(outcome).toMatchObject({ ok: true, snapshot: { task: { status: "cancelled" } } });
+    // The countdown has 599 s left; only its abort signal can end the run this soon.
+    await vi.waitFor(async () => expect(await hasActiveRun(stub)).toBe(false), settle);
+    const progressAfter = (await stub.get())?.progress?.progress;
+    const record = await storedRecord(stub);
+    expect(record?.status).toBe("cancelled");
+    expect(record?.run.phase).toBe("done");
+    expect((await stub.get())?.progress?.progress).toBe(progressAfter);
+  });
+
+  it("refuses to cancel a terminal task and keeps its first terminal state", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 });
+    await stub.create(input);
+    await stub.cancel("first");
+    expect(await stub.cancel("second")).toEqual({ ok: false, reason: "terminal" });
+    await stub.failDelivery("late dead letter");
+    expect(await stub.deliver()).toBe("duplicate");
+    const record = await storedRecord(stub);
+    expect(record).toMatchObject({ status: "cancelled", statusMessage: "first" });
+    expect((await storedEvents(stub)).filter((e) => e.type === "result")).toHaveLength(1);
+  });
+
+  it("reports an unknown task as not found", async ({ expect }) => {
+    const { stub } = freshTask();
+    expect(await stub.cancel()).toEqual({ ok: false, reason: "not_found" });
+  });
+});
+
+describe("TaskObject.failDelivery (dead-letter path)", () => {
+  it("fails a queued task with a clear statusMessage and a JSON-RPC error outcome", async ({ expect }) => {
+    const { stub, input } = freshTask();
+    await stub.create(input);
+    await stub.failDelivery("The job could not be started: retries exhausted.");
+    const snapshot = await stub.get();
+    expect(snapshot?.task).toMatchObject({ status: "failed", statusMessage: "The job could not be started: retries exhausted." });
+    expect(snapshot?.outcome).toEqual({ kind: "error", error: { code: -32603, message: "The job could not be started: retries exhausted." } });
+  });
+});
+
+describe("TTL", () => {
+  it("the alarm deletes the task's storage once its ttl has passed", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 }, { requestedTtlMs: 1000 });
+    await stub.create(input);
+    await stub.cancel();
+    const record = await storedRecord(stub);
+    expect(record?.ttlMs).toBe(1000);
+    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+    expect(alarm).toBe(record?.expiresAt);
+    await vi.waitFor(async () => {
+      // Either the real alarm already fired, or we fire it now that the ttl has passed.
+      if ((await storedRecord(stub)) !== undefined) {
+        expect(Date.now()).toBeGreaterThanOrEqual(record?.expiresAt ?? Infinity);
+        await runDurableObjectAlarm(stub);
+      }
+      expect(await storedRecord(stub)).toBeUndefined();
+    }, settle);
+    expect(await storedEvents(stub)).toEqual([]);
+    expect(await stub.get()).toBeUndefined();
+    expect(await stub.events(0)).toEqual([]);
+  });
+
+  it("an expired task is gone for lookups even before its alarm runs", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 }, { requestedTtlMs: 1000 });
+    await stub.create(input);
+    await vi.waitFor(async () => expect(await stub.get()).toBeUndefined(), settle);
+    expect(await stub.cancel()).toEqual({ ok: false, reason: "not_found" });
+  });
+});
+
+describe("the feed", () => {
+  it("replays a finished task's events in order and then ends", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 });
+    await stub.create(input);
+    await stub.deliver();
+    await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
+    const feed = await openTaskFeed(stub, 0);
+    const events: TaskEvent[] = [];
+    for await (const event of feed ?? []) events.push(event);
+    // countdown memoizes its start time in a step, so the log records that step once.
+    expect(events.map((e) => e.type)).toEqual(["status", "status", "step", "progress", "status", "result"]);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events[2]?.data).toEqual({ name: "started" });
+  });
+
+  it("streams live events after the given sequence number until the result", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 2 });
+    const created = await stub.create(input);
+    const feed = await openTaskFeed(stub, created.lastSeq);
+    await stub.deliver();
+    const types: string[] = [];
+    for await (const event of feed ?? []) types.push(event.type);
+    expect(types).toEqual(["status", "step", "progress", "progress", "status", "result"]);
+  });
+});

@@ -5,7 +5,10 @@
  */
 import { findTool } from "../tools/registry";
 import { toToolResult, type ToolResult } from "../tools/define";
-import { abortableDelay, JobYield, PermanentError, type JobContext, type LogLevel } from "./context";
+import { PermanentError, type LogLevel } from "./context";
+import { createJobContext, type YieldState } from "./job-context";
+
+export { YIELD_THRESHOLD_MS } from "./job-context";
 
 /** What the runner needs from whoever holds the task (the TaskObject, or an in-memory host for inline calls). */
 export interface JobHost {
@@ -27,79 +30,27 @@ export type RunOutcome =
   | { kind: "failed"; message: string; permanent: boolean }
   | { kind: "aborted" };
 
-/** Sleeps this long or longer always yield: the run ends and nothing is held while waiting. */
-export const YIELD_THRESHOLD_MS = 30_000;
-
-function createJobContext(host: JobHost, yieldState: { yield?: JobYield }): JobContext {
-  let sleepCalls = 0;
-
-  const waitUntil = async (wakeAt: number, reason?: string): Promise<void> => {
-    const now = Date.now();
-    if (wakeAt <= now) return;
-    if (wakeAt - now >= YIELD_THRESHOLD_MS || wakeAt > host.sliceDeadline) {
-      yieldState.yield = new JobYield(wakeAt, reason);
-      throw yieldState.yield;
-    }
-    await abortableDelay(wakeAt - now, host.signal);
-  };
-
-  return {
-    taskId: host.taskId,
-    attempt: host.attempt,
-    signal: host.signal,
-    async progress(done, total, message) {
-      if (host.signal.aborted) throw host.signal.reason;
-      host.progress(done, total, message);
-    },
-    async log(message, level = "info") {
-      host.log(level, message);
-    },
-    async step(name, fn) {
-      const stored = host.loadStep(`step:${name}`);
-      if (stored) return stored.value as Awaited<ReturnType<typeof fn>>;
-      if (host.signal.aborted) throw host.signal.reason;
-      const value = await fn();
-      if (host.signal.aborted) throw host.signal.reason;
-      host.saveStep(`step:${name}`, value);
-      return value;
-    },
-    async sleep(seconds, reason) {
-      if (!Number.isFinite(seconds) || seconds < 0) throw new PermanentError(`job.sleep needs a non-negative number of seconds, got ${seconds}`);
-      sleepCalls += 1;
-      const key = `sleep:${sleepCalls}`;
-      const stored = host.loadStep(key);
-      let wakeAt: number;
-      if (stored && typeof stored.value === "number") {
-        wakeAt = stored.value;
-      } else {
-        wakeAt = Date.now() + seconds * 1000;
-        host.saveStep(key, wakeAt);
-      }
-      await waitUntil(wakeAt, reason);
-    },
-    async sleepUntil(time, reason) {
-      await waitUntil(typeof time === "number" ? time : time.getTime(), reason);
-    },
-  };
-}
-
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+/** Errors a retry cannot fix: the tool said so, or its input does not parse. */
+const isPermanent = (error: unknown): boolean => error instanceof PermanentError || (error instanceof Error && (error.name === "PermanentError" || error.name === "ZodError"));
 
 /** Run `toolName` on `args` for one slice. Never throws. */
 export async function runJob(toolName: string, args: unknown, host: JobHost): Promise<RunOutcome> {
   const tool = findTool(toolName);
   if (!tool) return { kind: "failed", message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`, permanent: true };
-  const yieldState: { yield?: JobYield } = {};
+  const yieldState: YieldState = {};
   const job = createJobContext(host, yieldState);
+  const yielded = (): RunOutcome | undefined =>
+    yieldState.yield && { kind: "yielded", wakeAt: yieldState.yield.wakeAt, ...(yieldState.yield.reason !== undefined && { reason: yieldState.yield.reason }) };
   try {
     const value = await tool.run(args, job);
+    // Cancellation wins over everything: a cancelled task must not be resumed or completed.
+    if (host.signal.aborted) return { kind: "aborted" };
     // A tool that swallowed our yield still yielded: the context knows.
-    if (yieldState.yield) return { kind: "yielded", wakeAt: yieldState.yield.wakeAt, reason: yieldState.yield.reason };
-    if (host.signal.aborted) return { kind: "aborted" };
-    return { kind: "completed", result: toToolResult(value) };
+    return yielded() ?? { kind: "completed", result: toToolResult(value) };
   } catch (error) {
-    if (yieldState.yield) return { kind: "yielded", wakeAt: yieldState.yield.wakeAt, reason: yieldState.yield.reason };
     if (host.signal.aborted) return { kind: "aborted" };
-    return { kind: "failed", message: errorMessage(error), permanent: error instanceof PermanentError || (error instanceof Error && error.name === "ZodError") };
+    return yielded() ?? { kind: "failed", message: errorMessage(error), permanent: isPermanent(error) };
   }
 }

@@ -1,12 +1,11 @@
 /**
  * `batch_process`: one memoized step per item, so a crashed or resumed run continues
- * after the last finished item. Long items wait with durable sleep instead of holding a run.
+ * after the last finished item and the event log records each finished item once.
+ * Each item's simulated work is a `job.sleep` inside its step: short ones are timers,
+ * long ones (30 s and more) end the run and the task's alarm resumes it, holding nothing.
  */
 import { z } from "zod";
 import { defineTool } from "./define";
-
-/** Items longer than this are waited for durably (the run yields) rather than with a timer. */
-const INLINE_ITEM_SECONDS = 5;
 
 export default defineTool({
   name: "batch_process",
@@ -18,14 +17,14 @@ export default defineTool({
   }),
   taskSupport: "optional",
   async run({ items, secondsPerItem }, job) {
-    const long = secondsPerItem > INLINE_ITEM_SECONDS;
     let checksum = 0;
     for (let item = 1; item <= items; item++) {
       checksum += await job.step(`item-${item}`, async () => {
-        if (!long && secondsPerItem > 0) await job.sleep(secondsPerItem);
+        // The sleep is remembered by its place inside this step: a run resumed mid-item
+        // waits only for what is left of it.
+        if (secondsPerItem > 0) await job.sleep(secondsPerItem, `processing item ${item} of ${items}`);
         return item * item;
       });
-      if (long) await job.sleep(secondsPerItem, `processing item ${item + 1 <= items ? item + 1 : item} of ${items}`);
       await job.progress(item, items, `item ${item} of ${items} done`);
     }
     return {

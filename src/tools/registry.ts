@@ -6,8 +6,9 @@ import type { Tool } from "./define";
 import batchProcess from "./batch-process";
 import countdown from "./countdown";
 import echo from "./echo";
+import externalJob from "./external-job";
 
-export const tools: readonly Tool[] = [countdown, batchProcess, echo];
+export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob];
 
 const byName = new Map(tools.map((tool) => [tool.name, tool]));
 

@@ -1,0 +1,109 @@
+/**
+ * Builds the JobContext a tool receives over a JobHost: memoized steps, durable sleeps
+ * (remembered by position, so a replayed run does not wait again) and yields.
+ */
+import { abortableDelay, JobYield, PermanentError, type JobContext } from "./context";
+import type { JobHost } from "./runner";
+
+/** Sleeps this long or longer always yield: the run ends and nothing is held while waiting. */
+export const YIELD_THRESHOLD_MS = 30_000;
+
+/** A stored step result must fit a Durable Object row (2 MB) with room to spare. */
+export const MAX_STEP_BYTES = 1024 * 1024;
+
+/** Set when the run yielded, even if the tool caught the JobYield we threw. */
+export interface YieldState {
+  yield?: JobYield;
+}
+
+function toStoredJson(name: string, value: unknown): unknown {
+  let text: string;
+  try {
+    // JSON.stringify returns undefined for a bare function or symbol.
+    text = (JSON.stringify(value ?? null) as string | undefined) ?? "null";
+  } catch (error) {
+    throw new PermanentError(`job.step("${name}") returned a value that is not JSON (${error instanceof Error ? error.message : String(error)}); return plain data.`);
+  }
+  if (text.length > MAX_STEP_BYTES) {
+    throw new PermanentError(`job.step("${name}") returned ${text.length} bytes; a step result may be at most ${MAX_STEP_BYTES}. Store large data elsewhere (R2, KV) and return its key.`);
+  }
+  return JSON.parse(text) as unknown;
+}
+
+export function createJobContext(host: JobHost, yieldState: YieldState): JobContext {
+  // A sleep is named by the step it follows (or runs inside) and its count since then.
+  // Counting sleeps over the whole run would not do: a replayed step skips its body,
+  // and with it any sleep inside, which would shift the numbers of every later sleep.
+  let position = "start";
+  let sleepsHere = 0;
+  const moveTo = (next: string): void => {
+    position = next;
+    sleepsHere = 0;
+  };
+
+  const throwIfAborted = (): void => {
+    if (host.signal.aborted) throw host.signal.reason;
+  };
+
+  const waitUntil = async (wakeAt: number, reason?: string): Promise<void> => {
+    throwIfAborted();
+    const now = Date.now();
+    if (wakeAt <= now) return;
+    if (wakeAt - now >= YIELD_THRESHOLD_MS || wakeAt > host.sliceDeadline) {
+      yieldState.yield = new JobYield(wakeAt, reason);
+      throw yieldState.yield;
+    }
+    await abortableDelay(wakeAt - now, host.signal);
+  };
+
+  return {
+    taskId: host.taskId,
+    attempt: host.attempt,
+    signal: host.signal,
+    async progress(done, total, message) {
+      throwIfAborted();
+      host.progress(done, total, message);
+    },
+    async log(message, level = "info") {
+      // Never throws, so logging in a tool's `finally` cannot mask the real outcome.
+      host.log(level, message);
+    },
+    async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+      const key = `step:${name}`;
+      const stored = host.loadStep(key);
+      if (stored) {
+        moveTo(`after ${name}`);
+        return stored.value as T;
+      }
+      throwIfAborted();
+      moveTo(`in ${name}`);
+      const value = toStoredJson(name, await fn());
+      throwIfAborted();
+      host.saveStep(key, value);
+      moveTo(`after ${name}`);
+      // The stored JSON, not the live value: a replay must see exactly what the first run saw.
+      return value as T;
+    },
+    async sleep(seconds, reason) {
+      if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) {
+        throw new PermanentError(`job.sleep needs a non-negative number of seconds, got ${String(seconds)}.`);
+      }
+      sleepsHere += 1;
+      const key = `sleep:${position}#${sleepsHere}`;
+      const stored = host.loadStep(key);
+      let wakeAt: number;
+      if (stored && typeof stored.value === "number") {
+        wakeAt = stored.value;
+      } else {
+        wakeAt = Date.now() + seconds * 1000;
+        host.saveStep(key, wakeAt);
+      }
+      await waitUntil(wakeAt, reason);
+    },
+    async sleepUntil(time, reason) {
+      const at = typeof time === "number" ? time : time.getTime();
+      if (!Number.isFinite(at)) throw new PermanentError(`job.sleepUntil needs a valid time, got ${String(time)}.`);
+      await waitUntil(at, reason);
+    },
+  };
+}

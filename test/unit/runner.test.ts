@@ -1,0 +1,173 @@
+import { describe, it, vi } from "vitest";
+import { runJob, type JobHost } from "../../src/jobs/runner";
+import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";
+import type { LogLevel } from "../../src/jobs/context";
+
+/** A JobHost over plain maps, standing in for the TaskObject's tables across runs. */
+class FakeTask {
+  steps = new Map<string, unknown>();
+  stepEvents: string[] = [];
+  progress: number[] = [];
+  logs: { level: LogLevel; message: string }[] = [];
+  runs = 0;
+  controller = new AbortController();
+
+  host(sliceMs = 60_000): JobHost {
+    this.runs += 1;
+    this.controller = new AbortController();
+    return {
+      taskId: "t".repeat(32),
+      attempt: this.runs,
+      signal: this.controller.signal,
+      sliceDeadline: Date.now() + sliceMs,
+      progress: (p) => {
+        // Like the TaskObject: repeats from a replayed run are dropped.
+        if (this.progress.length === 0 || p > (this.progress.at(-1) ?? -Infinity)) this.progress.push(p);
+      },
+      log: (level, message) => void this.logs.push({ level, message }),
+      loadStep: (name) => (this.steps.has(name) ? { value: this.steps.get(name) } : undefined),
+      saveStep: (name, value) => {
+        if (this.steps.has(name)) return;
+        this.steps.set(name, value);
+        if (name.startsWith("step:")) this.stepEvents.push(name.slice(5));
+      },
+    };
+  }
+}
+
+describe("runJob outcomes", () => {
+  it("completes batch_process with one step per item", async ({ expect }) => {
+    const task = new FakeTask();
+    const outcome = await runJob("batch_process", { items: 3, secondsPerItem: 0 }, task.host());
+    expect(outcome).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { items: 3, checksum: 14 } } });
+    expect(task.stepEvents).toEqual(["item-1", "item-2", "item-3"]);
+    expect(task.progress).toEqual([1, 2, 3]);
+  });
+
+  it("fails permanently for an unknown tool and for input its schema rejects", async ({ expect }) => {
+    expect(await runJob("no_such_tool", {}, new FakeTask().host())).toMatchObject({ kind: "failed", permanent: true });
+    expect(await runJob("countdown", { seconds: -1 }, new FakeTask().host())).toMatchObject({ kind: "failed", permanent: true });
+  });
+
+  it("reports a thrown error as retryable, and a PermanentError as permanent", async ({ expect }) => {
+    const flaky = await runJob("external_job", { durationSeconds: 1, simulate: "outage" }, new FakeTask().host());
+    expect(flaky).toMatchObject({ kind: "failed", permanent: false, message: expect.stringContaining("HTTP 503") });
+    // Polled after half its duration, the fake service reports the job failed: no retry helps.
+    const rejected = await runJob("external_job", { durationSeconds: 2, pollSeconds: 1, simulate: "reject" }, new FakeTask().host());
+    expect(rejected).toMatchObject({ kind: "failed", permanent: true, message: expect.stringContaining("rejected") });
+  });
+
+  it("yields on a sleep of 30 s or more, and resumes without repeating finished steps", async ({ expect }) => {
+    const task = new FakeTask();
+    const before = Date.now();
+    const first = await runJob("batch_process", { items: 2, secondsPerItem: 40 }, task.host());
+    expect(first).toMatchObject({ kind: "yielded", reason: "processing item 1 of 2" });
+    if (first.kind !== "yielded") return;
+    expect(first.wakeAt).toBeGreaterThanOrEqual(before + 40_000);
+    expect(task.stepEvents).toEqual([]);
+
+    // The clock "passes" the wake-up: rewrite the remembered sleep as due.
+    for (const key of task.steps.keys()) if (key.startsWith("sleep:")) task.steps.set(key, Date.now() - 1);
+    const second = await runJob("batch_process", { items: 2, secondsPerItem: 40 }, task.host());
+    expect(second).toMatchObject({ kind: "yielded", reason: "processing item 2 of 2" });
+    expect(task.stepEvents).toEqual(["item-1"]);
+    expect(task.progress).toEqual([1]);
+
+    for (const key of task.steps.keys()) if (key.startsWith("sleep:")) task.steps.set(key, Date.now() - 1);
+    const third = await runJob("batch_process", { items: 2, secondsPerItem: 40 }, task.host());
+    expect(third).toMatchObject({ kind: "completed" });
+    expect(task.stepEvents).toEqual(["item-1", "item-2"]);
+    expect(task.progress).toEqual([1, 2]);
+  });
+
+  it("yields a short sleep that would outlast the run's slice", async ({ expect }) => {
+    const outcome = await runJob("batch_process", { items: 1, secondsPerItem: 2 }, new FakeTask().host(500));
+    expect(outcome).toMatchObject({ kind: "yielded" });
+  });
+
+  it("reports an aborted run as aborted, whatever the tool threw", async ({ expect }) => {
+    const task = new FakeTask();
+    const host = task.host();
+    const pending = runJob("countdown", { seconds: 3600 }, host);
+    await vi.waitFor(() => expect(task.steps.has("step:started")).toBe(true));
+    task.controller.abort(new Error("cancelled"));
+    expect(await pending).toEqual({ kind: "aborted" });
+    expect(task.progress).toEqual([]);
+  });
+
+  it("retries the flaky external service and does not submit twice", async ({ expect }) => {
+    const task = new FakeTask();
+    const args = { durationSeconds: 1, pollSeconds: 1, simulate: "flaky" };
+    expect(await runJob("external_job", args, task.host())).toMatchObject({ kind: "failed", permanent: false });
+    const submitted = task.steps.get("step:submit");
+    const outcome = await runJob("external_job", args, task.host());
+    expect(outcome).toMatchObject({ kind: "completed", result: { structuredContent: { jobId: (submitted as { jobId: string }).jobId } } });
+    expect(task.stepEvents.filter((name) => name === "submit")).toHaveLength(1);
+    expect(task.progress.at(-1)).toBe(100);
+  });
+});
+
+describe("JobContext steps and sleeps", () => {
+  it("runs a step's body once and replays its stored JSON afterwards", async ({ expect }) => {
+    const task = new FakeTask();
+    let calls = 0;
+    const body = () => {
+      calls += 1;
+      return { at: new Date(0), n: 1 };
+    };
+    const first = await createJobContext(task.host(), {}).step("load", body);
+    const replay = await createJobContext(task.host(), {}).step("load", body);
+    expect(calls).toBe(1);
+    // Both runs see the same JSON value, not a Date on one and a string on the other.
+    expect(first).toEqual({ at: "1970-01-01T00:00:00.000Z", n: 1 });
+    expect(replay).toEqual(first);
+    expect(task.stepEvents).toEqual(["load"]);
+  });
+
+  it("does not store a failed step, so a retry runs it again", async ({ expect }) => {
+    const task = new FakeTask();
+    const job = createJobContext(task.host(), {});
+    await expect(job.step("x", () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
+    expect(task.steps.has("step:x")).toBe(false);
+    expect(await createJobContext(task.host(), {}).step("x", () => 7)).toBe(7);
+  });
+
+  it("rejects step results that are not JSON or too large, permanently", async ({ expect }) => {
+    const job = createJobContext(new FakeTask().host(), {});
+    await expect(job.step("big", () => "x".repeat(MAX_STEP_BYTES + 1))).rejects.toMatchObject({ name: "PermanentError" });
+    await expect(job.step("bigint", () => 1n)).rejects.toMatchObject({ name: "PermanentError" });
+  });
+
+  it("names sleeps by position, so a replayed step that skips its inner sleep shifts nothing", async ({ expect }) => {
+    const task = new FakeTask();
+    const body = async (job: ReturnType<typeof createJobContext>) => {
+      await job.step("a", () => job.sleep(0.001));
+      await job.sleep(0.001);
+      await job.step("b", () => job.sleep(0.001));
+    };
+    await body(createJobContext(task.host(), {}));
+    const keys = [...task.steps.keys()].filter((k) => k.startsWith("sleep:"));
+    expect(keys).toEqual(["sleep:in a#1", "sleep:after a#1", "sleep:in b#1"]);
+    // A second run replays everything and stores no new sleeps.
+    await body(createJobContext(task.host(), {}));
+    expect([...task.steps.keys()].filter((k) => k.startsWith("sleep:"))).toEqual(keys);
+  });
+
+  it("waits out only the rest of a sleep after a resume", async ({ expect }) => {
+    const task = new FakeTask();
+    const state = {};
+    await expect(createJobContext(task.host(), state).sleep(YIELD_THRESHOLD_MS / 1000)).rejects.toMatchObject({ name: "JobYield" });
+    const stored = task.steps.get("sleep:start#1");
+    expect(typeof stored).toBe("number");
+    // Resumed after the wake-up time: the sleep returns at once.
+    task.steps.set("sleep:start#1", Date.now() - 1);
+    await createJobContext(task.host(), {}).sleep(YIELD_THRESHOLD_MS / 1000);
+  });
+
+  it("refuses a negative or non-finite sleep", async ({ expect }) => {
+    const job = createJobContext(new FakeTask().host(), {});
+    await expect(job.sleep(-1)).rejects.toMatchObject({ name: "PermanentError" });
+    await expect(job.sleep(Number.NaN)).rejects.toMatchObject({ name: "PermanentError" });
+    await expect(job.sleepUntil(new Date("nope"))).rejects.toMatchObject({ name: "PermanentError" });
+  });
+});

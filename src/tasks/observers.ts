@@ -4,6 +4,7 @@
  * Observers must not throw (failures are logged) and must not delay the task itself.
  */
 import type { TaskEvent, TaskRecord } from "./model";
+import { webhookObserver } from "../webhooks/webhook-observer";
 
 export interface TaskObserverContext {
   env: Env;
@@ -14,4 +15,4 @@ export interface TaskObserverContext {
 
 export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
 
-export const taskObservers: TaskObserver[] = [];
+export const taskObservers: TaskObserver[] = [webhookObserver];

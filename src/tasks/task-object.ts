@@ -112,6 +112,13 @@ export class TaskObject extends DurableObject<Env> {
     await this.commit(record, failDelivery(record, message, Date.now()));
   }
 
+  /** A log line from outside the run (webhook deliveries), kept even after the task ended. False if there is no task. */
+  async appendLog(level: "debug" | "info" | "warning" | "error", message: string): Promise<boolean> {
+    if (!this.liveRecord()) return false;
+    this.append([{ type: "log", data: { level, message: message.slice(0, 2000) } }]);
+    return true;
+  }
+
   async events(afterSeq: number, limit = 1000): Promise<TaskEvent[]> {
     return this.liveRecord() ? this.storage.eventsAfter(afterSeq, limit) : [];
   }

@@ -14,6 +14,9 @@ import type { JsonObject } from "../../tasks/model";
 import { tools, findTool } from "../../tools/registry";
 import type { Tool } from "../../tools/define";
 import { parseCallMeta, type CallMeta } from "../call-meta";
+import { callCheckBackTool, checkBackListings, isCheckBackTool } from "../check-back-tools";
+import { parseWebhookRegistration } from "../../webhooks/registration";
+import { readWebhookSettings } from "../../webhooks/settings";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import { finalResult, relatedTask, wireTask } from "../task-messages";
@@ -49,15 +52,25 @@ function taskMetaFor(call: CallMeta, ctx: McpContext): JsonObject {
     ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
     ...(call.correlationId !== undefined && { correlationId: call.correlationId }),
     ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
-    ...(call.webhook !== undefined && { webhook: call.webhook as JsonObject }),
+    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx) }),
+    // The DO does not know the Worker's public origin; webhooks link to `${baseUrl}/tasks/{id}`.
+    baseUrl: ctx.baseUrl,
   };
 }
 
+/** Validated before the task exists, so a refused webhook never creates a task. */
+function checkedWebhook(raw: unknown, ctx: McpContext): JsonObject {
+  const checked = parseWebhookRegistration(raw, readWebhookSettings(ctx.env));
+  if (!checked.ok) throw new ProtocolError(ErrorCode.InvalidParams, checked.message);
+  return { ...checked.webhook };
+}
+
 export function registerToolHandlers(server: Server, ctx: McpContext): void {
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: tools.map(toolListing) }) as never);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.map(toolListing), ...checkBackListings()] }) as never);
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: rawArgs, task } = request.params;
+    if (isCheckBackTool(name)) return (await callCheckBackTool(name, rawArgs, task, ctx)) as never;
     const tool = findTool(name);
     if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);
     const call = parseCallMeta(request.params._meta);

@@ -1,0 +1,95 @@
+/**
+ * Which task events become webhook events, and their JSON body: a pure mapping, so it is
+ * unit-tested without a runtime. The body names the task and where to pull it from; the
+ * result itself is never pushed (the receiver fetches it with its own credentials).
+ */
+import { isTerminal, type JsonObject, type TaskEvent, type TaskRecord, type TaskStatus } from "../tasks/model";
+import { taskResourceUri } from "../tasks/ids";
+import type { WebhookRegistration } from "./registration";
+
+export type WebhookEventType = "task.completed" | "task.failed" | "task.cancelled" | "task.input_required" | "task.status" | "task.progress";
+
+/** One queued delivery. `id` is the Standard Webhooks `webhook-id`: the same on every retry of the event. */
+export interface WebhookMessage {
+  v: 1;
+  id: string;
+  principal: string;
+  taskId: string;
+  url: string;
+  type: WebhookEventType;
+  /** The exact JSON body, fixed at enqueue time so every attempt signs the same bytes. */
+  body: string;
+}
+
+/** Progress webhooks are throttled to at most one per this many milliseconds. */
+export const PROGRESS_INTERVAL_MS = 1000;
+const MAX_STATUS_MESSAGE = 1000;
+
+function typeForStatus(status: TaskStatus, webhook: WebhookRegistration): WebhookEventType | undefined {
+  switch (status) {
+    case "completed":
+    case "failed":
+    case "cancelled":
+      return `task.${status}`;
+    case "input_required":
+      return "task.input_required";
+    case "working":
+      return webhook.events.includes("working") ? "task.status" : undefined;
+  }
+}
+
+export interface WebhookMapping {
+  messages: WebhookMessage[];
+  /** When the last progress webhook was produced, for the throttle's next call. */
+  lastProgressAt: number | undefined;
+}
+
+export function webhookMessagesFor(record: TaskRecord, events: readonly TaskEvent[], webhook: WebhookRegistration, lastProgressAt: number | undefined): WebhookMapping {
+  const messages: WebhookMessage[] = [];
+  let throttle = lastProgressAt;
+  for (const event of events) {
+    let type: WebhookEventType | undefined;
+    let status = record.status;
+    let statusMessage = record.statusMessage;
+    let progress: JsonObject | undefined;
+    if (event.type === "status") {
+      status = (event.data["status"] as TaskStatus | undefined) ?? record.status;
+      statusMessage = typeof event.data["statusMessage"] === "string" ? event.data["statusMessage"] : undefined;
+      type = typeForStatus(status, webhook);
+    } else if (event.type === "progress" && webhook.events.includes("progress") && !isTerminal(record.status)) {
+      if (throttle !== undefined && event.at - throttle < PROGRESS_INTERVAL_MS) continue;
+      throttle = event.at;
+      type = "task.progress";
+      progress = event.data;
+    }
+    if (!type) continue;
+    messages.push({
+      v: 1,
+      id: `${record.taskId}.${event.seq}`,
+      principal: record.principal,
+      taskId: record.taskId,
+      url: webhook.url,
+      type,
+      body: JSON.stringify(webhookBody(record, type, event.at, status, statusMessage, progress)),
+    });
+  }
+  return { messages, lastProgressAt: throttle };
+}
+
+function webhookBody(record: TaskRecord, type: WebhookEventType, at: number, status: TaskStatus, statusMessage: string | undefined, progress: JsonObject | undefined): JsonObject {
+  const correlationId = record.meta["correlationId"];
+  const baseUrl = record.meta["baseUrl"];
+  return {
+    type,
+    timestamp: new Date(at).toISOString(),
+    data: {
+      taskId: record.taskId,
+      status,
+      ...(statusMessage !== undefined && { statusMessage: statusMessage.slice(0, MAX_STATUS_MESSAGE) }),
+      ...(typeof correlationId === "string" && { correlationId }),
+      resourceUri: taskResourceUri(record.taskId),
+      ...(typeof baseUrl === "string" && { url: `${baseUrl}/tasks/${record.taskId}` }),
+      ...(progress !== undefined && { progress }),
+    },
+  };
+}

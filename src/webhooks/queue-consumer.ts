@@ -1,0 +1,86 @@
+/**
+ * The webhook queue's consumer: one signed attempt per message, every attempt and its
+ * outcome written to the task's log, retries with exponential backoff through the queue,
+ * and an event that exhausts its attempts recorded on the task (and in the worker log).
+ * The dead-letter queue catches what the consumer itself could not handle.
+ */
+import { z } from "zod";
+import { isTaskId, taskObjectName } from "../tasks/ids";
+import { attemptDelivery } from "./deliver";
+import { readWebhookSettings, webhookRetryDelaySeconds, type WebhookSettings } from "./settings";
+
+export const WEBHOOK_QUEUE = "mcp-task-webhooks";
+export const WEBHOOK_DEAD_LETTER_QUEUE = "mcp-task-webhooks-dlq";
+export const isWebhookQueue = (queue: string): boolean => queue === WEBHOOK_QUEUE || queue === WEBHOOK_DEAD_LETTER_QUEUE;
+
+const WebhookMessageSchema = z.object({
+  v: z.literal(1),
+  id: z.string().min(1).max(200),
+  principal: z.string().min(1).max(512),
+  taskId: z.string().refine(isTaskId, "taskId must be 32 hex characters"),
+  url: z.string().min(1).max(2048),
+  type: z.string().min(1).max(64),
+  body: z.string().max(100_000),
+});
+type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
+
+type LogLevel = "info" | "warning" | "error";
+
+export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+  const settings = readWebhookSettings(env);
+  const deadLetters = batch.queue === WEBHOOK_DEAD_LETTER_QUEUE;
+  // Attempts run concurrently: one slow receiver (up to the 10 s timeout) never holds the others back.
+  await Promise.all(batch.messages.map((message) => handleMessage(message, env, settings, deadLetters)));
+}
+
+async function handleMessage(message: Message<unknown>, env: Env, settings: WebhookSettings, deadLetters: boolean): Promise<void> {
+  const parsed = WebhookMessageSchema.safeParse(message.body);
+  if (!parsed.success) {
+    console.error("dropping malformed webhook message", message.id, parsed.error.message);
+    message.ack();
+    return;
+  }
+  const hook = parsed.data;
+  const log = async (level: LogLevel, text: string): Promise<void> => {
+    console.log(`webhook ${hook.taskId} ${level}: ${text}`);
+    try {
+      await env.TASKS.getByName(taskObjectName(hook.principal, hook.taskId)).appendLog(level, text);
+    } catch (error) {
+      console.error("could not record webhook attempt on the task", hook.taskId, error);
+    }
+  };
+  const what = `Webhook ${hook.type} (webhook-id ${hook.id}) to ${destinationLabel(hook)}`;
+
+  if (deadLetters) {
+    await log("error", `${what} was given up by the queue after ${message.attempts} deliveries; it was not delivered.`);
+    message.ack();
+    return;
+  }
+  const attempt = message.attempts;
+  const max = settings.maxAttempts;
+  const outcome = await attemptDelivery(hook, settings);
+  if (outcome.ok) {
+    await log("info", `${what}: delivered on attempt ${attempt} of ${max} (HTTP ${outcome.status} in ${outcome.ms} ms).`);
+    message.ack();
+    return;
+  }
+  if (outcome.permanent || attempt >= max) {
+    const why = outcome.permanent ? "it cannot succeed" : `all ${max} attempts failed`;
+    console.error("webhook given up", hook.taskId, hook.id, outcome.detail);
+    await log("error", `${what}: attempt ${attempt} of ${max} failed: ${outcome.detail}. Given up because ${why}; the event was not delivered.`);
+    message.ack();
+    return;
+  }
+  const delaySeconds = webhookRetryDelaySeconds(attempt, settings.retryBaseSeconds);
+  await log("warning", `${what}: attempt ${attempt} of ${max} failed: ${outcome.detail}. Retrying in ${delaySeconds} s.`);
+  message.retry({ delaySeconds });
+}
+
+/** The scheme, host and port only: paths and queries may carry the receiver's own secrets. */
+function destinationLabel(hook: WebhookMessage): string {
+  try {
+    return new URL(hook.url).origin;
+  } catch {
+    return "(invalid URL)";
+  }
+}

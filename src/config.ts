@@ -18,6 +18,22 @@ export interface Settings {
   leaseMs: number;
   /** If the queue has not delivered a created task by then, its own alarm starts it. */
   dispatchGraceMs: number;
+  /** Largest JSON size of one tool call's arguments. */
+  maxArgumentBytes: number;
+  /** "oauth" puts the OAuth 2.1 provider in front; anything else means API keys (or none). */
+  authMode: "apikeys" | "oauth";
+  /** API_KEYS is set or OAuth is on: requests must authenticate. */
+  authConfigured: boolean;
+  /** Serve anonymous requests on a non-loopback host too (no auth configured). */
+  allowAnonymous: boolean;
+  /** Browser origins allowed to call the server, besides its own origin ("*" for any). */
+  allowedOrigins: string[];
+  /** Extra Host names a loopback dev server answers to (a tunnel's name, say). */
+  allowedHosts: string[];
+  /** Sustained requests per minute per principal; 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
+  /** Requests a principal may make in a burst before the per-minute rate applies. */
+  rateLimitBurst: number;
 }
 
 type Vars = Partial<Record<string, unknown>>;
@@ -29,8 +45,15 @@ function intVar(vars: Vars, name: string, fallback: number, min = 0): number {
   return Number.isFinite(n) && n >= min ? Math.floor(n) : fallback;
 }
 
+function listVar(vars: Vars, name: string): string[] {
+  const raw = vars[name];
+  if (typeof raw !== "string") return [];
+  return raw.split(",").map((item) => item.trim()).filter((item) => item !== "");
+}
+
 export function readSettings(env: object): Settings {
   const vars = env as Vars;
+  const authMode = String(vars["AUTH_MODE"] ?? "").trim().toLowerCase() === "oauth" ? "oauth" : "apikeys";
   return {
     inlineWaitMs: intVar(vars, "INLINE_WAIT_MS", 10_000),
     defaultTtlMs: intVar(vars, "DEFAULT_TTL_MS", 24 * 3600_000, 1000),
@@ -43,5 +66,13 @@ export function readSettings(env: object): Settings {
     runSliceMs: intVar(vars, "RUN_SLICE_MS", 5 * 60_000, 1000),
     leaseMs: intVar(vars, "LEASE_MS", 30_000, 1000),
     dispatchGraceMs: intVar(vars, "DISPATCH_GRACE_MS", 15_000, 100),
+    maxArgumentBytes: intVar(vars, "MAX_ARGUMENT_BYTES", 64 * 1024, 256),
+    authMode,
+    authConfigured: authMode === "oauth" || (typeof vars["API_KEYS"] === "string" && vars["API_KEYS"].trim() !== ""),
+    allowAnonymous: String(vars["ALLOW_ANONYMOUS"] ?? "").trim().toLowerCase() === "true",
+    allowedOrigins: listVar(vars, "ALLOWED_ORIGINS"),
+    allowedHosts: listVar(vars, "ALLOWED_HOSTS").map((host) => host.toLowerCase()),
+    rateLimitPerMinute: intVar(vars, "RATE_LIMIT_PER_MINUTE", 3000, 0),
+    rateLimitBurst: intVar(vars, "RATE_LIMIT_BURST", 1000, 1),
   };
 }

@@ -7,6 +7,11 @@ import { HTTPException } from "hono/http-exception";
 import { readSettings } from "../config";
 import { handleMcpPost, jsonRpcErrorResponse } from "../mcp/endpoint";
 import { authenticate } from "./auth";
+import { cors } from "./cors";
+import { oauthRoutes } from "./oauth";
+import { guardHostAndOrigin } from "./origin";
+import { rateLimit } from "./rate-limit";
+import { wellKnownRoutes } from "./well-known";
 import type { AppEnv } from "./env";
 import { taskRoutes } from "./task-routes";
 
@@ -21,8 +26,15 @@ app.use("*", async (c, next) => {
 /** The bare route: no auth, no storage. Also the benchmark's baseline. */
 app.get("/health", (c) => c.json({ ok: true }));
 
-app.use("/mcp", authenticate);
-app.use("/tasks/*", authenticate);
+// Order matters: Host/Origin first (DNS rebinding, foreign pages), then CORS (preflights carry
+// no credentials; 401s need CORS headers to be readable), then discovery, then auth and limits.
+app.use("*", guardHostAndOrigin);
+app.use("/mcp", cors);
+app.use("/tasks/*", cors);
+app.route("/", wellKnownRoutes);
+app.route("/", oauthRoutes);
+app.use("/mcp", authenticate, rateLimit);
+app.use("/tasks/*", authenticate, rateLimit);
 
 app.post("/mcp", (c) =>
   handleMcpPost({

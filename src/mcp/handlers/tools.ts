@@ -21,8 +21,6 @@ import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import { finalResult, relatedTask, wireTask } from "../task-messages";
 
-const MAX_ARGUMENT_BYTES = 64 * 1024;
-
 export function toolListing(tool: Tool): JsonObject {
   const schema = z.toJSONSchema(tool.inputSchema) as JsonObject;
   delete schema["$schema"];
@@ -35,9 +33,9 @@ export function toolListing(tool: Tool): JsonObject {
   };
 }
 
-function parseArguments(tool: Tool, args: unknown): JsonObject {
-  if (JSON.stringify(args ?? {}).length > MAX_ARGUMENT_BYTES) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Arguments for "${tool.name}" exceed ${MAX_ARGUMENT_BYTES} bytes; pass large inputs by reference (a URL or key) instead.`);
+function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
+  if (new TextEncoder().encode(JSON.stringify(args ?? {})).byteLength > maxBytes) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Arguments for "${tool.name}" exceed ${maxBytes} bytes (MAX_ARGUMENT_BYTES); pass large inputs by reference (a URL or key) instead.`);
   }
   const parsed = tool.inputSchema.safeParse(args ?? {});
   if (!parsed.success) {
@@ -74,7 +72,7 @@ export function registerToolHandlers(server: Server, ctx: McpContext): void {
     const tool = findTool(name);
     if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);
     const call = parseCallMeta(request.params._meta);
-    const args = parseArguments(tool, rawArgs);
+    const args = parseArguments(tool, rawArgs, ctx.settings.maxArgumentBytes);
 
     if (tool.taskSupport === "forbidden") {
       if (task) throw new ProtocolError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (execution.taskSupport is "forbidden"); call it without params.task.`);

@@ -16,7 +16,7 @@ function message(body: unknown, attempts = 1) {
 async function consume(queue: string, messages: ReturnType<typeof message>[], bindings: Env = env) {
   const batch = createMessageBatch(queue, messages);
   const ctx = createExecutionContext();
-  await worker.queue(batch, bindings, ctx);
+  await worker.queue(batch, bindings);
   return getQueueResult(batch, ctx);
 }
 
@@ -101,7 +101,7 @@ async function retryDelays(messages: ReturnType<typeof message>[], bindings: Env
     ackAll() {},
     retryAll() {},
   } as unknown as MessageBatch<unknown>;
-  await worker.queue(batch, bindings, createExecutionContext());
+  await worker.queue(batch, bindings);
   return delays;
 }
 

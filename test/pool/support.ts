@@ -8,12 +8,17 @@ import type { CreateTaskInput, TaskObject } from "../../src/tasks/task-object";
 export function freshTask(tool = "countdown", args: Record<string, unknown> = { seconds: 1 }, extra: Partial<CreateTaskInput> = {}) {
   const principal = `p-${crypto.randomUUID()}`;
   const taskId = newTaskId();
-  const stub = env.TASKS.getByName(taskObjectName(principal, taskId));
+  const stub = env.TASKS.getByName(taskObjectName(principal, taskId)) as TaskStub;
   const input: CreateTaskInput = { taskId, principal, tool, args, meta: {}, ...extra };
   return { principal, taskId, stub, input };
 }
 
-export type TaskStub = DurableObjectStub<TaskObject>;
+/**
+ * The RPC methods with their declared types first: workers-types turns results holding
+ * `unknown` (our JSON objects) into `never`, which would hide every field from the tests.
+ */
+type TaskApi = Pick<TaskObject, "create" | "get" | "deliver" | "cancel" | "failDelivery" | "events" | "openStream" | "stream" | "endStream">;
+export type TaskStub = TaskApi & DurableObjectStub<TaskObject>;
 
 /** The stored record, read straight from SQLite (no expiry check, no side effects). */
 export function storedRecord(stub: TaskStub): Promise<TaskRecord | undefined> {

@@ -5,6 +5,7 @@
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, ProtocolError } from "../errors";
 import { z } from "zod";
 import { inlineJobHost } from "../../jobs/inline-host";
@@ -66,7 +67,10 @@ function checkedWebhook(raw: unknown, ctx: McpContext): JsonObject {
 export function registerToolHandlers(server: Server, ctx: McpContext): void {
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.map(toolListing), ...checkBackListings()] }) as never);
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // The SDK's Server re-parses a task-augmented tools/call result with its Task schema, which
+  // drops `task._meta` (the correlation id DESIGN.md echoes there). Registering on Protocol
+  // itself keeps it; the request is still parsed with CallToolRequestSchema.
+  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) => {
     const { name, arguments: rawArgs, task } = request.params;
     if (isCheckBackTool(name)) return (await callCheckBackTool(name, rawArgs, task, ctx)) as never;
     const tool = findTool(name);

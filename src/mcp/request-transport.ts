@@ -6,6 +6,8 @@
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { SseStream } from "../http/sse";
+import { ErrorCode } from "./errors";
+import { paramsProblem } from "./request-params";
 
 /** Where a request's output goes. Handlers use it to send task events with routable event ids. */
 export interface McpOutput {
@@ -60,7 +62,9 @@ export class RequestTransport implements Transport, McpOutput {
   /** Deliver one client request and resolve with the server's response to it. */
   dispatch(message: JSONRPCMessage & { id: RequestId }, extra?: MessageExtraInfo): Promise<JSONRPCMessage> {
     const reply = new Promise<JSONRPCMessage>((resolve) => this.pending.set(message.id, resolve));
-    this.onmessage?.(message, extra);
+    const problem = "method" in message ? paramsProblem(message) : undefined;
+    if (problem !== undefined) void this.send({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InvalidParams, message: problem } }); // send() never rejects
+    else this.onmessage?.(message, extra);
     return reply;
   }
 

@@ -1,0 +1,177 @@
+// Jobs that outlive their run: lease expiry, concurrent alarms, retries with backoff,
+// permanent failures, durable sleep and cancelling a sleeping task (pool, real TaskObjects).
+import { describe, it, vi } from "vitest";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import type { TaskEvent, TaskRecord } from "../../src/tasks/model";
+import type { TaskObject } from "../../src/tasks/task-object";
+import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
+
+const settle = { timeout: 20_000, interval: 100 };
+
+/** Every stored event with its data, in order. */
+function eventLog(stub: TaskStub): Promise<Pick<TaskEvent, "type" | "data">[]> {
+  return runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) =>
+    state.storage.sql
+      .exec<{ type: TaskEvent["type"]; data: string }>("SELECT type, data FROM events ORDER BY seq")
+      .toArray()
+      .map((row) => ({ type: row.type, data: JSON.parse(row.data) as Record<string, unknown> })),
+  );
+}
+
+const ofType = (log: Pick<TaskEvent, "type" | "data">[], type: TaskEvent["type"]) => log.filter((e) => e.type === type).map((e) => e.data);
+
+/** Rewrite the stored record (and optionally steps and events) as a crashed or sleeping run would have left them. */
+function rewrite(stub: TaskStub, change: (record: TaskRecord) => TaskRecord, sql: [string, ...unknown[]][] = []): Promise<void> {
+  return runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
+    const row = state.storage.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").one();
+    state.storage.sql.exec("UPDATE task SET record = ? WHERE id = 1", JSON.stringify(change(JSON.parse(row.record) as TaskRecord)));
+    for (const [statement, ...bindings] of sql) state.storage.sql.exec(statement, ...bindings);
+  });
+}
+
+/** Make every remembered sleep (and the record's wake-up) due now, as if the wait had passed. */
+const wakeUpNow = (stub: TaskStub) =>
+  rewrite(stub, (r) => ({ ...r, run: { ...r.run, wakeAt: Date.now() - 1 } }), [["UPDATE steps SET value = ? WHERE name LIKE 'sleep:%'", JSON.stringify(Date.now() - 1)]]);
+
+describe("lease expiry", () => {
+  it("restarts a run whose lease went stale, resuming after its last finished step", async ({ expect }) => {
+    const { stub, input } = freshTask("batch_process", { items: 3, secondsPerItem: 0 });
+    await stub.create(input);
+    // A run that finished item 1, then died with its process: its lease is past, nothing holds it.
+    const now = Date.now();
+    await rewrite(
+      stub,
+      (r) => ({ ...r, statusMessage: "Running.", progress: { progress: 1, total: 3 }, run: { ...r.run, phase: "running", delivered: true, runs: 1, leaseId: "dead-run", leaseUntil: now - 1 } }),
+      [
+        ["INSERT INTO steps (name, value, at) VALUES ('step:item-1', '1', ?)", now],
+        ["INSERT INTO events (type, data, at) VALUES ('step', ?, ?)", JSON.stringify({ name: "item-1" }), now],
+        ["INSERT INTO events (type, data, at) VALUES ('progress', ?, ?)", JSON.stringify({ progress: 1, total: 3 }), now],
+      ],
+    );
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+
+    const record = await storedRecord(stub);
+    expect(record?.run.runs).toBe(2);
+    expect(record?.outcome).toMatchObject({ kind: "result", result: { structuredContent: { items: 3, checksum: 14 } } });
+    const log = await eventLog(stub);
+    expect(ofType(log, "step").map((d) => d["name"])).toEqual(["item-1", "item-2", "item-3"]);
+    expect(ofType(log, "progress").map((d) => d["progress"])).toEqual([1, 2, 3]);
+    expect(ofType(log, "log").filter((d) => String(d["message"]).startsWith("Lease expired"))).toHaveLength(1);
+    expect(ofType(log, "result")).toHaveLength(1);
+  });
+
+  it("never starts a second run while the first is alive, even when an alarm finds its lease late", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 3 });
+    await stub.create(input);
+    expect(await stub.deliver()).toBe("started");
+    await vi.waitFor(async () => expect(await hasActiveRun(stub)).toBe(true), settle);
+    const leaseId = (await storedRecord(stub))?.run.leaseId;
+
+    // A duplicate delivery, an early alarm, and an alarm that sees the lease as expired
+    // (a heartbeat that came late): none of them may start another run.
+    expect(await stub.deliver()).toBe("duplicate");
+    await runInDurableObject(stub, (instance: TaskObject) => instance.alarm());
+    await rewrite(stub, (r) => ({ ...r, run: { ...r.run, leaseUntil: Date.now() - 1 } }));
+    await runInDurableObject(stub, (instance: TaskObject) => instance.alarm());
+    const renewed = await storedRecord(stub);
+    expect(renewed?.run).toMatchObject({ phase: "running", runs: 1, leaseId });
+    expect(renewed?.run.leaseUntil ?? 0).toBeGreaterThan(Date.now());
+
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+    expect((await storedRecord(stub))?.run.runs).toBe(1);
+    const log = await eventLog(stub);
+    expect(ofType(log, "progress").map((d) => d["progress"])).toEqual([1, 2, 3]);
+    expect(ofType(log, "result")).toHaveLength(1);
+    expect(ofType(log, "status").filter((d) => d["status"] !== "working")).toHaveLength(1);
+  });
+});
+
+describe("retries", () => {
+  it("retries a thrown error with backoff, then fails with the tool's error as the result", async ({ expect }) => {
+    const { stub, input } = freshTask("external_job", { durationSeconds: 1, simulate: "outage" });
+    await stub.create(input);
+    await stub.deliver();
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("failed"), settle);
+
+    const record = await storedRecord(stub);
+    expect(record?.run).toMatchObject({ runs: 3, failures: 3 });
+    const result = { content: [{ type: "text", text: expect.stringMatching(/HTTP 503.*gave up after 3 attempts/) }], isError: true };
+    // Exactly what tasks/result will return, and the `result` event.
+    expect(record?.outcome).toEqual({ kind: "result", result });
+    const log = await eventLog(stub);
+    expect(ofType(log, "result")).toEqual([result]);
+    expect(ofType(log, "log").map((d) => d["message"])).toEqual([expect.stringMatching(/^Attempt 1 failed/), expect.stringMatching(/^Attempt 2 failed/)]);
+    expect(ofType(log, "status").some((d) => /^Attempt 1 failed: .* Retrying at /.test(String(d["statusMessage"])))).toBe(true);
+    // The submission is a memoized step: retried runs did not submit again.
+    expect(ofType(log, "step").map((d) => d["name"])).toEqual(["submit"]);
+  });
+
+  it("fails at once, without retrying, when the tool throws a PermanentError", async ({ expect }) => {
+    const { stub, input } = freshTask("external_job", { durationSeconds: 2, pollSeconds: 1, simulate: "reject" });
+    await stub.create(input);
+    await stub.deliver();
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("failed"), settle);
+    const record = await storedRecord(stub);
+    expect(record?.run).toMatchObject({ runs: 1, failures: 1 });
+    expect(record?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: expect.stringContaining("rejected") }], isError: true } });
+    expect(ofType(await eventLog(stub), "log")).toEqual([]);
+  });
+
+  it("succeeds on a retry after a transient error", async ({ expect }) => {
+    const { stub, input } = freshTask("external_job", { durationSeconds: 1, pollSeconds: 1, simulate: "flaky" });
+    await stub.create(input);
+    await stub.deliver();
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+    expect((await storedRecord(stub))?.run).toMatchObject({ runs: 2, failures: 1 });
+  });
+});
+
+describe("durable sleep", () => {
+  async function sleepingBatch() {
+    const task = freshTask("batch_process", { items: 2, secondsPerItem: 40 });
+    await task.stub.create(task.input);
+    await task.stub.deliver();
+    await vi.waitFor(async () => {
+      if ((await storedRecord(task.stub))?.run.phase !== "sleeping") throw new Error("not sleeping yet");
+    }, settle);
+    return task;
+  }
+
+  it("keeps a sleeping task working, says what it waits for, and holds no run", async ({ expect }) => {
+    const { stub } = await sleepingBatch();
+    const record = await storedRecord(stub);
+    expect(record?.status).toBe("working");
+    expect(record?.statusMessage).toMatch(/^Waiting until \d{4}-\d\d-\d\dT[\d:.]+Z: processing item 1 of 2\.$/);
+    expect(await hasActiveRun(stub)).toBe(false);
+    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+    expect(alarm).toBe(record?.run.wakeAt);
+    expect(record?.run.wakeAt ?? 0).toBeGreaterThan(Date.now() + 30_000);
+  });
+
+  it("wakes from its alarm and resumes through its memoized steps", async ({ expect }) => {
+    const { stub } = await sleepingBatch();
+    await wakeUpNow(stub);
+    await runDurableObjectAlarm(stub);
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.statusMessage).toMatch(/processing item 2 of 2\.$/), settle);
+    await wakeUpNow(stub);
+    await runDurableObjectAlarm(stub);
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+    expect((await storedRecord(stub))?.run.runs).toBe(3);
+    expect(ofType(await eventLog(stub), "step").map((d) => d["name"])).toEqual(["item-1", "item-2"]);
+  });
+
+  it("is never run again once cancelled", async ({ expect }) => {
+    const { stub } = await sleepingBatch();
+    expect(await stub.cancel()).toMatchObject({ ok: true });
+    await wakeUpNow(stub);
+    await runDurableObjectAlarm(stub);
+    await runInDurableObject(stub, (instance: TaskObject) => instance.alarm());
+    const record = await storedRecord(stub);
+    expect(record).toMatchObject({ status: "cancelled", run: { phase: "done", runs: 1 } });
+    expect(await hasActiveRun(stub)).toBe(false);
+    const log = await eventLog(stub);
+    expect(ofType(log, "step")).toEqual([]);
+    expect(ofType(log, "progress")).toEqual([]);
+  });
+});

@@ -1,0 +1,94 @@
+// Idempotent creation on the real runtime: a tools/call repeated with the same
+// `_meta["mcp-task-worker/idempotency-key"]` answers with the same task and starts no second job.
+import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { parseSse, rpc } from "./support/mcp";
+
+const KEY = "mcp-task-worker/idempotency-key";
+const RELATED = "io.modelcontextprotocol/related-task";
+let server: DevServer;
+
+beforeAll(async () => {
+  server = await startDevServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const call = (id: number, name: string, args: Record<string, unknown>, extra: Record<string, unknown>) =>
+  ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...extra } }) as const;
+
+async function listTaskIds(): Promise<string[]> {
+  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 99, method: "tasks/list", params: {} });
+  return (reply.body as { result: { tasks: { taskId: string }[] } }).result.tasks.map((t) => t.taskId);
+}
+
+async function eventLog(taskId: string): Promise<{ event: string; data: Record<string, unknown> }[]> {
+  const response = await fetch(`${server.url}/tasks/${taskId}/events`);
+  return parseSse(await response.text()).map((e) => ({ event: e.event ?? "", data: JSON.parse(e.data) as Record<string, unknown> }));
+}
+
+/** How many runs the task's job started (each run announces itself with a status event). */
+const runsStarted = (log: { event: string; data: Record<string, unknown> }[]) =>
+  log.filter((e) => e.event === "status" && /^(Running|Resuming)/.test(String(e.data["statusMessage"]))).length;
+
+describe("idempotency keys on tools/call", () => {
+  it("answers a repeated task-augmented call with the same task", async ({ expect }) => {
+    const key = `k-${crypto.randomUUID()}`;
+    const request = (id: number) => call(id, "countdown", { seconds: 2 }, { task: { ttl: 60_000 }, _meta: { [KEY]: key } });
+    const first = (await rpc(server.url, request(1))).body as { result: { task: { taskId: string } } };
+    const second = (await rpc(server.url, request(2))).body as { result: { task: { taskId: string } } };
+    const taskId = first.result.task.taskId;
+    expect(taskId).toMatch(/^[0-9a-f]{32}$/);
+    expect(second.result.task.taskId).toBe(taskId);
+
+    const log = await eventLog(taskId);
+    expect(log.at(-1)?.event).toBe("result");
+    expect(runsStarted(log)).toBe(1);
+    expect((await listTaskIds()).filter((id) => id === taskId)).toHaveLength(1);
+  });
+
+  it("returns the same task to a plain call repeated after its response was lost", async ({ expect }) => {
+    const key = `k-${crypto.randomUUID()}`;
+    const body = JSON.stringify(call(1, "countdown", { seconds: 3 }, { _meta: { [KEY]: key, progressToken: "p1" } }));
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const before = new Set(await listTaskIds());
+
+    // The first attempt's response is lost: the client hangs up as soon as the stream opens.
+    const aborter = new AbortController();
+    const lost = await fetch(`${server.url}/mcp`, { method: "POST", headers, body, signal: aborter.signal });
+    expect(lost.status).toBe(200);
+    aborter.abort();
+    await lost.body?.cancel().catch(() => undefined);
+
+    // The task exists and runs on without its reader.
+    let taskId = "";
+    await vi.waitFor(async () => {
+      const created = (await listTaskIds()).filter((id) => !before.has(id));
+      expect(created).toHaveLength(1);
+      taskId = created[0] ?? "";
+    });
+
+    const retried = await fetch(`${server.url}/mcp`, { method: "POST", headers, body });
+    const messages = parseSse(await retried.text()).map((e) => JSON.parse(e.data) as { id?: number; result?: Record<string, unknown> });
+    const final = messages.find((m) => m.id === 1);
+    expect(final?.result).toMatchObject({ content: [{ type: "text", text: "Countdown of 3 s finished." }], _meta: { [RELATED]: { taskId } } });
+
+    expect((await listTaskIds()).filter((id) => !before.has(id))).toEqual([taskId]);
+    expect(runsStarted(await eventLog(taskId))).toBe(1);
+  });
+
+  it("keeps different keys apart", async ({ expect }) => {
+    const request = (id: number, key: string) => call(id, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } });
+    const a = (await rpc(server.url, request(1, `a-${crypto.randomUUID()}`))).body as { result: { task: { taskId: string } } };
+    const b = (await rpc(server.url, request(2, `b-${crypto.randomUUID()}`))).body as { result: { task: { taskId: string } } };
+    expect(a.result.task.taskId).not.toBe(b.result.task.taskId);
+  });
+
+  it("refuses a malformed key with a JSON-RPC error", async ({ expect }) => {
+    const reply = await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: 42 } }));
+    expect(reply.status).toBeLessThan(500);
+    expect(reply.body).toMatchObject({ error: { code: -32602 } });
+  });
+});

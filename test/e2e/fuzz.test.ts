@@ -1,0 +1,136 @@
+// Fuzzing the HTTP surface: ≥1,000 malformed or hostile requests (seeded, so a failure replays
+// with FUZZ_SEED) must give no 5xx and no dropped connection, and leave earlier tasks intact.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { rpc } from "./support/mcp";
+import { rawRequest } from "./support/raw-http";
+
+const SEED = Number(process.env["FUZZ_SEED"] ?? 20261105);
+const COUNT = 1200;
+const token = { Authorization: "Bearer fuzz-token" };
+let server: DevServer;
+
+/** mulberry32: small, fast, seedable. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const rand = prng(SEED);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
+const int = (n: number) => Math.floor(rand() * n);
+
+const hostileStrings = ["", "../../x", "..%2F..%2Fetc%2Fpasswd", "%00", "\u0000", "a".repeat(70_000), "\ud800", "💥".repeat(100), "task://../../x", "t.", "s.x.1", "<script>", "0".repeat(32), "G".repeat(32), " ", "\n\r", "${jndi:x}", "__proto__", "constructor"];
+const hostileNumbers = [-1, 0, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, 86401, 1e21];
+const hostileValues = (): unknown => pick<() => unknown>([() => pick(hostileStrings), () => pick(hostileNumbers), () => null, () => true, () => [], () => ({}), () => ({ __proto__: { x: 1 } }), () => [pick(hostileStrings)], () => ({ [pick(hostileStrings)]: pick(hostileNumbers) })])();
+const methods = ["initialize", "tools/list", "tools/call", "tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "resources/read", "resources/list", "resources/templates/list", "resources/subscribe", "ping", "notifications/initialized", "nope/nope", "", "__proto__"];
+
+/** Deeply nested JSON, balanced or not. */
+function nested(depth: number): string {
+  if (rand() < 0.5) return "[".repeat(depth) + "]".repeat(depth);
+  return '{"jsonrpc":"2.0","id":1,"method":"ping","params":' + '{"a":'.repeat(depth) + "1" + "}".repeat(rand() < 0.5 ? depth : depth - 1) + "}";
+}
+
+function message(): unknown {
+  const method = pick(methods);
+  const params = pick<() => unknown>([
+    () => ({ taskId: hostileValues() }),
+    () => ({ uri: pick(["task://../../x", `task://${"f".repeat(32)}/..`, "file:///etc/passwd", hostileValues()]) }),
+    () => ({ name: pick(["countdown", "batch_process", "echo", "..", hostileValues()]), arguments: { seconds: hostileValues(), items: hostileValues(), secondsPerItem: hostileValues(), text: hostileValues() }, task: pick([undefined, {}, { ttl: hostileValues() }, hostileValues()]), _meta: pick([undefined, { "mcp-task-worker/idempotency-key": hostileValues() }, { progressToken: hostileValues() }, { "mcp-task-worker/webhook": { url: pick(["http://127.0.0.1:1/", "file:///x", hostileValues()]) } }, hostileValues()]) }),
+    () => ({ cursor: hostileValues() }),
+    () => hostileValues(),
+  ])();
+  const base: Record<string, unknown> = { jsonrpc: pick(["2.0", "2.0", "1.0", 2, null]), method: pick([method, method, hostileValues()]), params };
+  if (rand() < 0.85) base["id"] = pick<unknown>([1, "x", int(1e6), pick(hostileNumbers), pick(hostileStrings), null, {}, []]);
+  return base;
+}
+
+interface FuzzRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array;
+}
+
+function request(): FuzzRequest {
+  const headers: Record<string, string> = { ...(rand() < 0.9 ? token : pick([{}, { Authorization: "Bearer " }, { Authorization: "Basic x" }, { Authorization: `Bearer ${"a".repeat(5000)}` }])) };
+  // Mostly well-formed envelopes, so most requests get past the media-type checks to the parsers.
+  headers["Content-Type"] = rand() < 0.85 ? "application/json" : pick(["text/plain", "application/json; charset=utf-16", "multipart/form-data", ""]);
+  headers["Accept"] = rand() < 0.85 ? pick(["application/json, text/event-stream", "application/json"]) : pick(["text/event-stream", "*/*", "image/png", ""]);
+  if (rand() < 0.2) headers["MCP-Protocol-Version"] = pick(["2025-11-25", "2025-06-18", "1999-01-01", "../", "x".repeat(300)]);
+  if (rand() < 0.15) headers["Last-Event-ID"] = pick(["t.", `t.${"a".repeat(32)}.0.99999999999999999`, "s.../..", "x".repeat(300), `t.${"b".repeat(32)}.1.1`]);
+  if (rand() < 0.15) headers["Mcp-Session-Id"] = pick(["", "../../x", "z".repeat(500), "\u00ff", "0123456789abcdef0123456789abcdef"]);
+  if (rand() < 0.05) headers["Origin"] = pick(["https://evil.example", "null", "http://localhost:1"]);
+  const kind = int(10);
+  if (kind === 0) return { method: "POST", path: "/mcp", headers, body: crypto.getRandomValues(new Uint8Array(1 + int(2048))) };
+  if (kind === 1) return { method: "POST", path: "/mcp", headers, body: nested(1 + int(20_000)) };
+  if (kind === 2) {
+    const batch = Array.from({ length: pick([0, 1, 2, 33, 100]) }, () => message());
+    return { method: "POST", path: "/mcp", headers, body: JSON.stringify(batch) };
+  }
+  if (kind === 3) return { method: pick(["GET", "DELETE", "PUT", "PATCH", "OPTIONS", "HEAD", "TRACE"]), path: pick(["/mcp", "/tasks/x", "/", "/.well-known/oauth-protected-resource", "/authorize"]), headers };
+  if (kind === 4) return { method: "GET", path: pick(["/tasks/", "/tasks/../../etc/passwd", "/tasks/%2e%2e%2f%2e%2e", `/tasks/${"f".repeat(32)}/events`, `/tasks/${"F".repeat(32)}`, "/tasks/%00", `/tasks/${"a".repeat(5000)}`, "/tasks/💥/events", `/tasks/${"c".repeat(32)}/events?lastEventId=t.${"c".repeat(32)}.0.-1`]), headers };
+  if (kind === 5) return { method: "POST", path: "/mcp", headers, body: JSON.stringify(pick([1e400, "str", null, [], true, -0])).replace("null", pick(["null", "1e400", "NaN", "\"\\ud800\""])) };
+  return { method: "POST", path: "/mcp", headers, body: JSON.stringify(message()) };
+}
+
+let taskId = "";
+let beforeGet: unknown;
+let beforeResult: unknown;
+const last = (body: unknown) => (Array.isArray(body) ? body[body.length - 1] : body);
+
+beforeAll(async () => {
+  server = await startDevServer({ vars: { API_KEYS: "fuzz:fuzz-token", RATE_LIMIT_PER_MINUTE: "0", MAX_ACTIVE_TASKS_PER_PRINCIPAL: "1000" } });
+  const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } } }, { headers: token });
+  taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
+  await vi.waitFor(async () => {
+    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } }, { headers: token });
+    expect(reply.body).toMatchObject({ result: { status: "completed" } });
+    beforeGet = reply.body;
+  }, { timeout: 30_000, interval: 250 });
+  beforeResult = last((await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token })).body);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe(`fuzz (seed ${SEED})`, () => {
+  it(`survives ${COUNT} hostile requests with no 5xx and leaves earlier tasks intact`, { timeout: 180_000 }, async ({ expect }) => {
+    const histogram = new Map<string, number>();
+    const failures: string[] = [];
+    const requests = Array.from({ length: COUNT }, () => request());
+    let next = 0;
+    // A few at a time: enough to overlap, not so many that a 2-core machine times out.
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        while (next < requests.length) {
+          const index = next++;
+          const r = requests[index];
+          if (!r) break;
+          try {
+            const reply = await rawRequest(`${server.url}${r.path}`, { method: r.method, headers: r.headers, ...(r.body !== undefined && { body: r.body }), timeoutMs: 60_000 });
+            histogram.set(String(reply.status), (histogram.get(String(reply.status)) ?? 0) + 1);
+            if (reply.status >= 500) failures.push(`#${index} ${r.method} ${r.path} → ${reply.status} ${reply.text.slice(0, 200)}`);
+          } catch (error) {
+            histogram.set("error", (histogram.get("error") ?? 0) + 1);
+            failures.push(`#${index} ${r.method} ${r.path} → ${String(error)}`);
+          }
+        }
+      }),
+    );
+    const sorted = [...histogram.entries()].sort(([a], [b]) => a.localeCompare(b));
+    console.log(`fuzz seed ${SEED}: ${COUNT} requests, status histogram ${sorted.map(([s, n]) => `${s}×${n}`).join(", ")}`);
+    expect(failures).toEqual([]);
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+    const afterGet = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } }, { headers: token });
+    expect(afterGet.body).toEqual(beforeGet);
+    const afterResult = await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token });
+    expect(last(afterResult.body)).toEqual(beforeResult);
+  });
+});

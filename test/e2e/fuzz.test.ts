@@ -58,7 +58,7 @@ interface FuzzRequest {
 }
 
 function request(): FuzzRequest {
-  const headers: Record<string, string> = { ...(rand() < 0.9 ? token : pick([{}, { Authorization: "Bearer " }, { Authorization: "Basic x" }, { Authorization: `Bearer ${"a".repeat(5000)}` }])) };
+  const headers: Record<string, string> = { ...(rand() < 0.9 ? token : pick<Record<string, string>>([{}, { Authorization: "Bearer " }, { Authorization: "Basic x" }, { Authorization: `Bearer ${"a".repeat(5000)}` }])) };
   // Mostly well-formed envelopes, so most requests get past the media-type checks to the parsers.
   headers["Content-Type"] = rand() < 0.85 ? "application/json" : pick(["text/plain", "application/json; charset=utf-16", "multipart/form-data", ""]);
   headers["Accept"] = rand() < 0.85 ? pick(["application/json, text/event-stream", "application/json"]) : pick(["text/event-stream", "*/*", "image/png", ""]);

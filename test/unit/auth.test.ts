@@ -1,20 +1,20 @@
-import { createHash } from "node:crypto";
 import { describe, it } from "vitest";
 import { matchApiKey, parseApiKeys } from "../../src/http/api-keys";
 import { hostnameOf, isAllowedOrigin, isLoopbackHostname, isTrustedHost } from "../../src/http/origin";
 import { readSettings } from "../../src/config";
 
-const sha = (text: string) => createHash("sha256").update(text).digest("hex");
+// Web Crypto, not node:crypto: unit tests are type-checked against the Worker's types.
+const sha = async (text: string) => Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, "0")).join("");
 
 describe("API_KEYS parsing", () => {
   it("reads name:token pairs and sha256: digests", async ({ expect }) => {
-    const config = await parseApiKeys(` alice:tokA , bob:sha256:${sha("tokB")}`);
+    const config = await parseApiKeys(` alice:tokA , bob:sha256:${await sha("tokB")}`);
     expect(config.ok).toBe(true);
     if (!config.ok) return;
     expect(config.keys.map((k) => k.name)).toEqual(["alice", "bob"]);
     expect(await matchApiKey(config.keys, "tokA")).toBe("alice");
     expect(await matchApiKey(config.keys, "tokB")).toBe("bob");
-    expect(await matchApiKey(config.keys, `sha256:${sha("tokB")}`)).toBeUndefined();
+    expect(await matchApiKey(config.keys, `sha256:${await sha("tokB")}`)).toBeUndefined();
     expect(await matchApiKey(config.keys, "tokC")).toBeUndefined();
     expect(await matchApiKey(config.keys, "")).toBeUndefined();
   });
@@ -25,14 +25,14 @@ describe("API_KEYS parsing", () => {
   });
 
   it("lets one name hold two keys during a rotation", async ({ expect }) => {
-    const config = await parseApiKeys(`alice:old-token,alice:sha256:${sha("new-token")}`);
+    const config = await parseApiKeys(`alice:old-token,alice:sha256:${await sha("new-token")}`);
     if (!config.ok) throw new Error(config.message);
     expect(await matchApiKey(config.keys, "old-token")).toBe("alice");
     expect(await matchApiKey(config.keys, "new-token")).toBe("alice");
   });
 
   it("fails closed on malformed entries, naming the entry", async ({ expect }) => {
-    for (const raw of ["alice", ":tok", "alice:", "al ice:tok", "bob:sha256:xyz", `bob:sha256:${sha("x").slice(1)}`, " , "]) {
+    for (const raw of ["alice", ":tok", "alice:", "al ice:tok", "bob:sha256:xyz", `bob:sha256:${(await sha("x")).slice(1)}`, " , "]) {
       const config = await parseApiKeys(raw);
       expect(config.ok, raw).toBe(false);
     }

@@ -1,0 +1,117 @@
+import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { connectClient } from "./support/mcp";
+
+let server: DevServer;
+let client: Client;
+
+type Content = { type: string; text?: string; uri?: string };
+interface ToolReply {
+  content: Content[];
+  isError?: boolean;
+  structuredContent?: { status?: string; progress?: { progress: number } };
+}
+
+beforeAll(async () => {
+  server = await startDevServer({ vars: { INLINE_WAIT_MS: "3000", API_KEYS: "alice:alice-token,bob:bob-token" } });
+  // A model-style client: it declares no tasks capability and only ever calls tools.
+  client = await connectClient(server.url, { capabilities: {}, headers: { Authorization: "Bearer alice-token" } });
+});
+
+afterAll(async () => {
+  await client?.close();
+  await server?.stop();
+});
+
+const call = async (name: string, args: Record<string, unknown>): Promise<ToolReply> => (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply;
+const textOf = (reply: ToolReply): string => reply.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+
+/** What the model does with a task link: pull the taskId out of the resource_link. */
+function taskIdFrom(reply: ToolReply): string {
+  const link = reply.content.find((c) => c.type === "resource_link");
+  const match = /^task:\/\/([0-9a-f]{32})$/.exec(link?.uri ?? "");
+  if (!match?.[1]) throw new Error(`no task link in ${JSON.stringify(reply)}`);
+  return match[1];
+}
+
+describe("check-back tools for clients without the tasks capability", () => {
+  it("are listed as quick tools taking a taskId", async ({ expect }) => {
+    const { tools } = await client.listTools();
+    for (const name of ["task_status", "task_result", "task_cancel"]) {
+      const tool = tools.find((t) => t.name === name);
+      expect(tool?.execution?.taskSupport, name).toBe("forbidden");
+      expect(tool?.inputSchema.required).toEqual(["taskId"]);
+    }
+  });
+
+  it("let a model finish a 45-second tool call with tools/call alone", { timeout: 180_000 }, async ({ expect }) => {
+    const first = await call("countdown", { seconds: 45 });
+    expect(first.isError).toBeFalsy();
+    expect(textOf(first)).toMatch(/task_status/);
+    expect(textOf(first)).toMatch(/task_result/);
+    const taskId = taskIdFrom(first);
+
+    const seen: string[] = [];
+    await vi.waitFor(
+      async () => {
+        const status = await call("task_status", { taskId });
+        seen.push(status.structuredContent?.status ?? "?");
+        expect(textOf(status)).toContain(taskId);
+        expect(status.structuredContent?.status).toBe("completed");
+      },
+      { timeout: 150_000, interval: 5_000 },
+    );
+    expect(seen[0]).toBe("working");
+
+    const result = await call("task_result", { taskId });
+    expect(result.isError).toBeFalsy();
+    expect(result.content).toEqual([{ type: "text", text: "Countdown of 45 s finished." }]);
+  });
+
+  it("task_result says a running task is not finished yet, without blocking for long", async ({ expect }) => {
+    const first = await call("countdown", { seconds: 60 });
+    const taskId = taskIdFrom(first);
+    const reply = await call("task_result", { taskId });
+    expect(reply.isError).toBeFalsy();
+    expect(textOf(reply)).toMatch(/not the result yet/);
+    expect(reply.structuredContent?.status).toBe("working");
+    await call("task_cancel", { taskId });
+  });
+
+  it("task_cancel stops a running task; a second cancel and unknown tasks are tool errors", async ({ expect }) => {
+    const taskId = taskIdFrom(await call("countdown", { seconds: 120 }));
+    const cancelled = await call("task_cancel", { taskId });
+    expect(cancelled.isError).toBeFalsy();
+    expect(cancelled.structuredContent?.status).toBe("cancelled");
+    expect((await call("task_status", { taskId })).structuredContent?.status).toBe("cancelled");
+    const again = await call("task_cancel", { taskId });
+    expect(again.isError).toBe(true);
+    expect(textOf(again)).toMatch(/already cancelled/);
+    for (const name of ["task_status", "task_result", "task_cancel"]) {
+      const unknown = await call(name, { taskId: "0".repeat(32) });
+      expect(unknown.isError, name).toBe(true);
+      expect(textOf(unknown), name).toMatch(/No task/);
+    }
+  });
+
+  it("are bound to the caller's principal: another key's task is not found", async ({ expect }) => {
+    const taskId = taskIdFrom(await call("countdown", { seconds: 60 }));
+    const bob = await connectClient(server.url, { capabilities: {}, headers: { Authorization: "Bearer bob-token" } });
+    try {
+      for (const name of ["task_status", "task_result", "task_cancel"]) {
+        const reply = (await bob.callTool({ name, arguments: { taskId } })) as ToolReply;
+        expect(reply.isError, name).toBe(true);
+        expect(textOf(reply), name).toMatch(/No task/);
+      }
+    } finally {
+      await bob.close();
+    }
+    expect((await call("task_status", { taskId })).structuredContent?.status).toBe("working");
+    await call("task_cancel", { taskId });
+  });
+
+  it("refuse calls without a taskId with -32602", async ({ expect }) => {
+    await expect(client.callTool({ name: "task_status", arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+});

@@ -5,7 +5,9 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { readSettings } from "../config";
-import { handleMcpPost, jsonRpcErrorResponse } from "../mcp/endpoint";
+import { handleMcpPost } from "../mcp/endpoint";
+import { handleMcpGet } from "../mcp/resume";
+import { endSession } from "../mcp/session";
 import { authenticate } from "./auth";
 import { cors } from "./cors";
 import { oauthRoutes } from "./oauth";
@@ -47,8 +49,16 @@ app.post("/mcp", (c) =>
   }),
 );
 
-app.get("/mcp", () => jsonRpcErrorResponse(405, -32000, "Method Not Allowed: this server has no standalone GET stream yet.", { Allow: "POST" }));
-app.delete("/mcp", () => jsonRpcErrorResponse(405, -32000, "Method Not Allowed: this server keeps no sessions yet.", { Allow: "POST" }));
+app.get("/mcp", (c) =>
+  handleMcpGet({
+    request: c.req.raw,
+    env: c.env,
+    settings: c.get("settings"),
+    principal: c.get("principal"),
+    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+  }),
+);
+app.delete("/mcp", (c) => endSession(c.req.raw, c.env, c.get("principal")));
 
 app.route("/tasks", taskRoutes);
 

@@ -11,6 +11,7 @@ import { TaskGateway } from "../tasks/gateway";
 import type { McpContext } from "./context";
 import { RequestTransport } from "./request-transport";
 import { createMcpServer } from "./server";
+import { SESSION_HEADER, checkSession, startSession } from "./session";
 
 export interface McpPostInput {
   request: Request;
@@ -75,10 +76,17 @@ export async function handleMcpPost(input: McpPostInput): Promise<Response> {
   }
   const ids = new Set(requests.map((r) => String(r.id)));
   if (ids.size !== requests.length) return jsonRpcErrorResponse(400, -32600, "Invalid Request: request ids in a batch must be unique.");
+  const initialize = requests.find((r) => r.method === "initialize");
+  let sessionId = input.sessionId;
+  if (!initialize) {
+    const session = await checkSession(request, input.env, input.principal);
+    if (!session.ok) return session.response;
+    sessionId = session.sessionId;
+  }
 
   const streaming = acceptsSse && requests.some((r) => STREAMED_METHODS.has(r.method) && !(r.method === "tools/call" && r.params?.["task"] !== undefined));
   const sse = streaming ? new SseStream({ retryMs: settings.pollIntervalMs }) : undefined;
-  const transport = new RequestTransport(sse, input.sessionId);
+  const transport = new RequestTransport(sse, sessionId);
   const ctx: McpContext = {
     env: input.env,
     settings,
@@ -86,7 +94,7 @@ export async function handleMcpPost(input: McpPostInput): Promise<Response> {
     output: transport,
     baseUrl: input.baseUrl,
     waitUntil: input.waitUntil,
-    ...(input.sessionId !== undefined && { sessionId: input.sessionId }),
+    ...(sessionId !== undefined && { sessionId }),
   };
   const server = createMcpServer(ctx);
   await server.connect(transport);
@@ -101,5 +109,7 @@ export async function handleMcpPost(input: McpPostInput): Promise<Response> {
   }
   const responses = await replies;
   await server.close();
-  return Response.json(batch ? responses : responses[0]);
+  const first = responses[0];
+  const started = initialize && first ? await startSession(input.env, input.principal, initialize, first) : undefined;
+  return Response.json(batch ? responses : first, started ? { headers: { [SESSION_HEADER]: started } } : undefined);
 }

@@ -6,6 +6,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { McpContext } from "./context";
 import { registerResourceHandlers } from "./handlers/resources";
+import { registerSubscriptionHandlers } from "./handlers/subscriptions";
 import { registerTaskHandlers } from "./handlers/tasks";
 import { registerToolHandlers } from "./handlers/tools";
 
@@ -28,5 +29,6 @@ export function createMcpServer(ctx: McpContext): Server {
   registerToolHandlers(server, ctx);
   registerTaskHandlers(server, ctx);
   registerResourceHandlers(server, ctx);
+  registerSubscriptionHandlers(server, ctx);
   return server;
 }

@@ -1,7 +1,193 @@
 /**
  * SessionObject: what an `Mcp-Session-Id` session needs across isolates (negotiated
- * version, client capabilities, subscriptions, its GET stream's event log).
+ * version, client capabilities, subscriptions, its GET stream's event log). The GET
+ * stream's reader is a hibernatable WebSocket, so an idle session can leave memory.
  */
 import { DurableObject } from "cloudflare:workers";
+import { parseTaskResourceUri, taskObjectName } from "../tasks/ids";
+import { SessionStorage, type SessionInfo } from "./session-storage";
 
-export class SessionObject extends DurableObject<Env> {}
+const READER_TAG = "reader";
+/** A session unused for this long is deleted (SESSION_IDLE_TTL_MS). */
+const DEFAULT_IDLE_TTL_MS = 24 * 3600_000;
+/** lastSeenAt is written at most this often, so validating a session rarely writes. */
+const TOUCH_EVERY_MS = 60_000;
+/** How long a new reader waits for a probed old reader to prove dead before a 409. */
+const PROBE_WAIT_MS = 1500;
+const PROBE_FRAME = JSON.stringify({ probe: 1 });
+
+export type NewSession = Omit<SessionInfo, "createdAt" | "lastSeenAt">;
+
+export class SessionObject extends DurableObject<Env> {
+  private readonly storage: SessionStorage;
+  private readonly idleTtlMs: number;
+
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env);
+    this.storage = new SessionStorage(ctx.storage.sql);
+    const configured = Number((env as unknown as Record<string, unknown>)["SESSION_IDLE_TTL_MS"]);
+    this.idleTtlMs = Number.isFinite(configured) && configured >= 1000 ? configured : DEFAULT_IDLE_TTL_MS;
+  }
+
+  // ---- RPC interface -------------------------------------------------------
+
+  async start(session: NewSession): Promise<void> {
+    if (this.storage.load()) return;
+    const now = Date.now();
+    this.storage.save({ ...session, createdAt: now, lastSeenAt: now });
+    await this.ctx.storage.setAlarm(now + this.idleTtlMs);
+  }
+
+  /** The session, marking it as used; undefined for an unknown or ended session. */
+  async touch(): Promise<SessionInfo | undefined> {
+    const info = this.storage.load();
+    if (!info) return undefined;
+    const now = Date.now();
+    if (now - info.lastSeenAt < TOUCH_EVERY_MS) return info;
+    const touched = { ...info, lastSeenAt: now };
+    this.storage.save(touched);
+    return touched;
+  }
+
+  /** Ends the session: readers are closed, task watches removed, storage wiped. */
+  async end(): Promise<boolean> {
+    const info = this.storage.load();
+    if (!info) return false;
+    for (const ws of this.ctx.getWebSockets(READER_TAG)) closeQuietly(ws, 1000, "session ended");
+    await Promise.all(
+      this.storage.subscriptions().map(async (uri) => {
+        const taskId = parseTaskResourceUri(uri);
+        if (!taskId) return;
+        await this.env.TASKS.getByName(taskObjectName(info.principal, taskId))
+          .unwatch(info.sessionId)
+          .catch((error: unknown) => console.error("unwatch failed", taskId, error));
+      }),
+    );
+    await this.ctx.storage.deleteAlarm();
+    await this.ctx.storage.deleteAll();
+    this.storage.ensureSchema();
+    return true;
+  }
+
+  async subscribe(uri: string): Promise<boolean> {
+    if (!this.storage.load()) return false;
+    this.storage.subscribe(uri);
+    return true;
+  }
+
+  async unsubscribe(uri: string): Promise<boolean> {
+    if (!this.storage.load()) return false;
+    this.storage.unsubscribe(uri);
+    return true;
+  }
+
+  async subscriptions(): Promise<string[]> {
+    return this.storage.load() ? this.storage.subscriptions() : [];
+  }
+
+  /**
+   * Appends serialized JSON-RPC messages to the GET stream's log and sends them to its
+   * reader. False if the session is gone (the caller should stop publishing to it).
+   */
+  async publish(messages: string[]): Promise<boolean> {
+    if (!this.storage.load()) return false;
+    const now = Date.now();
+    const readers = this.ctx.getWebSockets(READER_TAG);
+    for (const data of messages) {
+      const frame = JSON.stringify(this.storage.append(data, now));
+      for (const ws of readers) sendQuietly(ws, frame);
+    }
+    return true;
+  }
+
+  // ---- the GET stream: one hibernatable WebSocket reader --------------------
+
+  /**
+   * `/stream?after=N` replays the log after N, then streams live. Without `after` the
+   * stream starts at the current end. Statuses: 404 unknown session or sequence,
+   * 410 events already trimmed, 409 another reader is attached (unless resuming:
+   * a resume takes the stream over, since its old reader is usually a dead connection).
+   */
+  override async fetch(request: Request): Promise<Response> {
+    const url = new URL(request.url);
+    if (url.pathname !== "/stream" || request.headers.get("Upgrade") !== "websocket") return new Response("Not found", { status: 404 });
+    if (!this.storage.load()) return new Response("No such session.", { status: 404 });
+    const lastSeq = this.storage.lastSeq();
+    const afterParam = url.searchParams.get("after");
+    const resuming = afterParam !== null;
+    const after = resuming ? Number(afterParam) : lastSeq;
+    if (!Number.isSafeInteger(after) || after < 0 || after > lastSeq) return new Response("No such event in this session's stream.", { status: 404 });
+    if (after < this.storage.firstSeq() - 1) return new Response("Those events are no longer kept.", { status: 410 });
+    if (!resuming && !(await this.readerGone())) return new Response("The session's GET stream already has a reader.", { status: 409 });
+    for (const ws of this.ctx.getWebSockets(READER_TAG)) closeQuietly(ws, 4409, "replaced by a resumed stream");
+
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server, [READER_TAG]);
+    // A priming frame (id, no message) first, so the client always holds a resume point.
+    server.send(JSON.stringify({ seq: after, data: "" }));
+    let sent = after;
+    for (;;) {
+      const batch = this.storage.eventsAfter(sent, 500);
+      for (const event of batch) server.send(JSON.stringify(event));
+      if (batch.length < 500) break;
+      sent = batch[batch.length - 1]?.seq ?? sent;
+    }
+    return new Response(null, { status: 101, webSocket: client });
+  }
+
+  /**
+   * True when no reader is attached, or the attached one turns out to be a dead client:
+   * the reader's Worker writes to its SSE response when probed, and a failed write closes it.
+   */
+  private async readerGone(): Promise<boolean> {
+    if (this.ctx.getWebSockets(READER_TAG).length === 0) return true;
+    for (let waited = 0; waited < PROBE_WAIT_MS; waited += 50) {
+      // Probe twice: the first write to a dead connection may only be buffered.
+      if (waited % 500 === 0) for (const ws of this.ctx.getWebSockets(READER_TAG)) sendQuietly(ws, PROBE_FRAME);
+      await scheduler.wait(50);
+      if (this.ctx.getWebSockets(READER_TAG).length === 0) return true;
+    }
+    return false;
+  }
+
+  override async webSocketMessage(): Promise<void> {
+    // The reader only listens.
+  }
+
+  override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
+    // Complete the close handshake so the socket leaves getWebSockets() at once.
+    closeQuietly(ws, code === 1005 || code === 1006 ? 1000 : code, "closed");
+  }
+
+  // ---- idle expiry -----------------------------------------------------------
+
+  override async alarm(): Promise<void> {
+    const info = this.storage.load();
+    if (!info) return;
+    const now = Date.now();
+    const idleUntil = info.lastSeenAt + this.idleTtlMs;
+    // An attached reader is activity too: a client listening on its GET stream is not idle.
+    if (idleUntil > now || this.ctx.getWebSockets(READER_TAG).length > 0) {
+      await this.ctx.storage.setAlarm(Math.max(idleUntil, now + 60_000));
+      return;
+    }
+    await this.end();
+  }
+}
+
+function sendQuietly(ws: WebSocket, frame: string): void {
+  try {
+    ws.send(frame);
+  } catch {
+    // a reader that went away is dropped by webSocketClose
+  }
+}
+
+function closeQuietly(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    // already closed
+  }
+}

@@ -5,14 +5,17 @@
  */
 import type { TaskEvent, TaskRecord } from "./model";
 import { webhookObserver } from "../webhooks/webhook-observer";
+import { sessionObserver } from "../sessions/session-observer";
 
 export interface TaskObserverContext {
   env: Env;
   record: TaskRecord;
   /** The events just appended, in order. */
   events: TaskEvent[];
+  /** Sessions subscribed to this task (resources/subscribe), by session id. */
+  watchers: string[];
 }
 
 export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
 
-export const taskObservers: TaskObserver[] = [webhookObserver];
+export const taskObservers: TaskObserver[] = [webhookObserver, sessionObserver];

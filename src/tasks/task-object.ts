@@ -136,6 +136,17 @@ export class TaskObject extends DurableObject<Env> {
     if (this.liveRecord()) this.storage.endStream(key, endSeq);
   }
 
+  /** A session subscribed to this task; false for an unknown task. */
+  async watch(sessionId: string): Promise<boolean> {
+    if (!this.liveRecord()) return false;
+    this.storage.watch(sessionId);
+    return true;
+  }
+
+  async unwatch(sessionId: string): Promise<void> {
+    if (this.liveRecord()) this.storage.unwatch(sessionId);
+  }
+
   async storageBytes(): Promise<number> {
     return this.storage.databaseSize();
   }
@@ -287,15 +298,17 @@ export class TaskObject extends DurableObject<Env> {
     if (!before || before.run.phase !== record.run.phase || before.run.leaseUntil !== record.run.leaseUntil || before.status !== record.status) {
       await this.ctx.storage.setAlarm(nextAlarmAt(record));
     }
-    if (appended.some((event) => event.type === "status")) await this.updateIndex(record);
+    // A new task is already in the index (the gateway admitted it): skip that hop on creation.
+    if (before && appended.some((event) => event.type === "status")) await this.updateIndex(record);
     await this.notifyObservers(record, appended);
   }
 
   private async notifyObservers(record: TaskRecord, events: TaskEvent[]): Promise<void> {
     if (events.length === 0 || taskObservers.length === 0) return;
+    const watchers = this.storage.watchers();
     await Promise.all(
       taskObservers.map((observe) =>
-        observe({ env: this.env, record, events }).catch((error: unknown) => console.error("task observer failed", record.taskId, error)),
+        observe({ env: this.env, record, events, watchers }).catch((error: unknown) => console.error("task observer failed", record.taskId, error)),
       ),
     );
   }

@@ -26,6 +26,7 @@ export class TaskStorage {
       CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS steps (name TEXT PRIMARY KEY, value TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS streams (key INTEGER PRIMARY KEY AUTOINCREMENT, meta TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS watchers (session TEXT PRIMARY KEY);
     `);
   }
 
@@ -81,6 +82,19 @@ export class TaskStorage {
   endStream(key: number, endSeq: number): void {
     const meta = this.stream(key);
     if (meta) this.sql.exec("UPDATE streams SET meta = ? WHERE key = ?", JSON.stringify({ ...meta, endSeq }), key);
+  }
+
+  /** Sessions subscribed to this task (resources/subscribe). */
+  watch(sessionId: string): void {
+    this.sql.exec("INSERT INTO watchers (session) VALUES (?) ON CONFLICT(session) DO NOTHING", sessionId);
+  }
+
+  unwatch(sessionId: string): void {
+    this.sql.exec("DELETE FROM watchers WHERE session = ?", sessionId);
+  }
+
+  watchers(): string[] {
+    return this.sql.exec<{ session: string }>("SELECT session FROM watchers").toArray().map((row) => row.session);
   }
 
   /** Bytes used by this task's tables (for the storage benchmark). */

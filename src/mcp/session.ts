@@ -1,0 +1,62 @@
+/**
+ * `Mcp-Session-Id` sessions over HTTP. `initialize` starts one (the id rides on the
+ * response header); later requests that carry the header must name a live session of
+ * the same principal (else 404, so the client re-initializes). POSTs without the header
+ * are served statelessly; GET and DELETE /mcp need it (400 without).
+ */
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { isSessionId, newSessionId, sessionObjectName } from "../sessions/ids";
+import { jsonRpcErrorResponse } from "./endpoint";
+
+export const SESSION_HEADER = "Mcp-Session-Id";
+
+export type SessionCheck = { ok: true; sessionId?: string } | { ok: false; response: Response };
+
+export const sessionStub = (env: Env, principal: string, sessionId: string) => env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
+
+const unknownSession = (): Response =>
+  jsonRpcErrorResponse(404, -32001, "Session not found: it ended, expired or belongs to someone else. Send initialize again (without Mcp-Session-Id) to start a new one.");
+
+/** The session a request names, if any; 404 when it names one that is not live for this principal. */
+export async function checkSession(request: Request, env: Env, principal: string): Promise<SessionCheck> {
+  const header = request.headers.get(SESSION_HEADER);
+  if (header === null) return { ok: true };
+  // Malformed ids are just unknown ids: the same answer, no name derived from them.
+  if (!isSessionId(header)) return { ok: false, response: unknownSession() };
+  const info = await sessionStub(env, principal, header).touch();
+  return info ? { ok: true, sessionId: header } : { ok: false, response: unknownSession() };
+}
+
+/** Like checkSession, but the header is required (GET and DELETE /mcp). */
+export async function requireSession(request: Request, env: Env, principal: string): Promise<{ ok: true; sessionId: string } | { ok: false; response: Response }> {
+  if (request.headers.get(SESSION_HEADER) === null) {
+    return { ok: false, response: jsonRpcErrorResponse(400, -32600, "Bad Request: Mcp-Session-Id header is required. Use the id from the initialize response's Mcp-Session-Id header.") };
+  }
+  const check = await checkSession(request, env, principal);
+  if (!check.ok) return check;
+  return check.sessionId === undefined ? { ok: false, response: unknownSession() } : { ok: true, sessionId: check.sessionId };
+}
+
+/** After a successful `initialize`: store the session and return its id for the response header. */
+export async function startSession(env: Env, principal: string, initialize: JSONRPCMessage, response: JSONRPCMessage): Promise<string | undefined> {
+  if (!("result" in response) || !("params" in initialize)) return undefined;
+  const params = (initialize.params ?? {}) as { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> };
+  const result = response.result as { protocolVersion?: unknown };
+  const sessionId = newSessionId();
+  await sessionStub(env, principal, sessionId).start({
+    sessionId,
+    principal,
+    protocolVersion: typeof result.protocolVersion === "string" ? result.protocolVersion : "",
+    capabilities: params.capabilities ?? {},
+    ...(params.clientInfo !== undefined && { clientInfo: params.clientInfo }),
+  });
+  return sessionId;
+}
+
+/** DELETE /mcp: ends the session; its id then gets 404. */
+export async function endSession(request: Request, env: Env, principal: string): Promise<Response> {
+  const check = await requireSession(request, env, principal);
+  if (!check.ok) return check.response;
+  const ended = await sessionStub(env, principal, check.sessionId).end();
+  return ended ? new Response(null, { status: 204 }) : unknownSession();
+}

@@ -1,7 +1,9 @@
 // Jobs that outlive their run: lease expiry, concurrent alarms, retries with backoff,
 // permanent failures, durable sleep and cancelling a sleeping task (pool, real TaskObjects).
 import { describe, it, vi } from "vitest";
-import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { env } from "cloudflare:workers";
+import worker from "../../src/index";
 import type { TaskEvent, TaskRecord } from "../../src/tasks/model";
 import type { TaskObject } from "../../src/tasks/task-object";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
@@ -124,6 +126,31 @@ describe("retries", () => {
     await stub.deliver();
     await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
     expect((await storedRecord(stub))?.run).toMatchObject({ runs: 2, failures: 1 });
+  });
+});
+
+describe("the dead-letter path", () => {
+  it("fails a task that is waiting to retry, with a JSON-RPC error, and it never runs again", async ({ expect }) => {
+    const { stub, input, principal, taskId } = freshTask("external_job", { durationSeconds: 1, simulate: "outage" });
+    await stub.create(input);
+    await stub.deliver();
+    await vi.waitFor(async () => {
+      if ((await storedRecord(stub))?.run.phase !== "backoff") throw new Error("not in backoff yet");
+    }, settle);
+
+    const batch = createMessageBatch("mcp-task-jobs-dlq", [{ id: "m1", timestamp: new Date(), attempts: 11, body: { v: 1, principal, taskId } }]);
+    const ctx = createExecutionContext();
+    await worker.queue(batch, env);
+    expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["m1"]);
+    // A retry may have started just before the dead letter arrived; none may start after it.
+    const runs = (await storedRecord(stub))?.run.runs;
+
+    await rewrite(stub, (r) => ({ ...r, run: { ...r.run, wakeAt: Date.now() - 1 } }));
+    await runInDurableObject(stub, (instance: TaskObject) => instance.alarm());
+    const record = await storedRecord(stub);
+    expect(record).toMatchObject({ status: "failed", run: { phase: "done", runs } });
+    expect(record?.outcome).toMatchObject({ kind: "error", error: { code: -32603, message: expect.stringContaining("delivery retries") } });
+    expect(ofType(await eventLog(stub), "result")).toEqual([{ error: { code: -32603, message: expect.stringContaining("delivery retries") } }]);
   });
 });
 

@@ -1,0 +1,67 @@
+// The SessionObject on its own: its bounded GET-stream log, the one-reader rule, and
+// what ending a session undoes.
+import { describe, it } from "vitest";
+import { env } from "cloudflare:workers";
+import { runInDurableObject } from "cloudflare:test";
+import { newSessionId, sessionObjectName } from "../../src/sessions/ids";
+import { SESSION_LOG_LIMIT } from "../../src/sessions/session-storage";
+import { freshTask } from "./support";
+
+function freshSession(principal = `p-${crypto.randomUUID()}`) {
+  const sessionId = newSessionId();
+  const stub = env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
+  return { sessionId, principal, stub, start: () => stub.start({ sessionId, principal, protocolVersion: "2025-11-25", capabilities: {} }) };
+}
+
+const attach = (stub: DurableObjectStub, query = "") => stub.fetch(`https://session.internal/stream${query}`, { headers: { Upgrade: "websocket" } });
+
+describe("SessionObject", () => {
+  it("is unknown until started and after it ends", async ({ expect }) => {
+    const { stub, start } = freshSession();
+    expect(await stub.touch()).toBeUndefined();
+    expect(await stub.publish(["{}"])).toBe(false);
+    await start();
+    expect(await stub.touch()).toMatchObject({ protocolVersion: "2025-11-25" });
+    expect(await stub.end()).toBe(true);
+    expect(await stub.touch()).toBeUndefined();
+    expect((await attach(stub)).status).toBe(404);
+  });
+
+  it("keeps the last SESSION_LOG_LIMIT events; a resume from before them is 410, past the end 404", async ({ expect }) => {
+    const { stub, start } = freshSession();
+    await start();
+    await stub.publish(Array.from({ length: SESSION_LOG_LIMIT + 5 }, (_, i) => JSON.stringify({ n: i })));
+    expect((await attach(stub, "?after=2")).status).toBe(410);
+    expect((await attach(stub, `?after=${SESSION_LOG_LIMIT + 6}`)).status).toBe(404);
+    const ok = await attach(stub, `?after=${SESSION_LOG_LIMIT + 3}`);
+    expect(ok.status).toBe(101);
+    ok.webSocket?.accept();
+    ok.webSocket?.close(1000, "done");
+  });
+
+  it("refuses a second live reader with 409, but a resume takes the stream over", async ({ expect }) => {
+    const { stub, start } = freshSession();
+    await start();
+    const first = await attach(stub);
+    first.webSocket?.accept();
+    expect((await attach(stub)).status).toBe(409);
+    const closed = new Promise<number>((resolve) => first.webSocket?.addEventListener("close", (e) => resolve(e.code)));
+    const resumed = await attach(stub, "?after=0");
+    expect(resumed.status).toBe(101);
+    expect(await closed).toBe(4409);
+    resumed.webSocket?.accept();
+    resumed.webSocket?.close(1000, "done");
+  });
+
+  it("ending a session removes it from the tasks it watched", async ({ expect }) => {
+    const task = freshTask("countdown", { seconds: 60 });
+    await task.stub.create(task.input);
+    const { stub, start, sessionId } = freshSession(task.principal);
+    await start();
+    await stub.subscribe(`task://${task.taskId}`);
+    expect(await task.stub.watch(sessionId)).toBe(true);
+    await stub.end();
+    const watchers = await runInDurableObject(task.stub, (_i: unknown, state: DurableObjectState) => state.storage.sql.exec("SELECT session FROM watchers").toArray());
+    expect(watchers).toEqual([]);
+  });
+});

@@ -39,15 +39,23 @@ taskRoutes.get("/:taskId/events", async (c) => {
   const gateway = new TaskGateway(c.env, c.get("settings"), c.get("principal"));
   const snapshot = await gateway.get(taskId);
   if (!snapshot) return notFound();
+  // An id past the end of the log was never issued: say so rather than wait for it.
+  if (afterSeq > snapshot.lastSeq) {
+    return c.json({ error: "bad_last_event_id", message: "Last-Event-ID names an event this task never had; reconnect without it to replay from the start." }, 400);
+  }
   const feed = await gateway.feed(taskId, afterSeq);
   if (!feed) return notFound();
   const sse = new SseStream({ retryMs: c.get("settings").pollIntervalMs });
   sse.onClose(() => feed.close());
+  c.req.raw.signal.addEventListener("abort", () => sse.close());
+  // `?timing=1` adds each event's commit time as a comment (for the benchmark; clients ignore comments).
+  const timing = c.req.query("timing") === "1";
   const meta = taskMeta(snapshot);
   c.executionCtx.waitUntil(
     (async () => {
       for await (const event of feed) {
         const data: JsonObject = event.type === "status" && meta ? { ...event.data, _meta: meta } : event.data;
+        if (timing) sse.comment(`at ${event.at}`);
         sse.send({ id: `t.${taskId}.0.${event.seq}`, event: event.type, data: JSON.stringify(data) });
         if (event.type === "result") break;
       }

@@ -51,14 +51,17 @@ export async function handleMcpGet(input: McpGetInput): Promise<Response> {
 async function resumeTaskStream(input: McpGetInput, route: Extract<EventRoute, { kind: "task" }>): Promise<Response> {
   const gateway = new TaskGateway(input.env, input.settings, input.principal);
   const { taskId, stream, seq } = route;
-  const [meta, snapshot] = await Promise.all([gateway.stream(taskId, stream), gateway.get(taskId)]);
-  if (!meta || !snapshot || seq > snapshot.lastSeq) return noSuchEvent();
+  // One round trip: the feed is opened alongside the checks and dropped if they fail.
+  const [meta, snapshot, feed] = await Promise.all([gateway.stream(taskId, stream), gateway.get(taskId), gateway.feed(taskId, seq)]);
+  if (!meta || !snapshot || !feed || seq > snapshot.lastSeq) {
+    feed?.close();
+    return noSuchEvent();
+  }
   const { endSeq } = meta;
   if (endSeq !== undefined && seq >= endSeq) {
+    feed.close();
     return jsonRpcErrorResponse(410, -32600, `Gone: that stream already ended (its request was answered with a link to the task). Read task://${taskId} or call tasks/result.`);
   }
-  const feed = await gateway.feed(taskId, seq);
-  if (!feed) return noSuchEvent();
   const target = { taskId, requestId: meta.requestId, meta: snapshot.meta, ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }) };
   const sse = new SseStream({ retryMs: input.settings.pollIntervalMs });
   sse.onClose(() => feed.close());

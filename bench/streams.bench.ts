@@ -1,0 +1,111 @@
+/**
+ * Stream figures of issue 3, on one local `wrangler dev`, each as a ratio to the bare
+ * route's p50 measured in the same run:
+ * - per-event delivery latency from `job.progress()` (the event's commit time) to a reader
+ *   of `GET /tasks/{id}/events`, p50/p99, with 1 and with 100 readers on one task
+ *   (goal: p99 ≤ 5× bare p50 with 100 readers);
+ * - time from a resume `GET /mcp` with Last-Event-ID to its first replayed event (goal ≤ 2×).
+ */
+import { startDevServer } from "../test/e2e/support/wrangler-dev.ts";
+import { createTask, getOk, ms, ratio, summarize, taskResult, timed } from "./support.ts";
+
+const BARE_SAMPLES = 300;
+const RESUME_SAMPLES = 200;
+
+export default async function streams(report: (line: string) => void): Promise<void> {
+  const server = await startDevServer({
+    vars: { MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" },
+  });
+  try {
+    const { url } = server;
+    report(`server: wrangler dev at ${url} (Node ${process.version})`);
+    for (let i = 0; i < 30; i++) await getOk(`${url}/health`);
+    await taskResult(url, await createTask(url, "batch_process", { items: 5, secondsPerItem: 0 }));
+
+    const bare = summarize(await samples(BARE_SAMPLES, () => getOk(`${url}/health`)));
+    report(`bare GET /health (n=${bare.n}): p50 ${ms(bare.p50)}  p99 ${ms(bare.p99)}`);
+
+    for (const [readers, items] of [[1, 200], [100, 60]] as const) {
+      const d = summarize(await deliveryLatencies(url, readers, items));
+      report(`delivery job.progress() → reader, ${readers} reader(s) on one task (n=${d.n}): p50 ${ms(d.p50)}  p99 ${ms(d.p99)}`);
+      report(`  p50 / bare p50 = ${ratio(d.p50 / bare.p50)}   p99 / bare p50 = ${ratio(d.p99 / bare.p50)}${readers === 100 ? "   (goal p99 ≤ 5×)" : ""}`);
+    }
+
+    const r = summarize(await resumeLatencies(url, RESUME_SAMPLES));
+    report(`resume GET /mcp with Last-Event-ID → first replayed event (n=${r.n}): p50 ${ms(r.p50)}  p99 ${ms(r.p99)}`);
+    report(`  resume p50 / bare p50 = ${ratio(r.p50 / bare.p50)}   (goal ≤ 2×)   p99 / bare p50 = ${ratio(r.p99 / bare.p50)}`);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function samples(count: number, fn: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) out.push((await timed(fn)).ms);
+  return out;
+}
+
+/**
+ * `readers` readers attach to one batch_process task (an item every 100 ms) before it
+ * starts; each live progress event's delay is its arrival time minus its commit time
+ * (`?timing=1` sends the commit time as an SSE comment; both clocks are this machine's).
+ */
+async function deliveryLatencies(url: string, readers: number, items: number): Promise<number[]> {
+  // Wait long enough for every reader to attach before the first item finishes.
+  const taskId = await createTask(url, "batch_process", { items, secondsPerItem: 0.1 });
+  const attachedAt = Date.now();
+  const all = await Promise.all(Array.from({ length: readers }, () => readProgressDelays(`${url}/tasks/${taskId}/events?timing=1`)));
+  // Events committed before the readers attached were replays, not deliveries.
+  return all.flat().filter((d) => d.at > attachedAt + 200).map((d) => d.delay);
+}
+
+async function readProgressDelays(eventsUrl: string): Promise<{ at: number; delay: number }[]> {
+  const response = await fetch(eventsUrl);
+  const reader = response.body?.getReader();
+  if (!reader) throw new Error(`no stream: HTTP ${response.status}`);
+  const decoder = new TextDecoder();
+  const delays: { at: number; delay: number }[] = [];
+  let buffer = "";
+  let at: number | undefined;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return delays;
+    const now = Date.now();
+    buffer += decoder.decode(value, { stream: true });
+    const blocks = buffer.split("\n\n");
+    buffer = blocks.pop() ?? "";
+    for (const block of blocks) {
+      const comment = /^: at (\d+)$/m.exec(block);
+      if (comment?.[1]) at = Number(comment[1]);
+      else if (/^event: progress$/m.test(block) && at !== undefined) delays.push({ at, delay: now - at });
+    }
+  }
+}
+
+/** A finished tools/call stream is resumed from its first event, again and again. */
+async function resumeLatencies(url: string, count: number): Promise<number[]> {
+  const call = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 3 }, _meta: { progressToken: "bench" } } }),
+  });
+  const firstId = /^id: (t\.\S+)$/m.exec(await call.text())?.[1];
+  if (!firstId) throw new Error("the tools/call stream carried no task event id");
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    const response = await fetch(`${url}/mcp`, { headers: { Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": firstId } });
+    const reader = response.body?.getReader();
+    if (!reader || response.status !== 200) throw new Error(`resume failed: HTTP ${response.status}`);
+    const decoder = new TextDecoder();
+    let text = "";
+    while (!/^data: \{/m.test(text)) {
+      const { done, value } = await reader.read();
+      if (done) throw new Error("resumed stream ended without an event");
+      text += decoder.decode(value, { stream: true });
+    }
+    latencies.push(performance.now() - started);
+    await reader.cancel();
+  }
+  return latencies;
+}

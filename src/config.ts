@@ -16,7 +16,11 @@ export interface Settings {
   runSliceMs: number;
   /** A run whose heartbeat is older than this is presumed dead and restarted. */
   leaseMs: number;
-  /** If the queue has not delivered a created task by then, its own alarm starts it. */
+  /**
+   * If the queue has not delivered a created task by then, its own alarm starts it. The default 0
+   * starts every task from its alarm at once (local queues batch for up to max_batch_timeout);
+   * the queue message stays the durable at-least-once path and its delivery is then a duplicate.
+   */
   dispatchGraceMs: number;
   /** Largest JSON size of one tool call's arguments. */
   maxArgumentBytes: number;
@@ -65,7 +69,7 @@ export function readSettings(env: object): Settings {
     maxBodyBytes: intVar(vars, "MAX_BODY_BYTES", 1024 * 1024, 1024),
     runSliceMs: intVar(vars, "RUN_SLICE_MS", 5 * 60_000, 1000),
     leaseMs: intVar(vars, "LEASE_MS", 30_000, 1000),
-    dispatchGraceMs: intVar(vars, "DISPATCH_GRACE_MS", 15_000, 100),
+    dispatchGraceMs: intVar(vars, "DISPATCH_GRACE_MS", 0, 0),
     maxArgumentBytes: intVar(vars, "MAX_ARGUMENT_BYTES", 64 * 1024, 256),
     authMode,
     authConfigured: authMode === "oauth" || (typeof vars["API_KEYS"] === "string" && vars["API_KEYS"].trim() !== ""),

@@ -44,7 +44,7 @@ export class TaskGateway {
     return this.env.PRINCIPALS.getByName(principalObjectName(this.principal));
   }
 
-  /** Durable before acknowledged: index entry, then the task's object, then the queue message. */
+  /** Durable before acknowledged: index entry, then the task's object with its alarm armed; the object enqueues the job. */
   async create(request: CreateTaskRequest): Promise<CreateTaskResponse> {
     let taskId = newTaskId();
     const { settings } = this;
@@ -70,20 +70,13 @@ export class TaskGateway {
       if (existing) return { ok: true, snapshot: existing, created: false };
       created = false;
     }
-    const stub = this.task(taskId);
     let snapshot: TaskSnapshot;
     try {
-      snapshot = await stub.create({ taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {} });
+      // The object stores the task, arms its alarm (which starts the job) and enqueues the job.
+      snapshot = await this.task(taskId).create({ taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {} }, { enqueue: true });
     } catch (error) {
       if (created) await this.index().remove(taskId).catch(() => undefined);
       throw error;
-    }
-    const message: JobMessage = { v: 1, principal: this.principal, taskId };
-    try {
-      await this.env.JOBS.send(message, { contentType: "json" });
-    } catch (error) {
-      // The task is stored; its alarm starts it after the dispatch grace period.
-      console.error("enqueue failed; the task's alarm will start it", taskId, error);
     }
     return { ok: true, snapshot, created };
   }

@@ -34,6 +34,17 @@ describe("TaskObject.create", () => {
   });
 });
 
+describe("TaskObject.create with enqueue", () => {
+  it("sends the job's queue message itself; the consumer's delivery starts the job", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 });
+    await stub.create(input, { enqueue: true });
+    // The pool holds tasks for DISPATCH_GRACE_MS (60 s), so only the queue message can start this one.
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.run.delivered).toBe(true), settle);
+    await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
+    expect((await storedRecord(stub))?.run.runs).toBe(1);
+  });
+});
+
 describe("TaskObject.deliver", () => {
   it("arms the alarm at once and the alarm runs the job to its result", async ({ expect }) => {
     const { stub, input } = freshTask("countdown", { seconds: 1 });

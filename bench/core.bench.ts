@@ -1,0 +1,68 @@
+/**
+ * The core figures of issue 2, on one local `wrangler dev`:
+ * - task-creation latency (task-augmented tools/call of countdown) p50/p99 as a ratio to the
+ *   bare route's p50 (goal ≤ 2×), both sampled alternately so they share the same load;
+ * - wall time of 50 concurrent 2-second countdowns as a ratio to one (goal ≤ 1.3×).
+ */
+import { startDevServer } from "../test/e2e/support/wrangler-dev.ts";
+import { createTask, getOk, mcp, median, ms, ratio, summarize, taskResult, timed } from "./support.ts";
+
+const SAMPLES = 300;
+const WARMUP = 30;
+const CONCURRENT = 50;
+const SECONDS = 2;
+
+export default async function core(report: (line: string) => void): Promise<void> {
+  // Caps and rate limits are raised so the benchmark measures latency, not admission control.
+  const server = await startDevServer({
+    vars: { MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" },
+  });
+  try {
+    const { url } = server;
+    report(`server: wrangler dev at ${url} (Node ${process.version})`);
+
+    for (let i = 0; i < WARMUP; i++) {
+      await getOk(`${url}/health`);
+      await mcp(url, "ping");
+      await createTask(url, "countdown", { seconds: 1 });
+    }
+
+    const bare: number[] = [];
+    const ping: number[] = [];
+    const create: number[] = [];
+    const created: string[] = [];
+    for (let i = 0; i < SAMPLES; i++) {
+      bare.push((await timed(() => getOk(`${url}/health`))).ms);
+      ping.push((await timed(() => mcp(url, "ping"))).ms);
+      const made = await timed(() => createTask(url, "countdown", { seconds: 1 }));
+      create.push(made.ms);
+      created.push(made.value);
+    }
+    const b = summarize(bare);
+    const p = summarize(ping);
+    const c = summarize(create);
+    report(`bare GET /health      (n=${b.n}, concurrency 1): p50 ${ms(b.p50)}  p99 ${ms(b.p99)}`);
+    report(`MCP ping              (n=${p.n}, concurrency 1): p50 ${ms(p.p50)}  p99 ${ms(p.p99)}  (p50 ${ratio(p.p50 / b.p50)} bare)`);
+    report(`task creation         (n=${c.n}, concurrency 1): p50 ${ms(c.p50)}  p99 ${ms(c.p99)}`);
+    report(`  creation p50 / bare p50 = ${ratio(c.p50 / b.p50)}   (goal ≤ 2×)`);
+    report(`  creation p99 / bare p50 = ${ratio(c.p99 / b.p50)}`);
+    report(`  creation p50 / ping p50 = ${ratio(c.p50 / p.p50)}`);
+
+    // Let the created countdowns finish so they do not load the concurrency runs.
+    for (let i = 0; i < created.length; i += 50) await Promise.all(created.slice(i, i + 50).map((id) => taskResult(url, id)));
+
+    const singles: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      singles.push((await timed(async () => taskResult(url, await createTask(url, "countdown", { seconds: SECONDS })))).ms);
+    }
+    const single = median(singles);
+    report(`one ${SECONDS}-s countdown, create → tasks/result: ${singles.map(ms).join(", ")} (median ${ms(single)})`);
+
+    const many = await timed(() => Promise.all(Array.from({ length: CONCURRENT }, async () => taskResult(url, await createTask(url, "countdown", { seconds: SECONDS })))));
+    const failed = many.value.filter((r) => r["isError"] === true).length;
+    report(`${CONCURRENT} concurrent ${SECONDS}-s countdowns, all created → all results: ${ms(many.ms)}${failed ? ` (${failed} failed!)` : ""}`);
+    report(`  ${CONCURRENT}-task wall / one-task wall = ${ratio(many.ms / single)}   (goal ≤ 1.3×)`);
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Shared helpers for benchmark sections: percentiles, timing, and plain JSON-RPC over HTTP
+ * (no SDK client, so the figures measure the server, not client-side bookkeeping).
+ */
+
+export interface Summary {
+  n: number;
+  p50: number;
+  p99: number;
+  mean: number;
+  max: number;
+}
+
+/** The p-th percentile (0..100) by nearest rank. */
+export function percentile(values: number[], p: number): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const rank = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[rank] ?? Number.NaN;
+}
+
+export function summarize(values: number[]): Summary {
+  const mean = values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+  return { n: values.length, p50: percentile(values, 50), p99: percentile(values, 99), mean, max: Math.max(...values) };
+}
+
+export const ms = (value: number): string => `${value.toFixed(1)} ms`;
+export const ratio = (value: number): string => `${value.toFixed(2)}×`;
+
+/** Wall time of `fn` in milliseconds, with its result. */
+export async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
+  const start = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - start, value };
+}
+
+/** Runs `fn` `count` times one after another and returns each run's latency. */
+export async function sequentialLatencies(count: number, fn: (i: number) => Promise<unknown>): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) latencies.push((await timed(() => fn(i))).ms);
+  return latencies;
+}
+
+export async function getOk(url: string): Promise<void> {
+  const response = await fetch(url);
+  await response.arrayBuffer();
+  if (!response.ok) throw new Error(`GET ${url}: HTTP ${response.status}`);
+}
+
+let nextId = 1;
+let restarts = 0;
+
+/** How many requests so far met a Worker reload and were retried (a note for the report). */
+export const reloadRetries = (): number => restarts;
+
+/** One JSON-RPC request to `${baseUrl}/mcp`, answered as JSON (no SSE); throws on a JSON-RPC error. */
+export async function mcp<T = Record<string, unknown>>(baseUrl: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+  let response: Response;
+  let text: string;
+  for (let attempt = 1; ; attempt++) {
+    response = await fetch(`${baseUrl}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json", "MCP-Protocol-Version": "2025-11-25" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
+    });
+    text = await response.text();
+    // wrangler dev reloads the Worker when a source file changes (other work in the same tree):
+    // requests in flight then get this 503. Retrying is what a client would do.
+    if (response.status === 503 && /restarted mid-request/.test(text) && attempt < 5) {
+      restarts += 1;
+      continue;
+    }
+    break;
+  }
+  let body: { result?: T; error?: { code: number; message: string } };
+  try {
+    body = JSON.parse(text) as typeof body;
+  } catch {
+    throw new Error(`${method}: HTTP ${response.status}, not JSON: ${text.slice(0, 200)}`);
+  }
+  if (body.error) throw new Error(`${method}: ${body.error.code} ${body.error.message}`);
+  if (!response.ok || body.result === undefined) throw new Error(`${method}: HTTP ${response.status}`);
+  return body.result;
+}
+
+/** Task-augmented tools/call; resolves with the new task's id. */
+export async function createTask(baseUrl: string, name: string, args: Record<string, unknown>): Promise<string> {
+  const result = await mcp<{ task: { taskId: string } }>(baseUrl, "tools/call", { name, arguments: args, task: {} });
+  return result.task.taskId;
+}
+
+/** tasks/result: blocks until the task is terminal and returns its result. */
+export function taskResult(baseUrl: string, taskId: string): Promise<Record<string, unknown>> {
+  return mcp(baseUrl, "tasks/result", { taskId });
+}
+
+export function median(values: number[]): number {
+  return percentile(values, 50);
+}

@@ -25,6 +25,7 @@ const WebhookMessageSchema = z.object({
 type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
 
 type LogLevel = "info" | "warning" | "error";
+const LOG_TIMEOUT_MS = 5000;
 
 export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const settings = readWebhookSettings(env);
@@ -44,7 +45,9 @@ async function handleMessage(message: Message<unknown>, env: Env, settings: Webh
   const log = async (level: LogLevel, text: string): Promise<void> => {
     console.log(`webhook ${hook.taskId} ${level}: ${text}`);
     try {
-      await env.TASKS.getByName(taskObjectName(hook.principal, hook.taskId)).appendLog(level, text);
+      // Bounded: a busy or unreachable task object must not hold up the delivery decision.
+      const logged = env.TASKS.getByName(taskObjectName(hook.principal, hook.taskId)).appendLog(level, text);
+      await Promise.race([logged, new Promise((_, reject) => setTimeout(() => reject(new Error("appendLog timed out")), LOG_TIMEOUT_MS))]);
     } catch (error) {
       console.error("could not record webhook attempt on the task", hook.taskId, error);
     }

@@ -86,7 +86,12 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
     receiver.failNext(path, 2, 503);
     const started = await startTask(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
     const taskId = started.result?.task.taskId ?? "";
-    await vi.waitFor(() => expect(hooksAt(path).map((h) => h.status)).toEqual([503, 503, 200]), { timeout: 60_000, interval: 200 });
+    try {
+      await vi.waitFor(() => expect(hooksAt(path).map((h) => h.status)).toEqual([503, 503, 200]), { timeout: 60_000, interval: 200 });
+    } catch (error) {
+      console.error(`wrangler dev output (tail):\n${server.logs().slice(-6000)}`);
+      throw error;
+    }
     const hooks = hooksAt(path);
     expect(new Set(hooks.map((h) => h.headers["webhook-id"])).size).toBe(1);
     expect(new Set(hooks.map((h) => h.body)).size).toBe(1);

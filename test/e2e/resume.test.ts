@@ -167,9 +167,12 @@ describe("GET /tasks/{id}/events resumption", () => {
     const head = [await first.next(), await first.next()];
     first.drop();
     const lastId = head.at(-1)?.id ?? "";
-    const second = await openSse(url, { headers: { "Last-Event-ID": lastId } });
-    const tail = [];
-    for (let event = await second.next(); event; event = await second.next()) tail.push(event);
+    // Like a real client, reconnect until the result arrives (wrangler dev reloads on source edits).
+    const tail: { id?: string; event?: string }[] = [];
+    for (let attempt = 0; attempt < 5 && tail.at(-1)?.event !== "result"; attempt++) {
+      const second = await openSse(url, { headers: { "Last-Event-ID": tail.at(-1)?.id ?? lastId } });
+      for (let event = await second.next(); event; event = await second.next()) tail.push(event);
+    }
     const ids = [...head, ...tail].map((e) => e?.id ?? "");
     const full = await openSse(url);
     const all = [];

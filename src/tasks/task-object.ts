@@ -6,7 +6,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { readSettings, type Settings } from "../config";
-import { runJob, type JobHost, type RunOutcome } from "../jobs/runner";
+import { runJob, type RunOutcome } from "../jobs/runner";
 import type { JobMessage } from "./gateway";
 import { principalObjectName } from "./ids";
 import {
@@ -17,11 +17,9 @@ import {
   finishRun,
   isDueToRun,
   isExpired,
-  isTerminal,
   markDelivered,
   newTask,
   nextAlarmAt,
-  recordProgress,
   renewLease,
   toTaskView,
   yieldRun,
@@ -36,6 +34,8 @@ import {
   type Transition,
 } from "./model";
 import { taskObservers } from "./observers";
+import { acceptFeedReader, broadcastToFeed, closeFeed, completeClose } from "./task-feed";
+import { taskJobHost } from "./task-job-host";
 import { TaskStorage, type StreamMeta } from "./task-storage";
 
 export interface TaskSnapshot {
@@ -50,7 +50,6 @@ export interface TaskSnapshot {
 export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs">;
 export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
 
-const FEED_TAG = "feed";
 
 export class TaskObject extends DurableObject<Env> {
   private readonly storage: TaskStorage;
@@ -161,23 +160,7 @@ export class TaskObject extends DurableObject<Env> {
   // ---- feed: hibernatable WebSocket readers ---------------------------------
 
   override async fetch(request: Request): Promise<Response> {
-    const url = new URL(request.url);
-    if (url.pathname !== "/feed" || request.headers.get("Upgrade") !== "websocket") return new Response("Not found", { status: 404 });
-    const record = this.liveRecord();
-    if (!record) return new Response("Not found", { status: 404 });
-    const after = Number(url.searchParams.get("after") ?? "0");
-    const pair = new WebSocketPair();
-    const [client, server] = [pair[0], pair[1]];
-    this.ctx.acceptWebSocket(server, [FEED_TAG]);
-    let sent = Number.isSafeInteger(after) && after >= 0 ? after : 0;
-    for (;;) {
-      const batch = this.storage.eventsAfter(sent, 500);
-      for (const event of batch) server.send(JSON.stringify(event));
-      if (batch.length < 500) break;
-      sent = batch[batch.length - 1]?.seq ?? sent;
-    }
-    if (isTerminal(record.status)) server.close(1000, "terminal");
-    return new Response(null, { status: 101, webSocket: client });
+    return acceptFeedReader(this.ctx, request, this.liveRecord(), this.storage);
   }
 
   override async webSocketMessage(): Promise<void> {
@@ -185,12 +168,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    // Complete the close handshake so the socket leaves getWebSockets() at once.
-    try {
-      ws.close(code === 1005 || code === 1006 ? 1000 : code, "closed");
-    } catch {
-      // already closed
-    }
+    completeClose(ws, code);
   }
 
   // ---- alarm: expiry, dispatch fallback, wake-ups, lease recovery -----------
@@ -224,7 +202,18 @@ export class TaskObject extends DurableObject<Env> {
     }, Math.max(1000, Math.floor(this.settings.leaseMs / 3)));
     let outcome: RunOutcome;
     try {
-      outcome = await runJob(record.tool, record.args, this.jobHost(started.record, controller.signal, now + this.settings.runSliceMs));
+      outcome = await runJob(
+        record.tool,
+        record.args,
+        taskJobHost({
+          record: started.record,
+          signal: controller.signal,
+          sliceDeadline: now + this.settings.runSliceMs,
+          storage: this.storage,
+          commit: (before, transition) => void this.commit(before, transition), // storage is synchronous; only fan-out is async
+          append: (events) => void this.append(events),
+        }),
+      );
     } finally {
       clearInterval(heartbeat);
       if (this.activeRun?.leaseId === leaseId) this.activeRun = undefined;
@@ -246,31 +235,6 @@ export class TaskObject extends DurableObject<Env> {
       case "aborted":
         return;
     }
-  }
-
-  private jobHost(record: TaskRecord, signal: AbortSignal, sliceDeadline: number): JobHost {
-    return {
-      taskId: record.taskId,
-      attempt: record.run.runs,
-      signal,
-      sliceDeadline,
-      progress: (progress, total, message) => {
-        const current = this.storage.load();
-        if (!current) return;
-        const p: Progress = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
-        void this.commit(current, recordProgress(current, p)); // storage is synchronous; only fan-out is async
-      },
-      log: (level, message) => {
-        const current = this.storage.load();
-        if (current && !isTerminal(current.status)) this.append([{ type: "log", data: { level, message } }]);
-      },
-      loadStep: (name) => this.storage.step(name),
-      saveStep: (name, value) => {
-        if (this.storage.putStep(name, value, Date.now()) && name.startsWith("step:")) {
-          this.append([{ type: "step", data: { name: name.slice("step:".length) } }]);
-        }
-      },
-    };
   }
 
   // ---- persistence and fan-out -----------------------------------------------
@@ -323,26 +287,7 @@ export class TaskObject extends DurableObject<Env> {
   private append(events: NewTaskEvent[]): TaskEvent[] {
     if (events.length === 0) return [];
     const appended = this.storage.append(events, Date.now());
-    const sockets = this.ctx.getWebSockets(FEED_TAG);
-    for (const event of appended) {
-      const frame = JSON.stringify(event);
-      for (const ws of sockets) {
-        try {
-          ws.send(frame);
-        } catch {
-          // a reader that went away is dropped by webSocketClose
-        }
-      }
-    }
-    if (appended.some((event) => event.type === "result")) {
-      for (const ws of sockets) {
-        try {
-          ws.close(1000, "terminal");
-        } catch {
-          // already closed
-        }
-      }
-    }
+    broadcastToFeed(this.ctx, appended);
     return appended;
   }
 
@@ -365,13 +310,7 @@ export class TaskObject extends DurableObject<Env> {
 
   private async expire(record: TaskRecord): Promise<void> {
     this.activeRun?.controller.abort(new Error("The task expired."));
-    for (const ws of this.ctx.getWebSockets(FEED_TAG)) {
-      try {
-        ws.close(1000, "expired");
-      } catch {
-        // already closed
-      }
-    }
+    closeFeed(this.ctx, "expired");
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.storage.ensureSchema();

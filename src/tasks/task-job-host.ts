@@ -1,0 +1,42 @@
+/**
+ * The JobHost a TaskObject gives a run: progress, logs and steps go to the task's own
+ * storage and event log, through the state machine, synchronously.
+ */
+import type { JobHost } from "../jobs/runner";
+import { isTerminal, recordProgress, type NewTaskEvent, type Progress, type TaskRecord, type Transition } from "./model";
+import type { TaskStorage } from "./task-storage";
+
+export interface TaskJobHostInput {
+  record: TaskRecord;
+  signal: AbortSignal;
+  sliceDeadline: number;
+  storage: TaskStorage;
+  commit(before: TaskRecord, transition: Transition): void;
+  append(events: NewTaskEvent[]): void;
+}
+
+export function taskJobHost({ record, signal, sliceDeadline, storage, commit, append }: TaskJobHostInput): JobHost {
+  return {
+    taskId: record.taskId,
+    attempt: record.run.runs,
+    signal,
+    sliceDeadline,
+    progress: (progress, total, message) => {
+      const current = storage.load();
+      if (!current) return;
+      const p: Progress = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
+      commit(current, recordProgress(current, p));
+    },
+    log: (level, message) => {
+      const current = storage.load();
+      if (current && !isTerminal(current.status)) append([{ type: "log", data: { level, message } }]);
+    },
+    loadStep: (name) => storage.step(name),
+    saveStep: (name, value) => {
+      // Only a step's first completion is an event; sleeps are stored the same way, silently.
+      if (storage.putStep(name, value, Date.now()) && name.startsWith("step:")) {
+        append([{ type: "step", data: { name: name.slice("step:".length) } }]);
+      }
+    },
+  };
+}

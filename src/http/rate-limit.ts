@@ -1,17 +1,26 @@
 /**
  * Per-principal rate limiting (RATE_LIMIT_PER_MINUTE, RATE_LIMIT_BURST): a token bucket in the
- * principal's RateLimiterObject; over the limit the answer is 429 with Retry-After.
+ * principal's RateLimiterObject, leased a few tokens at a time into this isolate so most
+ * requests skip the round trip; over the limit the answer is 429 with Retry-After.
  */
 import type { MiddlewareHandler } from "hono";
+import { leaseSize, TokenLeases } from "../limits/token-lease";
 import type { AppEnv } from "./env";
+
+// Isolate memory: lost on eviction, which only drops unspent tokens (errs on the safe side).
+const leases = new TokenLeases({ leaseMs: 1000, maxPrincipals: 1000 });
 
 export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const settings = c.get("settings");
   if (settings.rateLimitPerMinute === 0) return next();
-  const stub = c.env.RATE_LIMITER.getByName(JSON.stringify(["rate", c.get("principal")]));
-  const verdict = await stub.take(settings.rateLimitPerMinute, settings.rateLimitBurst);
+  const principal = c.get("principal");
+  const { rateLimitPerMinute: perMinute, rateLimitBurst: burst } = settings;
+  // The bucket's settings are part of the key, so a changed limit never spends a lease taken under the old one.
+  const verdict = await leases.spend(JSON.stringify([principal, perMinute, burst]), leaseSize(burst), (want, giveBack) =>
+    c.env.RATE_LIMITER.getByName(JSON.stringify(["rate", principal])).lease(perMinute, burst, want, giveBack),
+  );
   if (verdict.ok) return next();
-  const message = `Rate limit exceeded (${settings.rateLimitPerMinute} requests per minute, bursts of ${settings.rateLimitBurst}). Retry after ${verdict.retryAfterSeconds} s.`;
+  const message = `Rate limit exceeded (${perMinute} requests per minute, bursts of ${burst}). Retry after ${verdict.retryAfterSeconds} s.`;
   const headers = { "Retry-After": String(verdict.retryAfterSeconds) };
   // MCP clients expect a JSON-RPC error body on /mcp; the plain task view gets plain JSON.
   if (c.req.path === "/mcp") return c.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }, 429, headers);

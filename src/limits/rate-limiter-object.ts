@@ -1,25 +1,30 @@
 /**
  * RateLimiterObject: one token bucket per principal, so the limit holds across every isolate
- * and region. Kept in memory: an evicted object restarts with a full bucket, which only an
- * idle (hence refilled) or redeployed principal ever sees.
+ * and region. Isolates lease a few tokens per round trip (token-lease.ts). Kept in memory: an
+ * evicted object restarts with a full bucket, which only an idle (hence refilled) or
+ * redeployed principal ever sees.
  */
 import { DurableObject } from "cloudflare:workers";
-
-export type RateVerdict = { ok: true; remaining: number } | { ok: false; retryAfterSeconds: number };
+import type { RateGrant } from "./token-lease";
 
 export class RateLimiterObject extends DurableObject<Env> {
   private tokens = Number.NaN;
   private updatedAt = 0;
 
-  /** Take one token from a bucket of `burst` tokens refilled at `perMinute` per minute. */
-  async take(perMinute: number, burst: number): Promise<RateVerdict> {
+  /**
+   * Take up to `want` tokens (at least one, else refuse with the wait for one) from a bucket of
+   * `burst` tokens refilled at `perMinute` per minute, after putting back `giveBack` unspent ones.
+   */
+  async lease(perMinute: number, burst: number, want: number, giveBack = 0): Promise<RateGrant> {
     const now = Date.now();
     const perMs = perMinute / 60_000;
-    this.tokens = Number.isNaN(this.tokens) ? burst : Math.min(burst, this.tokens + (now - this.updatedAt) * perMs);
+    const refilled = Number.isNaN(this.tokens) ? burst : this.tokens + (now - this.updatedAt) * perMs;
+    this.tokens = Math.min(burst, refilled + Math.max(0, Math.floor(giveBack)));
     this.updatedAt = now;
     if (this.tokens >= 1) {
-      this.tokens -= 1;
-      return { ok: true, remaining: Math.floor(this.tokens) };
+      const granted = Math.max(1, Math.min(Math.floor(want), Math.floor(this.tokens)));
+      this.tokens -= granted;
+      return { ok: true, granted };
     }
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - this.tokens) / perMs / 1000)) };
   }

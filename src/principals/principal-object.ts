@@ -4,15 +4,21 @@
  * unfinished tasks. Each TaskObject stays the source of truth; this copy may lag, never leak.
  */
 import { DurableObject } from "cloudflare:workers";
+import { newTaskId, taskObjectName } from "../tasks/ids";
 import type { TaskView } from "../tasks/model";
+import { POOL_MAX_AGE_MS, POOL_SIZE, TaskIdPool } from "./task-id-pool";
 
 export type AdmitResult =
-  | { ok: true }
+  /** `taskId` is the id to create the task under: a pre-provisioned one, or else the one proposed. */
+  | { ok: true; taskId: string }
   | { ok: false; reason: "duplicate"; taskId: string }
   | { ok: false; reason: "cap"; active: number; limit: number };
 
 export interface AdmitInput {
+  /** The proposed task; its id is used when the pool has none ready. */
   task: TaskView;
+  /** Whose index this is; with it, the task gets a pre-provisioned id and the pool is refilled. */
+  principal?: string;
   tool: string;
   idempotencyKey?: string;
   maxActive: number;
@@ -27,6 +33,10 @@ const ACTIVE = "status IN ('working', 'input_required')";
 
 export class PrincipalObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
+  private readonly pool: TaskIdPool;
+  /** One refill at a time: during a burst it adds a single fresh object's work, not one per creation. */
+  private refilling = false;
+  private principalStored = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -38,16 +48,19 @@ export class PrincipalObject extends DurableObject<Env> {
       CREATE INDEX IF NOT EXISTS tasks_by_age ON tasks (created_at DESC, task_id DESC);
       CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, task_id TEXT NOT NULL, created_at INTEGER NOT NULL);
     `);
+    this.pool = new TaskIdPool(this.sql);
   }
 
   /** Record a new task, unless its idempotency key is taken or the principal is at its cap. Atomic: one object, no await. */
-  async admit({ task, tool, idempotencyKey, maxActive }: AdmitInput): Promise<AdmitResult> {
+  async admit({ task: proposed, principal, tool, idempotencyKey, maxActive }: AdmitInput): Promise<AdmitResult> {
     if (idempotencyKey !== undefined) {
       const prior = this.sql.exec<{ task_id: string }>("SELECT task_id FROM idempotency WHERE key = ?", idempotencyKey).toArray()[0];
       if (prior) return { ok: false, reason: "duplicate", taskId: prior.task_id };
     }
     const active = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${ACTIVE}`).one().n;
     if (active >= maxActive) return { ok: false, reason: "cap", active, limit: maxActive };
+    const pooled = principal === undefined ? undefined : this.pool.take(Date.now());
+    const task = pooled === undefined ? proposed : { ...proposed, taskId: pooled };
     const createdAt = Date.parse(task.createdAt);
     this.sql.exec(
       "INSERT INTO tasks (task_id, created_at, status, tool, view) VALUES (?, ?, ?, ?, ?) ON CONFLICT(task_id) DO NOTHING",
@@ -60,7 +73,48 @@ export class PrincipalObject extends DurableObject<Env> {
     if (idempotencyKey !== undefined) {
       this.sql.exec("INSERT INTO idempotency (key, task_id, created_at) VALUES (?, ?, ?)", idempotencyKey, task.taskId, createdAt);
     }
-    return { ok: true };
+    if (principal !== undefined) void this.refill(principal); // background: the caller must not wait for it
+    return { ok: true, taskId: task.taskId };
+  }
+
+  /** Tops the pool up to POOL_SIZE, one object at a time, and arms the alarm that discards unused ids. */
+  private async refill(principal: string): Promise<void> {
+    if (this.refilling) return;
+    this.refilling = true;
+    try {
+      while (this.pool.size() < POOL_SIZE) {
+        const taskId = newTaskId();
+        await this.env.TASKS.getByName(taskObjectName(principal, taskId)).prepare();
+        this.pool.add(taskId, Date.now());
+      }
+      const expiry = this.pool.nextExpiry();
+      const armed = await this.ctx.storage.getAlarm();
+      if (expiry !== undefined && (armed === null || armed > expiry)) await this.ctx.storage.setAlarm(expiry);
+      if (!this.principalStored) {
+        // The alarm needs the principal to name the objects it discards.
+        await this.ctx.storage.put("principal", principal);
+        this.principalStored = true;
+      }
+    } catch (error) {
+      // Creation still works without a pool (with fresh ids); the next admit tries again.
+      console.error("task id pool refill failed", error);
+    } finally {
+      this.refilling = false;
+    }
+  }
+
+  /** Discards the pool's stale ids (their objects hold no task) and re-arms for the next. */
+  override async alarm(): Promise<void> {
+    const principal = await this.ctx.storage.get<string>("principal");
+    const now = Date.now();
+    const stale = this.pool.takeStale(now);
+    if (principal === undefined) return;
+    const results = await Promise.allSettled(stale.map((taskId) => this.env.TASKS.getByName(taskObjectName(principal, taskId)).discard()));
+    const failed = stale.filter((_, i) => results[i]?.status === "rejected");
+    // Still stale, so never handed out; the retry a minute later deletes them.
+    for (const taskId of failed) this.pool.add(taskId, now - POOL_MAX_AGE_MS);
+    const expiry = failed.length > 0 ? now + 60_000 : this.pool.nextExpiry();
+    if (expiry !== undefined) await this.ctx.storage.setAlarm(expiry);
   }
 
   /** A TaskObject reports a status change. Unknown tasks are ignored (they were removed or never admitted). */

@@ -46,6 +46,7 @@ export class TaskGateway {
 
   /** Durable before acknowledged: index entry, then the task's object with its alarm armed; the object enqueues the job. */
   async create(request: CreateTaskRequest): Promise<CreateTaskResponse> {
+    // The index may swap this id for a pre-provisioned one (its object already exists, so creating the task is cheaper).
     let taskId = newTaskId();
     const { settings } = this;
     const preview = newTask(
@@ -54,12 +55,15 @@ export class TaskGateway {
     ).record;
     const admitted = await this.index().admit({
       task: toTaskView(preview),
+      principal: this.principal,
       tool: request.tool,
       maxActive: settings.maxActiveTasksPerPrincipal,
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
     });
     let created = true;
-    if (!admitted.ok) {
+    if (admitted.ok) {
+      taskId = admitted.taskId;
+    } else {
       if (admitted.reason === "cap") {
         return { ok: false, reason: "cap", message: `Too many unfinished tasks (${admitted.active} of ${admitted.limit}). Wait for some to finish or cancel them with tasks/cancel, then retry.` };
       }

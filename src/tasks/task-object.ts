@@ -83,6 +83,23 @@ export class TaskObject extends DurableObject<Env> {
     return this.snapshot(transition.record);
   }
 
+  /**
+   * Pre-provisioning (the principal's pool of task ids): instantiates the object and creates its
+   * tables so that a later create() skips that cost. Stores no task, so the id stays unknown to
+   * tasks/get and tasks/list until create() runs; discard() removes an id that was never used.
+   */
+  async prepare(): Promise<void> {
+    if (!this.storage.load()) this.storage.ensureSchema();
+  }
+
+  /** The pool dropped this id unused: delete its (empty) database. A task, once created, is never touched. */
+  async discard(): Promise<boolean> {
+    if (this.storage.load()) return false;
+    await this.ctx.storage.deleteAll();
+    this.storage.dropped();
+    return true;
+  }
+
   async get(): Promise<TaskSnapshot | undefined> {
     const record = this.liveRecord();
     return record && this.snapshot(record);

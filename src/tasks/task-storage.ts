@@ -15,12 +15,18 @@ export interface StreamMeta {
 }
 
 export class TaskStorage {
-  constructor(private readonly sql: SqlStorage) {
-    this.ensureSchema();
-  }
+  /**
+   * Whether the tables exist; undefined until first checked. The tables are created by the first
+   * save (or by prepare()), not by the constructor: looking up an unknown or foreign task id, or
+   * discarding an unused pre-provisioned one, then leaves no database behind.
+   */
+  private ready: boolean | undefined;
+
+  constructor(private readonly sql: SqlStorage) {}
 
   /** Creates the tables; also after deleteAll() so a reused instance keeps working. */
   ensureSchema(): void {
+    this.ready = true;
     this.sql.exec(`
       CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
@@ -30,12 +36,24 @@ export class TaskStorage {
     `);
   }
 
+  /** After deleteAll(): leave the database empty (an unused object must leave nothing behind) until the next save. */
+  dropped(): void {
+    this.ready = false;
+  }
+
+  private hasSchema(): boolean {
+    this.ready ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
+    return this.ready;
+  }
+
   load(): TaskRecord | undefined {
+    if (!this.hasSchema()) return undefined;
     const row = this.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").toArray()[0];
     return row ? (JSON.parse(row.record) as TaskRecord) : undefined;
   }
 
   save(record: TaskRecord): void {
+    if (!this.hasSchema()) this.ensureSchema();
     this.sql.exec("INSERT INTO task (id, record) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record", JSON.stringify(record));
   }
 

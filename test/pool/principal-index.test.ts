@@ -1,9 +1,13 @@
 import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
+import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
+import type { PrincipalObject } from "../../src/principals/principal-object";
+import { POOL_MAX_AGE_MS, POOL_SIZE } from "../../src/principals/task-id-pool";
 import { TaskGateway } from "../../src/tasks/gateway";
-import { newTaskId, principalObjectName } from "../../src/tasks/ids";
+import { newTaskId, principalObjectName, taskObjectName } from "../../src/tasks/ids";
 import type { TaskView } from "../../src/tasks/model";
+import type { TaskObject } from "../../src/tasks/task-object";
 
 const settle = { timeout: 15_000, interval: 100 };
 
@@ -20,7 +24,7 @@ describe("PrincipalObject", () => {
   it("lists tasks newest first in cursor pages that cover every task once", async ({ expect }) => {
     const stub = index();
     const views = Array.from({ length: 7 }, (_, i) => view(1_700_000_000_000 + Math.floor(i / 2) * 1000));
-    for (const v of views) expect(await stub.admit({ task: v, tool: "countdown", maxActive: 100 })).toEqual({ ok: true });
+    for (const v of views) expect(await stub.admit({ task: v, tool: "countdown", maxActive: 100 })).toEqual({ ok: true, taskId: v.taskId });
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -47,7 +51,7 @@ describe("PrincipalObject", () => {
   it("maps an idempotency key to its first task", async ({ expect }) => {
     const stub = index();
     const first = view(Date.now());
-    expect(await stub.admit({ task: first, tool: "countdown", idempotencyKey: "k1", maxActive: 10 })).toEqual({ ok: true });
+    expect(await stub.admit({ task: first, tool: "countdown", idempotencyKey: "k1", maxActive: 10 })).toEqual({ ok: true, taskId: first.taskId });
     expect(await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "k1", maxActive: 10 })).toEqual({ ok: false, reason: "duplicate", taskId: first.taskId });
     expect((await stub.list(undefined, 10))?.tasks).toHaveLength(1);
   });
@@ -60,7 +64,7 @@ describe("PrincipalObject", () => {
     expect(await stub.admit({ task: view(Date.now()), tool: "countdown", maxActive: 2 })).toEqual({ ok: false, reason: "cap", active: 2, limit: 2 });
     await stub.update({ ...a, status: "completed" });
     expect(await stub.activeCount()).toBe(1);
-    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", maxActive: 2 })).toEqual({ ok: true });
+    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", maxActive: 2 })).toMatchObject({ ok: true });
     await stub.remove(b.taskId);
     expect(await stub.activeCount()).toBe(1);
   });
@@ -122,5 +126,82 @@ describe("TaskGateway (index + objects + queue)", () => {
       expect(await gateway.get(id)).toBeUndefined();
       expect(await gateway.cancel(id)).toEqual({ ok: false, reason: "not_found" });
     }
+  });
+});
+
+describe("the pool of pre-provisioned task ids", () => {
+  const settings = readSettings(env);
+  const indexOf = (principal: string) => env.PRINCIPALS.getByName(principalObjectName(principal));
+  const poolOf = (principal: string) =>
+    runInDurableObject(indexOf(principal), (_instance: PrincipalObject, state: DurableObjectState) =>
+      state.storage.sql.exec<{ task_id: string }>("SELECT task_id FROM pool ORDER BY prepared_at DESC").toArray().map((row) => row.task_id),
+    );
+  const tablesOf = (principal: string, taskId: string) =>
+    runInDurableObject(env.TASKS.getByName(taskObjectName(principal, taskId)), (_instance: TaskObject, state: DurableObjectState) =>
+      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')").toArray().map((row) => row.name),
+    );
+
+  it("fills in the background after a creation, with objects whose tables already exist", async ({ expect }) => {
+    const principal = `p-${crypto.randomUUID()}`;
+    await new TaskGateway(env, settings, principal).create({ tool: "countdown", args: { seconds: 600 } });
+    await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
+    const [id] = await poolOf(principal);
+    expect(id).toMatch(/^[0-9a-f]{32}$/);
+    expect((await tablesOf(principal, id ?? "")).sort()).toEqual(["events", "task"]);
+  });
+
+  it("keeps pooled ids invisible: not found, not listed, not reachable by another principal", async ({ expect }) => {
+    const principal = `p-${crypto.randomUUID()}`;
+    const gateway = new TaskGateway(env, settings, principal);
+    const first = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
+    await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
+    const pooled = await poolOf(principal);
+    for (const id of pooled) {
+      expect(await gateway.get(id)).toBeUndefined();
+      expect(await gateway.cancel(id)).toEqual({ ok: false, reason: "not_found" });
+      expect(await gateway.feed(id)).toBeUndefined();
+    }
+    const listed = (await gateway.list(undefined))?.tasks.map((t) => t.taskId);
+    expect(listed).toEqual([first.ok ? first.snapshot.task.taskId : ""]);
+    // Once handed out, the task is still only its principal's.
+    const second = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
+    const secondId = second.ok ? second.snapshot.task.taskId : "";
+    expect(secondId).toBe(pooled[0]);
+    expect(await new TaskGateway(env, settings, `mallory-${crypto.randomUUID()}`).get(secondId)).toBeUndefined();
+    expect((await gateway.get(secondId))?.task.status).toBe("working");
+    for (const id of [first.ok ? first.snapshot.task.taskId : "", secondId]) await gateway.cancel(id);
+  });
+
+  it("hands each pooled id out once, even to concurrent creations", async ({ expect }) => {
+    const principal = `p-${crypto.randomUUID()}`;
+    const gateway = new TaskGateway(env, { ...settings, maxActiveTasksPerPrincipal: 100 }, principal);
+    await gateway.create({ tool: "countdown", args: { seconds: 600 } });
+    await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
+    const created = await Promise.all(Array.from({ length: POOL_SIZE + 4 }, () => gateway.create({ tool: "countdown", args: { seconds: 600 } })));
+    const ids = created.map((c) => (c.ok ? c.snapshot.task.taskId : ""));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect((await gateway.list(undefined, 100))?.tasks).toHaveLength(ids.length + 1);
+    for (const c of (await gateway.list(undefined, 100))?.tasks ?? []) await gateway.cancel(c.taskId);
+  });
+
+  it("discards ids unused past POOL_MAX_AGE_MS and deletes their objects' tables", async ({ expect }) => {
+    const principal = `p-${crypto.randomUUID()}`;
+    const gateway = new TaskGateway(env, settings, principal);
+    const kept = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
+    await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
+    const pooled = await poolOf(principal);
+    const alarm = await runInDurableObject(indexOf(principal), (_instance: PrincipalObject, state: DurableObjectState) => {
+      state.storage.sql.exec("UPDATE pool SET prepared_at = ?", Date.now() - POOL_MAX_AGE_MS - 1);
+      return state.storage.getAlarm();
+    });
+    expect(alarm).not.toBeNull();
+    expect(await runDurableObjectAlarm(indexOf(principal))).toBe(true);
+    expect(await poolOf(principal)).toEqual([]);
+    for (const id of pooled) expect(await tablesOf(principal, id)).toEqual([]);
+    // A created task is never discarded, even if asked to.
+    const keptId = kept.ok ? kept.snapshot.task.taskId : "";
+    expect(await env.TASKS.getByName(taskObjectName(principal, keptId)).discard()).toBe(false);
+    expect((await gateway.get(keptId))?.task.status).toBe("working");
+    await gateway.cancel(keptId);
   });
 });

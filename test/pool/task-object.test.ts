@@ -178,3 +178,32 @@ describe("the feed", () => {
     expect(types).toEqual(["status", "step", "progress", "progress", "status", "result"]);
   });
 });
+
+describe("TaskObject.prepare and discard (the principal's id pool)", () => {
+  const tables = (stub: DurableObjectStub<TaskObject>) =>
+    runInDurableObject(stub, (_instance: TaskObject, state: DurableObjectState) =>
+      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')").toArray().length,
+    );
+
+  it("a lookup of an unknown id creates no tables; prepare does, and still stores no task", async ({ expect }) => {
+    const { stub } = freshTask();
+    expect(await stub.get()).toBeUndefined();
+    expect(await tables(stub)).toBe(0);
+    await stub.prepare();
+    expect(await tables(stub)).toBe(2);
+    expect(await stub.get()).toBeUndefined();
+    expect(await stub.events(0)).toEqual([]);
+  });
+
+  it("discard empties an unused object, and a later create still stores the task", async ({ expect }) => {
+    const { stub, input } = freshTask();
+    await stub.prepare();
+    expect(await stub.discard()).toBe(true);
+    expect(await tables(stub)).toBe(0);
+    const { task } = await stub.create(input);
+    expect(task.status).toBe("working");
+    expect((await stub.get())?.task.taskId).toBe(input.taskId);
+    expect(await stub.discard()).toBe(false);
+    expect((await storedEvents(stub)).map((e) => e.type)).toEqual(["status"]);
+  });
+});

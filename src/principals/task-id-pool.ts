@@ -1,0 +1,50 @@
+/**
+ * A principal's pool of pre-provisioned task ids: ids whose TaskObjects were already
+ * instantiated (database and tables created) in the background, so that creating a task skips
+ * the cost of a fresh Durable Object. An id in the pool is no task: it is in no list, and its
+ * object answers "not found" until a task is created in it.
+ */
+
+/** Ids kept ready per principal. Sequential creation needs one; a larger pool absorbs small bursts. */
+export const POOL_SIZE = 8;
+/**
+ * Ids older than this are discarded unused (their empty databases deleted). By then the object
+ * has long left memory, though its existing database still makes a creation cheaper.
+ */
+export const POOL_MAX_AGE_MS = 15 * 60_000;
+
+export class TaskIdPool {
+  constructor(private readonly sql: SqlStorage) {
+    sql.exec("CREATE TABLE IF NOT EXISTS pool (task_id TEXT PRIMARY KEY, prepared_at INTEGER NOT NULL)");
+  }
+
+  /** Removes and returns the most recently prepared id (the one most likely still in memory), if any is fresh. */
+  take(now: number): string | undefined {
+    const row = this.sql
+      .exec<{ task_id: string }>("DELETE FROM pool WHERE task_id = (SELECT task_id FROM pool WHERE prepared_at > ? ORDER BY prepared_at DESC LIMIT 1) RETURNING task_id", now - POOL_MAX_AGE_MS)
+      .toArray()[0];
+    return row?.task_id;
+  }
+
+  add(taskId: string, now: number): void {
+    this.sql.exec("INSERT INTO pool (task_id, prepared_at) VALUES (?, ?) ON CONFLICT(task_id) DO NOTHING", taskId, now);
+  }
+
+  size(): number {
+    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM pool").one().n;
+  }
+
+  /** Removes and returns the ids too old to hand out; the caller discards their objects. */
+  takeStale(now: number): string[] {
+    return this.sql
+      .exec<{ task_id: string }>("DELETE FROM pool WHERE prepared_at <= ? RETURNING task_id", now - POOL_MAX_AGE_MS)
+      .toArray()
+      .map((row) => row.task_id);
+  }
+
+  /** When the oldest id goes stale, for the cleanup alarm; undefined for an empty pool. */
+  nextExpiry(): number | undefined {
+    const oldest = this.sql.exec<{ at: number | null }>("SELECT MIN(prepared_at) AS at FROM pool").one().at;
+    return oldest === null ? undefined : oldest + POOL_MAX_AGE_MS;
+  }
+}

@@ -11,13 +11,26 @@ export interface SseEvent {
   data: string;
 }
 
+const encoder = new TextEncoder();
+
+/** One SSE event as text. `data` may hold newlines: each line becomes its own `data:` line. */
+export function sseFrame(event: SseEvent): string {
+  let frame = "";
+  if (event.id !== undefined) frame += `id: ${event.id}\n`;
+  if (event.event !== undefined) frame += `event: ${event.event}\n`;
+  const { data } = event;
+  frame += data.includes("\n") ? `data: ${data.split("\n").join("\ndata: ")}\n` : `data: ${data}\n`;
+  return `${frame}\n`;
+}
+
 export class SseStream {
   readonly response: Response;
   private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
-  private readonly encoder = new TextEncoder();
   private keepalive?: ReturnType<typeof setInterval>;
   private closedFlag = false;
   private readonly onCloseHandlers: (() => void)[] = [];
+  /** Text written in this turn, sent as one chunk at its end (see write()). */
+  private pending = "";
 
   constructor(init: { retryMs?: number; headers?: HeadersInit; keepaliveMs?: number } = {}) {
     const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
@@ -44,11 +57,12 @@ export class SseStream {
   }
 
   send(event: SseEvent): void {
-    let frame = "";
-    if (event.id !== undefined) frame += `id: ${event.id}\n`;
-    if (event.event !== undefined) frame += `event: ${event.event}\n`;
-    for (const line of event.data.split("\n")) frame += `data: ${line}\n`;
-    this.write(`${frame}\n`);
+    this.write(sseFrame(event));
+  }
+
+  /** A frame already in SSE form (from sseFrame, or built once for many readers). */
+  sendFrame(frame: string): void {
+    this.write(frame);
   }
 
   comment(text: string): void {
@@ -57,18 +71,33 @@ export class SseStream {
 
   close(): void {
     if (this.closedFlag) return;
+    this.flush();
     this.markClosed();
     this.writer.close().catch(() => undefined);
   }
 
+  /**
+   * Frames written in one turn (a replay, an event and its timing comment, the events of one
+   * commit) leave as one chunk: every chunk costs a write through the runtime, each proxy on
+   * the way and the client's reader, so fewer chunks is most of what a busy stream costs.
+   */
   private write(text: string): void {
     if (this.closedFlag) return;
-    this.writer.write(this.encoder.encode(text)).catch(() => this.markClosed());
+    if (this.pending === "") queueMicrotask(() => this.flush());
+    this.pending += text;
+  }
+
+  private flush(): void {
+    if (this.pending === "" || this.closedFlag) return;
+    const chunk = encoder.encode(this.pending);
+    this.pending = "";
+    this.writer.write(chunk).catch(() => this.markClosed());
   }
 
   private markClosed(): void {
     if (this.closedFlag) return;
     this.closedFlag = true;
+    this.pending = "";
     if (this.keepalive) clearInterval(this.keepalive);
     for (const handler of this.onCloseHandlers.splice(0)) handler();
   }

@@ -4,9 +4,9 @@
  */
 import { Hono } from "hono";
 import { taskDocument, taskMeta } from "../tasks/document";
+import { openPrincipalFeed } from "../tasks/feed-client";
 import { TaskGateway } from "../tasks/gateway";
 import { isTaskId } from "../tasks/ids";
-import type { JsonObject } from "../tasks/model";
 import type { AppEnv } from "./env";
 import { SseStream } from "./sse";
 
@@ -36,27 +36,30 @@ taskRoutes.get("/:taskId/events", async (c) => {
     }
     afterSeq = Number(match[2]);
   }
-  const gateway = new TaskGateway(c.env, c.get("settings"), c.get("principal"));
-  const snapshot = await gateway.get(taskId);
-  if (!snapshot) return notFound();
-  // An id past the end of the log was never issued: say so rather than wait for it.
-  if (afterSeq > snapshot.lastSeq) {
-    return c.json({ error: "bad_last_event_id", message: "Last-Event-ID names an event this task never had; reconnect without it to replay from the start." }, 400);
+  // One round trip: the object checks the task and the resume point and answers with the feed.
+  const opened = await openPrincipalFeed(c.env, c.get("principal"), taskId, afterSeq, { strict: true });
+  if (!opened.ok) {
+    // An id past the end of the log was never issued: say so rather than wait for it.
+    if (opened.status === 416) {
+      return c.json({ error: "bad_last_event_id", message: "Last-Event-ID names an event this task never had; reconnect without it to replay from the start." }, 400);
+    }
+    return notFound();
   }
-  const feed = await gateway.feed(taskId, afterSeq);
-  if (!feed) return notFound();
+  const { feed } = opened;
   const sse = new SseStream({ retryMs: c.get("settings").pollIntervalMs });
   sse.onClose(() => feed.close());
   c.req.raw.signal.addEventListener("abort", () => sse.close());
   // `?timing=1` adds each event's commit time as a comment (for the benchmark; clients ignore comments).
   const timing = c.req.query("timing") === "1";
-  const meta = taskMeta(snapshot);
+  const meta = taskMeta(feed);
+  const prefix = `id: t.${taskId}.0.`;
   c.executionCtx.waitUntil(
     (async () => {
       for await (const event of feed) {
-        const data: JsonObject = event.type === "status" && meta ? { ...event.data, _meta: meta } : event.data;
+        // The event's JSON text goes out as it came from the object; only status gains `_meta`.
+        const data = event.type === "status" && meta ? JSON.stringify({ ...event.data, _meta: meta }) : event.rawData;
         if (timing) sse.comment(`at ${event.at}`);
-        sse.send({ id: `t.${taskId}.0.${event.seq}`, event: event.type, data: JSON.stringify(data) });
+        sse.sendFrame(`${prefix}${event.seq}\nevent: ${event.type}\ndata: ${data}\n\n`);
         if (event.type === "result") break;
       }
       sse.close();

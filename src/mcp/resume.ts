@@ -6,7 +6,7 @@
  */
 import type { Settings } from "../config";
 import { SseStream } from "../http/sse";
-import { TaskGateway } from "../tasks/gateway";
+import { openPrincipalFeed } from "../tasks/feed-client";
 import { jsonRpcErrorResponse } from "./endpoint";
 import { parseEventId, taskEventId, type EventRoute } from "./event-ids";
 import { SESSION_HEADER, checkSession, requireSession } from "./session";
@@ -36,9 +36,9 @@ export async function handleMcpGet(input: McpGetInput): Promise<Response> {
   }
   const route = parseEventId(lastEventId);
   if (!route) return jsonRpcErrorResponse(400, -32600, "Bad Request: Last-Event-ID is not an event id this server issued. Reconnect without it.");
-  const session = await checkSession(request, input.env, input.principal);
-  if (!session.ok) return session.response;
   if (route.kind === "session") {
+    const session = await checkSession(request, input.env, input.principal);
+    if (!session.ok) return session.response;
     if (session.sessionId !== undefined && session.sessionId !== route.sessionId) {
       return jsonRpcErrorResponse(400, -32600, `Bad Request: Last-Event-ID belongs to another session's stream than the ${SESSION_HEADER} header names.`);
     }
@@ -47,22 +47,33 @@ export async function handleMcpGet(input: McpGetInput): Promise<Response> {
   return resumeTaskStream(input, route);
 }
 
-/** Replays a task response stream after `route.seq`, then follows it live until its response. */
+/**
+ * Replays a task response stream after `route.seq`, then follows it live until its response.
+ * One round trip to the task: the feed's upgrade names the stream, and the object checks the
+ * resume point and replays at once; the session check runs alongside it.
+ */
 async function resumeTaskStream(input: McpGetInput, route: Extract<EventRoute, { kind: "task" }>): Promise<Response> {
-  const gateway = new TaskGateway(input.env, input.settings, input.principal);
   const { taskId, stream, seq } = route;
-  // One round trip: the feed is opened alongside the checks and dropped if they fail.
-  const [meta, snapshot, feed] = await Promise.all([gateway.stream(taskId, stream), gateway.get(taskId), gateway.feed(taskId, seq)]);
-  if (!meta || !snapshot || !feed || seq > snapshot.lastSeq) {
-    feed?.close();
+  const [session, opened] = await Promise.all([
+    checkSession(input.request, input.env, input.principal),
+    openPrincipalFeed(input.env, input.principal, taskId, seq, { stream }),
+  ]);
+  if (!session.ok || !opened.ok) {
+    if (opened.ok) opened.feed.close();
+    if (!session.ok) return session.response;
+    if (!opened.ok && opened.status === 410) {
+      return jsonRpcErrorResponse(410, -32600, `Gone: that stream already ended (its request was answered with a link to the task). Read task://${taskId} or call tasks/result.`);
+    }
+    return noSuchEvent();
+  }
+  const { feed } = opened;
+  const meta = feed.stream;
+  if (!meta) {
+    feed.close();
     return noSuchEvent();
   }
   const { endSeq } = meta;
-  if (endSeq !== undefined && seq >= endSeq) {
-    feed.close();
-    return jsonRpcErrorResponse(410, -32600, `Gone: that stream already ended (its request was answered with a link to the task). Read task://${taskId} or call tasks/result.`);
-  }
-  const target = { taskId, requestId: meta.requestId, meta: snapshot.meta, ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }) };
+  const target = { taskId, requestId: meta.requestId, meta: feed.meta, ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }) };
   const sse = new SseStream({ retryMs: input.settings.pollIntervalMs });
   sse.onClose(() => feed.close());
   input.request.signal.addEventListener("abort", () => sse.close());

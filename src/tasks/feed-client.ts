@@ -3,11 +3,18 @@
  * async iterator of task events. The object replays events after `afterSeq`, then
  * streams live ones, and closes the socket after the terminal `result` event.
  */
-import type { TaskEvent } from "./model";
+import { decodeFeedMessage, FEED_META_HEADER, FEED_STREAM_HEADER, type FeedEvent } from "./feed-frames";
+import { isTaskId, taskObjectName } from "./ids";
+import type { JsonObject } from "./model";
+import type { StreamMeta } from "./task-storage";
 
-export interface TaskFeed extends AsyncIterable<TaskEvent> {
+export interface TaskFeed extends AsyncIterable<FeedEvent> {
+  /** The task's `_meta` (correlation id and the like) as the object held it when the feed opened. */
+  readonly meta: JsonObject;
+  /** The response stream named by `stream` when the feed was opened for a resume. */
+  readonly stream?: StreamMeta;
   /** Wait at most `ms` for the next event; undefined on timeout, null once the feed has ended. */
-  next(ms?: number): Promise<TaskEvent | null | undefined>;
+  next(ms?: number): Promise<FeedEvent | null | undefined>;
   close(): void;
 }
 
@@ -15,13 +22,52 @@ export interface FeedSource {
   fetch(input: string, init?: RequestInit): Promise<Response>;
 }
 
-export async function openTaskFeed(stub: FeedSource, afterSeq: number): Promise<TaskFeed | undefined> {
-  const response = await stub.fetch(`https://task.internal/feed?after=${Math.max(0, Math.floor(afterSeq))}`, { headers: { Upgrade: "websocket" } });
-  const ws = response.webSocket;
-  if (!ws) return undefined;
-  ws.accept();
+export interface FeedOptions {
+  /** Resume this response stream: the object checks that `afterSeq` is a point of it (404 / 410). */
+  stream?: number;
+  /** Refuse (416) an `afterSeq` past the end of the log instead of waiting for it. */
+  strict?: boolean;
+}
 
-  const buffered: TaskEvent[] = [];
+export type OpenFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
+
+/** Opens a feed in one round trip; the status says why not (404 no task or stream, 410 stream ended, 416 seq past the end). */
+export async function openFeed(stub: FeedSource, afterSeq: number, options: FeedOptions = {}): Promise<OpenFeed> {
+  let url = `https://task.internal/feed?after=${Math.max(0, Math.floor(afterSeq))}`;
+  if (options.stream !== undefined) url += `&stream=${options.stream}`;
+  if (options.strict) url += "&strict=1";
+  const response = await stub.fetch(url, { headers: { Upgrade: "websocket" } });
+  const ws = response.webSocket;
+  if (!ws) return { ok: false, status: response.status === 101 ? 500 : response.status };
+  ws.accept();
+  const meta = headerJson<JsonObject>(response, FEED_META_HEADER) ?? {};
+  const stream = headerJson<StreamMeta>(response, FEED_STREAM_HEADER);
+  return { ok: true, feed: feedOverSocket(ws, meta, stream) };
+}
+
+/** openFeed on the task `taskId` of `principal` (another principal's id names an empty object: 404). */
+export async function openPrincipalFeed(env: Env, principal: string, taskId: string, afterSeq: number, options: FeedOptions = {}): Promise<OpenFeed> {
+  if (!isTaskId(taskId)) return { ok: false, status: 404 };
+  return openFeed(env.TASKS.getByName(taskObjectName(principal, taskId)), afterSeq, options);
+}
+
+export async function openTaskFeed(stub: FeedSource, afterSeq: number): Promise<TaskFeed | undefined> {
+  const opened = await openFeed(stub, afterSeq);
+  return opened.ok ? opened.feed : undefined;
+}
+
+function headerJson<T>(response: Response, name: string): T | undefined {
+  const value = response.headers.get(name);
+  if (value === null) return undefined;
+  try {
+    return JSON.parse(decodeURIComponent(value)) as T;
+  } catch {
+    return undefined;
+  }
+}
+
+function feedOverSocket(ws: WebSocket, meta: JsonObject, stream: StreamMeta | undefined): TaskFeed {
+  const buffered: FeedEvent[] = [];
   let ended = false;
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -30,11 +76,9 @@ export async function openTaskFeed(stub: FeedSource, afterSeq: number): Promise<
   };
   ws.addEventListener("message", (message) => {
     if (typeof message.data !== "string") return;
-    try {
-      buffered.push(JSON.parse(message.data) as TaskEvent);
-    } catch {
-      return;
-    }
+    const events = decodeFeedMessage(message.data);
+    if (events.length === 0) return;
+    buffered.push(...events);
     notify();
   });
   const end = () => {
@@ -44,7 +88,7 @@ export async function openTaskFeed(stub: FeedSource, afterSeq: number): Promise<
   ws.addEventListener("close", end);
   ws.addEventListener("error", end);
 
-  const next = async (ms?: number): Promise<TaskEvent | null | undefined> => {
+  const next = async (ms?: number): Promise<FeedEvent | null | undefined> => {
     for (;;) {
       const event = buffered.shift();
       if (event) return event;
@@ -63,6 +107,8 @@ export async function openTaskFeed(stub: FeedSource, afterSeq: number): Promise<
   };
 
   return {
+    meta,
+    ...(stream !== undefined && { stream }),
     next,
     close() {
       if (!ended) {
@@ -84,3 +130,5 @@ export async function openTaskFeed(stub: FeedSource, afterSeq: number): Promise<
     },
   };
 }
+
+export type { FeedEvent };

@@ -6,7 +6,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { newTaskId, taskObjectName } from "../tasks/ids";
 import type { TaskView } from "../tasks/model";
-import { POOL_MAX_AGE_MS, POOL_SIZE, TaskIdPool } from "./task-id-pool";
+import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, TaskIdPool } from "./task-id-pool";
 
 export type AdmitResult =
   /** `taskId` is the id to create the task under: a pre-provisioned one, or else the one proposed. */
@@ -36,6 +36,7 @@ export class PrincipalObject extends DurableObject<Env> {
   private readonly pool: TaskIdPool;
   /** One refill at a time: during a burst it adds a single fresh object's work, not one per creation. */
   private refilling = false;
+  private refillTimer: ReturnType<typeof setTimeout> | undefined;
   private principalStored = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
@@ -73,8 +74,20 @@ export class PrincipalObject extends DurableObject<Env> {
     if (idempotencyKey !== undefined) {
       this.sql.exec("INSERT INTO idempotency (key, task_id, created_at) VALUES (?, ?, ?)", idempotencyKey, task.taskId, createdAt);
     }
-    if (principal !== undefined) void this.refill(principal); // background: the caller must not wait for it
+    if (principal !== undefined) this.scheduleRefill(principal);
     return { ok: true, taskId: task.taskId };
+  }
+
+  /**
+   * The refill starts a little after the admit, not during it: locally every object shares one
+   * thread, so a fresh object built at once would delay this very creation by its whole cost.
+   */
+  private scheduleRefill(principal: string): void {
+    if (this.refillTimer !== undefined || this.refilling) return;
+    this.refillTimer = setTimeout(() => {
+      this.refillTimer = undefined;
+      void this.refill(principal); // failures are logged inside; creation never waits for a refill
+    }, REFILL_DELAY_MS);
   }
 
   /** Tops the pool up to POOL_SIZE, one object at a time, and arms the alarm that discards unused ids. */

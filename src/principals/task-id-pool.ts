@@ -12,6 +12,8 @@ export const POOL_SIZE = 8;
  * has long left memory, though its existing database still makes a creation cheaper.
  */
 export const POOL_MAX_AGE_MS = 15 * 60_000;
+/** How long after a creation its refill starts: past the creation's own round trips. */
+export const REFILL_DELAY_MS = 25;
 
 export class TaskIdPool {
   constructor(private readonly sql: SqlStorage) {

@@ -37,7 +37,9 @@ export class PrincipalObject extends DurableObject<Env> {
   /** One refill at a time: during a burst it adds a single fresh object's work, not one per creation. */
   private refilling = false;
   private refillTimer: ReturnType<typeof setTimeout> | undefined;
-  private principalStored = false;
+  private lastAdmitAt = 0;
+  /** The cleanup alarm is set for the pool's oldest id (in memory: after an eviction it is checked again). */
+  private cleanupArmed = false;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -74,20 +76,29 @@ export class PrincipalObject extends DurableObject<Env> {
     if (idempotencyKey !== undefined) {
       this.sql.exec("INSERT INTO idempotency (key, task_id, created_at) VALUES (?, ?, ?)", idempotencyKey, task.taskId, createdAt);
     }
-    if (principal !== undefined) this.scheduleRefill(principal);
+    if (principal !== undefined) {
+      this.lastAdmitAt = Date.now();
+      this.scheduleRefill(principal);
+    }
     return { ok: true, taskId: task.taskId };
   }
 
   /**
-   * The refill starts a little after the admit, not during it: locally every object shares one
-   * thread, so a fresh object built at once would delay this very creation by its whole cost.
+   * The refill waits until admits pause for REFILL_DELAY_MS: locally every object shares one
+   * thread, so building fresh objects during a creation (or a burst of them) would delay the very
+   * creations the pool is meant to speed up.
    */
   private scheduleRefill(principal: string): void {
     if (this.refillTimer !== undefined || this.refilling) return;
     this.refillTimer = setTimeout(() => {
       this.refillTimer = undefined;
+      if (!this.quiet()) return this.scheduleRefill(principal);
       void this.refill(principal); // failures are logged inside; creation never waits for a refill
     }, REFILL_DELAY_MS);
+  }
+
+  private quiet(): boolean {
+    return Date.now() - this.lastAdmitAt >= REFILL_DELAY_MS;
   }
 
   /** Tops the pool up to POOL_SIZE, one object at a time, and arms the alarm that discards unused ids. */
@@ -96,17 +107,16 @@ export class PrincipalObject extends DurableObject<Env> {
     this.refilling = true;
     try {
       while (this.pool.size() < POOL_SIZE) {
+        if (!this.quiet()) {
+          // Creations resumed: yield to them and finish later.
+          this.refilling = false;
+          this.scheduleRefill(principal);
+          return;
+        }
         const taskId = newTaskId();
         await this.env.TASKS.getByName(taskObjectName(principal, taskId)).prepare();
         this.pool.add(taskId, Date.now());
-      }
-      const expiry = this.pool.nextExpiry();
-      const armed = await this.ctx.storage.getAlarm();
-      if (expiry !== undefined && (armed === null || armed > expiry)) await this.ctx.storage.setAlarm(expiry);
-      if (!this.principalStored) {
-        // The alarm needs the principal to name the objects it discards.
-        await this.ctx.storage.put("principal", principal);
-        this.principalStored = true;
+        await this.armCleanup(principal);
       }
     } catch (error) {
       // Creation still works without a pool (with fresh ids); the next admit tries again.
@@ -114,6 +124,17 @@ export class PrincipalObject extends DurableObject<Env> {
     } finally {
       this.refilling = false;
     }
+  }
+
+  /** Every pooled id must meet the cleanup alarm, even if this object is never asked again. */
+  private async armCleanup(principal: string): Promise<void> {
+    if (this.cleanupArmed) return;
+    // The alarm needs the principal to name the objects it discards.
+    await this.ctx.storage.put("principal", principal);
+    const expiry = this.pool.nextExpiry();
+    const armed = await this.ctx.storage.getAlarm();
+    if (expiry !== undefined && (armed === null || armed > expiry)) await this.ctx.storage.setAlarm(expiry);
+    this.cleanupArmed = true;
   }
 
   /** Discards the pool's stale ids (their objects hold no task) and re-arms for the next. */
@@ -128,6 +149,7 @@ export class PrincipalObject extends DurableObject<Env> {
     for (const taskId of failed) this.pool.add(taskId, now - POOL_MAX_AGE_MS);
     const expiry = failed.length > 0 ? now + 60_000 : this.pool.nextExpiry();
     if (expiry !== undefined) await this.ctx.storage.setAlarm(expiry);
+    this.cleanupArmed = expiry !== undefined;
   }
 
   /** A TaskObject reports a status change. Unknown tasks are ignored (they were removed or never admitted). */

@@ -83,3 +83,35 @@ describe("limits", () => {
     await vi.waitFor(async () => expect((await rpc(server.url, list, { headers: as("rate") })).status).toBe(200), { timeout: 10_000, interval: 500 });
   });
 });
+
+describe("rate limiting with leased tokens (a burst large enough that an isolate takes 10 tokens per round trip)", () => {
+  let leased: DevServer;
+  const burst = 200;
+
+  beforeAll(async () => {
+    leased = await startDevServer({ vars: { API_KEYS: "lease:lease-token", RATE_LIMIT_PER_MINUTE: "60", RATE_LIMIT_BURST: String(burst) } });
+  });
+
+  afterAll(async () => {
+    await leased?.stop();
+  });
+
+  it("still lets through no more than the burst plus the refill, then answers 429 with Retry-After", async ({ expect }) => {
+    const headers = { Authorization: "Bearer lease-token" };
+    const started = Date.now();
+    let allowed = 0;
+    let limited: Awaited<ReturnType<typeof rpc>> | undefined;
+    for (let i = 0; i < burst + 100 && !limited; i++) {
+      const reply = await rpc(leased.url, { jsonrpc: "2.0", id: i, method: "ping" }, { headers });
+      if (reply.status === 429) limited = reply;
+      else if (reply.status === 200) allowed += 1;
+    }
+    // One token a second refills while the loop runs; leases never add tokens, only move them.
+    const refilled = Math.ceil((Date.now() - started) / 1000) + 1;
+    expect(limited?.status).toBe(429);
+    expect(allowed).toBeGreaterThanOrEqual(burst);
+    expect(allowed).toBeLessThanOrEqual(burst + refilled);
+    expect(Number(limited?.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(limited?.body).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/Rate limit exceeded \(60 requests per minute, bursts of 200\)/) } });
+  });
+});

@@ -1,15 +1,16 @@
 /**
  * A principal's pool of pre-provisioned task ids: ids whose TaskObjects were already
- * instantiated (database and tables created) in the background, so that creating a task skips
- * the cost of a fresh Durable Object. An id in the pool is no task: it is in no list, and its
- * object answers "not found" until a task is created in it.
+ * instantiated in the background, so that creating a task skips most of the cost of a fresh
+ * Durable Object. An id in the pool is no task: it is in no list, its object stores nothing and
+ * answers "not found" until a task is created in it.
  */
 
 /** Ids kept ready per principal. Sequential creation needs one; a larger pool absorbs small bursts. */
 export const POOL_SIZE = 8;
 /**
- * Ids older than this are discarded unused (their empty databases deleted). By then the object
- * has long left memory, though its existing database still makes a creation cheaper.
+ * Ids older than this are discarded unused (whatever storage the runtime kept for them deleted).
+ * The benefit lasts while the object stays in memory (about 10 s idle locally, longer deployed);
+ * an older id is still valid, just no faster than a fresh one.
  */
 export const POOL_MAX_AGE_MS = 15 * 60_000;
 /** How long after a creation its refill starts: past the creation's own round trips. */

@@ -185,14 +185,21 @@ describe("TaskObject.prepare and discard (the principal's id pool)", () => {
       state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')").toArray().length,
     );
 
-  it("a lookup of an unknown id creates no tables; prepare does, and still stores no task", async ({ expect }) => {
+  it("neither a lookup of an unknown id nor prepare creates tables or a task", async ({ expect }) => {
     const { stub } = freshTask();
     expect(await stub.get()).toBeUndefined();
     expect(await tables(stub)).toBe(0);
     await stub.prepare();
-    expect(await tables(stub)).toBe(2);
+    expect(await tables(stub)).toBe(0);
     expect(await stub.get()).toBeUndefined();
     expect(await stub.events(0)).toEqual([]);
+  });
+
+  it("create after prepare stores the task as usual", async ({ expect }) => {
+    const { stub, input } = freshTask();
+    await stub.prepare();
+    expect((await stub.create(input)).task).toMatchObject({ taskId: input.taskId, status: "working" });
+    expect(await tables(stub)).toBe(2);
   });
 
   it("discard empties an unused object, and a later create still stores the task", async ({ expect }) => {

@@ -55,7 +55,19 @@ function listVar(vars: Vars, name: string): string[] {
   return raw.split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
 
+/** Settings are fixed for an env object's life (an isolate), so parse them once per env, not per request. */
+const parsed = new WeakMap<object, Settings>();
+
 export function readSettings(env: object): Settings {
+  let settings = parsed.get(env);
+  if (!settings) {
+    settings = parseSettings(env);
+    parsed.set(env, settings);
+  }
+  return settings;
+}
+
+function parseSettings(env: object): Settings {
   const vars = env as Vars;
   const authMode = String(vars["AUTH_MODE"] ?? "").trim().toLowerCase() === "oauth" ? "oauth" : "apikeys";
   return {
@@ -80,3 +92,11 @@ export function readSettings(env: object): Settings {
     rateLimitBurst: intVar(vars, "RATE_LIMIT_BURST", 1000, 1),
   };
 }
+
+/** The settings every new task is created under (the state machine's inputs from configuration). */
+export const taskPolicy = (settings: Settings) => ({
+  defaultTtlMs: settings.defaultTtlMs,
+  maxTtlMs: settings.maxTtlMs,
+  pollIntervalMs: settings.pollIntervalMs,
+  dispatchGraceMs: settings.dispatchGraceMs,
+});

@@ -10,6 +10,7 @@ import { isTerminal, type JsonObject } from "../tasks/model";
 import type { TaskSnapshot } from "../tasks/task-object";
 import type { McpContext } from "./context";
 import { ErrorCode, ProtocolError } from "./errors";
+import { jsonInputSchema } from "./input-schema";
 import { finalResult, relatedTask } from "./task-messages";
 
 /** task_result waits at most this long (and never past INLINE_WAIT_MS) before answering "still running". */
@@ -127,8 +128,7 @@ export const isCheckBackTool = (name: string): boolean => CHECK_BACK_TOOLS.some(
 
 /** `tools/list` entries: always listed (see docs/webhooks.md, "Check-back tools"). */
 export function checkBackListings(): JsonObject[] {
-  const inputSchema = z.toJSONSchema(TaskIdInput) as JsonObject;
-  delete inputSchema["$schema"];
+  const inputSchema = jsonInputSchema(TaskIdInput);
   return CHECK_BACK_TOOLS.map((tool) => ({
     name: tool.name,
     title: tool.title,

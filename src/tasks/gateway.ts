@@ -3,7 +3,7 @@
  * (MCP 2025-11-25 today, 2026-07-28 later) and the plain HTTP routes call this; it never
  * speaks any protocol itself.
  */
-import type { Settings } from "../config";
+import { taskPolicy, type Settings } from "../config";
 import { openTaskFeed, type TaskFeed } from "./feed-client";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask, toTaskView, type JsonObject } from "./model";
@@ -50,7 +50,7 @@ export class TaskGateway {
     let taskId = newTaskId();
     const { settings } = this;
     const preview = newTask(
-      { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, defaultTtlMs: settings.defaultTtlMs, maxTtlMs: settings.maxTtlMs, pollIntervalMs: settings.pollIntervalMs, dispatchGraceMs: settings.dispatchGraceMs },
+      { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, ...taskPolicy(settings) },
       Date.now(),
     ).record;
     const admitted = await this.index().admit({

@@ -5,7 +5,7 @@
  * hibernatable WebSockets.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readSettings, type Settings } from "../config";
+import { readSettings, taskPolicy, type Settings } from "../config";
 import { runJob, type RunOutcome } from "../jobs/runner";
 import type { JobMessage } from "./gateway";
 import { principalObjectName } from "./ids";
@@ -75,7 +75,7 @@ export class TaskObject extends DurableObject<Env> {
     if (existing) return this.snapshot(existing);
     const { settings } = this;
     const transition = newTask(
-      { ...input, defaultTtlMs: settings.defaultTtlMs, maxTtlMs: settings.maxTtlMs, pollIntervalMs: settings.pollIntervalMs, dispatchGraceMs: settings.dispatchGraceMs },
+      { ...input, ...taskPolicy(settings) },
       Date.now(),
     );
     await this.commit(undefined, transition);

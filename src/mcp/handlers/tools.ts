@@ -7,13 +7,13 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import { ErrorCode, ProtocolError } from "../errors";
-import { z } from "zod";
 import { inlineJobHost } from "../../jobs/inline-host";
 import { runJob } from "../../jobs/runner";
 import { taskResourceUri } from "../../tasks/ids";
 import type { JsonObject } from "../../tasks/model";
 import { tools, findTool } from "../../tools/registry";
 import type { Tool } from "../../tools/define";
+import { jsonInputSchema } from "../input-schema";
 import { parseCallMeta, type CallMeta } from "../call-meta";
 import { callCheckBackTool, checkBackListings, isCheckBackTool } from "../check-back-tools";
 import { parseWebhookRegistration } from "../../webhooks/registration";
@@ -23,16 +23,18 @@ import { followTask } from "../follow-task";
 import { finalResult, relatedTask, wireTask } from "../task-messages";
 
 export function toolListing(tool: Tool): JsonObject {
-  const schema = z.toJSONSchema(tool.inputSchema) as JsonObject;
-  delete schema["$schema"];
   return {
     name: tool.name,
     ...(tool.title && { title: tool.title }),
     description: tool.description,
-    inputSchema: schema,
+    inputSchema: jsonInputSchema(tool.inputSchema),
     execution: { taskSupport: tool.taskSupport },
   };
 }
+
+/** The registry is fixed at build time, so its listing is converted once per isolate, not per tools/list. */
+let listings: JsonObject[] | undefined;
+const allListings = (): JsonObject[] => (listings ??= [...tools.map(toolListing), ...checkBackListings()]);
 
 function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
   if (new TextEncoder().encode(JSON.stringify(args ?? {})).byteLength > maxBytes) {
@@ -65,7 +67,7 @@ function checkedWebhook(raw: unknown, ctx: McpContext): JsonObject {
 }
 
 export function registerToolHandlers(server: Server, ctx: McpContext): void {
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: [...tools.map(toolListing), ...checkBackListings()] }) as never);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: allListings() }) as never);
 
   // The SDK's Server re-parses a task-augmented tools/call result with its Task schema, which
   // drops `task._meta` (the correlation id DESIGN.md echoes there). Registering on Protocol

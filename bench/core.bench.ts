@@ -4,9 +4,8 @@
  *   bare route's p50 (goal ≤ 2×), both sampled alternately so they share the same load;
  * - wall time of 50 concurrent 2-second countdowns as a ratio to one (goal ≤ 1.3×).
  */
-import { startDevServer } from "../test/e2e/support/wrangler-dev.ts";
 import { loadavg } from "node:os";
-import { createTask, getOk, mcp, median, ms, ratio, reloadRetries, sequentialLatencies, summarize, taskResult, timed } from "./support.ts";
+import { createTask, getOk, mcp, median, ms, ratio, reloadRetries, sequentialLatencies, serverLine, startBenchServer, summarize, taskResult, timed } from "./support.ts";
 
 const SAMPLES = 300;
 const WARMUP = 30;
@@ -14,13 +13,10 @@ const CONCURRENT = 50;
 const SECONDS = 2;
 
 export default async function core(report: (line: string) => void): Promise<void> {
-  // Caps and rate limits are raised so the benchmark measures latency, not admission control.
-  const server = await startDevServer({
-    vars: { MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" },
-  });
+  const server = await startBenchServer();
   try {
     const { url } = server;
-    report(`server: wrangler dev at ${url} (Node ${process.version}); load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    report(`${serverLine(server)}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
 
     // The bare route on an idle server too: the in-turn samples below share the load of the running
     // countdowns and of background work (the id pool's refills), which slows the bare route as well.

@@ -7,19 +7,16 @@
  * - time from a resume `GET /mcp` with Last-Event-ID to its first replayed event (goal ≤ 2×).
  */
 import { request } from "node:http";
-import { startDevServer } from "../test/e2e/support/wrangler-dev.ts";
-import { createTask, getOk, ms, ratio, summarize, taskResult, timed } from "./support.ts";
+import { createTask, getOk, ms, ratio, serverLine, startBenchServer, summarize, taskResult, timed } from "./support.ts";
 
 const BARE_SAMPLES = 300;
 const RESUME_SAMPLES = 200;
 
 export default async function streams(report: (line: string) => void): Promise<void> {
-  const server = await startDevServer({
-    vars: { MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" },
-  });
+  const server = await startBenchServer();
   try {
     const { url } = server;
-    report(`server: wrangler dev at ${url} (Node ${process.version})`);
+    report(serverLine(server));
     for (let i = 0; i < 30; i++) await getOk(`${url}/health`);
     await taskResult(url, await createTask(url, "batch_process", { items: 5, secondsPerItem: 0 }));
 

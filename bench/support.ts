@@ -1,7 +1,31 @@
 /**
- * Shared helpers for benchmark sections: percentiles, timing, and plain JSON-RPC over HTTP
- * (no SDK client, so the figures measure the server, not client-side bookkeeping).
+ * Shared helpers for benchmark sections: the server they measure, percentiles, timing, and
+ * plain JSON-RPC over HTTP (no SDK client, so the figures measure the server, not client-side
+ * bookkeeping).
  */
+import { existsSync } from "node:fs";
+import { startDevServer, type DevServer, type DevServerOptions } from "../test/e2e/support/wrangler-dev.ts";
+
+/**
+ * Where the benchmark's `wrangler dev` keeps its Durable Object state: tmpfs (/dev/shm) when the
+ * machine has it, unless BENCH_STATE_ROOT names another directory. Locally each Durable Object is a
+ * SQLite file, so every task creates a file and every commit fsyncs it; on this VM's ext4 that
+ * measured about a fifth of the Worker thread's CPU per task, a cost of the laptop's disk that
+ * production storage does not have. `BENCH_STATE_ROOT=/tmp npm run bench` measures on disk.
+ */
+export const STATE_ROOT: string | undefined = process.env["BENCH_STATE_ROOT"] ?? (existsSync("/dev/shm") ? "/dev/shm" : undefined);
+
+/** Limits raised so sections measure latency, not admission control. */
+const BENCH_VARS = { MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" };
+
+export async function startBenchServer(options: DevServerOptions = {}): Promise<DevServer> {
+  return startDevServer({ stateRoot: STATE_ROOT, ...options, vars: { ...BENCH_VARS, ...options.vars } });
+}
+
+/** The line each section starts with: what ran where. */
+export function serverLine(server: DevServer): string {
+  return `server: wrangler dev at ${server.url} (Node ${process.version}); state in ${STATE_ROOT ?? "the OS temp dir"}; wrangler's local observability off`;
+}
 
 export interface Summary {
   n: number;

@@ -5,9 +5,8 @@
  * before delivering a batch, so that wait is part of the figure.
  */
 import { Webhook } from "standardwebhooks";
-import { startDevServer } from "../test/e2e/support/wrangler-dev.ts";
 import { startWebhookReceiver } from "../test/e2e/support/webhook-receiver.ts";
-import { getOk, mcp, ms, summarize, timed } from "./support.ts";
+import { getOk, mcp, ms, startBenchServer, summarize, timed } from "./support.ts";
 
 const CONCURRENT = 50;
 const SECONDS = 2;
@@ -16,9 +15,7 @@ const SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
 
 export default async function webhooks(report: (line: string) => void): Promise<void> {
   const receiver = await startWebhookReceiver();
-  const server = await startDevServer({
-    vars: { WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true", MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" },
-  });
+  const server = await startBenchServer({ vars: { WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true" } });
   try {
     const { url } = server;
     const start = async (path: string): Promise<string> => {

@@ -24,6 +24,14 @@ export interface DevServer {
 export interface DevServerOptions {
   vars?: Record<string, string>;
   stateDir?: string;
+  /** Where a fresh state directory is made when `stateDir` is not given (default: the OS temp dir). */
+  stateRoot?: string;
+  /**
+   * wrangler's local observability collector (on by default in `wrangler dev`) traces every
+   * invocation: it measured about a third of the Worker thread's CPU per task. Tests and the
+   * benchmark leave it off unless asked, since nothing they check reads it.
+   */
+  observability?: boolean;
   startTimeoutMs?: number;
 }
 
@@ -46,7 +54,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const port = await freePort();
   const inspectorPort = await freePort();
   const ownsState = options.stateDir === undefined;
-  const stateDir = options.stateDir ?? mkdtempSync(join(tmpdir(), "mcp-task-worker-"));
+  const stateDir = options.stateDir ?? mkdtempSync(join(options.stateRoot ?? tmpdir(), "mcp-task-worker-"));
   const url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let output = "";
@@ -58,7 +66,14 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       cwd: ROOT,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true", NO_COLOR: "1" },
+      env: {
+        ...process.env,
+        WRANGLER_SEND_METRICS: "false",
+        CLOUDFLARE_CF_FETCH_ENABLED: "false",
+        CI: "true",
+        NO_COLOR: "1",
+        X_LOCAL_OBSERVABILITY: options.observability ? "true" : "false",
+      },
     });
     child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -23,6 +23,17 @@ export function sseFrame(event: SseEvent): string {
   return `${frame}\n`;
 }
 
+/**
+ * The response body pipe. In workerd an IdentityTransformStream is a native byte pipe: the runtime
+ * pumps it to the socket without running JavaScript per chunk (in a profile of 100 readers, the JS
+ * TransformStream's pump and reads were about a quarter of the Worker thread's CPU). Elsewhere
+ * (unit tests on Node) a TransformStream.
+ */
+function byteStream(): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> } {
+  const Identity = (globalThis as { IdentityTransformStream?: new () => TransformStream<Uint8Array, Uint8Array> }).IdentityTransformStream;
+  return Identity ? new Identity() : new TransformStream<Uint8Array, Uint8Array>();
+}
+
 export class SseStream {
   readonly response: Response;
   private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
@@ -33,7 +44,7 @@ export class SseStream {
   private pending = "";
 
   constructor(init: { retryMs?: number; headers?: HeadersInit; keepaliveMs?: number } = {}) {
-    const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>();
+    const { readable, writable } = byteStream();
     this.writer = writable.getWriter();
     const headers = new Headers(init.headers);
     headers.set("Content-Type", "text/event-stream");
@@ -63,6 +74,16 @@ export class SseStream {
   /** A frame already in SSE form (from sseFrame, or built once for many readers). */
   sendFrame(frame: string): void {
     this.write(frame);
+  }
+
+  /**
+   * Bytes already in SSE form (framed once for many readers): written now, after anything pending,
+   * so a message that carries a whole commit leaves as one chunk without waiting for the turn to end.
+   */
+  sendBytes(bytes: Uint8Array): void {
+    if (this.closedFlag || bytes.byteLength === 0) return;
+    this.flush();
+    this.writer.write(bytes).catch(() => this.markClosed());
   }
 
   comment(text: string): void {

@@ -3,8 +3,8 @@
  * `GET /tasks/{id}` (JSON) and `GET /tasks/{id}/events` (SSE of the event log, then live).
  */
 import { Hono } from "hono";
-import { taskDocument, taskMeta } from "../tasks/document";
-import { openPrincipalFeed } from "../tasks/feed-client";
+import { taskDocument } from "../tasks/document";
+import { openEventStreamSocket } from "../tasks/feed-client";
 import { TaskGateway } from "../tasks/gateway";
 import { isTaskId } from "../tasks/ids";
 import type { AppEnv } from "./env";
@@ -16,6 +16,14 @@ const EVENT_ID = /^t\.([0-9a-f]{32})\.0\.(\d{1,15})$/;
 const notFound = () => Response.json({ error: "not_found", message: "No such task. Tasks are deleted once their ttl has passed." }, { status: 404 });
 
 export const taskRoutes = new Hono<AppEnv>();
+
+function closeQuietly(ws: WebSocket): void {
+  try {
+    ws.close(1000, "reader done");
+  } catch {
+    // already closed
+  }
+}
 
 taskRoutes.get("/:taskId", async (c) => {
   const taskId = c.req.param("taskId");
@@ -36,8 +44,10 @@ taskRoutes.get("/:taskId/events", async (c) => {
     }
     afterSeq = Number(match[2]);
   }
-  // One round trip: the object checks the task and the resume point and answers with the feed.
-  const opened = await openPrincipalFeed(c.env, c.get("principal"), taskId, afterSeq, { strict: true });
+  // One round trip: the object checks the task and the resume point, replays, then sends live
+  // events, each commit already framed as this view's SSE bytes.
+  // `?timing=1` adds each event's commit time as a comment (for the benchmark; clients ignore comments).
+  const opened = await openEventStreamSocket(c.env, c.get("principal"), taskId, afterSeq, { strict: true, timing: c.req.query("timing") === "1" });
   if (!opened.ok) {
     // An id past the end of the log was never issued: say so rather than wait for it.
     if (opened.status === 416) {
@@ -45,25 +55,28 @@ taskRoutes.get("/:taskId/events", async (c) => {
     }
     return notFound();
   }
-  const { feed } = opened;
   const sse = new SseStream({ retryMs: c.get("settings").pollIntervalMs });
-  sse.onClose(() => feed.close());
+  const { ws, replay } = opened.source;
+  if (!ws) {
+    // The task has ended: its whole log, then the end of the stream.
+    sse.sendBytes(new Uint8Array(replay));
+    sse.close();
+    return sse.response;
+  }
+  ws.addEventListener("message", (message) => {
+    if (message.data instanceof ArrayBuffer) sse.sendBytes(new Uint8Array(message.data));
+  });
+  // The object closes the socket after the terminal event (or when the task expires).
+  ws.addEventListener("close", () => sse.close());
+  ws.addEventListener("error", () => sse.close());
   c.req.raw.signal.addEventListener("abort", () => sse.close());
-  // `?timing=1` adds each event's commit time as a comment (for the benchmark; clients ignore comments).
-  const timing = c.req.query("timing") === "1";
-  const meta = taskMeta(feed);
-  const prefix = `id: t.${taskId}.0.`;
   c.executionCtx.waitUntil(
-    (async () => {
-      for await (const event of feed) {
-        // The event's JSON text goes out as it came from the object; only status gains `_meta`.
-        const data = event.type === "status" && meta ? JSON.stringify({ ...event.data, _meta: meta }) : event.rawData;
-        if (timing) sse.comment(`at ${event.at}`);
-        sse.sendFrame(`${prefix}${event.seq}\nevent: ${event.type}\ndata: ${data}\n\n`);
-        if (event.type === "result") break;
-      }
-      sse.close();
-    })(),
+    new Promise<void>((resolve) =>
+      sse.onClose(() => {
+        closeQuietly(ws);
+        resolve();
+      }),
+    ),
   );
   return sse.response;
 });

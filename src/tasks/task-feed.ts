@@ -2,19 +2,40 @@
  * The TaskObject's readers: each is a hibernatable WebSocket (`ctx.acceptWebSocket`), so a
  * task with waiting readers can be evicted from memory and still deliver its next event.
  * A reader gets the events after its `after` sequence number, then live ones; the socket
- * closes after the terminal `result` event. Messages are in the form of `feed-frames.ts`.
+ * closes after the terminal `result` event. A reader picks its message form with `format`:
+ * the default is the line form of `feed-frames.ts` (readers that turn events into MCP messages);
+ * `sse` (and `sse-timing`) is the finished `GET /tasks/{id}/events` view of `event-stream-frames.ts`,
+ * built once per commit for all such readers. The form is the socket's tag, so it survives hibernation.
+ *
+ * A feed with nothing live to come (a finished task, a resumed stream whose end is written) is
+ * answered 200 with the replay as its body instead of a socket.
  *
  * The upgrade answers everything a reader needs before its first event, so opening a feed is
  * one round trip: the task's `_meta` rides on a header, and with `stream=<key>` the object also
  * checks a resume point of that response stream (404 unknown stream or seq, 410 stream ended)
  * and returns the stream's metadata. With `strict=1`, an `after` past the log's end is a 416.
  */
+import { eventStreamFrames, type EventStreamView } from "./event-stream-frames";
 import { encodeFeedMessages, FEED_META_HEADER, FEED_STREAM_HEADER } from "./feed-frames";
 import { isTerminal, type TaskEvent, type TaskRecord } from "./model";
-import type { TaskStorage } from "./task-storage";
+import type { StreamMeta, TaskStorage } from "./task-storage";
 
-const FEED_TAG = "feed";
+export type FeedFormat = "lines" | "sse" | "sse-timing";
+
+/** Socket tags, one per format ("feed" is the line form, as before formats existed). */
+const FORMAT_TAGS: Record<FeedFormat, string> = { lines: "feed", sse: "feed-sse", "sse-timing": "feed-sse-t" };
+const SSE_FORMATS = ["sse", "sse-timing"] as const;
 const REPLAY_PAGE = 500;
+
+function feedFormat(value: string | null): FeedFormat {
+  return value === "sse" || value === "sse-timing" ? value : "lines";
+}
+
+/** One message per page of events, in `format`. */
+function encode(format: FeedFormat, events: readonly TaskEvent[], view: () => EventStreamView): (string | Uint8Array)[] {
+  if (events.length === 0) return [];
+  return format === "lines" ? encodeFeedMessages(events) : [eventStreamFrames(events, view(), format === "sse-timing")];
+}
 
 export function acceptFeedReader(ctx: DurableObjectState, request: Request, record: TaskRecord | undefined, storage: TaskStorage): Response {
   const url = new URL(request.url);
@@ -27,34 +48,91 @@ export function acceptFeedReader(ctx: DurableObjectState, request: Request, reco
   if (streamParam !== null || url.searchParams.get("strict") === "1") {
     if (after > storage.lastSeq()) return new Response("No such event", { status: streamParam === null ? 416 : 404 });
   }
+  let stream: StreamMeta | undefined;
   if (streamParam !== null) {
     const key = Number(streamParam);
-    const stream = Number.isSafeInteger(key) ? storage.stream(key) : undefined;
+    stream = Number.isSafeInteger(key) ? storage.stream(key) : undefined;
     if (!stream) return new Response("No such stream", { status: 404 });
     if (stream.endSeq !== undefined && after >= stream.endSeq) return new Response("Stream ended", { status: 410 });
     headers.set(FEED_STREAM_HEADER, encodeURIComponent(JSON.stringify(stream)));
   }
+  const format = feedFormat(url.searchParams.get("format"));
+  const { taskId, meta } = record;
+  const view = () => ({ taskId, meta });
+  const replay = (send: (message: string | Uint8Array) => void) => {
+    // A stream ends with its terminal event; what a task logs after it (webhook deliveries) is
+    // read by resuming after that event.
+    let sent = after;
+    for (;;) {
+      const page = storage.eventsAfter(sent, REPLAY_PAGE);
+      const end = page.findIndex((event) => event.type === "result");
+      for (const message of encode(format, end < 0 ? page : page.slice(0, end + 1), view)) send(message);
+      if (end >= 0 || page.length < REPLAY_PAGE) break;
+      sent = page[page.length - 1]?.seq ?? sent;
+    }
+  };
+  // Nothing live can follow (the task ended, or the resumed stream's last event is written):
+  // the replay is the whole answer, as a plain response, without a socket to set up and close.
+  if (isTerminal(record.status) || (stream?.endSeq !== undefined && storage.lastSeq() >= stream.endSeq)) {
+    const parts: (string | Uint8Array)[] = [];
+    replay((message) => parts.push(message));
+    return new Response(format === "lines" ? (parts as string[]).join("\n") : new Blob(parts as Uint8Array<ArrayBuffer>[]), { status: 200, headers });
+  }
   const pair = new WebSocketPair();
   const [client, server] = [pair[0], pair[1]];
-  ctx.acceptWebSocket(server, [FEED_TAG]);
+  ctx.acceptWebSocket(server, [FORMAT_TAGS[format]]);
   // Replay and live sends happen in this one synchronous turn, so no event falls between them.
-  let sent = after;
-  for (;;) {
-    const page = storage.eventsAfter(sent, REPLAY_PAGE);
-    for (const message of encodeFeedMessages(page)) server.send(message);
-    if (page.length < REPLAY_PAGE) break;
-    sent = page[page.length - 1]?.seq ?? sent;
-  }
-  if (isTerminal(record.status)) server.close(1000, "terminal");
+  replay((message) => server.send(message));
   return new Response(null, { status: 101, webSocket: client, headers });
 }
 
-/** Sends the events of one commit to every reader: serialised once, one message per reader. */
-export function broadcastToFeed(ctx: DurableObjectState, events: TaskEvent[]): void {
+/**
+ * Collects the events committed in one turn of the object and sends them to the readers as one
+ * message each, when the turn ends: a job that finishes a step and reports progress commits twice
+ * in a row, and every message costs each reader a WebSocket delivery, a write and a chunk through
+ * every proxy on the way. Holding them to the end of the turn delays nothing a reader could see:
+ * the runtime's output gate holds outgoing messages until the turn's writes are durable anyway.
+ */
+export class FeedBroadcaster {
+  private pending: TaskEvent[] = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
+
+  constructor(
+    private readonly ctx: DurableObjectState,
+    private readonly view: () => EventStreamView,
+  ) {}
+
+  push(events: readonly TaskEvent[]): void {
+    if (events.length === 0) return;
+    this.pending.push(...events);
+    this.timer ??= setTimeout(() => this.flush(), 0);
+  }
+
+  /** Sends what is pending now; called before a reader is accepted, whose replay already holds those events. */
+  flush(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    const events = this.pending;
+    this.pending = [];
+    broadcastToFeed(this.ctx, events, this.view);
+  }
+
+  /** Closes every reader; pending events are dropped (the task is gone). */
+  close(reason: string): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.pending = [];
+    closeFeed(this.ctx, reason);
+  }
+}
+
+/** Sends events to every reader: encoded once per format, one message per reader. */
+function broadcastToFeed(ctx: DurableObjectState, events: TaskEvent[], view: () => EventStreamView): void {
   if (events.length === 0) return;
-  const sockets = ctx.getWebSockets(FEED_TAG);
-  if (sockets.length > 0) {
-    const messages = encodeFeedMessages(events);
+  for (const format of ["lines", ...SSE_FORMATS] as const) {
+    const sockets = ctx.getWebSockets(FORMAT_TAGS[format]);
+    if (sockets.length === 0) continue;
+    const messages = encode(format, events, view);
     for (const ws of sockets) {
       try {
         for (const message of messages) ws.send(message);
@@ -63,11 +141,12 @@ export function broadcastToFeed(ctx: DurableObjectState, events: TaskEvent[]): v
       }
     }
   }
-  if (events.some((event) => event.type === "result")) closeSockets(sockets, "terminal");
+  if (events.some((event) => event.type === "result")) closeFeed(ctx, "terminal");
 }
 
+/** Closes every reader, whatever its format (the object holds no other sockets). */
 export function closeFeed(ctx: DurableObjectState, reason: string): void {
-  closeSockets(ctx.getWebSockets(FEED_TAG), reason);
+  closeSockets(ctx.getWebSockets(), reason);
 }
 
 /** Complete the close handshake so the socket leaves getWebSockets() at once. */

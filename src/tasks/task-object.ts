@@ -34,7 +34,8 @@ import {
   type Transition,
 } from "./model";
 import { taskObservers } from "./observers";
-import { acceptFeedReader, broadcastToFeed, closeFeed, completeClose } from "./task-feed";
+import type { EventStreamView } from "./event-stream-frames";
+import { acceptFeedReader, completeClose, FeedBroadcaster } from "./task-feed";
 import { taskJobHost } from "./task-job-host";
 import { TaskStorage, type StreamMeta } from "./task-storage";
 
@@ -55,11 +56,14 @@ export class TaskObject extends DurableObject<Env> {
   private readonly storage: TaskStorage;
   private readonly settings: Settings;
   private activeRun?: { leaseId: string; controller: AbortController };
+  private view?: EventStreamView;
+  private readonly feed: FeedBroadcaster;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.storage = new TaskStorage(ctx.storage.sql);
     this.settings = readSettings(env);
+    this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
   }
 
   // ---- RPC interface -------------------------------------------------------
@@ -178,6 +182,7 @@ export class TaskObject extends DurableObject<Env> {
   // ---- feed: hibernatable WebSocket readers ---------------------------------
 
   override async fetch(request: Request): Promise<Response> {
+    this.feed.flush();
     return acceptFeedReader(this.ctx, request, this.liveRecord(), this.storage);
   }
 
@@ -305,8 +310,17 @@ export class TaskObject extends DurableObject<Env> {
   private append(events: NewTaskEvent[]): TaskEvent[] {
     if (events.length === 0) return [];
     const appended = this.storage.append(events, Date.now());
-    broadcastToFeed(this.ctx, appended);
+    this.feed.push(appended);
     return appended;
+  }
+
+  /** What the event-stream view frames with: fixed at creation, so read once per instance. */
+  private eventStreamView(): EventStreamView {
+    if (!this.view) {
+      const record = this.storage.load();
+      this.view = { taskId: record?.taskId ?? "", meta: record?.meta ?? {} };
+    }
+    return this.view;
   }
 
   private async enqueue(record: TaskRecord): Promise<void> {
@@ -328,7 +342,7 @@ export class TaskObject extends DurableObject<Env> {
 
   private async expire(record: TaskRecord): Promise<void> {
     this.activeRun?.controller.abort(new Error("The task expired."));
-    closeFeed(this.ctx, "expired");
+    this.feed.close("expired");
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
     this.storage.ensureSchema();

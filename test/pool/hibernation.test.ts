@@ -32,6 +32,27 @@ describe("TaskObject feed readers survive eviction", () => {
   });
 });
 
+describe("readers of the GET /tasks/{id}/events view survive eviction too", () => {
+  it("a waiting reader of the framed view gets the next events after an eviction", async ({ expect }) => {
+    const { stub, input, taskId } = freshTask("countdown", { seconds: 60 });
+    const created = await stub.create(input);
+    const upgrade = await stub.fetch(`https://task.internal/feed?after=${created.lastSeq}&format=sse`, { headers: { Upgrade: "websocket" } });
+    const ws = upgrade.webSocket;
+    if (!ws) throw new Error(`no socket: ${upgrade.status}`);
+    const frames: string[] = [];
+    ws.binaryType = "arraybuffer";
+    ws.addEventListener("message", (m) => frames.push(new TextDecoder().decode(m.data as ArrayBuffer)));
+    ws.accept();
+    await runInDurableObject(stub, (instance: TaskObject) => mark(instance));
+    await evictDurableObject(stub);
+    expect(await runInDurableObject(stub, (instance: TaskObject) => isMarked(instance))).toBe(false);
+    expect(await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.getWebSockets("feed-sse").length)).toBe(1);
+    await stub.cancel();
+    await vi.waitFor(() => expect(frames.join("")).toContain("event: result"), { timeout: 5000, interval: 50 });
+    expect(frames.join("")).toContain(`id: t.${taskId}.0.${created.lastSeq + 1}\nevent: status\ndata: {"taskId":"${taskId}","status":"cancelled"`);
+  });
+});
+
 describe("SessionObject GET-stream readers survive eviction", () => {
   it("a reader waiting on an evicted session still receives the next message", async ({ expect }) => {
     const sessionId = newSessionId();

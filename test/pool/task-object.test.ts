@@ -1,6 +1,7 @@
 import { describe, it, vi } from "vitest";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { openTaskFeed } from "../../src/tasks/feed-client";
+import { decodeFeedMessage } from "../../src/tasks/feed-frames";
 import type { TaskEvent } from "../../src/tasks/model";
 import type { TaskObject } from "../../src/tasks/task-object";
 import { freshTask, hasActiveRun, storedEvents, storedRecord } from "./support";
@@ -176,6 +177,46 @@ describe("the feed", () => {
     const types: string[] = [];
     for await (const event of feed ?? []) types.push(event.type);
     expect(types).toEqual(["status", "step", "progress", "progress", "status", "result"]);
+  });
+});
+
+describe("the feed's forms", () => {
+  const upgrade = (stub: DurableObjectStub<TaskObject>, query: string) => stub.fetch(`https://task.internal/feed?${query}`, { headers: { Upgrade: "websocket" } });
+
+  it("answers a finished task's feed with the replay as a plain body: no socket to set up", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 });
+    await stub.create(input);
+    await stub.deliver();
+    await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
+    const response = await upgrade(stub, "after=2");
+    expect(response.status).toBe(200);
+    expect(response.webSocket).toBeNull();
+    expect(decodeFeedMessage(await response.text()).map((e) => e.seq)).toEqual([3, 4, 5, 6]);
+  });
+
+  it("sends the event-stream view framed once for all its readers, a step and its progress as one message", async ({ expect }) => {
+    const { stub, input, taskId } = freshTask("batch_process", { items: 2, secondsPerItem: 0.2 });
+    const created = await stub.create(input);
+    const readers = await Promise.all(
+      [0, 1, 2].map(async () => {
+        const ws = (await upgrade(stub, `after=${created.lastSeq}&format=sse`)).webSocket;
+        if (!ws) throw new Error("no socket");
+        const messages: string[] = [];
+        ws.binaryType = "arraybuffer";
+        ws.addEventListener("message", (m) => messages.push(new TextDecoder().decode(m.data as ArrayBuffer)));
+        const closed = new Promise<void>((resolve) => ws.addEventListener("close", () => resolve()));
+        ws.accept();
+        return { messages, closed };
+      }),
+    );
+    await stub.deliver();
+    await Promise.all(readers.map((r) => r.closed));
+    const [first, ...others] = readers.map((r) => r.messages);
+    for (const other of others) expect(other).toEqual(first);
+    const item1 = first?.find((m) => m.includes(`"name":"item-1"`)) ?? "";
+    expect(item1).toMatch(new RegExp(`^id: t\\.${taskId}\\.0\\.\\d+\nevent: step\n`));
+    expect(item1).toContain("event: progress\ndata: {\"progress\":1,\"total\":2");
+    expect(first?.at(-1)).toContain("event: result");
   });
 });
 

@@ -31,6 +31,17 @@ export interface TaskPage {
 
 const ACTIVE = "status IN ('working', 'input_required')";
 
+/**
+ * The index's copy of a task view. A working task's statusMessage changes without its status
+ * ("Running.", waits, retries) and the TaskObject only reports status changes, so the copy leaves
+ * it out rather than show a stale one; tasks/get has the current message.
+ */
+export function indexedView(task: TaskView): TaskView {
+  if (task.status !== "working" || task.statusMessage === undefined) return task;
+  const { statusMessage: _dropped, ...rest } = task;
+  return rest;
+}
+
 export class PrincipalObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly pool: TaskIdPool;
@@ -49,6 +60,7 @@ export class PrincipalObject extends DurableObject<Env> {
         task_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, status TEXT NOT NULL, tool TEXT NOT NULL, view TEXT NOT NULL
       );
       CREATE INDEX IF NOT EXISTS tasks_by_age ON tasks (created_at DESC, task_id DESC);
+      CREATE INDEX IF NOT EXISTS tasks_active ON tasks (status) WHERE ${ACTIVE};
       CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, task_id TEXT NOT NULL, created_at INTEGER NOT NULL);
     `);
     this.pool = new TaskIdPool(this.sql);
@@ -71,7 +83,7 @@ export class PrincipalObject extends DurableObject<Env> {
       createdAt,
       task.status,
       tool,
-      JSON.stringify(task),
+      JSON.stringify(indexedView(task)),
     );
     if (idempotencyKey !== undefined) {
       this.sql.exec("INSERT INTO idempotency (key, task_id, created_at) VALUES (?, ?, ?)", idempotencyKey, task.taskId, createdAt);
@@ -152,9 +164,9 @@ export class PrincipalObject extends DurableObject<Env> {
     this.cleanupArmed = expiry !== undefined;
   }
 
-  /** A TaskObject reports a status change. Unknown tasks are ignored (they were removed or never admitted). */
+  /** A TaskObject reports a status change (only those: not every status event). Unknown tasks are ignored (they were removed or never admitted). */
   async update(task: TaskView): Promise<void> {
-    this.sql.exec("UPDATE tasks SET status = ?, view = ? WHERE task_id = ?", task.status, JSON.stringify(task), task.taskId);
+    this.sql.exec("UPDATE tasks SET status = ?, view = ? WHERE task_id = ?", task.status, JSON.stringify(indexedView(task)), task.taskId);
   }
 
   /** The task expired, or its creation was rolled back. */

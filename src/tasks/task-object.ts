@@ -292,8 +292,10 @@ export class TaskObject extends DurableObject<Env> {
     if (!before || before.run.phase !== record.run.phase || before.run.leaseUntil !== record.run.leaseUntil || before.status !== record.status) {
       await this.ctx.storage.setAlarm(nextAlarmAt(record));
     }
-    // A new task is already in the index (the gateway admitted it): skip that hop on creation.
-    if (before && appended.some((event) => event.type === "status")) await this.updateIndex(record);
+    // The index follows the status, not the message: a new task is already in it (the gateway
+    // admitted it), and a status event that keeps the status (the run's "Running.", a wait, a retry)
+    // changes nothing the index keeps, so neither costs a round trip to the principal's object.
+    if (before && before.status !== record.status) await this.updateIndex(record);
     await this.notifyObservers(record, appended);
   }
 

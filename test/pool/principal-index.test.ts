@@ -68,6 +68,26 @@ describe("PrincipalObject", () => {
     await stub.remove(b.taskId);
     expect(await stub.activeCount()).toBe(1);
   });
+
+  it("counts unfinished tasks from an index of those alone, not by reading every listed task", async ({ expect }) => {
+    const plan = await runInDurableObject(index(), (_instance: PrincipalObject, state: DurableObjectState) =>
+      state.storage.sql
+        .exec<{ detail: string }>("EXPLAIN QUERY PLAN SELECT COUNT(*) AS n FROM tasks WHERE status IN ('working', 'input_required')")
+        .toArray()
+        .map((row) => row.detail)
+        .join("; "),
+    );
+    expect(plan).toMatch(/USING COVERING INDEX tasks_active/);
+  });
+
+  it("keeps no statusMessage for a working task (it changes without a report) and the final one once it ends", async ({ expect }) => {
+    const stub = index();
+    const task = { ...view(Date.now()), statusMessage: "Queued." };
+    await stub.admit({ task, tool: "countdown", maxActive: 10 });
+    expect((await stub.list(undefined, 10))?.tasks).toEqual([{ ...task, statusMessage: undefined }].map(({ statusMessage: _, ...rest }) => rest));
+    await stub.update({ ...task, status: "completed", statusMessage: "Completed." });
+    expect((await stub.list(undefined, 10))?.tasks).toEqual([{ ...task, status: "completed", statusMessage: "Completed." }]);
+  });
 });
 
 describe("TaskGateway (index + objects + queue)", () => {
@@ -80,6 +100,23 @@ describe("TaskGateway (index + objects + queue)", () => {
     const taskId = created.ok ? created.snapshot.task.taskId : "";
     // The real queue consumer delivers the message; the object's alarm runs the job.
     await vi.waitFor(async () => expect((await gateway.get(taskId))?.task.status).toBe("completed"), settle);
+    await vi.waitFor(async () => expect((await gateway.list(undefined))?.tasks).toMatchObject([{ taskId, status: "completed", statusMessage: "Completed." }]), settle);
+  });
+
+  it("is told of status changes only: the run's start (same status, new message) costs no index update", async ({ expect }) => {
+    const principal = `p-${crypto.randomUUID()}`;
+    const gateway = new TaskGateway(env, settings, principal);
+    const created = await gateway.create({ tool: "countdown", args: { seconds: 2 } });
+    const taskId = created.ok ? created.snapshot.task.taskId : "";
+    await vi.waitFor(async () => expect((await gateway.get(taskId))?.task.statusMessage).toMatch(/^Running\.|s left$/), settle);
+    const row = await runInDurableObject(env.PRINCIPALS.getByName(principalObjectName(principal)), (_instance: PrincipalObject, state: DurableObjectState) =>
+      state.storage.sql.exec<{ status: string; view: string }>("SELECT status, view FROM tasks WHERE task_id = ?", taskId).one(),
+    );
+    // Still the admitted copy: an update would have carried the run's start as lastUpdatedAt.
+    expect(row.status).toBe("working");
+    const kept = JSON.parse(row.view) as TaskView;
+    expect(kept.statusMessage).toBeUndefined();
+    expect(kept.lastUpdatedAt).toBe(kept.createdAt);
     await vi.waitFor(async () => expect((await gateway.list(undefined))?.tasks).toMatchObject([{ taskId, status: "completed" }]), settle);
   });
 

@@ -92,7 +92,38 @@ describe("the SDK client resumes a dropped tools/call stream", () => {
   });
 });
 
+describe("the SDK client resumes a tools/call stream dropped before any progress", () => {
+  it("resumes from the priming event: all progress once, then the result", async ({ expect }) => {
+    const cutter = droppingFetch(1);
+    const client = new Client({ name: "resume-early", version: "1" }, { capabilities: {} });
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      fetch: cutter.fetch,
+      reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
+    });
+    await client.connect(transport);
+    const progress: number[] = [];
+    const result = await client.callTool({ name: "countdown", arguments: { seconds: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress), timeout: 60_000 });
+    expect(cutter.dropped()).toBe(true);
+    expect(progress).toEqual([1, 2, 3]);
+    expect(result.content).toEqual([{ type: "text", text: "Countdown of 3 s finished." }]);
+    await client.close();
+  });
+});
+
 describe("raw HTTP resumption with Last-Event-ID", () => {
+  it("a task's response stream opens with a priming event (id, empty data) that a resume can start from", async ({ expect }) => {
+    const body = JSON.stringify({ jsonrpc: "2.0", id: "early", method: "tools/call", params: { name: "countdown", arguments: { seconds: 2 }, _meta: { progressToken: "e" } } });
+    const first = await openSse(`${server.url}/mcp`, { method: "POST", headers: SSE_POST, body });
+    const priming = await first.next();
+    first.drop();
+    expect(priming?.id).toMatch(/^t\.[0-9a-f]{32}\.\d+\.\d+$/);
+    expect(priming?.data).toBe("");
+    const tail = await readUntil(await resume(priming?.id ?? ""), (m) => m.id === "early");
+    expect(progressOf(tail.got.map((g) => g.message))).toEqual([1, 2]);
+    expect(tail.got.at(-1)?.message.result?.content?.[0]?.text).toBe("Countdown of 2 s finished.");
+  });
+
+
   it("a plain tools/call stream: the rest of the progress, once each, then the response", async ({ expect }) => {
     const body = JSON.stringify({ jsonrpc: "2.0", id: "call-1", method: "tools/call", params: { name: "countdown", arguments: { seconds: 4 }, _meta: { progressToken: "p1" } } });
     const first = await openSse(`${server.url}/mcp`, { method: "POST", headers: SSE_POST, body });
@@ -104,7 +135,8 @@ describe("raw HTTP resumption with Last-Event-ID", () => {
     expect(second.status).toBe(200);
     const tail = await readUntil(second, (m) => m.id === "call-1");
     const all = [...head.got, ...tail.got].map((g) => g.message);
-    expect(progressOf(all)).toEqual([1, 2, 3, 4]);
+    const seen = (got: typeof head.got) => got.map((g) => `${g.id} ${g.message.method ?? g.message.id} ${g.message.params?.progress ?? ""}`);
+    expect(progressOf(all), JSON.stringify({ lastId, head: seen(head.got), tail: seen(tail.got), tailEnded: tail.ended })).toEqual([1, 2, 3, 4]);
     expect(all.every((m) => m.method !== "notifications/progress" || m.params?.progressToken === "p1")).toBe(true);
     expect(all.at(-1)?.result?.content?.[0]?.text).toBe("Countdown of 4 s finished.");
     const ids = [...head.got, ...tail.got].map((g) => g.id);

@@ -28,6 +28,8 @@ export interface RunState {
   runs: number;
   /** Thrown errors so far; compared with the retry policy. */
   failures: number;
+  /** Runs in a row that lost their lease (the process died or hung); a run that ends normally resets it. */
+  lostRuns?: number;
   delivered: boolean;
   /** If never delivered by then, the task's own alarm starts it. */
   dispatchBy: number;
@@ -169,14 +171,28 @@ export function isDueToRun(record: TaskRecord, now: number): boolean {
   }
 }
 
-export function beginRun(record: TaskRecord, leaseId: string, leaseMs: number, now: number): Transition {
+/**
+ * Start a run. A run still marked running has lost its lease: its process died (a crash, running out
+ * of memory, a deploy) or hung. That run is restarted from its last finished step, but a job that
+ * takes its process down every time would be restarted until its ttl: after `maxLostRuns` lost runs
+ * in a row (no run ending normally in between) the task fails instead.
+ */
+export function beginRun(record: TaskRecord, leaseId: string, leaseMs: number, now: number, maxLostRuns = Number.POSITIVE_INFINITY): Transition {
   if (!isDueToRun(record, now)) return unchanged(record);
   const recovering = record.run.phase === "running";
+  const lostRuns = recovering ? (record.run.lostRuns ?? 0) + 1 : 0;
+  if (lostRuns >= maxLostRuns) {
+    const why = `The job's process stopped responding ${lostRuns} times in a row (it crashed, ran out of memory or hung), so it is not restarted again.`;
+    const failed = terminate(record, "failed", why, { kind: "result", result: { content: [{ type: "text", text: why }], isError: true } }, now);
+    failed.record.run.lostRuns = lostRuns;
+    failed.record.run.lastError = why;
+    return failed;
+  }
   const next: TaskRecord = {
     ...record,
     statusMessage: recovering ? "Resuming after the previous run stopped responding." : "Running.",
     lastUpdatedAt: now,
-    run: { ...record.run, phase: "running", runs: record.run.runs + 1, leaseId, leaseUntil: now + leaseMs, wakeAt: undefined },
+    run: { ...record.run, phase: "running", runs: record.run.runs + 1, lostRuns, leaseId, leaseUntil: now + leaseMs, wakeAt: undefined },
   };
   const events: NewTaskEvent[] = [statusEvent(next)];
   if (recovering) events.unshift({ type: "log", data: { level: "warning", message: "Lease expired; the job is restarted from its last finished step." } });

@@ -214,9 +214,11 @@ export class TaskObject extends DurableObject<Env> {
 
   private async runSlice(record: TaskRecord, now: number): Promise<void> {
     const leaseId = crypto.randomUUID();
-    const started = beginRun(record, leaseId, this.settings.leaseMs, now);
+    // A job whose runs keep dying with their process gets as many tries as one that keeps throwing.
+    const started = beginRun(record, leaseId, this.settings.leaseMs, now, this.settings.jobMaxAttempts);
     if (started.record === record) return;
     await this.commit(record, started);
+    if (started.record.run.phase !== "running") return; // it failed instead of starting
     const controller = new AbortController();
     this.activeRun = { leaseId, controller };
     const heartbeat = setInterval(() => {

@@ -36,6 +36,20 @@ const wakeUpNow = (stub: TaskStub) =>
   rewrite(stub, (r) => ({ ...r, run: { ...r.run, wakeAt: Date.now() - 1 } }), [["UPDATE steps SET value = ? WHERE name LIKE 'sleep:%'", JSON.stringify(Date.now() - 1)]]);
 
 describe("lease expiry", () => {
+  it("fails a task whose runs keep dying instead of restarting it again (JOB_MAX_ATTEMPTS runs in a row)", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 });
+    await stub.create(input);
+    // Two runs already died with their process; the third has just gone stale too.
+    await rewrite(stub, (r) => ({ ...r, statusMessage: "Resuming after the previous run stopped responding.", run: { ...r.run, phase: "running", delivered: true, runs: 3, lostRuns: 2, leaseId: "dead-run", leaseUntil: Date.now() - 1 } }));
+    expect(await runDurableObjectAlarm(stub)).toBe(true);
+    const record = await storedRecord(stub);
+    expect(record?.status).toBe("failed");
+    expect(record?.run.runs).toBe(3);
+    expect(record?.statusMessage).toMatch(/stopped responding 3 times in a row/);
+    expect(await hasActiveRun(stub)).toBe(false);
+    expect((await stub.get())?.outcome).toMatchObject({ kind: "result", result: { isError: true } });
+  });
+
   it("restarts a run whose lease went stale, resuming after its last finished step", async ({ expect }) => {
     const { stub, input } = freshTask("batch_process", { items: 3, secondsPerItem: 0 });
     await stub.create(input);

@@ -88,6 +88,38 @@ describe("leases", () => {
     expect(renewLease(live, "stale", 30_000, T0 + 5000).record).toBe(live);
   });
 
+  it("fails a job whose runs keep dying with their process, instead of restarting it until its ttl", ({ expect }) => {
+    // Each run dies with its lease held: the next start is a recovery.
+    let record = running();
+    let at = T0;
+    const loseAndRestart = (lease: string) => {
+      at += 31_000;
+      return beginRun(record, lease, 30_000, at, 3);
+    };
+    record = loseAndRestart("lease-2").record;
+    expect(record.run).toMatchObject({ phase: "running", lostRuns: 1, runs: 2 });
+    record = loseAndRestart("lease-3").record;
+    expect(record.run).toMatchObject({ phase: "running", lostRuns: 2, runs: 3 });
+    const given = loseAndRestart("lease-4");
+    expect(given.record.status).toBe("failed");
+    expect(given.record.run.runs).toBe(3);
+    expect(given.record.statusMessage).toMatch(/stopped responding 3 times in a row/);
+    expect(given.record.outcome).toMatchObject({ kind: "result", result: { isError: true } });
+    expect(given.events.map((e) => e.type)).toEqual(["status", "result"]);
+  });
+
+  it("counts only lost runs in a row: a run that ends normally starts the count again", ({ expect }) => {
+    let record = beginRun(running(), "lease-2", 30_000, T0 + 31_000, 3).record;
+    record = beginRun(record, "lease-3", 30_000, T0 + 62_000, 3).record;
+    expect(record.run.lostRuns).toBe(2);
+    // This run sleeps (ends normally); the next start is not a recovery.
+    record = yieldRun(record, "lease-3", T0 + 70_000, undefined, T0 + 63_000).record;
+    record = beginRun(record, "lease-4", 30_000, T0 + 70_000, 3).record;
+    expect(record.run).toMatchObject({ phase: "running", lostRuns: 0 });
+    record = beginRun(record, "lease-5", 30_000, T0 + 101_000, 3).record;
+    expect(record.run).toMatchObject({ phase: "running", lostRuns: 1 });
+  });
+
   it("ignores the outcome of a run that lost its lease", ({ expect }) => {
     const live = running();
     const restarted = beginRun(live, "lease-2", 30_000, T0 + 40_000).record;

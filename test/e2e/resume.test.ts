@@ -74,39 +74,37 @@ function droppingFetch(events: number): { fetch: typeof fetch; dropped: () => bo
   return { fetch: cutting, dropped: () => dropped };
 }
 
+/** A countdown called through the SDK's own client, whose first tools/call stream is cut after `events` event ids. */
+async function countdownThroughCut(seconds: number, events: number) {
+  const cutter = droppingFetch(events);
+  const client = new Client({ name: "resume", version: "1" }, { capabilities: {} });
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    fetch: cutter.fetch,
+    reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
+  });
+  await client.connect(transport);
+  const progress: number[] = [];
+  try {
+    const result = await client.callTool({ name: "countdown", arguments: { seconds } }, undefined, { onprogress: (p) => progress.push(p.progress), timeout: 60_000 });
+    return { dropped: cutter.dropped(), progress, content: result.content };
+  } finally {
+    await client.close();
+  }
+}
+
 describe("the SDK client resumes a dropped tools/call stream", () => {
   it("gets every progress value exactly once and then the result", async ({ expect }) => {
-    const cutter = droppingFetch(2);
-    const client = new Client({ name: "resume", version: "1" }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-      fetch: cutter.fetch,
-      reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
-    });
-    await client.connect(transport);
-    const progress: number[] = [];
-    const result = await client.callTool({ name: "countdown", arguments: { seconds: 5 } }, undefined, { onprogress: (p) => progress.push(p.progress), timeout: 60_000 });
-    expect(cutter.dropped()).toBe(true);
-    expect(progress).toEqual([1, 2, 3, 4, 5]);
-    expect(result.content).toEqual([{ type: "text", text: "Countdown of 5 s finished." }]);
-    await client.close();
+    const run = await countdownThroughCut(5, 2);
+    expect(run.dropped).toBe(true);
+    expect(run.progress).toEqual([1, 2, 3, 4, 5]);
+    expect(run.content).toEqual([{ type: "text", text: "Countdown of 5 s finished." }]);
   });
-});
 
-describe("the SDK client resumes a tools/call stream dropped before any progress", () => {
-  it("resumes from the priming event: all progress once, then the result", async ({ expect }) => {
-    const cutter = droppingFetch(1);
-    const client = new Client({ name: "resume-early", version: "1" }, { capabilities: {} });
-    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-      fetch: cutter.fetch,
-      reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
-    });
-    await client.connect(transport);
-    const progress: number[] = [];
-    const result = await client.callTool({ name: "countdown", arguments: { seconds: 3 } }, undefined, { onprogress: (p) => progress.push(p.progress), timeout: 60_000 });
-    expect(cutter.dropped()).toBe(true);
-    expect(progress).toEqual([1, 2, 3]);
-    expect(result.content).toEqual([{ type: "text", text: "Countdown of 3 s finished." }]);
-    await client.close();
+  it("resumes a stream cut right after its priming event: all progress once, then the result", async ({ expect }) => {
+    const run = await countdownThroughCut(3, 1);
+    expect(run.dropped).toBe(true);
+    expect(run.progress).toEqual([1, 2, 3]);
+    expect(run.content).toEqual([{ type: "text", text: "Countdown of 3 s finished." }]);
   });
 });
 

@@ -107,8 +107,11 @@ export async function handleMcpPost(input: McpPostInput): Promise<Response> {
     input.waitUntil(replies.finally(() => sse.close()).finally(() => server.close()));
     return sse.response;
   }
+  // Every request has its answer, and no handler sends requests of its own to the client (there is
+  // no channel for them in a JSON answer), so the per-request server holds nothing to release: it
+  // is dropped, not closed. Closing built an McpError (a captured stack) and aborted each
+  // just-finished handler's signal (an AbortError with another), ~0.1 ms of CPU per request.
   const responses = await replies;
-  await server.close();
   const first = responses[0];
   const started = initialize && first ? await startSession(input.env, input.principal, initialize, first) : undefined;
   return Response.json(batch ? responses : first, started ? { headers: { [SESSION_HEADER]: started } } : undefined);

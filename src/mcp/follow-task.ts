@@ -30,8 +30,6 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
   const streamKey = output.streaming
     ? await gateway.openStream(taskId, { kind: options.streamKind, requestId, ...(progressToken !== undefined && { progressToken }) })
     : undefined;
-  // The stream is resumable from its first byte: its priming event names the point it starts after.
-  if (streamKey !== undefined) output.prime(taskEventId(taskId, streamKey, options.afterSeq));
   const feed = await gateway.feed(taskId, options.afterSeq);
   if (!feed) return { kind: "gone" };
   let disconnected = false;

@@ -15,11 +15,6 @@ export interface McpOutput {
   readonly streaming: boolean;
   /** Send a notification on the stream of request `requestId`, with an explicit event id. */
   notify(message: JSONRPCMessage, eventId?: string): void;
-  /**
-   * An event with `eventId` and empty data (SEP-1699 priming): from here on the client can resume
-   * this stream with Last-Event-ID even if it drops before any real event. Clients skip its data.
-   */
-  prime(eventId: string): void;
   /** Use `eventId` for the final response to `requestId` (so a resume ends at the right place). */
   setResponseEventId(requestId: RequestId, eventId: string): void;
   /** Whether the client is still reading. */
@@ -92,10 +87,6 @@ export class RequestTransport implements Transport, McpOutput {
 
   notify(message: JSONRPCMessage, eventId?: string): void {
     this.sse?.send({ id: eventId ?? this.nextOneOffId(), data: JSON.stringify(message) });
-  }
-
-  prime(eventId: string): void {
-    this.sse?.send({ id: eventId, data: "" });
   }
 
   setResponseEventId(requestId: RequestId, eventId: string): void {

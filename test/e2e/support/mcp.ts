@@ -53,7 +53,9 @@ export function parseSse(text: string): ParsedSseEvent[] {
       else if (line.startsWith("event: ")) event.event = line.slice(7);
       else if (line.startsWith("data: ")) data.push(line.slice(6));
     }
-    if (data.length > 0) {
+    // Events without data are skipped, as clients do (the SDK's transport too): a priming event
+    // (an id with empty data, SEP-1699) only sets the resume point.
+    if (data.length > 0 && data.join("\n") !== "") {
       event.data = data.join("\n");
       events.push(event);
     }

@@ -32,7 +32,7 @@ export class RequestTransport implements Transport, McpOutput {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   sessionId?: string;
 
-  private readonly pending = new Map<RequestId, (message: JSONRPCMessage) => void>();
+  private readonly pending = new Map<RequestId, { request: JSONRPCMessage & { id: RequestId }; resolve: (message: JSONRPCMessage) => void }>();
   private readonly responseEventIds = new Map<RequestId, string>();
   private readonly oneOffPrefix = `x.${crypto.randomUUID().replace(/-/g, "")}`;
   private counter = 0;
@@ -59,12 +59,14 @@ export class RequestTransport implements Transport, McpOutput {
     this.onclose?.();
   }
 
-  /** Deliver one client request and resolve with the server's response to it. */
+  /**
+   * Deliver one client request and resolve with the server's response to it. The SDK parses the
+   * params with its schema for the method and reports a mismatch as -32603; send() turns that into
+   * -32602 naming the fields, so the params are parsed once on the way in, not twice.
+   */
   dispatch(message: JSONRPCMessage & { id: RequestId }, extra?: MessageExtraInfo): Promise<JSONRPCMessage> {
-    const reply = new Promise<JSONRPCMessage>((resolve) => this.pending.set(message.id, resolve));
-    const problem = "method" in message ? paramsProblem(message) : undefined;
-    if (problem !== undefined) void this.send({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InvalidParams, message: problem } }); // send() never rejects
-    else this.onmessage?.(message, extra);
+    const reply = new Promise<JSONRPCMessage>((resolve) => this.pending.set(message.id, { request: message, resolve }));
+    this.onmessage?.(message, extra);
     return reply;
   }
 
@@ -75,10 +77,17 @@ export class RequestTransport implements Transport, McpOutput {
 
   async send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     if (isResponse(message)) {
-      if (this.sse) this.sse.send({ id: this.responseEventIds.get(message.id) ?? this.nextOneOffId(), data: JSON.stringify(message) });
-      const resolve = this.pending.get(message.id);
-      this.pending.delete(message.id);
-      resolve?.(message);
+      const { id } = message;
+      const pending = this.pending.get(id);
+      let reply: JSONRPCMessage = message;
+      if (pending && "error" in message && message.error.code === ErrorCode.InternalError && "method" in pending.request) {
+        // A params schema mismatch is the one way the SDK answers a well-formed request like this before its handler runs.
+        const problem = paramsProblem(pending.request);
+        if (problem !== undefined) reply = { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: problem } };
+      }
+      if (this.sse) this.sse.send({ id: this.responseEventIds.get(id) ?? this.nextOneOffId(), data: JSON.stringify(reply) });
+      this.pending.delete(id);
+      pending?.resolve(reply);
       return;
     }
     // Server notifications tied to a request go on that request's stream; others have nowhere to go here.

@@ -77,7 +77,10 @@ export class TaskGateway {
     let snapshot: TaskSnapshot;
     try {
       // The object stores the task, arms its alarm (which starts the job) and enqueues the job.
-      snapshot = await this.task(taskId).create({ taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {} }, { enqueue: true });
+      snapshot = await this.task(taskId).create(
+        { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt: preview.createdAt },
+        { enqueue: true },
+      );
     } catch (error) {
       if (created) await this.index().remove(taskId).catch(() => undefined);
       throw error;

@@ -48,7 +48,8 @@ export interface TaskSnapshot {
   lastSeq: number;
 }
 
-export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs">;
+/** `createdAt` (ms) is the gateway's, so the principal's index and the task itself agree on it. */
+export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs"> & { createdAt?: number };
 export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
 
 
@@ -77,11 +78,8 @@ export class TaskObject extends DurableObject<Env> {
   async create(input: CreateTaskInput, options: { enqueue?: boolean } = {}): Promise<TaskSnapshot> {
     const existing = this.storage.load();
     if (existing) return this.snapshot(existing);
-    const { settings } = this;
-    const transition = newTask(
-      { ...input, ...taskPolicy(settings) },
-      Date.now(),
-    );
+    const { createdAt, ...task } = input;
+    const transition = newTask({ ...task, ...taskPolicy(this.settings) }, createdAt ?? Date.now());
     await this.commit(undefined, transition);
     if (options.enqueue) this.ctx.waitUntil(this.enqueue(transition.record));
     return this.snapshot(transition.record);

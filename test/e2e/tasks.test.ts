@@ -108,6 +108,15 @@ describe("tasks/list", () => {
     expect(new Set(seen).size).toBe(seen.length);
     for (const id of created) expect(seen).toContain(id);
   });
+
+  it("lists a task with the same createdAt and ttl as tasks/get and CreateTaskResult", async ({ expect }) => {
+    const made = await createTask("countdown", { seconds: 1 });
+    const listed = (await client.experimental.tasks.listTasks()).tasks.find((t) => t.taskId === made.taskId);
+    const got = await client.experimental.tasks.getTask(made.taskId);
+    expect(listed?.createdAt).toBe(made.createdAt);
+    expect(got.createdAt).toBe(made.createdAt);
+    expect(listed?.ttl).toBe(got.ttl);
+  });
 });
 
 describe("tasks/cancel", () => {

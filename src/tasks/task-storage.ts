@@ -14,36 +14,65 @@ export interface StreamMeta {
   endSeq?: number;
 }
 
+type OptionalTable = "streams" | "watchers";
+
+const OPTIONAL_TABLES: Record<OptionalTable, string> = {
+  streams: "CREATE TABLE IF NOT EXISTS streams (key INTEGER PRIMARY KEY, meta TEXT NOT NULL)",
+  watchers: "CREATE TABLE IF NOT EXISTS watchers (session TEXT PRIMARY KEY)",
+};
+
 export class TaskStorage {
   /**
    * Whether the tables exist; undefined until first checked. The tables are created by the first
-   * save (or by prepare()), not by the constructor: looking up an unknown or foreign task id, or
-   * discarding an unused pre-provisioned one, then leaves no database behind.
+   * save, not by the constructor: looking up an unknown or foreign task id, or discarding an unused
+   * pre-provisioned one, then leaves no database behind.
    */
   private ready: boolean | undefined;
+  /** The tables only some tasks need (response streams, subscribed sessions), once known to exist. */
+  private readonly optional = new Map<OptionalTable, boolean>();
 
   constructor(private readonly sql: SqlStorage) {}
 
-  /** Creates the tables; also after deleteAll() so a reused instance keeps working. */
+  /**
+   * Creates the tables every task uses; also after deleteAll() so a reused instance keeps working.
+   * Every task is a new database, so each statement here is parsed and run once per task: no
+   * AUTOINCREMENT (its sqlite_sequence table is one more write per insert; rows are never deleted
+   * one by one, so a plain INTEGER PRIMARY KEY never reuses a sequence number either).
+   */
   ensureSchema(): void {
     this.ready = true;
+    this.optional.clear();
     this.sql.exec(`
       CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS steps (name TEXT PRIMARY KEY, value TEXT NOT NULL, at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS streams (key INTEGER PRIMARY KEY AUTOINCREMENT, meta TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS watchers (session TEXT PRIMARY KEY);
     `);
   }
 
   /** After deleteAll(): leave the database empty (an unused object must leave nothing behind) until the next save. */
   dropped(): void {
     this.ready = false;
+    this.optional.clear();
   }
 
   private hasSchema(): boolean {
     this.ready ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
     return this.ready;
+  }
+
+  /** Whether an optional table exists (checked once per instance); with `create`, it is made if missing. */
+  private hasTable(table: OptionalTable, create = false): boolean {
+    let exists = this.optional.get(table);
+    if (exists === undefined) {
+      exists = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table).toArray().length > 0;
+      this.optional.set(table, exists);
+    }
+    if (!exists && create) {
+      this.sql.exec(OPTIONAL_TABLES[table]);
+      this.optional.set(table, true);
+      return true;
+    }
+    return exists;
   }
 
   load(): TaskRecord | undefined {
@@ -89,10 +118,12 @@ export class TaskStorage {
   }
 
   openStream(meta: Omit<StreamMeta, "key">): number {
+    this.hasTable("streams", true);
     return this.sql.exec<{ key: number }>("INSERT INTO streams (meta) VALUES (?) RETURNING key", JSON.stringify(meta)).one().key;
   }
 
   stream(key: number): StreamMeta | undefined {
+    if (!this.hasTable("streams")) return undefined;
     const row = this.sql.exec<{ meta: string }>("SELECT meta FROM streams WHERE key = ?", key).toArray()[0];
     return row ? { ...(JSON.parse(row.meta) as Omit<StreamMeta, "key">), key } : undefined;
   }
@@ -104,14 +135,17 @@ export class TaskStorage {
 
   /** Sessions subscribed to this task (resources/subscribe). */
   watch(sessionId: string): void {
+    this.hasTable("watchers", true);
     this.sql.exec("INSERT INTO watchers (session) VALUES (?) ON CONFLICT(session) DO NOTHING", sessionId);
   }
 
   unwatch(sessionId: string): void {
+    if (!this.hasTable("watchers")) return;
     this.sql.exec("DELETE FROM watchers WHERE session = ?", sessionId);
   }
 
   watchers(): string[] {
+    if (!this.hasTable("watchers")) return [];
     return this.sql.exec<{ session: string }>("SELECT session FROM watchers").toArray().map((row) => row.session);
   }
 

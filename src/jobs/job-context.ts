@@ -53,6 +53,8 @@ export function createJobContext(host: JobHost, yieldState: YieldState): JobCont
       yieldState.yield = new JobYield(wakeAt, reason);
       throw yieldState.yield;
     }
+    // The job is about to wait: what it reported so far should not wait with it.
+    host.flush?.();
     await abortableDelay(wakeAt - now, host.signal);
   };
 

@@ -22,6 +22,8 @@ export interface JobHost {
   loadStep(name: string): { value: unknown } | undefined;
   /** Store a step result; emits the `step` event the first time only. */
   saveStep(name: string, value: unknown): void;
+  /** The job is about to wait (a sleep): deliver the events it has reported so far now. */
+  flush?(): void;
 }
 
 export type RunOutcome =

@@ -88,10 +88,10 @@ export function acceptFeedReader(ctx: DurableObjectState, request: Request, reco
 
 /**
  * Collects the events committed in one turn of the object and sends them to the readers as one
- * message each, when the turn ends: a job that finishes a step and reports progress commits twice
- * in a row, and every message costs each reader a WebSocket delivery, a write and a chunk through
- * every proxy on the way. Holding them to the end of the turn delays nothing a reader could see:
- * the runtime's output gate holds outgoing messages until the turn's writes are durable anyway.
+ * message each: a job that finishes a step and reports progress commits twice in a row, and every
+ * message costs each reader a WebSocket delivery, a write and a chunk through every proxy on the
+ * way. They leave when the job next waits (its host calls flush() before a sleep), when a terminal
+ * event comes, or at the latest on a zero-delay timer at the end of the turn (locally 2-3 ms later).
  */
 export class FeedBroadcaster {
   private pending: TaskEvent[] = [];

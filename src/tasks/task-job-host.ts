@@ -13,9 +13,11 @@ export interface TaskJobHostInput {
   storage: TaskStorage;
   commit(before: TaskRecord, transition: Transition): void;
   append(events: NewTaskEvent[]): void;
+  /** Send the events committed so far to the task's readers now, not at the end of the turn. */
+  flush(): void;
 }
 
-export function taskJobHost({ record, signal, sliceDeadline, storage, commit, append }: TaskJobHostInput): JobHost {
+export function taskJobHost({ record, signal, sliceDeadline, storage, commit, append, flush }: TaskJobHostInput): JobHost {
   return {
     taskId: record.taskId,
     attempt: record.run.runs,
@@ -31,6 +33,7 @@ export function taskJobHost({ record, signal, sliceDeadline, storage, commit, ap
       const current = storage.load();
       if (current && !isTerminal(current.status)) append([{ type: "log", data: { level, message } }]);
     },
+    flush,
     loadStep: (name) => storage.step(name),
     saveStep: (name, value) => {
       // Only a step's first completion is an event; sleeps are stored the same way, silently.

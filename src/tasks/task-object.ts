@@ -235,6 +235,7 @@ export class TaskObject extends DurableObject<Env> {
           storage: this.storage,
           commit: (before, transition) => void this.commit(before, transition), // storage is synchronous; only fan-out is async
           append: (events) => void this.append(events),
+          flush: () => this.feed.flush(),
         }),
       );
     } finally {

@@ -35,6 +35,19 @@ class FakeTask {
   }
 }
 
+describe("the job context and its host", () => {
+  it("asks the host to deliver what the job reported before each in-memory sleep", async ({ expect }) => {
+    const task = new FakeTask();
+    const order: string[] = [];
+    const host = task.host();
+    const job = createJobContext({ ...host, progress: (p) => order.push(`progress ${p}`), flush: () => order.push("flush") }, {});
+    await job.progress(1, 2);
+    await job.sleep(0.01);
+    await job.progress(2, 2);
+    expect(order).toEqual(["progress 1", "flush", "progress 2"]);
+  });
+});
+
 describe("runJob outcomes", () => {
   it("completes batch_process with one step per item", async ({ expect }) => {
     const task = new FakeTask();

@@ -58,7 +58,7 @@ taskRoutes.get("/:taskId/events", async (c) => {
   const sse = new SseStream({ retryMs: c.get("settings").pollIntervalMs });
   const { ws, replay } = opened.source;
   if (!ws) {
-    // The task has ended: its whole log, then the end of the stream.
+    // The task has ended: the rest of its log at once, then the end of the stream.
     sse.sendBytes(new Uint8Array(replay));
     sse.close();
     return sse.response;

@@ -9,6 +9,7 @@ import { TaskGateway } from "../tasks/gateway";
 import { isTaskId } from "../tasks/ids";
 import type { AppEnv } from "./env";
 import { SseStream } from "./sse";
+import { closeQuietly } from "../websockets";
 
 /** Event ids of this view: `t.<taskId>.0.<seq>` (stream 0 is the raw event log). */
 const EVENT_ID = /^t\.([0-9a-f]{32})\.0\.(\d{1,15})$/;
@@ -17,13 +18,6 @@ const notFound = () => Response.json({ error: "not_found", message: "No such tas
 
 export const taskRoutes = new Hono<AppEnv>();
 
-function closeQuietly(ws: WebSocket): void {
-  try {
-    ws.close(1000, "reader done");
-  } catch {
-    // already closed
-  }
-}
 
 taskRoutes.get("/:taskId", async (c) => {
   const taskId = c.req.param("taskId");
@@ -73,7 +67,7 @@ taskRoutes.get("/:taskId/events", async (c) => {
   c.executionCtx.waitUntil(
     new Promise<void>((resolve) =>
       sse.onClose(() => {
-        closeQuietly(ws);
+        closeQuietly(ws, 1000, "reader done");
         resolve();
       }),
     ),

@@ -6,6 +6,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { parseTaskResourceUri, taskObjectName } from "../tasks/ids";
 import { SessionStorage, type SessionInfo } from "./session-storage";
+import { closeQuietly, completeClose, sendQuietly } from "../websockets";
 
 const READER_TAG = "reader";
 /** A session unused for this long is deleted (SESSION_IDLE_TTL_MS). */
@@ -156,8 +157,7 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   override async webSocketClose(ws: WebSocket, code: number): Promise<void> {
-    // Complete the close handshake so the socket leaves getWebSockets() at once.
-    closeQuietly(ws, code === 1005 || code === 1006 ? 1000 : code, "closed");
+    completeClose(ws, code);
   }
 
   // ---- idle expiry -----------------------------------------------------------
@@ -176,18 +176,3 @@ export class SessionObject extends DurableObject<Env> {
   }
 }
 
-function sendQuietly(ws: WebSocket, frame: string): void {
-  try {
-    ws.send(frame);
-  } catch {
-    // a reader that went away is dropped by webSocketClose
-  }
-}
-
-function closeQuietly(ws: WebSocket, code: number, reason: string): void {
-  try {
-    ws.close(code, reason);
-  } catch {
-    // already closed
-  }
-}

@@ -8,6 +8,7 @@ import { isTaskId, taskObjectName } from "./ids";
 import type { JsonObject } from "./model";
 import type { FeedFormat } from "./task-feed";
 import type { StreamMeta } from "./task-storage";
+import { closeQuietly } from "../websockets";
 
 export interface TaskFeed extends AsyncIterable<FeedEvent> {
   /** The task's `_meta` (correlation id and the like) as the object held it when the feed opened. */
@@ -173,11 +174,7 @@ function feedOverSocket(ws: WebSocket, meta: JsonObject, stream: StreamMeta | un
     close() {
       if (!ended) {
         ended = true;
-        try {
-          ws.close(1000, "reader done");
-        } catch {
-          // already closed
-        }
+        closeQuietly(ws, 1000, "reader done");
         notify();
       }
     },

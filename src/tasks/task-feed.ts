@@ -19,6 +19,7 @@ import { eventStreamFrames, type EventStreamView } from "./event-stream-frames";
 import { encodeFeedMessages, FEED_META_HEADER, FEED_STREAM_HEADER } from "./feed-frames";
 import { isTerminal, type TaskEvent, type TaskRecord } from "./model";
 import type { StreamMeta, TaskStorage } from "./task-storage";
+import { closeQuietly, sendQuietly } from "../websockets";
 
 export type FeedFormat = "lines" | "sse" | "sse-timing";
 
@@ -143,37 +144,12 @@ function broadcastToFeed(ctx: DurableObjectState, events: TaskEvent[], view: () 
     const sockets = ctx.getWebSockets(FORMAT_TAGS[format]);
     if (sockets.length === 0) continue;
     const messages = encode(format, events, view);
-    for (const ws of sockets) {
-      try {
-        for (const message of messages) ws.send(message);
-      } catch {
-        // a reader that went away is dropped by webSocketClose
-      }
-    }
+    for (const ws of sockets) for (const message of messages) sendQuietly(ws, message);
   }
   if (events.some((event) => event.type === "result")) setTimeout(() => closeFeed(ctx, "terminal"), CLOSE_AFTER_TERMINAL_MS);
 }
 
 /** Closes every reader, whatever its format (the object holds no other sockets). */
 export function closeFeed(ctx: DurableObjectState, reason: string): void {
-  closeSockets(ctx.getWebSockets(), reason);
-}
-
-/** Complete the close handshake so the socket leaves getWebSockets() at once. */
-export function completeClose(ws: WebSocket, code: number): void {
-  try {
-    ws.close(code === 1005 || code === 1006 ? 1000 : code, "closed");
-  } catch {
-    // already closed
-  }
-}
-
-function closeSockets(sockets: WebSocket[], reason: string): void {
-  for (const ws of sockets) {
-    try {
-      ws.close(1000, reason);
-    } catch {
-      // already closed
-    }
-  }
+  for (const ws of ctx.getWebSockets()) closeQuietly(ws, 1000, reason);
 }

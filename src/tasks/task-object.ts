@@ -35,7 +35,8 @@ import {
 } from "./model";
 import { taskObservers } from "./observers";
 import type { EventStreamView } from "./event-stream-frames";
-import { acceptFeedReader, completeClose, FeedBroadcaster } from "./task-feed";
+import { acceptFeedReader, FeedBroadcaster } from "./task-feed";
+import { completeClose } from "../websockets";
 import { taskJobHost } from "./task-job-host";
 import { TaskStorage, type StreamMeta } from "./task-storage";
 

@@ -40,6 +40,8 @@ export class SseStream {
   private keepalive?: ReturnType<typeof setInterval>;
   private closedFlag = false;
   private readonly onCloseHandlers: (() => void)[] = [];
+  /** One handler for every write's rejection (a busy stream writes often; no closure per write). */
+  private readonly onWriteFailed = (): void => this.markClosed();
   /** Text written in this turn, sent as one chunk at its end (see write()). */
   private pending = "";
 
@@ -83,7 +85,7 @@ export class SseStream {
   sendBytes(bytes: Uint8Array): void {
     if (this.closedFlag || bytes.byteLength === 0) return;
     this.flush();
-    this.writer.write(bytes).catch(() => this.markClosed());
+    this.writer.write(bytes).catch(this.onWriteFailed);
   }
 
   comment(text: string): void {
@@ -112,7 +114,7 @@ export class SseStream {
     if (this.pending === "" || this.closedFlag) return;
     const chunk = encoder.encode(this.pending);
     this.pending = "";
-    this.writer.write(chunk).catch(() => this.markClosed());
+    this.writer.write(chunk).catch(this.onWriteFailed);
   }
 
   private markClosed(): void {

@@ -4,12 +4,11 @@
  */
 import { Hono } from "hono";
 import { taskDocument } from "../tasks/document";
-import { openEventStreamSocket } from "../tasks/feed-client";
+import { joinEventStream } from "../tasks/event-stream-hub";
 import { TaskGateway } from "../tasks/gateway";
-import { isTaskId } from "../tasks/ids";
+import { isTaskId, taskObjectName } from "../tasks/ids";
 import type { AppEnv } from "./env";
 import { SseStream } from "./sse";
-import { closeQuietly } from "../websockets";
 
 /** Event ids of this view: `t.<taskId>.0.<seq>` (stream 0 is the raw event log). */
 const EVENT_ID = /^t\.([0-9a-f]{32})\.0\.(\d{1,15})$/;
@@ -38,39 +37,23 @@ taskRoutes.get("/:taskId/events", async (c) => {
     }
     afterSeq = Number(match[2]);
   }
-  // One round trip: the object checks the task and the resume point, replays, then sends live
-  // events, each commit already framed as this view's SSE bytes.
+  // The isolate's readers of this task share one socket to its object (event-stream-hub.ts); a
+  // reader that joins fetches only the replay of what it lacks, in one round trip.
   // `?timing=1` adds each event's commit time as a comment (for the benchmark; clients ignore comments).
-  const opened = await openEventStreamSocket(c.env, c.get("principal"), taskId, afterSeq, { strict: true, timing: c.req.query("timing") === "1" });
-  if (!opened.ok) {
+  const principal = c.get("principal");
+  const format = c.req.query("timing") === "1" ? "sse-timing" : "sse";
+  const name = taskObjectName(principal, taskId);
+  const joined = await joinEventStream(c.env.TASKS.getByName(name), `${name}/${format}`, format, afterSeq);
+  if (!joined.ok) {
     // An id past the end of the log was never issued: say so rather than wait for it.
-    if (opened.status === 416) {
+    if (joined.status === 416) {
       return c.json({ error: "bad_last_event_id", message: "Last-Event-ID names an event this task never had; reconnect without it to replay from the start." }, 400);
     }
     return notFound();
   }
   const sse = new SseStream({ retryMs: c.get("settings").pollIntervalMs });
-  const { ws, replay } = opened.source;
-  if (!ws) {
-    // The task has ended: the rest of its log at once, then the end of the stream.
-    sse.sendBytes(new Uint8Array(replay));
-    sse.close();
-    return sse.response;
-  }
-  ws.addEventListener("message", (message) => {
-    if (message.data instanceof ArrayBuffer) sse.sendBytes(new Uint8Array(message.data));
-  });
-  // The object closes the socket after the terminal event (or when the task expires).
-  ws.addEventListener("close", () => sse.close());
-  ws.addEventListener("error", () => sse.close());
   c.req.raw.signal.addEventListener("abort", () => sse.close());
-  c.executionCtx.waitUntil(
-    new Promise<void>((resolve) =>
-      sse.onClose(() => {
-        closeQuietly(ws, 1000, "reader done");
-        resolve();
-      }),
-    ),
-  );
+  // The reader writes its response from this request; it ends after the result (or when the task expires).
+  c.executionCtx.waitUntil(joined.reader.pump(sse));
   return sse.response;
 });

@@ -6,7 +6,6 @@
 import { decodeFeedMessage, FEED_META_HEADER, FEED_STREAM_HEADER, type FeedEvent } from "./feed-frames";
 import { isTaskId, taskObjectName } from "./ids";
 import type { JsonObject } from "./model";
-import type { FeedFormat } from "./task-feed";
 import type { StreamMeta } from "./task-storage";
 import { closeQuietly } from "../websockets";
 
@@ -33,23 +32,16 @@ export interface FeedOptions {
 
 export type OpenFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
 
-/**
- * A reader of the finished `GET /tasks/{id}/events` bytes: a socket whose binary messages are those
- * bytes, or, when nothing live can follow, the whole replay at once.
- */
-export type EventStreamSource = { ws: WebSocket; replay?: undefined } | { ws?: undefined; replay: ArrayBuffer };
-
 /** The object answers a socket, or (nothing live to come) the replay as a plain body. */
 type OpenSocket =
   | { ok: true; meta: JsonObject; stream?: StreamMeta; ws: WebSocket; replay?: undefined }
   | { ok: true; meta: JsonObject; stream?: StreamMeta; ws?: undefined; replay: Response }
   | { ok: false; status: number };
 
-async function openSocket(stub: FeedSource, afterSeq: number, options: FeedOptions, format: FeedFormat): Promise<OpenSocket> {
+async function openSocket(stub: FeedSource, afterSeq: number, options: FeedOptions): Promise<OpenSocket> {
   let url = `https://task.internal/feed?after=${Math.max(0, Math.floor(afterSeq))}`;
   if (options.stream !== undefined) url += `&stream=${options.stream}`;
   if (options.strict) url += "&strict=1";
-  if (format !== "lines") url += `&format=${format}`;
   const response = await stub.fetch(url, { headers: { Upgrade: "websocket" } });
   const meta = headerJson<JsonObject>(response, FEED_META_HEADER) ?? {};
   const stream = headerJson<StreamMeta>(response, FEED_STREAM_HEADER);
@@ -65,7 +57,7 @@ async function openSocket(stub: FeedSource, afterSeq: number, options: FeedOptio
 
 /** Opens a feed in one round trip; the status says why not (404 no task or stream, 410 stream ended, 416 seq past the end). */
 export async function openFeed(stub: FeedSource, afterSeq: number, options: FeedOptions = {}): Promise<OpenFeed> {
-  const opened = await openSocket(stub, afterSeq, options, "lines");
+  const opened = await openSocket(stub, afterSeq, options);
   if (!opened.ok) return opened;
   if (opened.ws) return { ok: true, feed: feedOverSocket(opened.ws, opened.meta, opened.stream) };
   const events = decodeFeedMessage(await opened.replay.text());
@@ -76,23 +68,6 @@ export async function openFeed(stub: FeedSource, afterSeq: number, options: Feed
 export async function openPrincipalFeed(env: Env, principal: string, taskId: string, afterSeq: number, options: FeedOptions = {}): Promise<OpenFeed> {
   if (!isTaskId(taskId)) return { ok: false, status: 404 };
   return openFeed(env.TASKS.getByName(taskObjectName(principal, taskId)), afterSeq, options);
-}
-
-/**
- * Like openPrincipalFeed, for a reader that forwards the task's `GET /tasks/{id}/events` view as
- * it is: the object frames each commit once for all such readers and this side only copies bytes.
- */
-export async function openEventStreamSocket(
-  env: Env,
-  principal: string,
-  taskId: string,
-  afterSeq: number,
-  options: FeedOptions & { timing?: boolean } = {},
-): Promise<{ ok: true; source: EventStreamSource } | { ok: false; status: number }> {
-  if (!isTaskId(taskId)) return { ok: false, status: 404 };
-  const opened = await openSocket(env.TASKS.getByName(taskObjectName(principal, taskId)), afterSeq, options, options.timing ? "sse-timing" : "sse");
-  if (!opened.ok) return opened;
-  return { ok: true, source: opened.ws ? { ws: opened.ws } : { replay: await opened.replay.arrayBuffer() } };
 }
 
 export async function openTaskFeed(stub: FeedSource, afterSeq: number): Promise<TaskFeed | undefined> {

@@ -8,14 +8,16 @@
  * built once per commit for all such readers. The form is the socket's tag, so it survives hibernation.
  *
  * A feed with nothing live to come (a finished task, a resumed stream whose end is written) is
- * answered 200 with the replay as its body instead of a socket.
+ * answered 200 with the replay as its body instead of a socket; so is a request without
+ * `Upgrade: websocket` (a reader that joins a socket its Worker already holds needs only the replay).
+ * In the `sse` forms a message and a replay body are one envelope of event-stream-frames.ts.
  *
  * The upgrade answers everything a reader needs before its first event, so opening a feed is
  * one round trip: the task's `_meta` rides on a header, and with `stream=<key>` the object also
  * checks a resume point of that response stream (404 unknown stream or seq, 410 stream ended)
  * and returns the stream's metadata. With `strict=1`, an `after` past the log's end is a 416.
  */
-import { eventStreamFrames, type EventStreamView } from "./event-stream-frames";
+import { encodeEventStreamChunk, type EventStreamView } from "./event-stream-frames";
 import { encodeFeedMessages, FEED_META_HEADER, FEED_STREAM_HEADER } from "./feed-frames";
 import { isTerminal, type TaskEvent, type TaskRecord } from "./model";
 import type { StreamMeta, TaskStorage } from "./task-storage";
@@ -43,12 +45,13 @@ function feedFormat(value: string | null): FeedFormat {
 /** One message per page of events, in `format`. */
 function encode(format: FeedFormat, events: readonly TaskEvent[], view: () => EventStreamView): (string | Uint8Array)[] {
   if (events.length === 0) return [];
-  return format === "lines" ? encodeFeedMessages(events) : [eventStreamFrames(events, view(), format === "sse-timing")];
+  return format === "lines" ? encodeFeedMessages(events) : [encodeEventStreamChunk(events, view(), format === "sse-timing")];
 }
 
 export function acceptFeedReader(ctx: DurableObjectState, request: Request, record: TaskRecord | undefined, storage: TaskStorage): Response {
   const url = new URL(request.url);
-  if (url.pathname !== "/feed" || request.headers.get("Upgrade") !== "websocket") return new Response("Not found", { status: 404 });
+  if (url.pathname !== "/feed") return new Response("Not found", { status: 404 });
+  const upgrade = request.headers.get("Upgrade") === "websocket";
   if (!record) return new Response("Not found", { status: 404 });
   const afterParam = Number(url.searchParams.get("after") ?? "0");
   const after = Number.isSafeInteger(afterParam) && afterParam >= 0 ? afterParam : 0;
@@ -68,24 +71,30 @@ export function acceptFeedReader(ctx: DurableObjectState, request: Request, reco
   const format = feedFormat(url.searchParams.get("format"));
   const { taskId, meta } = record;
   const view = () => ({ taskId, meta });
-  const replay = (send: (message: string | Uint8Array) => void) => {
-    // A stream ends with its terminal event; what a task logs after it (webhook deliveries) is
-    // read by resuming after that event.
+  // A stream ends with its terminal event; what a task logs after it (webhook deliveries) is
+  // read by resuming after that event.
+  const replay = (send: (message: string | Uint8Array) => void, pageSize = REPLAY_PAGE) => {
     let sent = after;
     for (;;) {
-      const page = storage.eventsAfter(sent, REPLAY_PAGE);
+      const page = storage.eventsAfter(sent, pageSize);
       const end = page.findIndex((event) => event.type === "result");
       for (const message of encode(format, end < 0 ? page : page.slice(0, end + 1), view)) send(message);
-      if (end >= 0 || page.length < REPLAY_PAGE) break;
+      if (end >= 0 || page.length < pageSize) break;
       sent = page[page.length - 1]?.seq ?? sent;
     }
   };
-  // Nothing live can follow (the task ended, or the resumed stream's last event is written):
-  // the replay is the whole answer, as a plain response, without a socket to set up and close.
-  if (isTerminal(record.status) || (stream?.endSeq !== undefined && storage.lastSeq() >= stream.endSeq)) {
-    const parts: (string | Uint8Array)[] = [];
-    replay((message) => parts.push(message));
-    return new Response(format === "lines" ? (parts as string[]).join("\n") : new Blob(parts as Uint8Array<ArrayBuffer>[]), { status: 200, headers });
+  // Nothing live can follow (the task ended, or the resumed stream's last event is written), or
+  // only the replay was asked for: the replay is the whole answer, as a plain response.
+  if (!upgrade || isTerminal(record.status) || (stream?.endSeq !== undefined && storage.lastSeq() >= stream.endSeq)) {
+    if (format !== "lines") {
+      // One envelope: the reader filters it by sequence number as a whole.
+      let body: Uint8Array | undefined;
+      replay((message) => (body = message as Uint8Array), Number.MAX_SAFE_INTEGER);
+      return new Response(body ?? encodeEventStreamChunk([], view(), false), { status: 200, headers });
+    }
+    const parts: string[] = [];
+    replay((message) => parts.push(message as string));
+    return new Response(parts.join("\n"), { status: 200, headers });
   }
   const pair = new WebSocketPair();
   const [client, server] = [pair[0], pair[1]];

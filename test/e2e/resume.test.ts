@@ -211,3 +211,36 @@ describe("GET /tasks/{id}/events resumption", () => {
     expect(tail.at(-1)?.event).toBe("result");
   });
 });
+
+describe("GET /tasks/{id}/events readers sharing one socket", () => {
+  // The Worker serves all readers of a task from one socket to its object, held by the first
+  // reader's request. That reader leaves mid-task; readers that joined before and after must still
+  // get every event exactly once, in order, through the result.
+  it("the reader whose request holds the socket drops; every other reader still gets each event once", async ({ expect }) => {
+    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "batch_process", arguments: { items: 8, secondsPerItem: 0.25 }, task: {} } }, { headers: V });
+    const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
+    const url = `${server.url}/tasks/${taskId}/events`;
+    const readAll = async (reader: SseReader) => {
+      const events: { id?: string; event?: string }[] = [];
+      for (let event = await reader.next(); event; event = await reader.next()) events.push(event);
+      return events;
+    };
+    const owner = await openSse(url);
+    const early = await Promise.all([openSse(url), openSse(url)]);
+    await owner.next();
+    await owner.next();
+    owner.drop();
+    const late = await openSse(url);
+    const resumedFrom = (await early[0]!.next())?.id ?? "";
+    const resumed = await openSse(url, { headers: { "Last-Event-ID": resumedFrom } });
+    const [earlyA, earlyB, lateEvents, resumedEvents] = await Promise.all([readAll(early[0]!), readAll(early[1]!), readAll(late), readAll(resumed)]);
+    const all = await readAll(await openSse(url));
+    const ids = all.map((e) => e.id);
+    expect(all.at(-1)?.event).toBe("result");
+    expect(new Set(ids).size).toBe(ids.length);
+    expect([resumedFrom, ...earlyA.map((e) => e.id)]).toEqual(ids);
+    expect(earlyB.map((e) => e.id)).toEqual(ids);
+    expect(lateEvents.map((e) => e.id)).toEqual(ids);
+    expect(resumedEvents.map((e) => e.id)).toEqual(ids.slice(1));
+  });
+});

@@ -3,6 +3,7 @@
 import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
+import { decodeEventStreamChunk } from "../../src/tasks/event-stream-frames";
 import { openTaskFeed } from "../../src/tasks/feed-client";
 import { newSessionId, sessionObjectName } from "../../src/sessions/ids";
 import type { SessionObject } from "../../src/sessions/session-object";
@@ -41,7 +42,7 @@ describe("readers of the GET /tasks/{id}/events view survive eviction too", () =
     if (!ws) throw new Error(`no socket: ${upgrade.status}`);
     const frames: string[] = [];
     ws.binaryType = "arraybuffer";
-    ws.addEventListener("message", (m) => frames.push(new TextDecoder().decode(m.data as ArrayBuffer)));
+    ws.addEventListener("message", (m) => frames.push(new TextDecoder().decode(decodeEventStreamChunk(m.data as ArrayBuffer)?.bytes)));
     ws.accept();
     await runInDurableObject(stub, (instance: TaskObject) => mark(instance));
     await evictDurableObject(stub);

@@ -1,5 +1,6 @@
 import { describe, it, vi } from "vitest";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { decodeEventStreamChunk } from "../../src/tasks/event-stream-frames";
 import { openTaskFeed } from "../../src/tasks/feed-client";
 import { decodeFeedMessage } from "../../src/tasks/feed-frames";
 import type { TaskEvent } from "../../src/tasks/model";
@@ -194,6 +195,22 @@ describe("the feed's forms", () => {
     expect(decodeFeedMessage(await response.text()).map((e) => e.seq)).toEqual([3, 4, 5, 6]);
   });
 
+  it("answers a request without Upgrade with the replay alone, even while the task runs (a reader joining its Worker's socket)", async ({ expect }) => {
+    const { stub, input, taskId } = freshTask("countdown", { seconds: 60 });
+    const created = await stub.create(input);
+    const replay = (query: string) => stub.fetch(`https://task.internal/feed?${query}`);
+    const response = await replay("after=0&strict=1&format=sse");
+    expect(response.status).toBe(200);
+    const chunk = decodeEventStreamChunk(await response.arrayBuffer());
+    expect(chunk?.seqs).toEqual(Array.from({ length: created.lastSeq }, (_, i) => i + 1));
+    expect(new TextDecoder().decode(chunk?.bytes)).toMatch(new RegExp(`^id: t\\.${taskId}\\.0\\.1\nevent: status\n`));
+    expect(chunk?.final).toBe(false);
+    expect((await replay(`after=${created.lastSeq + 1}&strict=1&format=sse`)).status).toBe(416);
+    expect((await freshTask().stub.fetch("https://task.internal/feed?after=0&format=sse")).status).toBe(404);
+    expect(await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.getWebSockets().length)).toBe(0);
+    await stub.cancel();
+  });
+
   it("sends the event-stream view framed once for all its readers, a step and its progress as one message", async ({ expect }) => {
     const { stub, input, taskId } = freshTask("batch_process", { items: 2, secondsPerItem: 0.2 });
     const created = await stub.create(input);
@@ -203,7 +220,7 @@ describe("the feed's forms", () => {
         if (!ws) throw new Error("no socket");
         const messages: string[] = [];
         ws.binaryType = "arraybuffer";
-        ws.addEventListener("message", (m) => messages.push(new TextDecoder().decode(m.data as ArrayBuffer)));
+        ws.addEventListener("message", (m) => messages.push(new TextDecoder().decode(decodeEventStreamChunk(m.data as ArrayBuffer)?.bytes)));
         const closed = new Promise<void>((resolve) => ws.addEventListener("close", () => resolve()));
         ws.accept();
         return { messages, closed };

@@ -1,0 +1,224 @@
+// The Worker's shared socket for GET /tasks/{id}/events readers, against an in-memory TaskObject
+// feed: readers join at any point, the socket's owner leaves, the socket is lost, the task ends.
+// Every reader must get exactly the events after its own position, in order, each once.
+import { describe, it } from "vitest";
+import { encodeEventStreamChunk } from "../../src/tasks/event-stream-frames";
+import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource } from "../../src/tasks/event-stream-hub";
+import type { TaskEvent } from "../../src/tasks/model";
+
+const TASK = "0123456789abcdef0123456789abcdef";
+const view = { taskId: TASK, meta: {} };
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await tick();
+};
+
+/** The client end of a socket to the fake object. */
+class FakeSocket extends EventTarget {
+  binaryType = "blob";
+  open = true;
+  accept(): void {}
+  close(): void {
+    this.open = false;
+  }
+  deliver(bytes: Uint8Array): void {
+    const data = bytes.slice().buffer;
+    setTimeout(() => this.open && this.dispatchEvent(Object.assign(new Event("message"), { data })), 0);
+  }
+  lose(code: number, reason: string): void {
+    setTimeout(() => {
+      if (!this.open) return;
+      this.open = false;
+      this.dispatchEvent(Object.assign(new Event("close"), { code, reason }));
+    }, 0);
+  }
+}
+
+/** What a TaskObject's /feed answers, in memory: the log, sockets that get each commit, and the replay body. */
+class FakeTaskFeed implements EventStreamSource {
+  log: TaskEvent[] = [{ seq: 1, type: "status", at: 0, data: { status: "working" } }];
+  sockets: FakeSocket[] = [];
+  exists = true;
+
+  get ended(): boolean {
+    return this.log.at(-1)?.type === "result";
+  }
+
+  async fetch(input: string, init?: RequestInit) {
+    await tick();
+    const url = new URL(input);
+    const after = Number(url.searchParams.get("after"));
+    const reply = (status: number, body?: Uint8Array, webSocket: FakeSocket | null = null) => ({
+      status,
+      webSocket: webSocket as unknown as WebSocket | null,
+      arrayBuffer: async () => (body ?? new Uint8Array()).slice().buffer,
+    });
+    if (!this.exists) return reply(404);
+    if (url.searchParams.get("strict") === "1" && after > this.log.length) return reply(416);
+    const replay = encodeEventStreamChunk(this.log.filter((e) => e.seq > after), view, false);
+    const upgrade = new Headers(init?.headers).get("Upgrade") === "websocket";
+    if (!upgrade || this.ended) return reply(200, replay);
+    const socket = new FakeSocket();
+    this.sockets.push(socket);
+    socket.deliver(replay);
+    return reply(101, undefined, socket);
+  }
+
+  commit(count = 1, last = false): void {
+    const events: TaskEvent[] = [];
+    for (let i = 0; i < count; i++) {
+      const seq = this.log.length + 1;
+      const event: TaskEvent = last && i === count - 1 ? { seq, type: "result", at: 0, data: {} } : { seq, type: "progress", at: 0, data: { progress: seq } };
+      this.log.push(event);
+      events.push(event);
+    }
+    const chunk = encodeEventStreamChunk(events, view, false);
+    for (const socket of this.sockets) if (socket.open) socket.deliver(chunk);
+    if (last) for (const socket of this.sockets) socket.lose(1000, "terminal");
+  }
+
+  openSockets(): number {
+    return this.sockets.filter((s) => s.open).length;
+  }
+}
+
+class FakeSink implements EventStreamSink {
+  text = "";
+  closed = false;
+  private handlers: (() => void)[] = [];
+  sendBytes(bytes: Uint8Array): void {
+    this.text += new TextDecoder().decode(bytes);
+  }
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const handler of this.handlers.splice(0)) handler();
+  }
+  onClose(handler: () => void): void {
+    if (this.closed) handler();
+    else this.handlers.push(handler);
+  }
+  seqs(): number[] {
+    return [...this.text.matchAll(/^id: t\.[0-9a-f]{32}\.0\.(\d+)$/gm)].map((m) => Number(m[1]));
+  }
+}
+
+let keys = 0;
+async function join(feed: FakeTaskFeed, afterSeq: number, key: string) {
+  const joined = await joinEventStream(feed, key, "sse", afterSeq);
+  if (!joined.ok) throw new Error(`refused: ${joined.status}`);
+  const sink = new FakeSink();
+  const done = joined.reader.pump(sink);
+  return { sink, done, reader: joined.reader as EventStreamReader };
+}
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+describe("readers of one task share one socket", () => {
+  it("readers joining at different points each get exactly the events after their own, through the end", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    const first = await join(feed, 0, key);
+    feed.commit(2);
+    const late = await join(feed, 0, key);
+    const resumed = await join(feed, 2, key);
+    feed.commit(1);
+    // A reader joins while a commit is on its way to the hub: the replay and the live chunk overlap.
+    const racing = join(feed, 1, key);
+    feed.commit(2);
+    const racer = await racing;
+    await settle();
+    feed.commit(1, true);
+    await Promise.all([first.done, late.done, resumed.done, racer.done]);
+    expect(first.sink.seqs()).toEqual(range(1, 7));
+    expect(late.sink.seqs()).toEqual(range(1, 7));
+    expect(resumed.sink.seqs()).toEqual(range(3, 7));
+    expect(racer.sink.seqs()).toEqual(range(2, 7));
+    expect(feed.sockets).toHaveLength(1);
+    expect(openHubCount()).toBe(0);
+  });
+
+  it("when the socket's owner leaves, another reader's request opens the next one and nothing is lost or repeated", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    const owner = await join(feed, 0, key);
+    const others = [await join(feed, 0, key), await join(feed, 0, key)];
+    feed.commit(2);
+    await settle();
+    owner.sink.close();
+    await owner.done;
+    feed.commit(2); // committed while no socket is open: the next socket's replay brings it
+    await settle();
+    expect(feed.sockets).toHaveLength(2);
+    expect(feed.sockets[0]?.open).toBe(false);
+    feed.commit(1, true);
+    await Promise.all(others.map((o) => o.done));
+    for (const other of others) expect(other.sink.seqs()).toEqual(range(1, 6));
+    expect(owner.sink.seqs()).toEqual(range(1, 3));
+  });
+
+  it("a lost socket is reopened from the hub's position; losses with nothing in between end the readers", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    const a = await join(feed, 0, key);
+    const b = await join(feed, 0, key);
+    feed.commit(1);
+    await settle();
+    feed.sockets[0]?.lose(1006, "");
+    await settle();
+    feed.commit(1);
+    await settle();
+    expect(feed.sockets).toHaveLength(2);
+    expect(a.sink.seqs()).toEqual(range(1, 3));
+    for (let i = 0; i < 3; i++) {
+      feed.sockets.at(-1)?.lose(1006, "");
+      await settle();
+    }
+    await Promise.all([a.done, b.done]);
+    expect(b.sink.seqs()).toEqual(range(1, 3));
+    expect(a.sink.closed && b.sink.closed).toBe(true);
+    expect(openHubCount()).toBe(0);
+  });
+
+  it("the last reader to leave closes the socket and the hub is gone", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    const readers = [await join(feed, 0, key), await join(feed, 0, key)];
+    for (const r of readers) r.sink.close();
+    await Promise.all(readers.map((r) => r.done));
+    expect(feed.openSockets()).toBe(0);
+    expect(openHubCount()).toBe(0);
+  });
+
+  it("a finished task is one replay per reader, and no socket", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    feed.commit(2, true);
+    const reader = await join(feed, 1, `k${++keys}`);
+    await reader.done;
+    expect(reader.sink.seqs()).toEqual([2, 3]);
+    expect(feed.sockets).toHaveLength(0);
+  });
+
+  it("refuses an unknown task and a position past the log's end, leaving no hub", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    expect(await joinEventStream(feed, key, "sse", 5)).toEqual({ ok: false, status: 416 });
+    const reader = await join(feed, 0, key);
+    expect(await joinEventStream(feed, key, "sse", 9)).toEqual({ ok: false, status: 416 });
+    reader.sink.close();
+    await reader.done;
+    feed.exists = false;
+    expect(await joinEventStream(feed, key, "sse", 0)).toEqual({ ok: false, status: 404 });
+    expect(openHubCount()).toBe(0);
+  });
+
+  it("a task that expires ends every reader", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    const readers = [await join(feed, 0, key), await join(feed, 0, key)];
+    for (const socket of feed.sockets) socket.lose(1000, "expired");
+    await Promise.all(readers.map((r) => r.done));
+    expect(readers.every((r) => r.sink.closed)).toBe(true);
+    expect(feed.sockets).toHaveLength(1);
+    expect(openHubCount()).toBe(0);
+  });
+});

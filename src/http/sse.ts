@@ -34,6 +34,27 @@ function byteStream(): { readable: ReadableStream<Uint8Array>; writable: Writabl
   return Identity ? new Identity() : new TransformStream<Uint8Array, Uint8Array>();
 }
 
+const SSE_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-cache, no-transform" };
+
+/**
+ * A whole event stream known at once (a replay with nothing live to follow): one plain body, so
+ * the headers and every event leave together, with no pipe to pump and no keepalive to run.
+ */
+export function completeSseResponse(frames: string | Uint8Array, init: { retryMs?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
+  const retry = init.retryMs !== undefined ? `retry: ${Math.floor(init.retryMs)}\n\n` : "";
+  const body = typeof frames === "string" ? retry + frames : retry === "" ? frames : concat(encoder.encode(retry), frames);
+  return new Response(body, { status: 200, headers });
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.byteLength + b.byteLength);
+  out.set(a);
+  out.set(b, a.byteLength);
+  return out;
+}
+
 export class SseStream {
   readonly response: Response;
   private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
@@ -49,8 +70,7 @@ export class SseStream {
     const { readable, writable } = byteStream();
     this.writer = writable.getWriter();
     const headers = new Headers(init.headers);
-    headers.set("Content-Type", "text/event-stream");
-    headers.set("Cache-Control", "no-cache, no-transform");
+    for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
     headers.set("Connection", "keep-alive");
     this.response = new Response(readable, { status: 200, headers });
     // A reader that goes away makes writes fail: that is how a dropped client is noticed.

@@ -8,7 +8,7 @@ import { joinEventStream } from "../tasks/event-stream-hub";
 import { TaskGateway } from "../tasks/gateway";
 import { isTaskId, taskObjectName } from "../tasks/ids";
 import type { AppEnv } from "./env";
-import { SseStream } from "./sse";
+import { completeSseResponse, SseStream } from "./sse";
 
 /** Event ids of this view: `t.<taskId>.0.<seq>` (stream 0 is the raw event log). */
 const EVENT_ID = /^t\.([0-9a-f]{32})\.0\.(\d{1,15})$/;
@@ -51,7 +51,10 @@ taskRoutes.get("/:taskId/events", async (c) => {
     }
     return notFound();
   }
-  const sse = new SseStream({ retryMs: c.get("settings").pollIntervalMs });
+  const retryMs = c.get("settings").pollIntervalMs;
+  // The task has ended: the rest of its log at once, then the end of the stream.
+  if (joined.complete) return completeSseResponse(joined.complete, { retryMs });
+  const sse = new SseStream({ retryMs });
   c.req.raw.signal.addEventListener("abort", () => sse.close());
   // The reader writes its response from this request; it ends after the result (or when the task expires).
   c.executionCtx.waitUntil(joined.reader.pump(sse));

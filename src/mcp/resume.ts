@@ -5,8 +5,8 @@
  * Without it, the session's GET stream opens (Mcp-Session-Id required).
  */
 import type { Settings } from "../config";
-import { SseStream } from "../http/sse";
-import { openPrincipalFeed } from "../tasks/feed-client";
+import { completeSseResponse, sseFrame, SseStream } from "../http/sse";
+import { openPrincipalFeed, type FeedEvent } from "../tasks/feed-client";
 import { jsonRpcErrorResponse } from "./endpoint";
 import { parseEventId, taskEventId, type EventRoute } from "./event-ids";
 import { SESSION_HEADER, checkSession, requireSession } from "./session";
@@ -74,6 +74,24 @@ async function resumeTaskStream(input: McpGetInput, route: Extract<EventRoute, {
   }
   const { endSeq } = meta;
   const target = { taskId, requestId: meta.requestId, meta: feed.meta, ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }) };
+  /** The event's frame, or "" for one the stream does not carry; undefined past the stream's end. */
+  const frameOf = (event: FeedEvent): string | undefined => {
+    if (endSeq !== undefined && event.seq > endSeq) return undefined;
+    const message = messageForEvent(event, target);
+    return message ? sseFrame({ id: taskEventId(taskId, stream, event.seq), data: JSON.stringify(message) }) : "";
+  };
+  const isLast = (event: FeedEvent) => event.type === "result" || (endSeq !== undefined && event.seq >= endSeq);
+  if (feed.known) {
+    // Nothing live can follow: the rest of the stream is one plain body.
+    let frames = "";
+    for (const event of feed.known) {
+      const frame = frameOf(event);
+      if (frame === undefined) break;
+      frames += frame;
+      if (isLast(event)) break;
+    }
+    return completeSseResponse(frames, { retryMs: input.settings.pollIntervalMs });
+  }
   const sse = new SseStream({ retryMs: input.settings.pollIntervalMs });
   sse.onClose(() => feed.close());
   input.request.signal.addEventListener("abort", () => sse.close());
@@ -81,10 +99,10 @@ async function resumeTaskStream(input: McpGetInput, route: Extract<EventRoute, {
     (async () => {
       try {
         for await (const event of feed) {
-          if (endSeq !== undefined && event.seq > endSeq) break;
-          const message = messageForEvent(event, target);
-          if (message) sse.send({ id: taskEventId(taskId, stream, event.seq), data: JSON.stringify(message) });
-          if (event.type === "result" || (endSeq !== undefined && event.seq >= endSeq)) break;
+          const frame = frameOf(event);
+          if (frame === undefined) break;
+          if (frame) sse.sendFrame(frame);
+          if (isLast(event)) break;
         }
       } finally {
         feed.close();

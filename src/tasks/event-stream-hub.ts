@@ -35,7 +35,10 @@ export interface EventStreamSink {
   onClose(handler: () => void): void;
 }
 
-export type JoinedEventStream = { ok: true; reader: EventStreamReader } | { ok: false; status: number };
+/** A live reader; or, when nothing live can follow (the task has ended), the rest of the view at once. */
+export type JoinedEventStream = { ok: true; reader: EventStreamReader; complete?: undefined } | { ok: true; complete: Uint8Array } | { ok: false; status: number };
+
+type Opened = { ok: true; finished?: EventStreamChunk } | { ok: false; status: number };
 
 /**
  * A reader's response ends this long after the view's last event, not with it: ending 100
@@ -66,7 +69,8 @@ export async function joinEventStream(source: EventStreamSource, key: string, fo
       hub.opening = hub.open(reader);
       const opened = await hub.opening;
       hub.opening = undefined;
-      return opened.ok ? { ok: true, reader } : opened;
+      if (!opened.ok) return opened;
+      return opened.finished ? { ok: true, complete: framesAfter(opened.finished, afterSeq) ?? new Uint8Array() } : { ok: true, reader };
     }
     if (existing.opening) {
       // Another reader is opening it: join once it is open (or start over if that failed).
@@ -78,10 +82,10 @@ export async function joinEventStream(source: EventStreamSource, key: string, fo
     // (Past the position, the replay request is still made: it says whether the id was ever issued.)
     if (afterSeq !== existing.position) {
       const replay = await fetchReplay(source, format, afterSeq);
-      if (!replay.ok) {
+      if (!replay.ok || replay.chunk.final) {
         reader.stop();
         existing.remove(reader);
-        return replay;
+        return replay.ok ? { ok: true, complete: framesAfter(replay.chunk, afterSeq) ?? new Uint8Array() } : replay;
       }
       reader.prepend(replay.chunk);
     }
@@ -175,7 +179,7 @@ class EventStreamHub {
   /** The last event the hub has handed to its readers. */
   position: number;
   /** Pending while the first socket opens: readers that arrive meanwhile wait for it. */
-  opening: Promise<{ ok: true } | { ok: false; status: number }> | undefined;
+  opening: Promise<Opened> | undefined;
   /** The socket, held by the owner's request; undefined while the next one opens. */
   private socket: WebSocket | undefined;
   private owner: EventStreamReader | undefined;
@@ -202,7 +206,7 @@ class EventStreamHub {
    * every reader. A task with nothing live left answers with the rest of its events instead, and
    * a task that is gone (or a first position past the log's end) ends the readers.
    */
-  async open(owner: EventStreamReader): Promise<{ ok: true } | { ok: false; status: number }> {
+  async open(owner: EventStreamReader): Promise<Opened> {
     this.owner = owner;
     let response: Pick<Response, "status" | "webSocket" | "arrayBuffer">;
     try {
@@ -214,7 +218,7 @@ class EventStreamHub {
     if (response.status === 200 || !ws) {
       const chunk = response.status === 200 ? decodeEventStreamChunk(await response.arrayBuffer()) : undefined;
       this.end(chunk);
-      return chunk ? { ok: true } : { ok: false, status: response.status === 101 || response.status === 200 ? 502 : response.status };
+      return chunk ? { ok: true, finished: chunk } : { ok: false, status: response.status === 101 || response.status === 200 ? 502 : response.status };
     }
     ws.binaryType = "arraybuffer";
     ws.accept();

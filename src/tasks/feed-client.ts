@@ -14,6 +14,8 @@ export interface TaskFeed extends AsyncIterable<FeedEvent> {
   readonly meta: JsonObject;
   /** The response stream named by `stream` when the feed was opened for a resume. */
   readonly stream?: StreamMeta;
+  /** Every event this feed will give, when nothing live can follow (the object answered the replay alone). */
+  readonly known?: readonly FeedEvent[];
   /** Wait at most `ms` for the next event; undefined on timeout, null once the feed has ended. */
   next(ms?: number): Promise<FeedEvent | null | undefined>;
   close(): void;
@@ -92,6 +94,7 @@ function feedOverEvents(events: FeedEvent[], meta: JsonObject, stream: StreamMet
   return {
     meta,
     ...(stream !== undefined && { stream }),
+    known: events,
     next,
     close() {
       remaining.length = 0;

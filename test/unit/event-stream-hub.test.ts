@@ -108,8 +108,13 @@ async function join(feed: FakeTaskFeed, afterSeq: number, key: string) {
   const joined = await joinEventStream(feed, key, "sse", afterSeq);
   if (!joined.ok) throw new Error(`refused: ${joined.status}`);
   const sink = new FakeSink();
+  if (joined.complete) {
+    sink.sendBytes(joined.complete);
+    sink.close();
+    return { sink, done: Promise.resolve(), reader: undefined, complete: true };
+  }
   const done = joined.reader.pump(sink);
-  return { sink, done, reader: joined.reader as EventStreamReader };
+  return { sink, done, reader: joined.reader as EventStreamReader, complete: false };
 }
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
@@ -189,13 +194,27 @@ describe("readers of one task share one socket", () => {
     expect(openHubCount()).toBe(0);
   });
 
-  it("a finished task is one replay per reader, and no socket", async ({ expect }) => {
+  it("a finished task is the rest of its events at once, and no socket", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     feed.commit(2, true);
     const reader = await join(feed, 1, `k${++keys}`);
-    await reader.done;
+    expect(reader.complete).toBe(true);
     expect(reader.sink.seqs()).toEqual([2, 3]);
     expect(feed.sockets).toHaveLength(0);
+    expect(openHubCount()).toBe(0);
+  });
+
+  it("a reader joining a live hub just as the task ends gets the rest at once", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    const live = await join(feed, 0, key);
+    await settle();
+    feed.log.push({ seq: 2, type: "result", at: 0, data: {} }); // committed, not yet sent to the socket
+    const late = await join(feed, 0, key);
+    expect(late.complete).toBe(true);
+    expect(late.sink.seqs()).toEqual([1, 2]);
+    live.sink.close();
+    await live.done;
   });
 
   it("refuses an unknown task and a position past the log's end, leaving no hub", async ({ expect }) => {

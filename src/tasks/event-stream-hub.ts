@@ -253,13 +253,21 @@ class EventStreamHub {
     this.socket = undefined;
     // The object closes its readers when the task ends or expires: nothing more will come.
     if ((code === 1000 && (reason === "terminal" || reason === "expired")) || ++this.reconnects > MAX_RECONNECTS) this.end(undefined);
-    else this.handOver();
+    else this.handOver(this.owner);
   }
 
-  /** Another reader's request opens the next socket; with no readers left the hub is gone. */
-  private handOver(): void {
+  /**
+   * Another reader's request opens the next socket; with no readers left the hub is gone. A socket
+   * lost with its owner's request still listed prefers another reader: that request may be the
+   * reason the socket went.
+   */
+  private handOver(avoid?: EventStreamReader): void {
     if (this.ended) return;
-    const next = this.readers.values().next().value;
+    let next: EventStreamReader | undefined;
+    for (const reader of this.readers) {
+      next = reader;
+      if (reader !== avoid) break;
+    }
     this.owner = next;
     if (next) next.takeOver();
     else this.forget();

@@ -49,6 +49,9 @@ taskRoutes.get("/:taskId/events", async (c) => {
     if (joined.status === 416) {
       return c.json({ error: "bad_last_event_id", message: "Last-Event-ID names an event this task never had; reconnect without it to replay from the start." }, 400);
     }
+    if (joined.status >= 500) {
+      return c.json({ error: "unavailable", message: "The task's storage could not be reached; try again." }, 503, { "Retry-After": "1" });
+    }
     return notFound();
   }
   const retryMs = c.get("settings").pollIntervalMs;

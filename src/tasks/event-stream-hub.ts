@@ -57,7 +57,8 @@ export const openHubCount = (): number => hubs.size;
 
 /**
  * Joins the readers of `key` (the task's object name and the format) at `afterSeq`. The status of a
- * refusal: 404 no such task, 416 `afterSeq` is past the end of the log.
+ * refusal: 404 no such task, 416 `afterSeq` is past the end of the log, 5xx the object could not
+ * be reached or answered nonsense.
  */
 export async function joinEventStream(source: EventStreamSource, key: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
   for (;;) {
@@ -94,10 +95,15 @@ export async function joinEventStream(source: EventStreamSource, key: string, fo
 }
 
 async function fetchReplay(source: EventStreamSource, format: EventStreamFormat, afterSeq: number): Promise<{ ok: true; chunk: EventStreamChunk } | { ok: false; status: number }> {
-  const response = await source.fetch(`https://task.internal/feed?after=${afterSeq}&strict=1&format=${format}`);
-  if (response.status !== 200) return { ok: false, status: response.status };
-  const chunk = decodeEventStreamChunk(await response.arrayBuffer());
-  return chunk ? { ok: true, chunk } : { ok: false, status: 502 };
+  try {
+    const response = await source.fetch(`https://task.internal/feed?after=${afterSeq}&strict=1&format=${format}`);
+    if (response.status !== 200) return { ok: false, status: response.status };
+    const chunk = decodeEventStreamChunk(await response.arrayBuffer());
+    return chunk ? { ok: true, chunk } : { ok: false, status: 502 };
+  } catch {
+    // The object could not be reached (reset, overloaded): the reader may retry.
+    return { ok: false, status: 503 };
+  }
 }
 
 /** One reader: its queue of chunks, its position, and the loop that writes them in its own request. */
@@ -212,7 +218,7 @@ class EventStreamHub {
     try {
       response = await owner.source.fetch(`https://task.internal/feed?after=${this.position}&strict=1&format=${this.format}`, { headers: { Upgrade: "websocket" } });
     } catch {
-      response = { status: 502, webSocket: null, arrayBuffer: async () => new ArrayBuffer(0) };
+      response = { status: 503, webSocket: null, arrayBuffer: async () => new ArrayBuffer(0) };
     }
     const ws = response.webSocket;
     if (response.status === 200 || !ws) {

@@ -39,6 +39,7 @@ class FakeTaskFeed implements EventStreamSource {
   log: TaskEvent[] = [{ seq: 1, type: "status", at: 0, data: { status: "working" } }];
   sockets: FakeSocket[] = [];
   exists = true;
+  unreachable = false;
 
   get ended(): boolean {
     return this.log.at(-1)?.type === "result";
@@ -46,6 +47,7 @@ class FakeTaskFeed implements EventStreamSource {
 
   async fetch(input: string, init?: RequestInit) {
     await tick();
+    if (this.unreachable) throw new Error("Durable Object reset");
     const url = new URL(input);
     const after = Number(url.searchParams.get("after"));
     const reply = (status: number, body?: Uint8Array, webSocket: FakeSocket | null = null) => ({
@@ -227,6 +229,24 @@ describe("readers of one task share one socket", () => {
     await reader.done;
     feed.exists = false;
     expect(await joinEventStream(feed, key, "sse", 0)).toEqual({ ok: false, status: 404 });
+    expect(openHubCount()).toBe(0);
+  });
+
+  it("an object that cannot be reached is a 503 to the joining reader, and leaves the others be", async ({ expect }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    feed.unreachable = true;
+    expect(await joinEventStream(feed, key, "sse", 0)).toEqual({ ok: false, status: 503 });
+    expect(openHubCount()).toBe(0);
+    feed.unreachable = false;
+    const reader = await join(feed, 0, key);
+    await settle();
+    feed.unreachable = true;
+    expect(await joinEventStream(feed, key, "sse", 0)).toEqual({ ok: false, status: 503 });
+    feed.unreachable = false;
+    feed.commit(1, true);
+    await reader.done;
+    expect(reader.sink.seqs()).toEqual([1, 2]);
     expect(openHubCount()).toBe(0);
   });
 

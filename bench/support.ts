@@ -102,6 +102,29 @@ export function httpGet(url: string, headers: Record<string, string> = {}, until
   });
 }
 
+/** POST of a JSON-RPC request to `${baseUrl}/mcp` over `node:http` (JSON answer); resolves with its time and result. */
+export function httpRpc(baseUrl: string, method: string, params: Record<string, unknown> = {}): Promise<{ ms: number; result: Record<string, unknown> }> {
+  const body = JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params });
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const headers = { "Content-Type": "application/json", Accept: "application/json", "MCP-Protocol-Version": "2025-11-25", "Content-Length": String(Buffer.byteLength(body)) };
+    const req = request(`${baseUrl}/mcp`, { method: "POST", agent: keepAlive, headers }, (response) => {
+      let text = "";
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => (text += chunk));
+      response.on("end", () => {
+        const ms = performance.now() - started;
+        const parsed = JSON.parse(text) as { result?: Record<string, unknown>; error?: { message: string } };
+        if (parsed.result) resolve({ ms, result: parsed.result });
+        else reject(new Error(`${method}: ${parsed.error?.message ?? `HTTP ${response.statusCode}`}`));
+      });
+      response.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
 let nextId = 1;
 let restarts = 0;
 

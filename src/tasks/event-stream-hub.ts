@@ -222,7 +222,8 @@ class EventStreamHub {
     }
     const ws = response.webSocket;
     if (response.status === 200 || !ws) {
-      const chunk = response.status === 200 ? decodeEventStreamChunk(await response.arrayBuffer()) : undefined;
+      const body = response.status === 200 ? await response.arrayBuffer().catch(() => undefined) : undefined;
+      const chunk = body && decodeEventStreamChunk(body);
       this.end(chunk);
       return chunk ? { ok: true, finished: chunk } : { ok: false, status: response.status === 101 || response.status === 200 ? 502 : response.status };
     }

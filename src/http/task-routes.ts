@@ -43,7 +43,7 @@ taskRoutes.get("/:taskId/events", async (c) => {
   const principal = c.get("principal");
   const format = c.req.query("timing") === "1" ? "sse-timing" : "sse";
   const name = taskObjectName(principal, taskId);
-  const joined = await joinEventStream(c.env.TASKS.getByName(name), `${name}/${format}`, format, afterSeq);
+  const joined = await joinEventStream(c.env.TASKS.getByName(name), name, format, afterSeq);
   if (!joined.ok) {
     // An id past the end of the log was never issued: say so rather than wait for it.
     if (joined.status === 416) {

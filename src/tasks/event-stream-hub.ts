@@ -56,11 +56,12 @@ const hubs = new Map<string, EventStreamHub>();
 export const openHubCount = (): number => hubs.size;
 
 /**
- * Joins the readers of `key` (the task's object name and the format) at `afterSeq`. The status of a
+ * Joins the readers of the task whose object is `objectName`, in `format`, at `afterSeq`. The status of a
  * refusal: 404 no such task, 416 `afterSeq` is past the end of the log, 5xx the object could not
  * be reached or answered nonsense.
  */
-export async function joinEventStream(source: EventStreamSource, key: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
+export async function joinEventStream(source: EventStreamSource, objectName: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
+  const key = `${objectName}/${format}`;
   for (;;) {
     const existing = hubs.get(key);
     if (!existing) {

@@ -1,0 +1,18 @@
+/**
+ * Headless Chromium for the tests that look at pages: the binary ships inside the
+ * `@sparticuz/chromium` npm package (unpacked to the temp folder on first use), so
+ * `npm install` is all a fresh machine needs; `playwright-core` drives it.
+ */
+import sparticuz from "@sparticuz/chromium";
+import { chromium, type Browser } from "playwright-core";
+
+/** Flags of the Lambda build that would hide real browser behaviour from the tests. */
+const DROPPED = new Set(["--disable-web-security", "--allow-running-insecure-content"]);
+
+/** Flags that keep Chromium off the network this machine does not have (it retries refused connections otherwise). */
+const QUIET = ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+
+export async function launchBrowser(): Promise<Browser> {
+  const args = [...sparticuz.args.filter((arg) => !DROPPED.has(arg)), ...QUIET];
+  return chromium.launch({ executablePath: await sparticuz.executablePath(), args, headless: true });
+}

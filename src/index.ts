@@ -5,7 +5,7 @@ import { app } from "./http/app";
 import { handleJobBatch } from "./jobs/queue-consumer";
 import { handleWebhookBatch, isWebhookQueue } from "./webhooks/queue-consumer";
 
-export { TaskObject } from "./tasks/task-object";
+export { TaskObject } from "./core/task-object";
 export { SessionObject } from "./sessions/session-object";
 export { PrincipalObject } from "./principals/principal-object";
 export { RateLimiterObject } from "./limits/rate-limiter-object";

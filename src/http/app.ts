@@ -5,9 +5,9 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { readSettings } from "../config";
-import { handleMcpPost } from "../mcp/endpoint";
-import { handleMcpGet } from "../mcp/resume";
-import { endSession } from "../mcp/session";
+import { handleMcpPost } from "../mcp-2025-11-25/endpoint";
+import { handleMcpGet } from "../mcp-2025-11-25/resume";
+import { endSession } from "../mcp-2025-11-25/session";
 import { authenticate } from "./auth";
 import { cors } from "./cors";
 import { oauthRoutes } from "./oauth";

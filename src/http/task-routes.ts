@@ -3,12 +3,12 @@
  * `GET /tasks/{id}` (JSON) and `GET /tasks/{id}/events` (SSE of the event log, then live).
  */
 import { Hono } from "hono";
-import { taskDocument } from "../tasks/document";
-import { joinEventStream } from "../tasks/event-stream-hub";
-import { TaskGateway } from "../tasks/gateway";
-import { isTaskId, taskObjectName } from "../tasks/ids";
+import { taskDocument } from "../protocol/task-document";
+import { joinEventStream } from "../streams/event-stream-hub";
+import { TaskGateway } from "../core/gateway";
+import { isTaskId, taskObjectName } from "../core/ids";
 import type { AppEnv } from "./env";
-import { completeSseResponse, SseStream } from "./sse";
+import { completeSseResponse, SseStream } from "../streams/sse";
 
 /** Event ids of this view: `t.<taskId>.0.<seq>` (stream 0 is the raw event log). */
 const EVENT_ID = /^t\.([0-9a-f]{32})\.0\.(\d{1,15})$/;

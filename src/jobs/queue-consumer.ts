@@ -5,7 +5,7 @@
  * A failed hand-over is retried with backoff; the dead-letter queue fails the task.
  */
 import { z } from "zod";
-import { isTaskId, taskObjectName } from "../tasks/ids";
+import { isTaskId, taskObjectName } from "../core/ids";
 
 const JobMessageSchema = z.object({
   v: z.literal(1),

@@ -4,8 +4,8 @@
  * unfinished tasks. Each TaskObject stays the source of truth; this copy may lag, never leak.
  */
 import { DurableObject } from "cloudflare:workers";
-import { newTaskId, taskObjectName } from "../tasks/ids";
-import type { TaskView } from "../tasks/model";
+import { newTaskId, taskObjectName } from "../core/ids";
+import type { TaskView } from "../core/model";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, TaskIdPool } from "./task-id-pool";
 
 export type AdmitResult =

@@ -4,9 +4,9 @@
  * stream's reader is a hibernatable WebSocket, so an idle session can leave memory.
  */
 import { DurableObject } from "cloudflare:workers";
-import { parseTaskResourceUri, taskObjectName } from "../tasks/ids";
+import { parseTaskResourceUri, taskObjectName } from "../core/ids";
 import { SessionStorage, type SessionInfo } from "./session-storage";
-import { closeQuietly, completeClose, sendQuietly } from "../websockets";
+import { closeQuietly, completeClose, sendQuietly } from "../streams/websockets";
 
 const READER_TAG = "reader";
 /** A session unused for this long is deleted (SESSION_IDLE_TTL_MS). */

@@ -3,8 +3,8 @@
  * unit-tested without a runtime. The body names the task and where to pull it from; the
  * result itself is never pushed (the receiver fetches it with its own credentials).
  */
-import { isTerminal, type JsonObject, type TaskEvent, type TaskRecord, type TaskStatus } from "../tasks/model";
-import { taskResourceUri } from "../tasks/ids";
+import { isTerminal, type JsonObject, type TaskEvent, type TaskRecord, type TaskStatus } from "../core/model";
+import { taskResourceUri } from "../core/ids";
 import type { WebhookRegistration } from "./registration";
 
 export type WebhookEventType = "task.completed" | "task.failed" | "task.cancelled" | "task.input_required" | "task.status" | "task.progress";

@@ -2,9 +2,9 @@
  * The task observer that turns a task's committed events into webhook deliveries on the
  * WEBHOOKS queue. It only enqueues (milliseconds), so delivery never delays or fails the task.
  */
-import { taskObjectName } from "../tasks/ids";
-import { isTerminal } from "../tasks/model";
-import type { TaskObserver } from "../tasks/observers";
+import { taskObjectName } from "../core/ids";
+import { isTerminal } from "../core/model";
+import type { TaskObserver } from "../core/observers";
 import { webhookMessagesFor } from "./events";
 import { storedWebhook } from "./registration";
 

@@ -4,8 +4,8 @@ import { describe, it, vi } from "vitest";
 import { createExecutionContext, createMessageBatch, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
-import type { TaskEvent, TaskRecord } from "../../src/tasks/model";
-import type { TaskObject } from "../../src/tasks/task-object";
+import type { TaskEvent, TaskRecord } from "../../src/core/model";
+import type { TaskObject } from "../../src/core/task-object";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
 
 const settle = { timeout: 20_000, interval: 100 };

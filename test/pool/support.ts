@@ -1,9 +1,9 @@
 /** Helpers shared by the pool tests: fresh task objects and direct reads of their storage. */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { newTaskId, taskObjectName } from "../../src/tasks/ids";
-import type { TaskRecord, TaskEvent } from "../../src/tasks/model";
-import type { CreateTaskInput, TaskObject } from "../../src/tasks/task-object";
+import { newTaskId, taskObjectName } from "../../src/core/ids";
+import type { TaskRecord, TaskEvent } from "../../src/core/model";
+import type { CreateTaskInput, TaskObject } from "../../src/core/task-object";
 
 export function freshTask(tool = "countdown", args: Record<string, unknown> = { seconds: 1 }, extra: Partial<CreateTaskInput> = {}) {
   const principal = `p-${crypto.randomUUID()}`;

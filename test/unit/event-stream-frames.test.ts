@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
-import { decodeEventStreamChunk, encodeEventStreamChunk, framesAfter } from "../../src/tasks/event-stream-frames";
-import type { TaskEvent } from "../../src/tasks/model";
+import { decodeEventStreamChunk, encodeEventStreamChunk, framesAfter } from "../../src/streams/event-stream-frames";
+import type { TaskEvent } from "../../src/core/model";
 
 const TASK = "0123456789abcdef0123456789abcdef";
 const view: { taskId: string; meta: Record<string, string> } = { taskId: TASK, meta: {} };

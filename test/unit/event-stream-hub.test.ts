@@ -2,9 +2,9 @@
 // feed: readers join at any point, the socket's owner leaves, the socket is lost, the task ends.
 // Every reader must get exactly the events after its own position, in order, each once.
 import { describe, it } from "vitest";
-import { encodeEventStreamChunk } from "../../src/tasks/event-stream-frames";
-import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource } from "../../src/tasks/event-stream-hub";
-import type { TaskEvent } from "../../src/tasks/model";
+import { encodeEventStreamChunk } from "../../src/streams/event-stream-frames";
+import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource } from "../../src/streams/event-stream-hub";
+import type { TaskEvent } from "../../src/core/model";
 
 const TASK = "0123456789abcdef0123456789abcdef";
 const view = { taskId: TASK, meta: {} };

@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
-import { decodeFeedMessage, encodeFeedMessages } from "../../src/tasks/feed-frames";
-import type { TaskEvent } from "../../src/tasks/model";
+import { decodeFeedMessage, encodeFeedMessages } from "../../src/streams/feed-frames";
+import type { TaskEvent } from "../../src/core/model";
 
 const event = (seq: number, data: TaskEvent["data"], type: TaskEvent["type"] = "progress"): TaskEvent => ({ seq, type, at: 1_700_000_000_000 + seq, data });
 

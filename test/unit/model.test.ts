@@ -16,7 +16,7 @@ import {
   toTaskView,
   yieldRun,
   type TaskRecord,
-} from "../../src/tasks/model";
+} from "../../src/core/model";
 
 const T0 = 1_700_000_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };

@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import { webhookMessagesFor } from "../../src/webhooks/events";
-import { newTask, type TaskEvent, type TaskRecord } from "../../src/tasks/model";
+import { newTask, type TaskEvent, type TaskRecord } from "../../src/core/model";
 
 const TASK_ID = "0123456789abcdef0123456789abcdef";
 

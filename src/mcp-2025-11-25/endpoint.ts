@@ -6,8 +6,8 @@
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Settings } from "../config";
 import { readBodyWithLimit } from "../http/body";
-import { SseStream } from "../http/sse";
-import { TaskGateway } from "../tasks/gateway";
+import { SseStream } from "../streams/sse";
+import { TaskGateway } from "../core/gateway";
 import type { McpContext } from "./context";
 import { RequestTransport } from "./request-transport";
 import { createMcpServer } from "./server";

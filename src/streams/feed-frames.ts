@@ -4,7 +4,7 @@
  * the event (the plain SSE view) copies the data text without parsing it: with 100 readers that
  * is 100 fewer JSON round trips per event. JSON text never holds a raw newline, so lines split cleanly.
  */
-import type { JsonObject, TaskEvent, TaskEventType } from "./model";
+import type { JsonObject, TaskEvent, TaskEventType } from "../core/model";
 
 /** A task event as a reader receives it: `data` is parsed on first use, `rawData` is its JSON text. */
 export interface FeedEvent extends TaskEvent {

@@ -4,10 +4,10 @@
  * streams live ones, and closes the socket after the terminal `result` event.
  */
 import { decodeFeedMessage, FEED_META_HEADER, FEED_STREAM_HEADER, type FeedEvent } from "./feed-frames";
-import { isTaskId, taskObjectName } from "./ids";
-import type { JsonObject } from "./model";
-import type { StreamMeta } from "./task-storage";
-import { closeQuietly } from "../websockets";
+import { isTaskId, taskObjectName } from "../core/ids";
+import type { JsonObject } from "../core/model";
+import type { StreamMeta } from "../core/task-storage";
+import { closeQuietly } from "./websockets";
 
 export interface TaskFeed extends AsyncIterable<FeedEvent> {
   /** The task's `_meta` (correlation id and the like) as the object held it when the feed opened. */

@@ -4,9 +4,9 @@
  * Event ids are `s.<sessionId>.<seq>`; a priming event (id, no data) comes first so the
  * client always has a point to resume from.
  */
-import { SseStream } from "../http/sse";
+import { SseStream } from "../streams/sse";
 import { jsonRpcErrorResponse } from "./endpoint";
-import { sessionEventId } from "./event-ids";
+import { sessionEventId } from "../streams/event-ids";
 import { SESSION_HEADER, sessionStub } from "./session";
 
 export interface SessionStreamInput {

@@ -1,6 +1,6 @@
 /** What every MCP handler of one HTTP request can reach. */
 import type { Settings } from "../config";
-import type { TaskGateway } from "../tasks/gateway";
+import type { TaskGateway } from "../core/gateway";
 import type { McpOutput } from "./request-transport";
 
 export interface McpContext {

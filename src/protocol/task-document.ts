@@ -2,8 +2,8 @@
  * The task as one JSON document: what `resources/read` of a task and `GET /tasks/{id}`
  * return. The fields of `tasks/get`, plus progress and, once terminal, the result.
  */
-import { isTerminal, type JsonObject } from "./model";
-import type { TaskSnapshot } from "./task-object";
+import { isTerminal, type JsonObject } from "../core/model";
+import type { TaskSnapshot } from "../core/task-object";
 
 export const CORRELATION_ID_META = "mcp-task-worker/correlation-id";
 

@@ -3,10 +3,10 @@
  * streams and by resumption, so a replay sends exactly what the live stream sent.
  */
 import { RELATED_TASK_META_KEY, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { ProtocolError } from "./errors";
-import { taskMeta } from "../tasks/document";
-import type { JsonObject, TaskEvent, TaskOutcome, TaskView } from "../tasks/model";
-import type { TaskSnapshot } from "../tasks/task-object";
+import { ProtocolError } from "../protocol/errors";
+import { taskMeta } from "../protocol/task-document";
+import type { JsonObject, TaskEvent, TaskOutcome, TaskView } from "../core/model";
+import type { TaskSnapshot } from "../core/task-object";
 
 export const relatedTask = (taskId: string): JsonObject => ({ [RELATED_TASK_META_KEY]: { taskId } });
 

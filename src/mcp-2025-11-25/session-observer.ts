@@ -4,11 +4,11 @@
  * resource gets `notifications/resources/updated` once per change.
  */
 import type { JSONRPCNotification } from "@modelcontextprotocol/sdk/types.js";
-import { taskResourceUri } from "../tasks/ids";
-import type { TaskView } from "../tasks/model";
-import type { TaskObserver } from "../tasks/observers";
-import { wireTask } from "../mcp/task-messages";
-import { sessionObjectName } from "./ids";
+import { taskResourceUri } from "../core/ids";
+import type { TaskView } from "../core/model";
+import type { TaskObserver } from "../core/observers";
+import { wireTask } from "./task-messages";
+import { sessionObjectName } from "../sessions/ids";
 
 /** Events that change what the task resource shows (log and step lines do not). */
 const CHANGES = new Set(["status", "progress", "result"]);

@@ -1,9 +1,9 @@
 /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, served from the TaskObjects. */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, ProtocolError } from "../errors";
-import { isTerminal } from "../../tasks/model";
-import type { TaskSnapshot } from "../../tasks/task-object";
+import { ErrorCode, ProtocolError } from "../../protocol/errors";
+import { isTerminal } from "../../core/model";
+import type { TaskSnapshot } from "../../core/task-object";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import { finalResult, wireTask } from "../task-messages";

@@ -1,9 +1,9 @@
 /** Tasks as MCP resources: `task://{taskId}` is listed as a template and readable as JSON. */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, ProtocolError } from "../errors";
-import { taskDocument } from "../../tasks/document";
-import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../../tasks/ids";
+import { ErrorCode, ProtocolError } from "../../protocol/errors";
+import { taskDocument } from "../../protocol/task-document";
+import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../../core/ids";
 import type { McpContext } from "../context";
 import { taskNotFound } from "./tasks";
 

@@ -18,7 +18,7 @@
  * dropped event by event, so nothing is lost or repeated.
  */
 import { decodeEventStreamChunk, framesAfter, lastSeqOf, type EventStreamChunk } from "./event-stream-frames";
-import { closeQuietly } from "../websockets";
+import { closeQuietly } from "./websockets";
 
 export type EventStreamFormat = "sse" | "sse-timing";
 

@@ -5,9 +5,9 @@
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { parseTaskResourceUri, taskObjectName } from "../../tasks/ids";
+import { parseTaskResourceUri, taskObjectName } from "../../core/ids";
 import type { McpContext } from "../context";
-import { ErrorCode, ProtocolError } from "../errors";
+import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { sessionStub } from "../session";
 import { taskNotFound } from "./tasks";
 

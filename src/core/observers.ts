@@ -5,7 +5,7 @@
  */
 import type { TaskEvent, TaskRecord } from "./model";
 import { webhookObserver } from "../webhooks/webhook-observer";
-import { sessionObserver } from "../sessions/session-observer";
+import { sessionObserver } from "../mcp-2025-11-25/session-observer";
 
 export interface TaskObserverContext {
   env: Env;

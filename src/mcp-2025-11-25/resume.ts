@@ -5,10 +5,10 @@
  * Without it, the session's GET stream opens (Mcp-Session-Id required).
  */
 import type { Settings } from "../config";
-import { completeSseResponse, sseFrame, SseStream } from "../http/sse";
-import { openPrincipalFeed, type FeedEvent } from "../tasks/feed-client";
+import { completeSseResponse, sseFrame, SseStream } from "../streams/sse";
+import { openPrincipalFeed, type FeedEvent } from "../streams/feed-client";
 import { jsonRpcErrorResponse } from "./endpoint";
-import { parseEventId, taskEventId, type EventRoute } from "./event-ids";
+import { parseEventId, taskEventId, type EventRoute } from "../streams/event-ids";
 import { SESSION_HEADER, checkSession, requireSession } from "./session";
 import { openSessionStream } from "./session-stream";
 import { messageForEvent } from "./task-messages";

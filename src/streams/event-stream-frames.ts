@@ -11,8 +11,8 @@
  * the envelope each reader writes exactly the events after its own position, so a join, a replay
  * that overlaps live events, or a socket handed to another request never loses or repeats one.
  */
-import { taskMeta } from "./document";
-import type { JsonObject, TaskEvent } from "./model";
+import { taskMeta } from "../protocol/task-document";
+import type { JsonObject, TaskEvent } from "../core/model";
 
 export interface EventStreamView {
   taskId: string;

@@ -34,9 +34,9 @@ import {
   type Transition,
 } from "./model";
 import { taskObservers } from "./observers";
-import type { EventStreamView } from "./event-stream-frames";
-import { acceptFeedReader, FeedBroadcaster } from "./task-feed";
-import { completeClose } from "../websockets";
+import type { EventStreamView } from "../streams/event-stream-frames";
+import { acceptFeedReader, FeedBroadcaster } from "../streams/task-feed";
+import { completeClose } from "../streams/websockets";
 import { taskJobHost } from "./task-job-host";
 import { TaskStorage, type StreamMeta } from "./task-storage";
 

@@ -19,9 +19,9 @@
  */
 import { encodeEventStreamChunk, type EventStreamView } from "./event-stream-frames";
 import { encodeFeedMessages, FEED_META_HEADER, FEED_STREAM_HEADER } from "./feed-frames";
-import { isTerminal, type TaskEvent, type TaskRecord } from "./model";
-import type { StreamMeta, TaskStorage } from "./task-storage";
-import { closeQuietly, sendQuietly } from "../websockets";
+import { isTerminal, type TaskEvent, type TaskRecord } from "../core/model";
+import type { StreamMeta, TaskStorage } from "../core/task-storage";
+import { closeQuietly, sendQuietly } from "./websockets";
 
 export type FeedFormat = "lines" | "sse" | "sse-timing";
 

@@ -3,7 +3,7 @@
  * id alone. `t.<taskId>.<stream>.<seq>` names a task response stream; `s.<sessionId>.<seq>`
  * a session's GET stream; `x.<random>.<n>` an unresumable one-off response.
  */
-import { isTaskId } from "../tasks/ids";
+import { isTaskId } from "../core/ids";
 
 export type EventRoute =
   | { kind: "task"; taskId: string; stream: number; seq: number }

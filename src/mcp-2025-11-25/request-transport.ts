@@ -5,8 +5,8 @@
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { SseStream } from "../http/sse";
-import { ErrorCode } from "./errors";
+import type { SseStream } from "../streams/sse";
+import { ErrorCode } from "../protocol/errors";
 import { paramsProblem } from "./request-params";
 
 /** Where a request's output goes. Handlers use it to send task events with routable event ids. */

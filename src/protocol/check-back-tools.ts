@@ -5,13 +5,13 @@
  * caller's principal through the gateway, exactly like `tasks/*`: a foreign task is "not found".
  */
 import { z } from "zod";
-import { taskDocument, taskMeta } from "../tasks/document";
-import { isTerminal, type JsonObject } from "../tasks/model";
-import type { TaskSnapshot } from "../tasks/task-object";
-import type { McpContext } from "./context";
+import { taskDocument, taskMeta } from "./task-document";
+import { isTerminal, type JsonObject } from "../core/model";
+import type { TaskSnapshot } from "../core/task-object";
+import type { McpContext } from "../mcp-2025-11-25/context";
 import { ErrorCode, ProtocolError } from "./errors";
 import { jsonInputSchema } from "./input-schema";
-import { finalResult, relatedTask } from "./task-messages";
+import { finalResult, relatedTask } from "../mcp-2025-11-25/task-messages";
 
 /** task_result waits at most this long (and never past INLINE_WAIT_MS) before answering "still running". */
 const RESULT_WAIT_MS = 5000;

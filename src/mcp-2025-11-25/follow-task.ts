@@ -3,9 +3,9 @@
  * notifications with routable event ids, until its result, a deadline, or the client leaves.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { TaskOutcome } from "../tasks/model";
+import type { TaskOutcome } from "../core/model";
 import type { McpContext } from "./context";
-import { taskEventId } from "./event-ids";
+import { taskEventId } from "../streams/event-ids";
 import { messageForEvent, outcomeFromResultEvent } from "./task-messages";
 
 export type FollowResult =

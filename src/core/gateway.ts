@@ -4,7 +4,7 @@
  * speaks any protocol itself.
  */
 import { taskPolicy, type Settings } from "../config";
-import { openTaskFeed, type TaskFeed } from "./feed-client";
+import { openTaskFeed, type TaskFeed } from "../streams/feed-client";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask, toTaskView, type JsonObject } from "./model";
 import type { TaskPage } from "../principals/principal-object";

@@ -1,33 +1,41 @@
 /**
- * TaskGateway: the Worker's way into the task core, for one principal. Protocol adapters
- * (MCP 2025-11-25 today, 2026-07-28 later) and the plain HTTP routes call this; it never
- * speaks any protocol itself.
+ * TaskGateway: the adapters' one way into the task core, for one principal. Protocol adapters
+ * (MCP 2025-11-25, 2026-07-28) and the plain HTTP routes call this; it speaks no protocol itself.
  */
 import { taskPolicy, type Settings } from "../config";
-import { openTaskFeed, type TaskFeed } from "../streams/feed-client";
+import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../streams/event-stream-hub";
+import { openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
+import type { WireEvent } from "../streams/feed-frames";
+import type { AdapterStateEntry } from "./adapter-state";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
-import { newTask, toTaskView, type JsonObject } from "./model";
-import type { TaskPage } from "../principals/principal-object";
+import { newTask } from "./model";
+import { taskEventFromJson, type TaskEvent } from "./task-events";
+import { parseTaskMeta, type TaskMeta } from "./task-meta";
+import { toTaskView, type JsonObject, type TaskPage } from "./task-record";
 import type { CancelOutcome, TaskSnapshot } from "./task-object";
-import type { StreamMeta } from "./task-storage";
 
 export interface CreateTaskRequest {
   tool: string;
   args: JsonObject;
   requestedTtlMs?: number | null;
-  meta?: JsonObject;
+  meta?: TaskMeta;
   idempotencyKey?: string;
+  /** Adapter state kept with the task if this request creates it. */
+  state?: readonly AdapterStateEntry[];
 }
 
 export type CreateTaskResponse =
   | { ok: true; snapshot: TaskSnapshot; created: boolean }
   | { ok: false; reason: "cap"; message: string };
 
-export interface JobMessage {
-  v: 1;
-  principal: string;
-  taskId: string;
+/** A task's events after some point, then live ones until it ends. */
+export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
+  /** The task's meta as the object held it when the feed opened. */
+  readonly meta: TaskMeta;
 }
+export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
+
+const decodeEvent = (wire: WireEvent): TaskEvent | undefined => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
 
 export class TaskGateway {
   constructor(
@@ -79,7 +87,7 @@ export class TaskGateway {
       // The object stores the task, arms its alarm (which starts the job) and enqueues the job.
       snapshot = await this.task(taskId).create(
         { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt: preview.createdAt },
-        { enqueue: true },
+        { enqueue: true, ...(request.state !== undefined && { state: request.state }) },
       );
     } catch (error) {
       if (created) await this.index().remove(taskId).catch(() => undefined);
@@ -104,20 +112,39 @@ export class TaskGateway {
 
   /** Events after `afterSeq`, then live ones until the task ends. Undefined for an unknown task. */
   async feed(taskId: string, afterSeq = 0): Promise<TaskFeed | undefined> {
+    const opened = await this.openFeed(taskId, afterSeq);
+    return opened.ok ? opened.feed : undefined;
+  }
+
+  /** A feed, or why not (404 no task or state, 410 that stream ended, 416 seq past the end). */
+  async openFeed(taskId: string, afterSeq: number, options: FeedOptions = {}): Promise<OpenTaskFeed> {
+    if (!isTaskId(taskId)) return { ok: false, status: 404 };
+    const opened: OpenFeed<TaskEvent> = await openFeed(this.task(taskId), afterSeq, decodeEvent, options);
+    if (!opened.ok) return opened;
+    const { feed } = opened;
+    return { ok: true, feed: Object.assign(feed, { meta: parseTaskMeta(feed.meta) }) };
+  }
+
+  /** Joins the readers of the task's `GET /tasks/{id}/events` view in this isolate (event-stream-hub.ts). */
+  async joinEvents(taskId: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
+    if (!isTaskId(taskId)) return { ok: false, status: 404 };
+    const name = taskObjectName(this.principal, taskId);
+    return joinEventStream(this.env.TASKS.getByName(name), name, format, afterSeq);
+  }
+
+  // ---- adapter state (adapter-state.ts) ----------------------------------------
+
+  async attachState(taskId: string, kind: string, value: JsonObject, key?: string): Promise<string | undefined> {
     if (!isTaskId(taskId)) return undefined;
-    return openTaskFeed(this.task(taskId), afterSeq);
+    return this.task(taskId).attachState(kind, value, key);
   }
 
-  async openStream(taskId: string, meta: Omit<StreamMeta, "key">): Promise<number | undefined> {
-    return this.task(taskId).openStream(meta);
-  }
-
-  async stream(taskId: string, key: number): Promise<StreamMeta | undefined> {
+  async lookupState(taskId: string, kind: string, key: string): Promise<JsonObject | undefined> {
     if (!isTaskId(taskId)) return undefined;
-    return this.task(taskId).stream(key);
+    return this.task(taskId).lookupState(kind, key);
   }
 
-  async endStream(taskId: string, key: number, endSeq: number): Promise<void> {
-    await this.task(taskId).endStream(key, endSeq);
+  async detachState(taskId: string, kind: string, key: string): Promise<void> {
+    if (isTaskId(taskId)) await this.task(taskId).detachState(kind, key);
   }
 }

@@ -1,6 +1,7 @@
 /**
- * Task identity: random 128-bit ids, and the Durable Object names derived from
- * (principal, taskId) so that another principal's lookup lands in an empty object.
+ * Task identity: random 128-bit ids, the Durable Object names derived from (principal, taskId)
+ * so that another principal's lookup lands in an empty object, and the `task://` URI every view
+ * (MCP resources, webhooks) names a task by.
  */
 
 const TASK_ID = /^[0-9a-f]{32}$/;

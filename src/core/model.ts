@@ -3,107 +3,18 @@
  * No I/O here, so every transition is unit-tested in microseconds; the TaskObject
  * persists what these return and performs the side effects.
  */
-
-export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
-export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "done";
-export type JsonObject = { [key: string]: unknown };
-
-export const TERMINAL_STATUSES: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
-export const isTerminal = (status: TaskStatus): boolean => TERMINAL_STATUSES.includes(status);
-
-export interface Progress {
-  progress: number;
-  total?: number;
-  message?: string;
-}
-
-/** What `tasks/result` returns: the tool's result, or the JSON-RPC error the call ended with. */
-export type TaskOutcome =
-  | { kind: "result"; result: JsonObject }
-  | { kind: "error"; error: { code: number; message: string } };
-
-export interface RunState {
-  phase: RunPhase;
-  /** Runs started so far (a resumed or retried run counts again). */
-  runs: number;
-  /** Thrown errors so far; compared with the retry policy. */
-  failures: number;
-  /** Runs in a row that lost their lease (the process died or hung); a run that ends normally resets it. */
-  lostRuns?: number;
-  delivered: boolean;
-  /** If never delivered by then, the task's own alarm starts it. */
-  dispatchBy: number;
-  leaseId?: string;
-  leaseUntil?: number;
-  wakeAt?: number;
-  lastError?: string;
-}
-
-export interface TaskRecord {
-  taskId: string;
-  principal: string;
-  tool: string;
-  args: JsonObject;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: number;
-  lastUpdatedAt: number;
-  ttlMs: number;
-  expiresAt: number;
-  pollIntervalMs: number;
-  progress?: Progress;
-  outcome?: TaskOutcome;
-  /** Opaque request context (progress token, correlation id, session, webhook) kept for the task's life. */
-  meta: JsonObject;
-  run: RunState;
-}
-
-export type TaskEventType = "status" | "progress" | "step" | "log" | "result";
-export interface NewTaskEvent {
-  type: TaskEventType;
-  data: JsonObject;
-}
-export interface TaskEvent extends NewTaskEvent {
-  seq: number;
-  at: number;
-}
+import { backoff } from "./backoff";
+import { resultEventData, type NewTaskEvent } from "./task-events";
+import type { TaskMeta } from "./task-meta";
+import { isTerminal, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
 
 export interface Transition {
   record: TaskRecord;
   events: NewTaskEvent[];
 }
 
-/** The wire view of a task: the fields of MCP's `Task`, era-neutral. */
-export interface TaskView {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttl: number;
-  pollInterval: number;
-}
-
-export function toTaskView(record: TaskRecord): TaskView {
-  return {
-    taskId: record.taskId,
-    status: record.status,
-    ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
-    createdAt: new Date(record.createdAt).toISOString(),
-    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
-    ttl: record.ttlMs,
-    pollInterval: record.pollIntervalMs,
-  };
-}
-
-const statusEvent = (record: TaskRecord): NewTaskEvent => ({
-  type: "status",
-  data: toTaskView(record) as unknown as JsonObject,
-});
-const resultEvent = (outcome: TaskOutcome): NewTaskEvent => ({
-  type: "result",
-  data: outcome.kind === "result" ? outcome.result : { error: outcome.error },
-});
+const statusEvent = (record: TaskRecord): NewTaskEvent => ({ type: "status", data: toTaskView(record) });
+const resultEvent = (outcome: TaskOutcome): NewTaskEvent => ({ type: "result", data: resultEventData(outcome) });
 
 export interface NewTaskInput {
   taskId: string;
@@ -115,7 +26,7 @@ export interface NewTaskInput {
   maxTtlMs: number;
   pollIntervalMs: number;
   dispatchGraceMs: number;
-  meta?: JsonObject;
+  meta?: TaskMeta;
 }
 
 /** The requested ttl, honoured up to the configured maximum; absent or null means the default. */
@@ -243,8 +154,9 @@ export interface RetryPolicy {
   baseSeconds: number;
 }
 
+/** A throwing job's next try waits base · 2^(failures−1) seconds, at most an hour. */
 export function retryDelayMs(failures: number, baseSeconds: number): number {
-  return Math.min(baseSeconds * 2 ** Math.max(0, failures - 1), 3600) * 1000;
+  return backoff(failures, baseSeconds, 3600) * 1000;
 }
 
 /** The run threw. Retry with exponential backoff until the policy is exhausted or the error is permanent. */

@@ -2,8 +2,10 @@
  * The JobHost a TaskObject gives a run: progress, logs and steps go to the task's own
  * storage and event log, through the state machine, synchronously.
  */
-import type { JobHost } from "../jobs/runner";
-import { isTerminal, recordProgress, type NewTaskEvent, type Progress, type TaskRecord, type Transition } from "./model";
+import { recordProgress, type Transition } from "./model";
+import type { JobHost } from "./ports";
+import type { NewTaskEvent } from "./task-events";
+import { isTerminal, type Progress, type TaskRecord } from "./task-record";
 import type { TaskStorage } from "./task-storage";
 
 export interface TaskJobHostInput {

@@ -2,13 +2,17 @@
  * TaskObject: one Durable Object per task. It owns the task's record, event log and
  * memoized steps, runs the job from its alarm (so a long job never holds the queue
  * consumer, and a crashed run is found by its stale lease), and feeds readers over
- * hibernatable WebSockets.
+ * hibernatable WebSockets. What runs the job and who else hears of its events are
+ * given to it by the composition root (src/index.ts), which subclasses TaskObjectBase.
  */
 import { DurableObject } from "cloudflare:workers";
 import { readSettings, taskPolicy, type Settings } from "../config";
-import { runJob, type RunOutcome } from "../jobs/runner";
-import type { JobMessage } from "./gateway";
+import type { EventStreamView } from "../streams/event-stream-frames";
+import { acceptFeedReader, FeedBroadcaster } from "../streams/task-feed";
+import { completeClose } from "../streams/websockets";
+import type { AdapterStateEntry } from "./adapter-state";
 import { principalObjectName } from "./ids";
+import type { JobMessage } from "./job-message";
 import {
   beginRun,
   cancelTask,
@@ -21,29 +25,21 @@ import {
   newTask,
   nextAlarmAt,
   renewLease,
-  toTaskView,
   yieldRun,
-  type JsonObject,
-  type NewTaskEvent,
   type NewTaskInput,
-  type Progress,
-  type TaskEvent,
-  type TaskOutcome,
-  type TaskRecord,
-  type TaskView,
   type Transition,
 } from "./model";
-import { taskObservers } from "./observers";
-import type { EventStreamView } from "../streams/event-stream-frames";
-import { acceptFeedReader, FeedBroadcaster } from "../streams/task-feed";
-import { completeClose } from "../streams/websockets";
+import type { RunOutcome, TaskObjectWiring } from "./ports";
+import type { LogLevel, NewTaskEvent, TaskEvent } from "./task-events";
+import { echoMeta, type TaskMeta } from "./task-meta";
+import { isTerminal, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
 import { taskJobHost } from "./task-job-host";
-import { TaskStorage, type StreamMeta } from "./task-storage";
+import { TaskStorage } from "./task-storage";
 
 export interface TaskSnapshot {
   task: TaskView;
   tool: string;
-  meta: JsonObject;
+  meta: TaskMeta;
   progress?: Progress;
   outcome?: TaskOutcome;
   lastSeq: number;
@@ -51,17 +47,26 @@ export interface TaskSnapshot {
 
 /** `createdAt` (ms) is the gateway's, so the principal's index and the task itself agree on it. */
 export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs"> & { createdAt?: number };
+export interface CreateOptions {
+  /** Send the job's queue message after answering. */
+  enqueue?: boolean;
+  /** Adapter state to keep with a task this call creates (written with it, in the same turn). */
+  state?: readonly AdapterStateEntry[];
+}
 export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
 
-
-export class TaskObject extends DurableObject<Env> {
+export class TaskObjectBase extends DurableObject<Env> {
   private readonly storage: TaskStorage;
   private readonly settings: Settings;
   private activeRun?: { leaseId: string; controller: AbortController };
   private view?: EventStreamView;
   private readonly feed: FeedBroadcaster;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(
+    ctx: DurableObjectState,
+    env: Env,
+    private readonly wiring: TaskObjectWiring,
+  ) {
     super(ctx, env);
     this.storage = new TaskStorage(ctx.storage.sql);
     this.settings = readSettings(env);
@@ -76,11 +81,13 @@ export class TaskObject extends DurableObject<Env> {
    * local queues take 10-20 ms per send, and the armed alarm already guarantees the task runs
    * (it starts the job after DISPATCH_GRACE_MS, at once by default), so the client need not wait.
    */
-  async create(input: CreateTaskInput, options: { enqueue?: boolean } = {}): Promise<TaskSnapshot> {
+  async create(input: CreateTaskInput, options: CreateOptions = {}): Promise<TaskSnapshot> {
     const existing = this.storage.load();
     if (existing) return this.snapshot(existing);
     const { createdAt, ...task } = input;
     const transition = newTask({ ...task, ...taskPolicy(this.settings) }, createdAt ?? Date.now());
+    // Before the first commit: observers of the first event already find the adapters' state.
+    for (const entry of options.state ?? []) this.storage.state.attach(entry.kind, entry.value, entry.key);
     await this.commit(undefined, transition);
     if (options.enqueue) this.ctx.waitUntil(this.enqueue(transition.record));
     return this.snapshot(transition.record);
@@ -140,7 +147,7 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   /** A log line from outside the run (webhook deliveries), kept even after the task ended. False if there is no task. */
-  async appendLog(level: "debug" | "info" | "warning" | "error", message: string): Promise<boolean> {
+  async appendLog(level: LogLevel, message: string): Promise<boolean> {
     if (!this.liveRecord()) return false;
     this.append([{ type: "log", data: { level, message: message.slice(0, 2000) } }]);
     return true;
@@ -150,28 +157,19 @@ export class TaskObject extends DurableObject<Env> {
     return this.liveRecord() ? this.storage.eventsAfter(afterSeq, limit) : [];
   }
 
-  /** Registers a response stream (a POST's SSE stream) so it can be resumed by event id later. */
-  async openStream(meta: Omit<StreamMeta, "key">): Promise<number | undefined> {
-    return this.liveRecord() ? this.storage.openStream(meta) : undefined;
+  // ---- adapter state: entries only their adapter reads (adapter-state.ts) ----
+
+  /** Keeps `value` under (kind, key) with the task; without a key, the next free number. Undefined for an unknown task. */
+  async attachState(kind: string, value: JsonObject, key?: string): Promise<string | undefined> {
+    return this.liveRecord() ? this.storage.state.attach(kind, value, key) : undefined;
   }
 
-  async stream(key: number): Promise<StreamMeta | undefined> {
-    return this.liveRecord() ? this.storage.stream(key) : undefined;
+  async lookupState(kind: string, key: string): Promise<JsonObject | undefined> {
+    return this.liveRecord() ? this.storage.state.lookup(kind, key) : undefined;
   }
 
-  async endStream(key: number, endSeq: number): Promise<void> {
-    if (this.liveRecord()) this.storage.endStream(key, endSeq);
-  }
-
-  /** A session subscribed to this task; false for an unknown task. */
-  async watch(sessionId: string): Promise<boolean> {
-    if (!this.liveRecord()) return false;
-    this.storage.watch(sessionId);
-    return true;
-  }
-
-  async unwatch(sessionId: string): Promise<void> {
-    if (this.liveRecord()) this.storage.unwatch(sessionId);
+  async detachState(kind: string, key: string): Promise<void> {
+    if (this.liveRecord()) this.storage.state.detach(kind, key);
   }
 
   async storageBytes(): Promise<number> {
@@ -182,7 +180,20 @@ export class TaskObject extends DurableObject<Env> {
 
   override async fetch(request: Request): Promise<Response> {
     this.feed.flush();
-    return acceptFeedReader(this.ctx, request, this.liveRecord(), this.storage);
+    const record = this.liveRecord();
+    const { storage } = this;
+    return acceptFeedReader(
+      this.ctx,
+      request,
+      record && {
+        view: this.eventStreamView(),
+        meta: record.meta,
+        ended: isTerminal(record.status),
+        lastSeq: () => storage.lastSeq(),
+        eventsAfter: (seq, limit) => storage.eventsAfter(seq, limit),
+        lookupState: (kind, key) => storage.state.lookup(kind, key),
+      },
+    );
   }
 
   override async webSocketMessage(): Promise<void> {
@@ -226,7 +237,7 @@ export class TaskObject extends DurableObject<Env> {
     }, Math.max(1000, Math.floor(this.settings.leaseMs / 3)));
     let outcome: RunOutcome;
     try {
-      outcome = await runJob(
+      outcome = await this.wiring.runJob(
         record.tool,
         record.args,
         taskJobHost({
@@ -249,7 +260,7 @@ export class TaskObject extends DurableObject<Env> {
     const policy = { maxAttempts: this.settings.jobMaxAttempts, baseSeconds: this.settings.jobRetryBaseSeconds };
     switch (outcome.kind) {
       case "completed":
-        return this.commit(current, finishRun(current, leaseId, outcome.result as unknown as JsonObject, at));
+        return this.commit(current, finishRun(current, leaseId, outcome.result, at));
       case "yielded": {
         const long = outcome.wakeAt - at > 5000;
         const message = long ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.` : undefined;
@@ -302,12 +313,11 @@ export class TaskObject extends DurableObject<Env> {
   }
 
   private async notifyObservers(record: TaskRecord, events: TaskEvent[]): Promise<void> {
-    if (events.length === 0 || taskObservers.length === 0) return;
-    const watchers = this.storage.watchers();
+    const { observers } = this.wiring;
+    if (events.length === 0 || observers.length === 0) return;
+    const state = this.storage.state;
     await Promise.all(
-      taskObservers.map((observe) =>
-        observe({ env: this.env, record, events, watchers }).catch((error: unknown) => console.error("task observer failed", record.taskId, error)),
-      ),
+      observers.map((observe) => observe({ env: this.env, record, events, state }).catch((error: unknown) => console.error("task observer failed", record.taskId, error))),
     );
   }
 
@@ -322,7 +332,8 @@ export class TaskObject extends DurableObject<Env> {
   private eventStreamView(): EventStreamView {
     if (!this.view) {
       const record = this.storage.load();
-      this.view = { taskId: record?.taskId ?? "", meta: record?.meta ?? {} };
+      const statusMeta = record && echoMeta(record.meta);
+      this.view = { taskId: record?.taskId ?? "", ...(statusMeta && { statusMeta }) };
     }
     return this.view;
   }

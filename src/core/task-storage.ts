@@ -1,25 +1,11 @@
 /**
- * The TaskObject's SQLite tables: the task record, its append-only event log,
- * memoized step results and the registered response streams.
- * Every method is synchronous; a sequence number and its row are written in one statement.
+ * The TaskObject's SQLite tables: the task record, its append-only event log, memoized step
+ * results, and the adapters' state (adapter-state.ts). Every method is synchronous; a sequence
+ * number and its row are written in one statement.
  */
-import type { JsonObject, NewTaskEvent, TaskEvent, TaskRecord } from "./model";
-
-export interface StreamMeta {
-  key: number;
-  kind: string;
-  requestId: string | number;
-  progressToken?: string | number;
-  /** The last sequence number this stream carries; a stream that ended early stops there on resume. */
-  endSeq?: number;
-}
-
-type OptionalTable = "streams" | "watchers";
-
-const OPTIONAL_TABLES: Record<OptionalTable, string> = {
-  streams: "CREATE TABLE IF NOT EXISTS streams (key INTEGER PRIMARY KEY, meta TEXT NOT NULL)",
-  watchers: "CREATE TABLE IF NOT EXISTS watchers (session TEXT PRIMARY KEY)",
-};
+import { AdapterStateStore } from "./adapter-state";
+import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "./task-events";
+import type { TaskRecord } from "./task-record";
 
 export class TaskStorage {
   /**
@@ -28,10 +14,11 @@ export class TaskStorage {
    * pre-provisioned one, then leaves no database behind.
    */
   private ready: boolean | undefined;
-  /** The tables only some tasks need (response streams, subscribed sessions), once known to exist. */
-  private readonly optional = new Map<OptionalTable, boolean>();
+  readonly state: AdapterStateStore;
 
-  constructor(private readonly sql: SqlStorage) {}
+  constructor(private readonly sql: SqlStorage) {
+    this.state = new AdapterStateStore(sql);
+  }
 
   /**
    * Creates the tables every task uses; also after deleteAll() so a reused instance keeps working.
@@ -41,7 +28,7 @@ export class TaskStorage {
    */
   ensureSchema(): void {
     this.ready = true;
-    this.optional.clear();
+    this.state.reset();
     this.sql.exec(`
       CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
@@ -52,27 +39,12 @@ export class TaskStorage {
   /** After deleteAll(): leave the database empty (an unused object must leave nothing behind) until the next save. */
   dropped(): void {
     this.ready = false;
-    this.optional.clear();
+    this.state.reset();
   }
 
   private hasSchema(): boolean {
     this.ready ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
     return this.ready;
-  }
-
-  /** Whether an optional table exists (checked once per instance); with `create`, it is made if missing. */
-  private hasTable(table: OptionalTable, create = false): boolean {
-    let exists = this.optional.get(table);
-    if (exists === undefined) {
-      exists = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", table).toArray().length > 0;
-      this.optional.set(table, exists);
-    }
-    if (!exists && create) {
-      this.sql.exec(OPTIONAL_TABLES[table]);
-      this.optional.set(table, true);
-      return true;
-    }
-    return exists;
   }
 
   load(): TaskRecord | undefined {
@@ -96,10 +68,12 @@ export class TaskStorage {
   }
 
   eventsAfter(seq: number, limit = 1000): TaskEvent[] {
-    return this.sql
-      .exec<{ seq: number; type: string; data: string; at: number }>("SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
-      .toArray()
-      .map((row) => ({ seq: row.seq, type: row.type as TaskEvent["type"], data: JSON.parse(row.data) as JsonObject, at: row.at }));
+    const events: TaskEvent[] = [];
+    for (const row of this.sql.exec<{ seq: number; type: string; data: string; at: number }>("SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)) {
+      const event = taskEventFromJson(row.seq, row.type, row.at, row.data);
+      if (event) events.push(event);
+    }
+    return events;
   }
 
   lastSeq(): number {
@@ -115,38 +89,6 @@ export class TaskStorage {
   putStep(name: string, value: unknown, at: number): boolean {
     const cursor = this.sql.exec("INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING", name, JSON.stringify(value ?? null), at);
     return cursor.rowsWritten > 0;
-  }
-
-  openStream(meta: Omit<StreamMeta, "key">): number {
-    this.hasTable("streams", true);
-    return this.sql.exec<{ key: number }>("INSERT INTO streams (meta) VALUES (?) RETURNING key", JSON.stringify(meta)).one().key;
-  }
-
-  stream(key: number): StreamMeta | undefined {
-    if (!this.hasTable("streams")) return undefined;
-    const row = this.sql.exec<{ meta: string }>("SELECT meta FROM streams WHERE key = ?", key).toArray()[0];
-    return row ? { ...(JSON.parse(row.meta) as Omit<StreamMeta, "key">), key } : undefined;
-  }
-
-  endStream(key: number, endSeq: number): void {
-    const meta = this.stream(key);
-    if (meta) this.sql.exec("UPDATE streams SET meta = ? WHERE key = ?", JSON.stringify({ ...meta, endSeq }), key);
-  }
-
-  /** Sessions subscribed to this task (resources/subscribe). */
-  watch(sessionId: string): void {
-    this.hasTable("watchers", true);
-    this.sql.exec("INSERT INTO watchers (session) VALUES (?) ON CONFLICT(session) DO NOTHING", sessionId);
-  }
-
-  unwatch(sessionId: string): void {
-    if (!this.hasTable("watchers")) return;
-    this.sql.exec("DELETE FROM watchers WHERE session = ?", sessionId);
-  }
-
-  watchers(): string[] {
-    if (!this.hasTable("watchers")) return [];
-    return this.sql.exec<{ session: string }>("SELECT session FROM watchers").toArray().map((row) => row.session);
   }
 
   /** Bytes used by this task's tables (for the storage benchmark). */

@@ -1,63 +1,54 @@
 /**
- * Follow a task on a response stream: forward its progress and status as MCP
- * notifications with routable event ids, until its result, a deadline, or the client leaves.
+ * Follow a task on a response stream: register the stream (so its event ids can be resumed),
+ * forward the events it carries as MCP messages with routable ids, until the task's result, a
+ * deadline, or the client leaves.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { TaskOutcome } from "../core/model";
-import type { McpContext } from "./context";
+import type { TaskMeta } from "../core/task-meta";
+import { followFeed, type FollowResult } from "../protocol/follow";
 import { taskEventId } from "../streams/event-ids";
-import { messageForEvent, outcomeFromResultEvent } from "./task-messages";
+import type { McpContext } from "./context";
+import { messageForEvent } from "./task-messages";
+import { RESPONSE_STREAM_STATE, type ResponseStream } from "./task-streams";
 
-export type FollowResult =
-  | { kind: "result"; outcome: TaskOutcome }
-  | { kind: "timeout"; lastSeq: number }
-  | { kind: "gone" }
-  | { kind: "disconnected" };
+export type Followed = FollowResult | { kind: "disconnected" };
 
 export interface FollowOptions {
   taskId: string;
   requestId: RequestId;
-  progressToken?: string | number;
-  streamKind: "call" | "result";
-  meta: Record<string, unknown>;
+  stream: ResponseStream;
+  meta: TaskMeta;
   afterSeq: number;
   deadline?: number;
 }
 
-export async function followTask(ctx: McpContext, options: FollowOptions): Promise<FollowResult> {
+export async function followTask(ctx: McpContext, options: FollowOptions): Promise<Followed> {
   const { gateway, output } = ctx;
-  const { taskId, requestId, progressToken } = options;
-  const streamKey = output.streaming
-    ? await gateway.openStream(taskId, { kind: options.streamKind, requestId, ...(progressToken !== undefined && { progressToken }) })
-    : undefined;
-  const feed = await gateway.feed(taskId, options.afterSeq);
-  if (!feed) return { kind: "gone" };
+  const { taskId, requestId, stream, afterSeq } = options;
+  const key = output.streaming ? await gateway.attachState(taskId, RESPONSE_STREAM_STATE, stream) : undefined;
+  const streamNo = key === undefined ? undefined : Number(key);
+  // A priming event (an id, no data) first: a stream dropped before its first message is still resumable.
+  if (streamNo !== undefined) output.prime(taskEventId(taskId, streamNo, afterSeq));
+  const feed = await gateway.feed(taskId, afterSeq);
+  if (!feed) return { kind: "ended", lastSeq: afterSeq };
   let disconnected = false;
   output.onClose(() => {
     disconnected = true;
     feed.close();
   });
-  let lastSeq = options.afterSeq;
-  const target = { taskId, requestId, meta: options.meta, ...(progressToken !== undefined && { progressToken }) };
-  try {
-    for (;;) {
-      const remaining = options.deadline === undefined ? undefined : options.deadline - Date.now();
-      if (remaining !== undefined && remaining <= 0) break;
-      const event = await feed.next(remaining);
-      if (event === undefined) break;
-      if (event === null) return disconnected ? { kind: "disconnected" } : { kind: "gone" };
-      lastSeq = event.seq;
-      if (event.type === "result") {
-        if (streamKey !== undefined) output.setResponseEventId(requestId, taskEventId(taskId, streamKey, event.seq));
-        return { kind: "result", outcome: outcomeFromResultEvent(event.data) };
-      }
-      if (streamKey === undefined) continue;
+  const target = { taskId, requestId, meta: options.meta, stream };
+  const followed = await followFeed(feed, {
+    afterSeq,
+    ...(options.deadline !== undefined && { deadline: options.deadline }),
+    onEvent: (event) => {
+      if (streamNo === undefined) return;
       const message = messageForEvent(event, target);
-      if (message) output.notify(message, taskEventId(taskId, streamKey, event.seq));
-    }
-  } finally {
-    feed.close();
-  }
-  if (streamKey !== undefined) await gateway.endStream(taskId, streamKey, lastSeq);
-  return { kind: "timeout", lastSeq };
+      if (message) output.notify(message, taskEventId(taskId, streamNo, event.seq));
+    },
+  });
+  if (followed.kind === "result" && streamNo !== undefined) output.setResponseEventId(requestId, taskEventId(taskId, streamNo, followed.seq));
+  // The response will not come on this stream: a resume past its last event is refused (410).
+  if (followed.kind === "timeout" && key !== undefined) await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: followed.lastSeq }, key);
+  if (followed.kind === "ended" && disconnected) return { kind: "disconnected" };
+  return followed;
 }

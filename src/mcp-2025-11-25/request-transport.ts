@@ -5,8 +5,8 @@
  */
 import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage, MessageExtraInfo, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import type { SseStream } from "../streams/sse";
 import { ErrorCode } from "../protocol/errors";
+import type { SseStream } from "../streams/sse";
 import { paramsProblem } from "./request-params";
 
 /** Where a request's output goes. Handlers use it to send task events with routable event ids. */
@@ -15,6 +15,8 @@ export interface McpOutput {
   readonly streaming: boolean;
   /** Send a notification on the stream of request `requestId`, with an explicit event id. */
   notify(message: JSONRPCMessage, eventId?: string): void;
+  /** Send an event with an id and no data: a point the client can resume from. */
+  prime(eventId: string): void;
   /** Use `eventId` for the final response to `requestId` (so a resume ends at the right place). */
   setResponseEventId(requestId: RequestId, eventId: string): void;
   /** Whether the client is still reading. */
@@ -96,6 +98,10 @@ export class RequestTransport implements Transport, McpOutput {
 
   notify(message: JSONRPCMessage, eventId?: string): void {
     this.sse?.send({ id: eventId ?? this.nextOneOffId(), data: JSON.stringify(message) });
+  }
+
+  prime(eventId: string): void {
+    this.sse?.send({ id: eventId, data: "" });
   }
 
   setResponseEventId(requestId: RequestId, eventId: string): void {

@@ -4,26 +4,20 @@
  * continued live until the response) or a session's GET stream (`s.<sessionId>.<seq>`).
  * Without it, the session's GET stream opens (Mcp-Session-Id required).
  */
-import type { Settings } from "../config";
-import { completeSseResponse, sseFrame, SseStream } from "../streams/sse";
-import { openPrincipalFeed, type FeedEvent } from "../streams/feed-client";
-import { jsonRpcErrorResponse } from "./endpoint";
+import { TaskGateway } from "../core/gateway";
+import type { TaskEvent } from "../core/task-events";
+import type { McpRequest } from "../http/mcp-endpoint";
+import { jsonRpcErrorResponse } from "../protocol/errors";
 import { parseEventId, taskEventId, type EventRoute } from "../streams/event-ids";
+import { completeSseResponse, sseFrame, SseStream } from "../streams/sse";
 import { SESSION_HEADER, checkSession, requireSession } from "./session";
 import { openSessionStream } from "./session-stream";
 import { messageForEvent } from "./task-messages";
-
-export interface McpGetInput {
-  request: Request;
-  env: Env;
-  settings: Settings;
-  principal: string;
-  waitUntil(promise: Promise<unknown>): void;
-}
+import { RESPONSE_STREAM_STATE, ResponseStreamSchema } from "./task-streams";
 
 const noSuchEvent = () => jsonRpcErrorResponse(404, -32600, "Last-Event-ID names no event of a stream you can resume (unknown, expired or another principal's task). Read the task with tasks/get instead.");
 
-export async function handleMcpGet(input: McpGetInput): Promise<Response> {
+export async function handleMcpGet(input: McpRequest): Promise<Response> {
   const { request } = input;
   if (!/text\/event-stream/i.test(request.headers.get("Accept") ?? "")) {
     return jsonRpcErrorResponse(406, -32600, "Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream.");
@@ -52,11 +46,12 @@ export async function handleMcpGet(input: McpGetInput): Promise<Response> {
  * One round trip to the task: the feed's upgrade names the stream, and the object checks the
  * resume point and replays at once; the session check runs alongside it.
  */
-async function resumeTaskStream(input: McpGetInput, route: Extract<EventRoute, { kind: "task" }>): Promise<Response> {
+async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { kind: "task" }>): Promise<Response> {
   const { taskId, stream, seq } = route;
+  const gateway = new TaskGateway(input.env, input.settings, input.principal);
   const [session, opened] = await Promise.all([
     checkSession(input.request, input.env, input.principal),
-    openPrincipalFeed(input.env, input.principal, taskId, seq, { stream }),
+    gateway.openFeed(taskId, seq, { state: { kind: RESPONSE_STREAM_STATE, key: String(stream) } }),
   ]);
   if (!session.ok || !opened.ok) {
     if (opened.ok) opened.feed.close();
@@ -67,20 +62,20 @@ async function resumeTaskStream(input: McpGetInput, route: Extract<EventRoute, {
     return noSuchEvent();
   }
   const { feed } = opened;
-  const meta = feed.stream;
-  if (!meta) {
+  const registered = ResponseStreamSchema.safeParse(feed.state);
+  if (!registered.success) {
     feed.close();
     return noSuchEvent();
   }
-  const { endSeq } = meta;
-  const target = { taskId, requestId: meta.requestId, meta: feed.meta, ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }) };
+  const { endSeq } = registered.data;
+  const target = { taskId, requestId: registered.data.requestId, meta: feed.meta, stream: registered.data };
   /** The event's frame, or "" for one the stream does not carry; undefined past the stream's end. */
-  const frameOf = (event: FeedEvent): string | undefined => {
+  const frameOf = (event: TaskEvent): string | undefined => {
     if (endSeq !== undefined && event.seq > endSeq) return undefined;
     const message = messageForEvent(event, target);
     return message ? sseFrame({ id: taskEventId(taskId, stream, event.seq), data: JSON.stringify(message) }) : "";
   };
-  const isLast = (event: FeedEvent) => event.type === "result" || (endSeq !== undefined && event.seq >= endSeq);
+  const isLast = (event: TaskEvent) => event.type === "result" || (endSeq !== undefined && event.seq >= endSeq);
   if (feed.known) {
     // Nothing live can follow: the rest of the stream is one plain body.
     let frames = "";

@@ -2,13 +2,12 @@
  * One SDK `Server` per HTTP request (stateless, ~1 ms): the SDK does the protocol
  * plumbing (initialize, ping, schemas, errors); our handlers reach the task core.
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import type { McpContext } from "./context";
 import { registerResourceHandlers } from "./handlers/resources";
 import { registerSubscriptionHandlers } from "./handlers/subscriptions";
 import { registerTaskHandlers } from "./handlers/tasks";
 import { registerToolHandlers } from "./handlers/tools";
+import { SdkServer } from "./sdk-server";
 
 export const SERVER_INFO = { name: "mcp-task-worker", version: "0.1.0" };
 
@@ -23,9 +22,8 @@ const INSTRUCTIONS =
   "Long tool calls run as durable tasks. If a call returns a task link instead of a result, " +
   "check back later by reading the linked task:// resource, with tasks/get and tasks/result, or with the task_status and task_result tools.";
 
-export function createMcpServer(ctx: McpContext): Server {
-  // ajv (the SDK default) compiles schemas with new Function, which workerd forbids.
-  const server = new Server(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+export function createMcpServer(ctx: McpContext): SdkServer {
+  const server = new SdkServer(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
   registerToolHandlers(server, ctx);
   registerTaskHandlers(server, ctx);
   registerResourceHandlers(server, ctx);

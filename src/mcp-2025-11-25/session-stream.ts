@@ -4,9 +4,10 @@
  * Event ids are `s.<sessionId>.<seq>`; a priming event (id, no data) comes first so the
  * client always has a point to resume from.
  */
-import { SseStream } from "../streams/sse";
-import { jsonRpcErrorResponse } from "./endpoint";
+import { jsonRpcErrorResponse } from "../protocol/errors";
 import { sessionEventId } from "../streams/event-ids";
+import { SseStream } from "../streams/sse";
+import { closeQuietly } from "../streams/websockets";
 import { SESSION_HEADER, sessionStub } from "./session";
 
 export interface SessionStreamInput {
@@ -66,13 +67,7 @@ export async function openSessionStream(input: SessionStreamInput): Promise<Resp
   ws.addEventListener("close", () => sse.close());
   ws.addEventListener("error", () => sse.close());
   // A client that goes away closes the socket at once, so the object drops its reader.
-  sse.onClose(() => {
-    try {
-      ws.close(1000, "client gone");
-    } catch {
-      // already closed
-    }
-  });
+  sse.onClose(() => closeQuietly(ws, 1000, "client gone"));
   // Without a signal, a dead client is noticed at the next write (a keepalive at the latest).
   input.signal?.addEventListener("abort", () => sse.close());
   input.waitUntil(new Promise<void>((resolve) => sse.onClose(resolve)));

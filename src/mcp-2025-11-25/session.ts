@@ -5,12 +5,14 @@
  * are served statelessly; GET and DELETE /mcp need it (400 without).
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { jsonRpcErrorResponse } from "../protocol/errors";
 import { isSessionId, newSessionId, sessionObjectName } from "../sessions/ids";
-import { jsonRpcErrorResponse } from "./endpoint";
 
 export const SESSION_HEADER = "Mcp-Session-Id";
 
-export type SessionCheck = { ok: true; sessionId?: string } | { ok: false; response: Response };
+/** A live session: its id, and whether its client declared the tasks capability in `initialize`. */
+export type SessionCheck = { ok: true; sessionId?: string; clientTasks: boolean } | { ok: false; response: Response };
 
 export const sessionStub = (env: Env, principal: string, sessionId: string) => env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
 
@@ -20,11 +22,11 @@ const unknownSession = (): Response =>
 /** The session a request names, if any; 404 when it names one that is not live for this principal. */
 export async function checkSession(request: Request, env: Env, principal: string): Promise<SessionCheck> {
   const header = request.headers.get(SESSION_HEADER);
-  if (header === null) return { ok: true };
+  if (header === null) return { ok: true, clientTasks: false };
   // Malformed ids are just unknown ids: the same answer, no name derived from them.
   if (!isSessionId(header)) return { ok: false, response: unknownSession() };
   const info = await sessionStub(env, principal, header).touch();
-  return info ? { ok: true, sessionId: header } : { ok: false, response: unknownSession() };
+  return info ? { ok: true, sessionId: header, clientTasks: info.clientTasks } : { ok: false, response: unknownSession() };
 }
 
 /** Like checkSession, but the header is required (GET and DELETE /mcp). */
@@ -37,18 +39,21 @@ export async function requireSession(request: Request, env: Env, principal: stri
   return check.sessionId === undefined ? { ok: false, response: unknownSession() } : { ok: true, sessionId: check.sessionId };
 }
 
+const InitializeParamsSchema = z.object({ capabilities: z.record(z.string(), z.unknown()).optional(), clientInfo: z.record(z.string(), z.unknown()).optional() });
+const InitializeResultSchema = z.object({ protocolVersion: z.string() });
+
 /** After a successful `initialize`: store the session and return its id for the response header. */
 export async function startSession(env: Env, principal: string, initialize: JSONRPCMessage, response: JSONRPCMessage): Promise<string | undefined> {
   if (!("result" in response) || !("params" in initialize)) return undefined;
-  const params = (initialize.params ?? {}) as { capabilities?: Record<string, unknown>; clientInfo?: Record<string, unknown> };
-  const result = response.result as { protocolVersion?: unknown };
+  const params = InitializeParamsSchema.safeParse(initialize.params ?? {});
+  const result = InitializeResultSchema.safeParse(response.result);
   const sessionId = newSessionId();
   await sessionStub(env, principal, sessionId).start({
     sessionId,
     principal,
-    protocolVersion: typeof result.protocolVersion === "string" ? result.protocolVersion : "",
-    capabilities: params.capabilities ?? {},
-    ...(params.clientInfo !== undefined && { clientInfo: params.clientInfo }),
+    protocolVersion: result.success ? result.data.protocolVersion : "",
+    capabilities: (params.success && params.data.capabilities) || {},
+    ...(params.success && params.data.clientInfo !== undefined && { clientInfo: params.data.clientInfo }),
   });
   return sessionId;
 }

@@ -5,7 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { newTaskId, taskObjectName } from "../core/ids";
-import type { TaskView } from "../core/model";
+import type { TaskPage, TaskView } from "../core/task-record";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, TaskIdPool } from "./task-id-pool";
 
 export type AdmitResult =
@@ -22,11 +22,6 @@ export interface AdmitInput {
   tool: string;
   idempotencyKey?: string;
   maxActive: number;
-}
-
-export interface TaskPage {
-  tasks: TaskView[];
-  nextCursor?: string;
 }
 
 const ACTIVE = "status IN ('working', 'input_required')";

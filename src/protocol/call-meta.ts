@@ -1,9 +1,9 @@
-/** Parses the `_meta` of a `tools/call`: the progress token and our own keys (DESIGN.md, "Our _meta keys"). */
-import { ErrorCode, ProtocolError } from "./errors";
+/** Parses the `_meta` of a `tools/call`: the progress token and our own keys (README, "Our `_meta` keys"). */
 import { z } from "zod";
+import { CORRELATION_ID_META } from "../core/task-meta";
+import { ErrorCode, ProtocolError } from "./errors";
 
 export const IDEMPOTENCY_KEY_META = "mcp-task-worker/idempotency-key";
-export const CORRELATION_ID_META = "mcp-task-worker/correlation-id";
 export const WEBHOOK_META = "mcp-task-worker/webhook";
 
 const CallMetaSchema = z

@@ -5,13 +5,21 @@
  * caller's principal through the gateway, exactly like `tasks/*`: a foreign task is "not found".
  */
 import { z } from "zod";
-import { taskDocument, taskMeta } from "./task-document";
-import { isTerminal, type JsonObject } from "../core/model";
+import type { TaskGateway } from "../core/gateway";
+import { echoMeta } from "../core/task-meta";
 import type { TaskSnapshot } from "../core/task-object";
-import type { McpContext } from "../mcp-2025-11-25/context";
+import { isTerminal, type JsonObject } from "../core/task-record";
 import { ErrorCode, ProtocolError } from "./errors";
+import { followFeed } from "./follow";
 import { jsonInputSchema } from "./input-schema";
-import { finalResult, relatedTask } from "../mcp-2025-11-25/task-messages";
+import { taskDocument } from "./task-document";
+import { finalResult, relatedTask } from "./task-results";
+
+/** What a check-back tool reaches: the caller's tasks, and how long a call may wait inline. */
+export interface CheckBackContext {
+  gateway: TaskGateway;
+  inlineWaitMs: number;
+}
 
 /** task_result waits at most this long (and never past INLINE_WAIT_MS) before answering "still running". */
 const RESULT_WAIT_MS = 5000;
@@ -22,7 +30,7 @@ interface CheckBackTool {
   name: string;
   title: string;
   description: string;
-  run(taskId: string, ctx: McpContext): Promise<JsonObject>;
+  run(taskId: string, ctx: CheckBackContext): Promise<JsonObject>;
 }
 
 const textResult = (text: string, extra: JsonObject = {}): JsonObject => ({ content: [{ type: "text", text }], ...extra });
@@ -30,7 +38,7 @@ const notFound = (taskId: string): JsonObject =>
   textResult(`No task "${taskId.slice(0, 64)}" was found. Check the taskId (32 hex characters from the task:// link); tasks are deleted once their ttl has passed.`, { isError: true });
 
 function metaFor(snapshot: TaskSnapshot): JsonObject {
-  return { ...taskMeta(snapshot), ...relatedTask(snapshot.task.taskId) };
+  return { ...echoMeta(snapshot.meta), ...relatedTask(snapshot.task.taskId) };
 }
 
 /** The task document without its result: status, progress, timestamps. */
@@ -55,7 +63,7 @@ function resultOf(snapshot: TaskSnapshot): JsonObject {
   const { taskId } = snapshot.task;
   if (!snapshot.outcome) return textResult(describe(snapshot), { _meta: metaFor(snapshot) });
   try {
-    return finalResult(taskId, snapshot.outcome, snapshot);
+    return finalResult(taskId, snapshot.outcome, snapshot.meta);
   } catch (error) {
     // A task that ended with a protocol error: the model sees it as a failed tool result.
     const message = error instanceof Error ? error.message : String(error);
@@ -63,23 +71,13 @@ function resultOf(snapshot: TaskSnapshot): JsonObject {
   }
 }
 
-/** Wait up to `ms` for the task's terminal event; true if it ended. */
-async function awaitEnd(ctx: McpContext, snapshot: TaskSnapshot, ms: number): Promise<boolean> {
+/** Wait up to `ms` for the task's terminal event; false if it is surely still running. */
+async function awaitEnd(ctx: CheckBackContext, snapshot: TaskSnapshot, ms: number): Promise<boolean> {
   if (ms <= 0) return false;
   const feed = await ctx.gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
   if (!feed) return false;
-  const deadline = Date.now() + ms;
-  try {
-    for (;;) {
-      const remaining = deadline - Date.now();
-      if (remaining <= 0) return false;
-      const event = await feed.next(remaining);
-      if (!event) return event === null;
-      if (event.type === "result") return true;
-    }
-  } finally {
-    feed.close();
-  }
+  const followed = await followFeed(feed, { afterSeq: snapshot.lastSeq, deadline: Date.now() + ms });
+  return followed.kind !== "timeout";
 }
 
 const CHECK_BACK_TOOLS: CheckBackTool[] = [
@@ -101,7 +99,7 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
       const snapshot = await ctx.gateway.get(taskId);
       if (!snapshot) return notFound(taskId);
       if (isTerminal(snapshot.task.status)) return resultOf(snapshot);
-      if (await awaitEnd(ctx, snapshot, Math.min(RESULT_WAIT_MS, ctx.settings.inlineWaitMs))) {
+      if (await awaitEnd(ctx, snapshot, Math.min(RESULT_WAIT_MS, ctx.inlineWaitMs))) {
         const ended = await ctx.gateway.get(taskId);
         if (!ended) return notFound(taskId);
         if (isTerminal(ended.task.status)) return resultOf(ended);
@@ -139,11 +137,10 @@ export function checkBackListings(): JsonObject[] {
   }));
 }
 
-/** Runs a check-back tool; bad arguments or task augmentation are protocol errors, like any tool's. */
-export async function callCheckBackTool(name: string, args: unknown, task: unknown, ctx: McpContext): Promise<JsonObject> {
+/** Runs a check-back tool (taskSupport "forbidden": the caller refuses task augmentation); bad arguments are -32602, like any tool's. */
+export async function callCheckBackTool(name: string, args: unknown, ctx: CheckBackContext): Promise<JsonObject> {
   const tool = CHECK_BACK_TOOLS.find((candidate) => candidate.name === name);
   if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}".`);
-  if (task !== undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (execution.taskSupport is "forbidden"); call it without params.task.`);
   const parsed = TaskIdInput.safeParse(args ?? {});
   if (!parsed.success) throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${name}": pass { "taskId": "<32 hex characters>" }.`);
   return tool.run(parsed.data.taskId, ctx);

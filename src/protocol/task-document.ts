@@ -1,20 +1,13 @@
 /**
- * The task as one JSON document: what `resources/read` of a task and `GET /tasks/{id}`
+ * The task as one JSON document: what `resources/read` of its `task://` URI and `GET /tasks/{id}`
  * return. The fields of `tasks/get`, plus progress and, once terminal, the result.
  */
-import { isTerminal, type JsonObject } from "../core/model";
+import { echoMeta } from "../core/task-meta";
+import { isTerminal, type JsonObject } from "../core/task-record";
 import type { TaskSnapshot } from "../core/task-object";
 
-export const CORRELATION_ID_META = "mcp-task-worker/correlation-id";
-
-/** `_meta` to echo on every view of the task: the client's correlation id, if it gave one. */
-export function taskMeta(snapshot: Pick<TaskSnapshot, "meta">): JsonObject | undefined {
-  const correlationId = snapshot.meta["correlationId"];
-  return typeof correlationId === "string" ? { [CORRELATION_ID_META]: correlationId } : undefined;
-}
-
 export function taskDocument(snapshot: TaskSnapshot): JsonObject {
-  const meta = taskMeta(snapshot);
+  const meta = echoMeta(snapshot.meta);
   const doc: JsonObject = { ...snapshot.task, tool: snapshot.tool };
   if (snapshot.progress) doc["progress"] = snapshot.progress;
   if (isTerminal(snapshot.task.status) && snapshot.outcome) {

@@ -2,8 +2,7 @@
  * The SSE form of a task's event log, as `GET /tasks/{id}/events` sends it: one frame per event,
  * `id: t.<taskId>.0.<seq>` (stream 0 is the raw log), `event: <type>`, the event's JSON as `data`,
  * status events carrying the task's `_meta`. The TaskObject builds these bytes once per commit and
- * sends the same bytes to every reader of this view, so a reader's Worker only copies them to its
- * response: with 100 readers that is 99 fewer framings, encodings and JSON round trips per event.
+ * sends the same bytes to every reader of this view, so a reader's Worker only copies them.
  *
  * Between the object and the Worker the frames travel in a small envelope that says where each
  * event's bytes end and which sequence number it has. A Worker serves all its readers of one task
@@ -11,12 +10,15 @@
  * the envelope each reader writes exactly the events after its own position, so a join, a replay
  * that overlaps live events, or a socket handed to another request never loses or repeats one.
  */
-import { taskMeta } from "../protocol/task-document";
-import type { JsonObject, TaskEvent } from "../core/model";
+import { rawEventId } from "./event-ids";
+import type { StreamEvent } from "./feed-frames";
+import { sseFrame } from "./sse";
 
+/** What every frame of one task's view shares. */
 export interface EventStreamView {
   taskId: string;
-  meta: JsonObject;
+  /** The `_meta` status events carry (the task's correlation id). */
+  statusMeta?: Record<string, unknown>;
 }
 
 /** A decoded envelope: the frames of some consecutive events. */
@@ -32,12 +34,10 @@ export interface EventStreamChunk {
 
 const encoder = new TextEncoder();
 
-export const rawEventId = (taskId: string, seq: number): string => `t.${taskId}.0.${seq}`;
-
-function frame(event: TaskEvent, meta: JsonObject | undefined, taskId: string, timing: boolean): string {
-  const data = event.type === "status" && meta ? { ...event.data, _meta: meta } : event.data;
+function frame(event: StreamEvent, view: EventStreamView, timing: boolean): string {
+  const data = event.type === "status" && view.statusMeta ? Object.assign({}, event.data, { _meta: view.statusMeta }) : event.data;
   const at = timing ? `: at ${event.at}\n\n` : "";
-  return `${at}id: ${rawEventId(taskId, event.seq)}\nevent: ${event.type}\ndata: ${JSON.stringify(data)}\n\n`;
+  return at + sseFrame({ id: rawEventId(view.taskId, event.seq), event: event.type, data: JSON.stringify(data) });
 }
 
 /**
@@ -46,9 +46,8 @@ function frame(event: TaskEvent, meta: JsonObject | undefined, taskId: string, t
  * ids allow (15 digits) exactly. With `timing`, each frame is preceded by `: at <commit time>`
  * (for the benchmark; clients ignore comments).
  */
-export function encodeEventStreamChunk(events: readonly TaskEvent[], view: EventStreamView, timing: boolean): Uint8Array {
-  const meta = taskMeta(view);
-  const parts = events.map((event) => encoder.encode(frame(event, meta, view.taskId, timing)));
+export function encodeEventStreamChunk(events: readonly StreamEvent[], view: EventStreamView, timing: boolean): Uint8Array {
+  const parts = events.map((event) => encoder.encode(frame(event, view, timing)));
   const headerBytes = 8 * (2 + 2 * events.length);
   const out = new Uint8Array(headerBytes + parts.reduce((sum, part) => sum + part.byteLength, 0));
   const header = new DataView(out.buffer);

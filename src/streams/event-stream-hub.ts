@@ -1,8 +1,8 @@
 /**
  * The Worker's side of the `GET /tasks/{id}/events` view: the readers of one task in this isolate
- * share one hibernatable WebSocket to its TaskObject instead of holding one each. With 100
- * readers, a commit then costs the object one send and this isolate one message event instead of
- * 100 of each; measured locally, the runtime's CPU per delivered event fell by about a third.
+ * share one hibernatable WebSocket to its TaskObject instead of holding one each, so a commit costs
+ * the object one send and this isolate one message event however many readers wait (figures:
+ * docs/streams.md).
  *
  * Workers forbid using one request's I/O objects from another request, so the socket belongs to
  * one reader's request (the hub's owner) and every reader writes its own response: the socket's

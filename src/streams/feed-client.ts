@@ -1,23 +1,21 @@
 /**
- * The reader's side of a TaskObject feed: a WebSocket to the object, exposed as an
- * async iterator of task events. The object replays events after `afterSeq`, then
- * streams live ones, and closes the socket after the terminal `result` event.
+ * The reader's side of a feed: a WebSocket to the object, exposed as an async iterator of
+ * events. The object replays events after `afterSeq`, then streams live ones, and closes the
+ * socket after the terminal `result` event. Events arrive as WireEvents; `decode` gives them
+ * their type (the core's TaskEvent), and events it refuses are skipped.
  */
-import { decodeFeedMessage, FEED_META_HEADER, FEED_STREAM_HEADER, type FeedEvent } from "./feed-frames";
-import { isTaskId, taskObjectName } from "../core/ids";
-import type { JsonObject } from "../core/model";
-import type { StreamMeta } from "../core/task-storage";
+import { decodeFeedMessage, FEED_META_HEADER, FEED_STATE_HEADER, type WireEvent } from "./feed-frames";
 import { closeQuietly } from "./websockets";
 
-export interface TaskFeed extends AsyncIterable<FeedEvent> {
-  /** The task's `_meta` (correlation id and the like) as the object held it when the feed opened. */
-  readonly meta: JsonObject;
-  /** The response stream named by `stream` when the feed was opened for a resume. */
-  readonly stream?: StreamMeta;
+export interface Feed<E> extends AsyncIterable<E> {
+  /** The upgrade's meta header as JSON (the task's meta), for the caller to parse. */
+  readonly meta: unknown;
+  /** The adapter-state entry named by `state` when the feed was opened for a resume. */
+  readonly state?: Record<string, unknown>;
   /** Every event this feed will give, when nothing live can follow (the object answered the replay alone). */
-  readonly known?: readonly FeedEvent[];
+  readonly known?: readonly E[];
   /** Wait at most `ms` for the next event; undefined on timeout, null once the feed has ended. */
-  next(ms?: number): Promise<FeedEvent | null | undefined>;
+  next(ms?: number): Promise<E | null | undefined>;
   close(): void;
 }
 
@@ -26,28 +24,30 @@ export interface FeedSource {
 }
 
 export interface FeedOptions {
-  /** Resume this response stream: the object checks that `afterSeq` is a point of it (404 / 410). */
-  stream?: number;
+  /** Return this adapter-state entry with the feed (404 without one; 410 past its `endSeq`). */
+  state?: { kind: string; key: string };
   /** Refuse (416) an `afterSeq` past the end of the log instead of waiting for it. */
   strict?: boolean;
 }
 
-export type OpenFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
+export type OpenFeed<E> = { ok: true; feed: Feed<E> } | { ok: false; status: number };
+
+export type Decode<E> = (event: WireEvent) => E | undefined;
 
 /** The object answers a socket, or (nothing live to come) the replay as a plain body. */
 type OpenSocket =
-  | { ok: true; meta: JsonObject; stream?: StreamMeta; ws: WebSocket; replay?: undefined }
-  | { ok: true; meta: JsonObject; stream?: StreamMeta; ws?: undefined; replay: Response }
+  | { ok: true; meta: unknown; state?: Record<string, unknown>; ws: WebSocket; replay?: undefined }
+  | { ok: true; meta: unknown; state?: Record<string, unknown>; ws?: undefined; replay: Response }
   | { ok: false; status: number };
 
 async function openSocket(stub: FeedSource, afterSeq: number, options: FeedOptions): Promise<OpenSocket> {
   let url = `https://task.internal/feed?after=${Math.max(0, Math.floor(afterSeq))}`;
-  if (options.stream !== undefined) url += `&stream=${options.stream}`;
+  if (options.state !== undefined) url += `&state=${encodeURIComponent(options.state.kind)}&key=${encodeURIComponent(options.state.key)}`;
   if (options.strict) url += "&strict=1";
   const response = await stub.fetch(url, { headers: { Upgrade: "websocket" } });
-  const meta = headerJson<JsonObject>(response, FEED_META_HEADER) ?? {};
-  const stream = headerJson<StreamMeta>(response, FEED_STREAM_HEADER);
-  const described = { meta, ...(stream !== undefined && { stream }) };
+  const meta = headerJson(response, FEED_META_HEADER) ?? {};
+  const state = headerJson(response, FEED_STATE_HEADER);
+  const described = { meta, ...(isRecord(state) && { state }) };
   if (response.status === 200) return { ok: true, ...described, replay: response };
   const ws = response.webSocket;
   if (!ws) return { ok: false, status: response.status === 101 ? 500 : response.status };
@@ -57,56 +57,56 @@ async function openSocket(stub: FeedSource, afterSeq: number, options: FeedOptio
   return { ok: true, ...described, ws };
 }
 
-/** Opens a feed in one round trip; the status says why not (404 no task or stream, 410 stream ended, 416 seq past the end). */
-export async function openFeed(stub: FeedSource, afterSeq: number, options: FeedOptions = {}): Promise<OpenFeed> {
+/** Opens a feed in one round trip; the status says why not (404 no log or state, 410 stream ended, 416 seq past the end). */
+export async function openFeed<E>(stub: FeedSource, afterSeq: number, decode: Decode<E>, options: FeedOptions = {}): Promise<OpenFeed<E>> {
   const opened = await openSocket(stub, afterSeq, options);
   if (!opened.ok) return opened;
-  if (opened.ws) return { ok: true, feed: feedOverSocket(opened.ws, opened.meta, opened.stream) };
-  const events = decodeFeedMessage(await opened.replay.text());
-  return { ok: true, feed: feedOverEvents(events, opened.meta, opened.stream) };
+  if (opened.ws) return { ok: true, feed: feedOverSocket(opened.ws, decode, opened.meta, opened.state) };
+  const events = decodeAll(await opened.replay.text(), decode);
+  return { ok: true, feed: feedOverEvents(events, opened.meta, opened.state) };
 }
 
-/** openFeed on the task `taskId` of `principal` (another principal's id names an empty object: 404). */
-export async function openPrincipalFeed(env: Env, principal: string, taskId: string, afterSeq: number, options: FeedOptions = {}): Promise<OpenFeed> {
-  if (!isTaskId(taskId)) return { ok: false, status: 404 };
-  return openFeed(env.TASKS.getByName(taskObjectName(principal, taskId)), afterSeq, options);
-}
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-export async function openTaskFeed(stub: FeedSource, afterSeq: number): Promise<TaskFeed | undefined> {
-  const opened = await openFeed(stub, afterSeq);
-  return opened.ok ? opened.feed : undefined;
-}
-
-function headerJson<T>(response: Response, name: string): T | undefined {
+function headerJson(response: Response, name: string): unknown {
   const value = response.headers.get(name);
   if (value === null) return undefined;
   try {
-    return JSON.parse(decodeURIComponent(value)) as T;
+    return JSON.parse(decodeURIComponent(value));
   } catch {
     return undefined;
   }
 }
 
+function decodeAll<E>(message: string, decode: Decode<E>): E[] {
+  const events: E[] = [];
+  for (const wire of decodeFeedMessage(message)) {
+    const event = decode(wire);
+    if (event !== undefined) events.push(event);
+  }
+  return events;
+}
+
 /** A feed whose events are all known: they, then the end. */
-function feedOverEvents(events: FeedEvent[], meta: JsonObject, stream: StreamMeta | undefined): TaskFeed {
+function feedOverEvents<E>(events: E[], meta: unknown, state: Record<string, unknown> | undefined): Feed<E> {
   const remaining = [...events];
-  const next = async (): Promise<FeedEvent | null> => remaining.shift() ?? null;
+  const next = async (): Promise<E | null> => remaining.shift() ?? null;
   return {
     meta,
-    ...(stream !== undefined && { stream }),
+    ...(state !== undefined && { state }),
     known: events,
     next,
     close() {
       remaining.length = 0;
     },
     async *[Symbol.asyncIterator]() {
-      for (let event = await next(); event; event = await next()) yield event;
+      for (let event = await next(); event !== null; event = await next()) yield event;
     },
   };
 }
 
-function feedOverSocket(ws: WebSocket, meta: JsonObject, stream: StreamMeta | undefined): TaskFeed {
-  const buffered: FeedEvent[] = [];
+function feedOverSocket<E>(ws: WebSocket, decode: Decode<E>, meta: unknown, state: Record<string, unknown> | undefined): Feed<E> {
+  const buffered: E[] = [];
   let ended = false;
   let wake: (() => void) | undefined;
   const notify = () => {
@@ -115,7 +115,7 @@ function feedOverSocket(ws: WebSocket, meta: JsonObject, stream: StreamMeta | un
   };
   ws.addEventListener("message", (message) => {
     if (typeof message.data !== "string") return;
-    const events = decodeFeedMessage(message.data);
+    const events = decodeAll(message.data, decode);
     if (events.length === 0) return;
     buffered.push(...events);
     notify();
@@ -127,10 +127,9 @@ function feedOverSocket(ws: WebSocket, meta: JsonObject, stream: StreamMeta | un
   ws.addEventListener("close", end);
   ws.addEventListener("error", end);
 
-  const next = async (ms?: number): Promise<FeedEvent | null | undefined> => {
+  const next = async (ms?: number): Promise<E | null | undefined> => {
     for (;;) {
-      const event = buffered.shift();
-      if (event) return event;
+      if (buffered.length > 0) return buffered.shift() ?? null;
       if (ended) return null;
       let timer: ReturnType<typeof setTimeout> | undefined;
       const woke = await new Promise<boolean>((resolve) => {
@@ -147,7 +146,7 @@ function feedOverSocket(ws: WebSocket, meta: JsonObject, stream: StreamMeta | un
 
   return {
     meta,
-    ...(stream !== undefined && { stream }),
+    ...(state !== undefined && { state }),
     next,
     close() {
       if (!ended) {
@@ -159,11 +158,9 @@ function feedOverSocket(ws: WebSocket, meta: JsonObject, stream: StreamMeta | un
     async *[Symbol.asyncIterator]() {
       for (;;) {
         const event = await next();
-        if (!event) return;
+        if (event === null || event === undefined) return;
         yield event;
       }
     },
   };
 }
-
-export type { FeedEvent };

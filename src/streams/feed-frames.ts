@@ -1,24 +1,33 @@
 /**
- * The wire form of a TaskObject feed message: one line per event, `<seq> <type> <at> <data JSON>`.
- * The object serialises each event once for all its readers, and a reader that only forwards
- * the event (the plain SSE view) copies the data text without parsing it: with 100 readers that
- * is 100 fewer JSON round trips per event. JSON text never holds a raw newline, so lines split cleanly.
+ * The wire form of a feed message between a log's object and its readers: one line per event,
+ * `<seq> <type> <at> <data JSON>`. The object serialises each event once for all its readers.
+ * JSON text never holds a raw newline, so lines split cleanly.
  */
-import type { JsonObject, TaskEvent, TaskEventType } from "../core/model";
 
-/** A task event as a reader receives it: `data` is parsed on first use, `rawData` is its JSON text. */
-export interface FeedEvent extends TaskEvent {
-  readonly rawData: string;
+/** An event of any log as a feed carries it. */
+export interface StreamEvent {
+  seq: number;
+  type: string;
+  at: number;
+  data: unknown;
+}
+
+/** An event as a reader receives it: its data still JSON text, for the reader to type. */
+export interface WireEvent {
+  seq: number;
+  type: string;
+  at: number;
+  rawData: string;
 }
 
 /** Response headers of a feed upgrade (URI-encoded JSON: a correlation id may be any Unicode). */
 export const FEED_META_HEADER = "X-Task-Meta";
-export const FEED_STREAM_HEADER = "X-Task-Stream";
+export const FEED_STATE_HEADER = "X-Task-State";
 
-const TYPES: ReadonlySet<string> = new Set<TaskEventType>(["status", "progress", "step", "log", "result"]);
+const TYPE = /^[a-z_]{1,32}$/;
 
 /** Lines for `events`, kept under `maxBytes` per message (an event larger than that goes alone). */
-export function encodeFeedMessages(events: readonly TaskEvent[], maxBytes = 256 * 1024): string[] {
+export function encodeFeedMessages(events: readonly StreamEvent[], maxBytes = 256 * 1024): string[] {
   const messages: string[] = [];
   let current = "";
   for (const event of events) {
@@ -33,23 +42,9 @@ export function encodeFeedMessages(events: readonly TaskEvent[], maxBytes = 256 
   return messages;
 }
 
-export function feedEvent(seq: number, type: TaskEventType, at: number, rawData: string): FeedEvent {
-  let parsed: JsonObject | undefined;
-  return {
-    seq,
-    type,
-    at,
-    rawData,
-    get data(): JsonObject {
-      parsed ??= JSON.parse(rawData) as JsonObject;
-      return parsed;
-    },
-  };
-}
-
 /** The events of one message; lines that are not events are skipped (a reader never trusts framing blindly). */
-export function decodeFeedMessage(message: string): FeedEvent[] {
-  const events: FeedEvent[] = [];
+export function decodeFeedMessage(message: string): WireEvent[] {
+  const events: WireEvent[] = [];
   for (const line of message.split("\n")) {
     const a = line.indexOf(" ");
     const b = line.indexOf(" ", a + 1);
@@ -58,8 +53,8 @@ export function decodeFeedMessage(message: string): FeedEvent[] {
     const seq = Number(line.slice(0, a));
     const type = line.slice(a + 1, b);
     const at = Number(line.slice(b + 1, c));
-    if (!Number.isSafeInteger(seq) || !Number.isFinite(at) || !TYPES.has(type)) continue;
-    events.push(feedEvent(seq, type as TaskEventType, at, line.slice(c + 1)));
+    if (!Number.isSafeInteger(seq) || !Number.isFinite(at) || !TYPE.test(type)) continue;
+    events.push({ seq, type, at, rawData: line.slice(c + 1) });
   }
   return events;
 }

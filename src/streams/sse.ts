@@ -25,9 +25,8 @@ export function sseFrame(event: SseEvent): string {
 
 /**
  * The response body pipe. In workerd an IdentityTransformStream is a native byte pipe: the runtime
- * pumps it to the socket without running JavaScript per chunk (in a profile of 100 readers, the JS
- * TransformStream's pump and reads were about a quarter of the Worker thread's CPU). Elsewhere
- * (unit tests on Node) a TransformStream.
+ * pumps it to the socket without running JavaScript per chunk (a JS TransformStream's pump showed
+ * up in profiles of many readers: docs/streams.md). Elsewhere (unit tests on Node) a TransformStream.
  */
 function byteStream(): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> } {
   const Identity = (globalThis as { IdentityTransformStream?: new () => TransformStream<Uint8Array, Uint8Array> }).IdentityTransformStream;

@@ -1,40 +1,51 @@
 /**
- * The TaskObject's readers: each is a hibernatable WebSocket (`ctx.acceptWebSocket`), so a
- * task with waiting readers can be evicted from memory and still deliver its next event.
- * A reader gets the events after its `after` sequence number, then live ones; the socket
- * closes after the terminal `result` event. A reader picks its message form with `format`:
- * the default is the line form of `feed-frames.ts` (readers that turn events into MCP messages);
- * `sse` (and `sse-timing`) is the finished `GET /tasks/{id}/events` view of `event-stream-frames.ts`,
- * built once per commit for all such readers. The form is the socket's tag, so it survives hibernation.
+ * A log object's readers (the TaskObject's): each is a hibernatable WebSocket (`ctx.acceptWebSocket`),
+ * so an object with waiting readers can be evicted from memory and still deliver its next event.
+ * A reader gets the events after its `after` sequence number, then live ones; the socket closes
+ * after the terminal `result` event. A reader picks its message form with `format`: the default is
+ * the line form of `feed-frames.ts` (readers that turn events into protocol messages); `sse` (and
+ * `sse-timing`) is the finished `GET /tasks/{id}/events` view of `event-stream-frames.ts`, built once
+ * per commit for all such readers. The form is the socket's tag, so it survives hibernation.
  *
  * A feed with nothing live to come (a finished task, a resumed stream whose end is written) is
  * answered 200 with the replay as its body instead of a socket; so is a request without
  * `Upgrade: websocket` (a reader that joins a socket its Worker already holds needs only the replay).
  * In the `sse` forms a message and a replay body are one envelope of event-stream-frames.ts.
  *
- * The upgrade answers everything a reader needs before its first event, so opening a feed is
- * one round trip: the task's `_meta` rides on a header, and with `stream=<key>` the object also
- * checks a resume point of that response stream (404 unknown stream or seq, 410 stream ended)
- * and returns the stream's metadata. With `strict=1`, an `after` past the log's end is a 416.
+ * The upgrade answers everything a reader needs before its first event, so opening a feed is one
+ * round trip: the task's meta rides on a header, and with `state=<kind>&key=<key>` the object also
+ * returns that adapter-state entry (404 if there is none). Such an entry may describe a resumable
+ * response stream: an `endSeq` in it is that stream's last event, so a resume at or past it is 410
+ * and one before it is a plain body once that event is written. With `strict=1`, an `after` past the
+ * log's end is a 416.
  */
 import { encodeEventStreamChunk, type EventStreamView } from "./event-stream-frames";
-import { encodeFeedMessages, FEED_META_HEADER, FEED_STREAM_HEADER } from "./feed-frames";
-import { isTerminal, type TaskEvent, type TaskRecord } from "../core/model";
-import type { StreamMeta, TaskStorage } from "../core/task-storage";
+import { encodeFeedMessages, FEED_META_HEADER, FEED_STATE_HEADER, type StreamEvent } from "./feed-frames";
+import { replayPages } from "./replay";
 import { closeQuietly, sendQuietly } from "./websockets";
 
 export type FeedFormat = "lines" | "sse" | "sse-timing";
+
+/** What a feed reads of the object that holds the log. */
+export interface FeedSubject {
+  view: EventStreamView;
+  /** Sent to readers on the upgrade's header. */
+  meta: unknown;
+  /** Nothing live can follow (the task has ended). */
+  ended: boolean;
+  lastSeq(): number;
+  eventsAfter(seq: number, limit: number): readonly StreamEvent[];
+  lookupState(kind: string, key: string): Record<string, unknown> | undefined;
+}
 
 /** Socket tags, one per format ("feed" is the line form, as before formats existed). */
 const FORMAT_TAGS: Record<FeedFormat, string> = { lines: "feed", sse: "feed-sse", "sse-timing": "feed-sse-t" };
 const SSE_FORMATS = ["sse", "sse-timing"] as const;
 const REPLAY_PAGE = 500;
 /**
- * The readers' sockets close this long after the terminal event, not with it: closing 100 sockets
- * is 100 close handshakes on the same thread, and they held back the final event's own delivery.
- * With 100 readers its first reader got it 39-59 ms after the commit when the close came in the
- * same turn, 13-23 ms (slowest 41-47 ms) with the close one turn later, and no later than any
- * other event with this delay. Readers that stop at the `result` event do not wait for the close.
+ * The readers' sockets close this long after the terminal event, not with it: 100 close handshakes
+ * in the same turn held back the final event's own delivery (figures: docs/streams.md). Readers that
+ * stop at the `result` event do not wait for the close.
  */
 const CLOSE_AFTER_TERMINAL_MS = 100;
 
@@ -43,49 +54,51 @@ function feedFormat(value: string | null): FeedFormat {
 }
 
 /** One message per page of events, in `format`. */
-function encode(format: FeedFormat, events: readonly TaskEvent[], view: () => EventStreamView): (string | Uint8Array)[] {
+function encode(format: FeedFormat, events: readonly StreamEvent[], view: () => EventStreamView): (string | Uint8Array)[] {
   if (events.length === 0) return [];
   return format === "lines" ? encodeFeedMessages(events) : [encodeEventStreamChunk(events, view(), format === "sse-timing")];
 }
 
-export function acceptFeedReader(ctx: DurableObjectState, request: Request, record: TaskRecord | undefined, storage: TaskStorage): Response {
+/** The last event a resumable stream's state says it carries, if it names one. */
+function endSeqOf(state: Record<string, unknown>): number | undefined {
+  const endSeq = state["endSeq"];
+  return typeof endSeq === "number" ? endSeq : undefined;
+}
+
+export function acceptFeedReader(ctx: DurableObjectState, request: Request, subject: FeedSubject | undefined): Response {
   const url = new URL(request.url);
   if (url.pathname !== "/feed") return new Response("Not found", { status: 404 });
   const upgrade = request.headers.get("Upgrade") === "websocket";
-  if (!record) return new Response("Not found", { status: 404 });
+  if (!subject) return new Response("Not found", { status: 404 });
   const afterParam = Number(url.searchParams.get("after") ?? "0");
   const after = Number.isSafeInteger(afterParam) && afterParam >= 0 ? afterParam : 0;
-  const headers = new Headers({ [FEED_META_HEADER]: encodeURIComponent(JSON.stringify(record.meta)) });
-  const streamParam = url.searchParams.get("stream");
-  if (streamParam !== null || url.searchParams.get("strict") === "1") {
-    if (after > storage.lastSeq()) return new Response("No such event", { status: streamParam === null ? 416 : 404 });
+  const headers = new Headers({ [FEED_META_HEADER]: encodeURIComponent(JSON.stringify(subject.meta)) });
+  const kind = url.searchParams.get("state");
+  const key = url.searchParams.get("key");
+  if (kind !== null || url.searchParams.get("strict") === "1") {
+    if (after > subject.lastSeq()) return new Response("No such event", { status: kind === null ? 416 : 404 });
   }
-  let stream: StreamMeta | undefined;
-  if (streamParam !== null) {
-    const key = Number(streamParam);
-    stream = Number.isSafeInteger(key) ? storage.stream(key) : undefined;
-    if (!stream) return new Response("No such stream", { status: 404 });
-    if (stream.endSeq !== undefined && after >= stream.endSeq) return new Response("Stream ended", { status: 410 });
-    headers.set(FEED_STREAM_HEADER, encodeURIComponent(JSON.stringify(stream)));
+  let endSeq: number | undefined;
+  if (kind !== null) {
+    const state = key === null ? undefined : subject.lookupState(kind, key);
+    if (!state) return new Response("No such state", { status: 404 });
+    endSeq = endSeqOf(state);
+    if (endSeq !== undefined && after >= endSeq) return new Response("Stream ended", { status: 410 });
+    headers.set(FEED_STATE_HEADER, encodeURIComponent(JSON.stringify(state)));
   }
   const format = feedFormat(url.searchParams.get("format"));
-  const { taskId, meta } = record;
-  const view = () => ({ taskId, meta });
+  const view = () => subject.view;
   // A stream ends with its terminal event; what a task logs after it (webhook deliveries) is
   // read by resuming after that event.
-  const replay = (send: (message: string | Uint8Array) => void, pageSize = REPLAY_PAGE) => {
-    let sent = after;
-    for (;;) {
-      const page = storage.eventsAfter(sent, pageSize);
+  const replay = (send: (message: string | Uint8Array) => void, pageSize = REPLAY_PAGE) =>
+    replayPages((seq, limit) => subject.eventsAfter(seq, limit), after, pageSize, (page) => {
       const end = page.findIndex((event) => event.type === "result");
       for (const message of encode(format, end < 0 ? page : page.slice(0, end + 1), view)) send(message);
-      if (end >= 0 || page.length < pageSize) break;
-      sent = page[page.length - 1]?.seq ?? sent;
-    }
-  };
+      return end < 0;
+    });
   // Nothing live can follow (the task ended, or the resumed stream's last event is written), or
   // only the replay was asked for: the replay is the whole answer, as a plain response.
-  if (!upgrade || isTerminal(record.status) || (stream?.endSeq !== undefined && storage.lastSeq() >= stream.endSeq)) {
+  if (!upgrade || subject.ended || (endSeq !== undefined && subject.lastSeq() >= endSeq)) {
     if (format !== "lines") {
       // One envelope: the reader filters it by sequence number as a whole.
       let body: Uint8Array | undefined;
@@ -112,7 +125,7 @@ export function acceptFeedReader(ctx: DurableObjectState, request: Request, reco
  * event comes, or at the latest on a zero-delay timer at the end of the turn (locally 2-3 ms later).
  */
 export class FeedBroadcaster {
-  private pending: TaskEvent[] = [];
+  private pending: StreamEvent[] = [];
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
@@ -120,7 +133,7 @@ export class FeedBroadcaster {
     private readonly view: () => EventStreamView,
   ) {}
 
-  push(events: readonly TaskEvent[]): void {
+  push(events: readonly StreamEvent[]): void {
     if (events.length === 0) return;
     this.pending.push(...events);
     // Nothing follows a terminal event to share its message: send it now.
@@ -147,7 +160,7 @@ export class FeedBroadcaster {
 }
 
 /** Sends events to every reader: encoded once per format, one message per reader. */
-function broadcastToFeed(ctx: DurableObjectState, events: TaskEvent[], view: () => EventStreamView): void {
+function broadcastToFeed(ctx: DurableObjectState, events: StreamEvent[], view: () => EventStreamView): void {
   if (events.length === 0) return;
   for (const format of ["lines", ...SSE_FORMATS] as const) {
     const sockets = ctx.getWebSockets(FORMAT_TAGS[format]);

@@ -6,8 +6,8 @@ import type { PrincipalObject } from "../../src/principals/principal-object";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS } from "../../src/principals/task-id-pool";
 import { TaskGateway } from "../../src/core/gateway";
 import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/ids";
-import type { TaskView } from "../../src/core/model";
-import type { TaskObject } from "../../src/core/task-object";
+import type { TaskView } from "../../src/core/task-record";
+import type { TaskObject } from "../../src/index";
 
 const settle = { timeout: 15_000, interval: 100 };
 

@@ -1,11 +1,10 @@
 import { describe, it, vi } from "vitest";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
-import { openTaskFeed } from "../../src/streams/feed-client";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
-import type { TaskEvent } from "../../src/core/model";
-import type { TaskObject } from "../../src/core/task-object";
-import { freshTask, hasActiveRun, storedEvents, storedRecord } from "./support";
+import type { TaskEvent } from "../../src/core/task-events";
+import type { TaskObject } from "../../src/index";
+import { freshTask, hasActiveRun, openTaskFeed, storedEvents, storedRecord } from "./support";
 
 const settle = { timeout: 15_000, interval: 100 };
 

@@ -13,10 +13,9 @@ import {
   recordProgress,
   renewLease,
   retryDelayMs,
-  toTaskView,
   yieldRun,
-  type TaskRecord,
 } from "../../src/core/model";
+import { toTaskView, type TaskRecord } from "../../src/core/task-record";
 
 const T0 = 1_700_000_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };

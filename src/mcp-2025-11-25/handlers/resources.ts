@@ -1,13 +1,13 @@
 /** Tasks as MCP resources: `task://{taskId}` is listed as a template and readable as JSON. */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../../core/ids";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { taskDocument } from "../../protocol/task-document";
-import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../../core/ids";
 import type { McpContext } from "../context";
+import type { SdkServer } from "../sdk-server";
 import { taskNotFound } from "./tasks";
 
-export function registerResourceHandlers(server: Server, ctx: McpContext): void {
+export function registerResourceHandlers(server: SdkServer, ctx: McpContext): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
     resourceTemplates: [
       {

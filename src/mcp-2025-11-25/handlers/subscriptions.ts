@@ -1,13 +1,14 @@
 /**
- * `resources/subscribe` and `resources/unsubscribe` for task resources: the session
- * records the URI and the task records the session as a watcher, so each change of the
- * task sends `notifications/resources/updated` on the session's GET stream.
+ * `resources/subscribe` and `resources/unsubscribe` for task resources: the session records the
+ * URI and the task keeps the session as a watcher (adapter state), so each change of the task
+ * sends `notifications/resources/updated` on the session's GET stream.
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { parseTaskResourceUri, taskObjectName } from "../../core/ids";
-import type { McpContext } from "../context";
+import { parseTaskResourceUri } from "../../core/ids";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
+import { SESSION_WATCH_STATE } from "../../sessions/ids";
+import type { McpContext } from "../context";
+import type { SdkServer } from "../sdk-server";
 import { sessionStub } from "../session";
 import { taskNotFound } from "./tasks";
 
@@ -24,16 +25,15 @@ function taskIdOf(uri: string): string {
   return taskId;
 }
 
-export function registerSubscriptionHandlers(server: Server, ctx: McpContext): void {
+export function registerSubscriptionHandlers(server: SdkServer, ctx: McpContext): void {
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const sessionId = sessionOf(ctx);
     const { uri } = request.params;
     const taskId = taskIdOf(uri);
-    const task = ctx.env.TASKS.getByName(taskObjectName(ctx.gateway.principal, taskId));
     // The session first: a watcher whose session is gone is harmless, a lost subscription is not.
     const session = sessionStub(ctx.env, ctx.gateway.principal, sessionId);
     if (!(await session.subscribe(uri))) throw new ProtocolError(ErrorCode.InvalidRequest, "The session has ended; initialize again.");
-    if (!(await task.watch(sessionId))) {
+    if ((await ctx.gateway.attachState(taskId, SESSION_WATCH_STATE, {}, sessionId)) === undefined) {
       await session.unsubscribe(uri);
       throw taskNotFound();
     }
@@ -44,10 +44,7 @@ export function registerSubscriptionHandlers(server: Server, ctx: McpContext): v
     const sessionId = sessionOf(ctx);
     const { uri } = request.params;
     const taskId = taskIdOf(uri);
-    await Promise.all([
-      sessionStub(ctx.env, ctx.gateway.principal, sessionId).unsubscribe(uri),
-      ctx.env.TASKS.getByName(taskObjectName(ctx.gateway.principal, taskId)).unwatch(sessionId),
-    ]);
+    await Promise.all([sessionStub(ctx.env, ctx.gateway.principal, sessionId).unsubscribe(uri), ctx.gateway.detachState(taskId, SESSION_WATCH_STATE, sessionId)]);
     return {};
   });
 }

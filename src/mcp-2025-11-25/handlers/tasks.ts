@@ -1,12 +1,14 @@
 /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, served from the TaskObjects. */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { ErrorCode, ProtocolError } from "../../protocol/errors";
-import { isTerminal } from "../../core/model";
 import type { TaskSnapshot } from "../../core/task-object";
+import { isTerminal } from "../../core/task-record";
+import { ErrorCode, ProtocolError } from "../../protocol/errors";
+import { finalResult } from "../../protocol/task-results";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
-import { finalResult, wireTask } from "../task-messages";
+import type { SdkServer } from "../sdk-server";
+import { wireTask } from "../task-messages";
+import { resultStream } from "../task-streams";
 
 /** Unknown, expired and foreign tasks all get exactly this error. */
 export const taskNotFound = (): ProtocolError =>
@@ -18,35 +20,32 @@ export async function requireTask(ctx: McpContext, taskId: string): Promise<Task
   return snapshot;
 }
 
-export function registerTaskHandlers(server: Server, ctx: McpContext): void {
+export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
   server.setRequestHandler(GetTaskRequestSchema, async (request) => {
     const snapshot = await requireTask(ctx, request.params.taskId);
-    return wireTask(snapshot.task, snapshot) as never;
+    return wireTask(snapshot.task, snapshot.meta);
   });
 
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
     const { taskId } = request.params;
     const snapshot = await requireTask(ctx, taskId);
-    if (isTerminal(snapshot.task.status) && snapshot.outcome) return finalResult(taskId, snapshot.outcome, snapshot) as never;
-    const progressToken = typeof snapshot.meta["progressToken"] === "string" || typeof snapshot.meta["progressToken"] === "number" ? snapshot.meta["progressToken"] : undefined;
+    if (isTerminal(snapshot.task.status) && snapshot.outcome) return finalResult(taskId, snapshot.outcome, snapshot.meta);
     const followed = await followTask(ctx, {
       taskId,
       requestId: extra.requestId,
-      streamKind: "result",
+      stream: resultStream(extra.requestId, snapshot.meta, ctx),
       meta: snapshot.meta,
       afterSeq: snapshot.lastSeq,
-      ...(progressToken !== undefined && { progressToken }),
     });
-    if (followed.kind === "result") return finalResult(taskId, followed.outcome, snapshot) as never;
+    if (followed.kind === "result") return finalResult(taskId, followed.outcome, snapshot.meta);
     if (followed.kind === "disconnected") throw new ProtocolError(ErrorCode.ConnectionClosed, "The client stopped reading.");
     throw taskNotFound();
   });
 
   server.setRequestHandler(ListTasksRequestSchema, async (request) => {
-    const cursor = request.params?.cursor;
-    const page = await ctx.gateway.list(cursor);
+    const page = await ctx.gateway.list(request.params?.cursor);
     if (!page) throw new ProtocolError(ErrorCode.InvalidParams, "Invalid cursor: pass back a nextCursor from an earlier tasks/list response unchanged.");
-    return { tasks: page.tasks, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) } as never;
+    return { tasks: page.tasks, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
   });
 
   server.setRequestHandler(CancelTaskRequestSchema, async (request) => {
@@ -56,6 +55,6 @@ export function registerTaskHandlers(server: Server, ctx: McpContext): void {
       const snapshot = await ctx.gateway.get(request.params.taskId);
       throw new ProtocolError(ErrorCode.InvalidParams, `Cannot cancel task: it is already ${snapshot?.task.status ?? "finished"} (only working or input_required tasks can be cancelled).`);
     }
-    return wireTask(outcome.snapshot.task, outcome.snapshot) as never;
+    return wireTask(outcome.snapshot.task, outcome.snapshot.meta);
   });
 }

@@ -1,163 +1,72 @@
 /**
- * `tools/list` and `tools/call`. A task-augmented call becomes a task at once; a plain
- * call of a task-capable tool also runs as a task, answered inline if it ends within
- * INLINE_WAIT_MS, else with a link to the task; a "forbidden" tool runs right here.
+ * `tools/list` and `tools/call`: the era-free policy (protocol/call-tool.ts) decides what a call
+ * does; this frames its outcome for 2025-11-25 (a CreateTaskResult for a task-augmented call, the
+ * call's SSE stream for a plain one).
  */
-import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, ListToolsResultSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import { callTool, type TaskPreference } from "../../protocol/call-tool";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
-import { inlineJobHost } from "../../jobs/inline-host";
-import { runJob } from "../../jobs/runner";
-import { taskResourceUri } from "../../core/ids";
-import type { JsonObject } from "../../core/model";
-import { tools, findTool } from "../../tools/registry";
-import type { Tool } from "../../tools/define";
-import { jsonInputSchema } from "../../protocol/input-schema";
-import { parseCallMeta, type CallMeta } from "../../protocol/call-meta";
-import { callCheckBackTool, checkBackListings, isCheckBackTool } from "../../protocol/check-back-tools";
-import { parseWebhookRegistration } from "../../webhooks/registration";
+import { finalResult } from "../../protocol/task-results";
+import { toolListings } from "../../protocol/tool-listing";
 import { readWebhookSettings } from "../../webhooks/settings";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
-import { finalResult, relatedTask, wireTask } from "../task-messages";
+import type { SdkServer } from "../sdk-server";
+import { progressNotification, wireTask } from "../task-messages";
+import { callStream, sessionFeedFor } from "../task-streams";
 
-export function toolListing(tool: Tool): JsonObject {
-  return {
-    name: tool.name,
-    ...(tool.title && { title: tool.title }),
-    description: tool.description,
-    inputSchema: jsonInputSchema(tool.inputSchema),
-    execution: { taskSupport: tool.taskSupport },
-  };
-}
+/** Parsed once per isolate: the SDK's own schema checks our listing and gives it its type. */
+let listing: ListToolsResult | undefined;
+const listTools = (): ListToolsResult => (listing ??= ListToolsResultSchema.parse({ tools: toolListings() }));
 
-/** The registry is fixed at build time, so its listing is converted once per isolate, not per tools/list. */
-let listings: JsonObject[] | undefined;
-const allListings = (): JsonObject[] => (listings ??= [...tools.map(toolListing), ...checkBackListings()]);
+export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
+  server.setRequestHandler(ListToolsRequestSchema, async () => listTools());
 
-function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
-  if (new TextEncoder().encode(JSON.stringify(args ?? {})).byteLength > maxBytes) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Arguments for "${tool.name}" exceed ${maxBytes} bytes (MAX_ARGUMENT_BYTES); pass large inputs by reference (a URL or key) instead.`);
-  }
-  const parsed = tool.inputSchema.safeParse(args ?? {});
-  if (!parsed.success) {
-    const details = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${tool.name}": ${details}`);
-  }
-  return parsed.data as JsonObject;
-}
-
-function taskMetaFor(call: CallMeta, ctx: McpContext): JsonObject {
-  return {
-    ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
-    ...(call.correlationId !== undefined && { correlationId: call.correlationId }),
-    ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
-    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx) }),
-    // The DO does not know the Worker's public origin; webhooks link to `${baseUrl}/tasks/{id}`.
-    baseUrl: ctx.baseUrl,
-  };
-}
-
-/** Validated before the task exists, so a refused webhook never creates a task. */
-function checkedWebhook(raw: unknown, ctx: McpContext): JsonObject {
-  const checked = parseWebhookRegistration(raw, readWebhookSettings(ctx.env));
-  if (!checked.ok) throw new ProtocolError(ErrorCode.InvalidParams, checked.message);
-  return { ...checked.webhook };
-}
-
-export function registerToolHandlers(server: Server, ctx: McpContext): void {
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: allListings() }) as never);
-
-  // The SDK's Server re-parses a task-augmented tools/call result with its Task schema, which
-  // drops `task._meta` (the correlation id DESIGN.md echoes there). Registering on Protocol
-  // itself keeps it; the request is still parsed with CallToolRequestSchema.
-  Protocol.prototype.setRequestHandler.call(server, CallToolRequestSchema, async (request, extra) => {
-    const { name, arguments: rawArgs, task } = request.params;
-    if (isCheckBackTool(name)) return (await callCheckBackTool(name, rawArgs, task, ctx)) as never;
-    const tool = findTool(name);
-    if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);
-    const call = parseCallMeta(request.params._meta);
-    const args = parseArguments(tool, rawArgs, ctx.settings.maxArgumentBytes);
-
-    if (tool.taskSupport === "forbidden") {
-      if (task) throw new ProtocolError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (execution.taskSupport is "forbidden"); call it without params.task.`);
-      return runInline(tool, args, call, ctx, extra.signal);
-    }
-    if (!task && tool.taskSupport === "required") {
-      throw new ProtocolError(ErrorCode.MethodNotFound, `Tool "${name}" only runs as a task (execution.taskSupport is "required"); call it with params.task.`);
-    }
-
-    const created = await ctx.gateway.create({
-      tool: tool.name,
-      args,
-      requestedTtlMs: task?.ttl ?? null,
-      meta: taskMetaFor(call, ctx),
-      ...(call.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
-    });
-    if (!created.ok) throw new ProtocolError(ErrorCode.InvalidRequest, created.message);
-    const { snapshot } = created;
-    const taskId = snapshot.task.taskId;
-
-    if (task) {
-      return {
-        task: wireTask(snapshot.task, snapshot),
-        _meta: {
-          "io.modelcontextprotocol/model-immediate-response": `Started task ${taskId} for "${name}". It runs in the background; its result will be available through tasks/result.`,
-        },
-      } as never;
-    }
-
-    // A plain call: wait up to the inline budget, streaming progress, then fall back to a link.
-    const followed = await followTask(ctx, {
-      taskId,
-      requestId: extra.requestId,
-      streamKind: "call",
-      meta: snapshot.meta,
-      afterSeq: 0,
-      deadline: Date.now() + ctx.settings.inlineWaitMs,
-      ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
-    });
-    if (followed.kind === "result") return finalResult(taskId, followed.outcome, snapshot) as never;
-    return stillRunning(taskId, name, ctx, snapshot.meta) as never;
-  });
-}
-
-function stillRunning(taskId: string, toolName: string, ctx: McpContext, meta: JsonObject): JsonObject {
-  const uri = taskResourceUri(taskId);
-  const correlation = typeof meta["correlationId"] === "string" ? { "mcp-task-worker/correlation-id": meta["correlationId"] } : {};
-  return {
-    content: [
+  server.onToolCall(CallToolRequestSchema, async (request, extra) => {
+    const { name, task } = request.params;
+    const preference: TaskPreference = task ? { kind: "requested", ttlMs: task.ttl ?? null } : { kind: "none" };
+    const outcome = await callTool(
+      { name, arguments: request.params.arguments, meta: request.params._meta, task: preference, signal: extra.signal },
       {
-        type: "text",
-        text:
-          `"${toolName}" is still running in the background as task ${taskId}; this is not its result. ` +
-          `To check back later, read the resource ${uri} (it shows status, progress and, once finished, the result), ` +
-          `or call the task_status / task_result tools with taskId "${taskId}". Plain HTTP: GET ${ctx.baseUrl}/tasks/${taskId}.`,
+        gateway: ctx.gateway,
+        settings: ctx.settings,
+        webhooks: readWebhookSettings(ctx.env),
+        baseUrl: ctx.baseUrl,
+        ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
+        state: (meta) => sessionFeedFor(ctx, meta, task !== undefined),
+        onInlineProgress: (progress) => {
+          const token = request.params._meta?.progressToken;
+          if (token !== undefined && ctx.output.streaming) ctx.output.notify(progressNotification(token, progress));
+        },
+        follow: (snapshot, deadline) =>
+          followTask(ctx, {
+            taskId: snapshot.task.taskId,
+            requestId: extra.requestId,
+            stream: callStream(extra.requestId, snapshot.meta, ctx),
+            meta: snapshot.meta,
+            afterSeq: 0,
+            deadline,
+          }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended", lastSeq: 0 } : followed)),
       },
-      { type: "resource_link", uri, name: `task-${taskId}`, title: `Task ${taskId} (${toolName})`, mimeType: "application/json", description: "Status, progress and result of the running tool call." },
-    ],
-    _meta: { ...relatedTask(taskId), ...correlation },
-  };
-}
-
-async function runInline(tool: Tool, args: JsonObject, call: CallMeta, ctx: McpContext, signal: AbortSignal): Promise<never> {
-  const host = inlineJobHost({
-    signal,
-    onProgress: (progress, total, message) => {
-      if (call.progressToken === undefined || !ctx.output.streaming) return;
-      ctx.output.notify({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: call.progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) } });
-    },
+    );
+    switch (outcome.kind) {
+      case "inline":
+        return outcome.result;
+      case "task": {
+        const { snapshot } = outcome;
+        return {
+          task: wireTask(snapshot.task, snapshot.meta),
+          _meta: {
+            "io.modelcontextprotocol/model-immediate-response": `Started task ${snapshot.task.taskId} for "${name}". It runs in the background; its result will be available through tasks/result.`,
+          },
+        };
+      }
+      case "result":
+        return finalResult(outcome.snapshot.task.taskId, outcome.outcome, outcome.snapshot.meta);
+      case "still_running":
+        return outcome.fallback;
+      case "refused":
+        throw new ProtocolError(ErrorCode.MethodNotFound, outcome.message);
+    }
   });
-  const outcome = await runJob(tool.name, args, host);
-  switch (outcome.kind) {
-    case "completed":
-      return outcome.result as never;
-    case "failed":
-      return { content: [{ type: "text", text: outcome.message }], isError: true } as never;
-    case "yielded":
-      return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true } as never;
-    case "aborted":
-      throw new ProtocolError(ErrorCode.RequestTimeout, "The call was cancelled.");
-  }
 }

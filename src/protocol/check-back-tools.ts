@@ -71,6 +71,12 @@ function resultOf(snapshot: TaskSnapshot): JsonObject {
   }
 }
 
+/** `then` on the caller's task, or the "not found" answer. */
+async function onTask(ctx: CheckBackContext, taskId: string, then: (snapshot: TaskSnapshot) => JsonObject | Promise<JsonObject>): Promise<JsonObject> {
+  const snapshot = await ctx.gateway.get(taskId);
+  return snapshot ? then(snapshot) : notFound(taskId);
+}
+
 /** Wait up to `ms` for the task's terminal event; false if it is surely still running. */
 async function awaitEnd(ctx: CheckBackContext, snapshot: TaskSnapshot, ms: number): Promise<boolean> {
   if (ms <= 0) return false;
@@ -85,28 +91,23 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
     name: "task_status",
     title: "Check a running task",
     description: "Shows the status and progress of a long tool call that is running in the background as a task. Use it when a tool answered with a task link (task://...) instead of a result.",
-    async run(taskId, ctx) {
-      const snapshot = await ctx.gateway.get(taskId);
-      if (!snapshot) return notFound(taskId);
-      return textResult(describe(snapshot), { structuredContent: statusDocument(snapshot), _meta: metaFor(snapshot) });
-    },
+    run: (taskId, ctx) => onTask(ctx, taskId, (snapshot) => textResult(describe(snapshot), { structuredContent: statusDocument(snapshot), _meta: metaFor(snapshot) })),
   },
   {
     name: "task_result",
     title: "Get a task's result",
     description: "Returns the result of a background task once it has finished; if it is still running, waits a few seconds and otherwise says so (call it again later). Use it when a tool answered with a task link (task://...).",
-    async run(taskId, ctx) {
-      const snapshot = await ctx.gateway.get(taskId);
-      if (!snapshot) return notFound(taskId);
-      if (isTerminal(snapshot.task.status)) return resultOf(snapshot);
-      if (await awaitEnd(ctx, snapshot, Math.min(RESULT_WAIT_MS, ctx.inlineWaitMs))) {
-        const ended = await ctx.gateway.get(taskId);
-        if (!ended) return notFound(taskId);
-        if (isTerminal(ended.task.status)) return resultOf(ended);
-      }
-      const latest = (await ctx.gateway.get(taskId)) ?? snapshot;
-      return textResult(`This is not the result yet. ${describe(latest)}`, { structuredContent: statusDocument(latest), _meta: metaFor(latest) });
-    },
+    run: (taskId, ctx) =>
+      onTask(ctx, taskId, async (snapshot) => {
+        if (isTerminal(snapshot.task.status)) return resultOf(snapshot);
+        if (await awaitEnd(ctx, snapshot, Math.min(RESULT_WAIT_MS, ctx.inlineWaitMs))) {
+          const ended = await ctx.gateway.get(taskId);
+          if (!ended) return notFound(taskId);
+          if (isTerminal(ended.task.status)) return resultOf(ended);
+        }
+        const latest = (await ctx.gateway.get(taskId)) ?? snapshot;
+        return textResult(`This is not the result yet. ${describe(latest)}`, { structuredContent: statusDocument(latest), _meta: metaFor(latest) });
+      }),
   },
   {
     name: "task_cancel",

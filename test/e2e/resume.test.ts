@@ -1,7 +1,7 @@
 // Resumption against a real `wrangler dev`: a response stream is dropped mid-task and resumed
 // with Last-Event-ID, by the SDK's own client transport and by raw HTTP. Every progress value
 // must arrive exactly once, in order, followed by the response.
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
@@ -167,11 +167,7 @@ describe("raw HTTP resumption with Last-Event-ID", () => {
     const head = await readUntil(first, (m) => m.method === "notifications/progress");
     first.drop();
     const taskId = (head.got[0]?.id ?? "").split(".")[1];
-    const deadline = Date.now() + 20_000;
-    while (((await fetch(`${server.url}/tasks/${taskId}`).then((r) => r.json())) as { status: string }).status !== "completed") {
-      if (Date.now() > deadline) throw new Error("task did not finish");
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await vi.waitFor(async () => expect(((await fetch(`${server.url}/tasks/${taskId}`).then((r) => r.json())) as { status: string }).status).toBe("completed"), { timeout: 20_000, interval: 200 });
     const tail = await readUntil(await resume(head.got.at(-1)?.id ?? ""), (m) => m.id === 9);
     expect(progressOf([...head.got, ...tail.got].map((g) => g.message))).toEqual([1, 2]);
   });

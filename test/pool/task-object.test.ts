@@ -88,11 +88,9 @@ describe("TaskObject.cancel", () => {
     expect(outcome).toMatchObject({ ok: true, snapshot: { task: { status: "cancelled" } } });
     // The countdown has 599 s left; only its abort signal can end the run this soon.
     await vi.waitFor(async () => expect(await hasActiveRun(stub)).toBe(false), settle);
-    const progressAfter = (await stub.get())?.progress?.progress;
     const record = await storedRecord(stub);
     expect(record?.status).toBe("cancelled");
     expect(record?.run.phase).toBe("done");
-    expect((await stub.get())?.progress?.progress).toBe(progressAfter);
   });
 
   it("refuses to cancel a terminal task and keeps its first terminal state", async ({ expect }) => {

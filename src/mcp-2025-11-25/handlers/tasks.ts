@@ -1,5 +1,6 @@
 /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, served from the TaskObjects. */
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { TaskMeta } from "../../core/task-meta";
 import type { TaskSnapshot } from "../../core/task-object";
 import { isTerminal } from "../../core/task-record";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
@@ -8,7 +9,7 @@ import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import type { SdkServer } from "../sdk-server";
 import { wireTask } from "../task-messages";
-import { resultStream } from "../task-streams";
+import { resultStream, SESSION_FEED_STATE, SessionFeedSchema, type SessionFeed } from "../task-streams";
 
 /** Unknown, expired and foreign tasks all get exactly this error. */
 export const taskNotFound = (): ProtocolError =>
@@ -18,6 +19,13 @@ export async function requireTask(ctx: McpContext, taskId: string): Promise<Task
   const snapshot = await ctx.gateway.get(taskId);
   if (!snapshot) throw taskNotFound();
   return snapshot;
+}
+
+/** What the caller's GET stream already carries of a task created in its session. */
+async function sessionFeedOf(ctx: McpContext, taskId: string, meta: TaskMeta): Promise<SessionFeed | undefined> {
+  if (ctx.sessionId === undefined || meta.sessionId !== ctx.sessionId) return undefined;
+  const parsed = SessionFeedSchema.safeParse(await ctx.gateway.lookupState(taskId, SESSION_FEED_STATE, ctx.sessionId));
+  return parsed.success ? parsed.data : undefined;
 }
 
 export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
@@ -33,7 +41,7 @@ export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
     const followed = await followTask(ctx, {
       taskId,
       requestId: extra.requestId,
-      stream: resultStream(extra.requestId, snapshot.meta, ctx),
+      stream: resultStream(extra.requestId, snapshot.meta, ctx, await sessionFeedOf(ctx, taskId, snapshot.meta)),
       meta: snapshot.meta,
       afterSeq: snapshot.lastSeq,
     });

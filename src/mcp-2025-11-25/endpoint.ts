@@ -47,7 +47,7 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
     return jsonRpcErrorResponse(400, -32700, "Parse error: the body is not valid JSON.");
   }
   const batch = Array.isArray(parsed);
-  const raw: unknown[] = batch ? (parsed as unknown[]) : [parsed];
+  const raw: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
   if (raw.length === 0 || raw.length > MAX_BATCH) {
     return jsonRpcErrorResponse(400, -32600, `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`);
   }

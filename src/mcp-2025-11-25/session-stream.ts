@@ -4,6 +4,7 @@
  * Event ids are `s.<sessionId>.<seq>`; a priming event (id, no data) comes first so the
  * client always has a point to resume from.
  */
+import { z } from "zod";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { sessionEventId } from "../streams/event-ids";
 import { SseStream } from "../streams/sse";
@@ -22,13 +23,8 @@ export interface SessionStreamInput {
   waitUntil(promise: Promise<unknown>): void;
 }
 
-interface Frame {
-  seq: number;
-  data: string;
-}
-
-const isFrame = (value: unknown): value is Frame =>
-  typeof value === "object" && value !== null && typeof (value as Frame).seq === "number" && typeof (value as Frame).data === "string";
+/** What the SessionObject sends its reader: one event of the log, or a probe of the reader. */
+const FrameSchema = z.union([z.object({ seq: z.number(), data: z.string() }), z.object({ probe: z.literal(1) })]);
 
 function refusal(status: number, resuming: boolean): Response {
   switch (status) {
@@ -54,15 +50,17 @@ export async function openSessionStream(input: SessionStreamInput): Promise<Resp
   const sse = new SseStream({ retryMs: input.retryMs, headers: { [SESSION_HEADER]: sessionId } });
   ws.addEventListener("message", (message) => {
     if (typeof message.data !== "string") return;
-    let frame: unknown;
+    let parsed: unknown;
     try {
-      frame = JSON.parse(message.data);
+      parsed = JSON.parse(message.data);
     } catch {
       return;
     }
-    if (isFrame(frame)) sse.send({ id: sessionEventId(sessionId, frame.seq), data: frame.data });
+    const frame = FrameSchema.safeParse(parsed);
+    if (!frame.success) return;
+    if ("seq" in frame.data) sse.send({ id: sessionEventId(sessionId, frame.data.seq), data: frame.data.data });
     // The object asks whether this reader still exists: writing is how a dead client shows.
-    else if (typeof frame === "object" && frame !== null && "probe" in frame) sse.comment("probe");
+    else sse.comment("probe");
   });
   ws.addEventListener("close", () => sse.close());
   ws.addEventListener("error", () => sse.close());

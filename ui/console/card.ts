@@ -47,7 +47,7 @@ export class Card {
     this.toggle.setAttribute("aria-expanded", "false");
     this.body.hidden = true;
     this.toggle.addEventListener("click", () => {
-      const open = this.body.hidden;
+      const open = this.toggle.getAttribute("aria-expanded") !== "true";
       this.body.hidden = !open;
       this.toggle.setAttribute("aria-expanded", String(open));
       this.act.details(state.taskId, open);

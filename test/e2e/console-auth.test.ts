@@ -154,7 +154,7 @@ describe("the console with API keys", () => {
     await page.close();
   });
 
-  it("shows only the signed-in principal's tasks, and keeps the token for this tab only", async ({ expect }) => {
+  it("shows only the signed-in principal's tasks, keeps the token for this tab only, and forgets them on sign-out", async ({ expect }) => {
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
     await page.getByLabel("Token").fill("tokA");
@@ -178,6 +178,12 @@ describe("the console with API keys", () => {
     await page.getByLabel("Token").waitFor({ state: "visible" });
     expect(await page.locator("[data-task-id]").count()).toBe(0);
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+
+    // Signed in as someone else in the same tab: nothing of alice's comes back.
+    await page.getByLabel("Token").fill("tokB");
+    await page.getByLabel("Token").press("Enter");
+    await vi.waitFor(async () => expect(await page.locator("#principal").textContent()).toBe("bob"), settle);
+    await vi.waitFor(async () => expect(await page.locator("[data-task-id]").evaluateAll((cards) => cards.map((card) => card.getAttribute("data-task-id")))).toEqual([bobTask]), settle);
     await page.close();
   });
 });

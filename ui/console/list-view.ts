@@ -36,10 +36,6 @@ export class ListView implements StoreListener {
     return this.cards.get(taskId);
   }
 
-  clear(): void {
-    for (const taskId of [...this.cards.keys()]) this.removed(taskId);
-  }
-
   /** At its place by age: new tasks go on top, older pages below. */
   private insert(card: Card, state: TaskState): void {
     this.cards.set(state.taskId, card);

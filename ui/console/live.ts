@@ -46,6 +46,7 @@ export class Live {
 
   start(): void {
     this.stopped = false;
+    this.listedOnce = false;
     void this.tick(); // errors are reported inside
   }
 

@@ -32,6 +32,11 @@ const ui = {
   example: byId("example", HTMLElement),
 };
 
+/** The empty list's hint: a curl command that starts a task here. */
+const exampleTemplate = ui.example.textContent ?? "";
+const example = (withToken: boolean) =>
+  exampleTemplate.replace("$ORIGIN", location.origin).replace("  -H 'Content-Type", withToken ? "  -H 'Authorization: Bearer <token>' \\\n  -H 'Content-Type" : "  -H 'Content-Type");
+
 const api = new Api(sessionStorage);
 
 /** HTTP/1.1 (local dev) allows 6 connections per host; HTTP/2 and 3 share one. */
@@ -62,7 +67,11 @@ const live = new Live(api, store, {
     ui.who.hidden = false;
     ui.signOut.hidden = !api.hasToken;
     ui.live.dataset["state"] = "ok";
-    if (first) setOlder(nextCursor);
+    ui.empty.hidden = store.size > 0;
+    if (first) {
+      setOlder(nextCursor);
+      ui.example.textContent = example(api.hasToken);
+    }
   },
 }, maxStreams());
 
@@ -90,10 +99,11 @@ async function cancel(taskId: string): Promise<void> {
 
 function showSignIn(error: AuthRequired): void {
   live.stop();
-  view.clear();
+  store.clear();
   setOlder(undefined);
   if (error.refused) api.signOut();
   ui.console.hidden = true;
+  ui.problem.hidden = true;
   ui.who.hidden = true;
   ui.signIn.hidden = false;
   ui.signInError.textContent = error.refused ? "That token was refused. Check it and try again." : "";
@@ -141,5 +151,4 @@ document.addEventListener("visibilitychange", () => {
 });
 
 ui.origin.textContent = location.origin;
-ui.example.textContent = (ui.example.textContent ?? "").replace("$ORIGIN", location.origin);
 showConsole();

@@ -38,6 +38,11 @@ export class TaskStore {
     if (previous) this.set(change(previous), previous);
   }
 
+  /** Forgets every task (signing out, or in as someone else). */
+  clear(): void {
+    for (const taskId of [...this.tasks.keys()]) this.remove(taskId);
+  }
+
   remove(taskId: string): void {
     if (this.tasks.delete(taskId)) this.listener.removed(taskId);
   }

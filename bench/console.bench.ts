@@ -29,7 +29,7 @@ export default async function consoleSection(report: (line: string) => void): Pr
     const order = ["bare", "page", "list"] as const;
     // The order rotates, so no route always follows the same one.
     for (let i = 0; i < SAMPLES; i++) for (let k = 0; k < order.length; k++) {
-      const name = order[(i + k) % order.length]!;
+      const name = order[(i + k) % order.length] ?? "bare";
       samples[name].push(await httpGet(routes[name]));
     }
     const [b, p, l] = [summarize(samples.bare), summarize(samples.page), summarize(samples.list)];

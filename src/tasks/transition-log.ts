@@ -37,11 +37,11 @@ export function transitionLines(record: TaskRecord, events: readonly TaskEvent[]
     }));
 }
 
-/** Workers Logs indexes the fields of a JSON line; a failed task is logged as a warning so it stands out. */
+/** Workers Logs indexes the fields of a JSON line. Level info (a failed task: warn), so `wrangler dev --log-level info` shows it too. */
 export const transitionLogObserver: TaskObserver = async ({ record, events }) => {
   for (const line of transitionLines(record, events)) {
     const text = JSON.stringify(line);
     if (line.status === "failed") console.warn(text);
-    else console.log(text);
+    else console.info(text);
   }
 };

@@ -4,6 +4,7 @@
  * The core (src/core) imports none of what is wired here.
  */
 import { TaskObjectBase } from "./core/task-object";
+import { transitionLogObserver } from "./core/transition-log";
 import type { TaskObjectWiring } from "./core/ports";
 import { app, serveMcp } from "./http/app";
 import { handleJobBatch } from "./jobs/queue-consumer";
@@ -19,7 +20,7 @@ export { RateLimiterObject } from "./limits/rate-limiter-object";
 
 const wiring: TaskObjectWiring = {
   runJob: jobRunner(findTool),
-  observers: [webhookObserver, sessionObserver],
+  observers: [webhookObserver, sessionObserver, transitionLogObserver],
 };
 
 /** One Durable Object per task (src/core/task-object.ts), built with this Worker's runner and observers. */

@@ -11,7 +11,7 @@ import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids"
 import { newTask } from "./model";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
-import { toTaskView, type JsonObject, type TaskPage } from "./task-record";
+import { toTaskView, type JsonObject, type TaskEntryPage, type TaskPage } from "./task-record";
 import type { CancelOutcome, TaskSnapshot } from "./task-object";
 
 export interface CreateTaskRequest {
@@ -108,6 +108,11 @@ export class TaskGateway {
 
   async list(cursor: string | undefined, limit = 50): Promise<TaskPage | undefined> {
     return this.index().list(cursor, limit);
+  }
+
+  /** `list` with each task's tool name. Undefined for a malformed cursor. */
+  async listEntries(cursor: string | undefined, limit = 50): Promise<TaskEntryPage | undefined> {
+    return this.index().listEntries(cursor, limit);
   }
 
   /** Events after `afterSeq`, then live ones until the task ends. Undefined for an unknown task. */

@@ -85,3 +85,14 @@ export interface TaskPage {
   tasks: TaskView[];
   nextCursor?: string;
 }
+
+/** An index row as the task console lists it: the task and the tool it runs. */
+export interface TaskEntry {
+  task: TaskView;
+  tool: string;
+}
+
+export interface TaskEntryPage {
+  entries: TaskEntry[];
+  nextCursor?: string;
+}

@@ -7,6 +7,7 @@ import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { readSettings } from "../config";
 import { authenticate } from "./auth";
+import { consoleRoutes } from "./console";
 import { cors } from "./cors";
 import { oauthRoutes } from "./oauth";
 import { guardHostAndOrigin } from "./origin";
@@ -34,6 +35,8 @@ app.use("/mcp", cors);
 app.use("/tasks/*", cors);
 app.route("/", wellKnownRoutes);
 app.route("/", oauthRoutes);
+// The console's page shell needs no auth: its script asks for a token when /tasks answers 401.
+app.route("/", consoleRoutes);
 app.use("/mcp", authenticate, rateLimit);
 app.use("/tasks/*", authenticate, rateLimit);
 

@@ -4,6 +4,7 @@
  * persists what these return and performs the side effects.
  */
 import { backoff } from "./backoff";
+import type { RunOutcome } from "./ports";
 import { resultEventData, type NewTaskEvent } from "./task-events";
 import type { TaskMeta } from "./task-meta";
 import { isTerminal, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
@@ -182,6 +183,26 @@ export function failRun(record: TaskRecord, leaseId: string, message: string, pe
     record: next,
     events: [{ type: "log", data: { level: "warning", message: `Attempt ${failures} failed: ${message}` } }, statusEvent(next)],
   };
+}
+
+/**
+ * The run ended with `outcome` (ports.ts): completed, yielded (asleep until `wakeAt`), failed
+ * (retried or given up), or aborted (cancelled or expired: its terminal state is already written).
+ */
+export function endRun(record: TaskRecord, leaseId: string, outcome: RunOutcome, policy: RetryPolicy, now: number): Transition {
+  switch (outcome.kind) {
+    case "completed":
+      return finishRun(record, leaseId, outcome.result, now);
+    case "yielded": {
+      const long = outcome.wakeAt - now > 5000;
+      const message = long ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.` : undefined;
+      return yieldRun(record, leaseId, outcome.wakeAt, message, now);
+    }
+    case "failed":
+      return failRun(record, leaseId, outcome.message, outcome.permanent, policy, now);
+    case "aborted":
+      return unchanged(record);
+  }
 }
 
 export type CancelResult = { ok: true; transition: Transition } | { ok: false; reason: "terminal" };

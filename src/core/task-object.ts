@@ -16,16 +16,14 @@ import type { JobMessage } from "./job-message";
 import {
   beginRun,
   cancelTask,
+  endRun,
   failDelivery,
-  failRun,
-  finishRun,
   isDueToRun,
   isExpired,
   markDelivered,
   newTask,
   nextAlarmAt,
   renewLease,
-  yieldRun,
   type NewTaskInput,
   type Transition,
 } from "./model";
@@ -256,21 +254,8 @@ export class TaskObjectBase extends DurableObject<Env> {
     }
     const current = this.storage.load();
     if (!current) return;
-    const at = Date.now();
     const policy = { maxAttempts: this.settings.jobMaxAttempts, baseSeconds: this.settings.jobRetryBaseSeconds };
-    switch (outcome.kind) {
-      case "completed":
-        return this.commit(current, finishRun(current, leaseId, outcome.result, at));
-      case "yielded": {
-        const long = outcome.wakeAt - at > 5000;
-        const message = long ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.` : undefined;
-        return this.commit(current, yieldRun(current, leaseId, outcome.wakeAt, message, at));
-      }
-      case "failed":
-        return this.commit(current, failRun(current, leaseId, outcome.message, outcome.permanent, policy, at));
-      case "aborted":
-        return;
-    }
+    return this.commit(current, endRun(current, leaseId, outcome, policy, Date.now()));
   }
 
   // ---- persistence and fan-out -----------------------------------------------

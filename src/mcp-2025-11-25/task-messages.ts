@@ -61,9 +61,9 @@ export function messageForEvent(event: TaskEvent, target: StreamTarget): JSONRPC
 export function sessionMessageForEvent(event: TaskEvent, taskId: string, meta: TaskMeta, feed: SessionFeed): JSONRPCNotification | undefined {
   switch (event.type) {
     case "status":
-      return feed.status ? statusNotification(event.data, meta) : undefined;
+      return statusNotification(event.data, meta);
     case "progress":
-      return feed.progressToken === undefined ? undefined : progressNotification(feed.progressToken, event.data, feed.related ? taskId : undefined);
+      return feed.progressToken === undefined ? undefined : progressNotification(feed.progressToken, event.data, taskId);
     default:
       return undefined;
   }

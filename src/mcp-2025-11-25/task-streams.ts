@@ -29,12 +29,8 @@ export type ResponseStream = z.infer<typeof ResponseStreamSchema>;
 /** The session a task was created in follows it on its GET stream (key: the session id). */
 export const SESSION_FEED_STATE = "mcp-2025-11-25/session";
 export const SessionFeedSchema = z.object({
-  /** The GET stream carries `notifications/tasks/status` (the session's client declared tasks). */
-  status: z.boolean(),
-  /** It carries the task's progress with this token (task-augmented calls only). */
+  /** The GET stream carries the task's progress with this token (task-augmented calls only). */
   progressToken: TokenSchema.optional(),
-  /** Its progress carries related-task `_meta` (the client declared tasks). */
-  related: z.boolean(),
 });
 export type SessionFeed = z.infer<typeof SessionFeedSchema>;
 
@@ -45,16 +41,13 @@ export interface Caller {
 }
 
 /**
- * A task created by `caller` in a session: its GET stream carries a task-augmented call's progress
- * (the only stream open while such a task runs, and the SDK's task client keeps that token's handler
- * for the task's life) and, if the client declared tasks, the task's status. A plain call's progress
+ * A task created by `caller`: if its client declared tasks, its session's GET stream carries the
+ * task's status notifications and, for a task-augmented call, its progress. A plain call's progress
  * stays on the call's own stream: its token dies with the call's response.
  */
 export function sessionFeedFor(caller: Caller, meta: TaskMeta, augmented: boolean): AdapterStateEntry[] {
-  if (caller.sessionId === undefined) return [];
-  const progressToken = augmented ? meta.progressToken : undefined;
-  if (!caller.clientTasks && progressToken === undefined) return [];
-  const value: SessionFeed = { status: caller.clientTasks, related: caller.clientTasks, ...(progressToken !== undefined && { progressToken }) };
+  if (!caller.clientTasks || caller.sessionId === undefined) return [];
+  const value: SessionFeed = augmented && meta.progressToken !== undefined ? { progressToken: meta.progressToken } : {};
   return [{ kind: SESSION_FEED_STATE, key: caller.sessionId, value }];
 }
 
@@ -64,11 +57,11 @@ export function callStream(requestId: RequestId, meta: TaskMeta, caller: Caller)
 }
 
 /**
- * A `tasks/result` stream: the task's progress (with its original token) and, for a client that
- * speaks tasks, its status, except what the caller's GET stream already carries (`feed`, when the
- * task was created in the caller's session).
+ * A `tasks/result` stream. The task's own session already hears the task on its GET stream, so
+ * there it carries only the response; any other caller gets progress (with the task's original
+ * token) and, if its client speaks tasks, status.
  */
-export function resultStream(requestId: RequestId, meta: TaskMeta, caller: Caller, feed: SessionFeed | undefined): ResponseStream {
-  const progressToken = feed?.progressToken === undefined ? meta.progressToken : undefined;
-  return { requestId, ...(progressToken !== undefined && { progressToken }), status: caller.clientTasks && !feed?.status, related: caller.clientTasks };
+export function resultStream(requestId: RequestId, meta: TaskMeta, caller: Caller): ResponseStream {
+  if (caller.clientTasks && caller.sessionId !== undefined && meta.sessionId === caller.sessionId) return { requestId, status: false, related: true };
+  return { requestId, ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }), status: caller.clientTasks, related: caller.clientTasks };
 }

@@ -1,6 +1,5 @@
 /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, served from the TaskObjects. */
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { TaskMeta } from "../../core/task-meta";
 import type { TaskSnapshot } from "../../core/task-object";
 import { isTerminal } from "../../core/task-record";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
@@ -9,7 +8,7 @@ import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import type { SdkServer } from "../sdk-server";
 import { wireTask } from "../task-messages";
-import { resultStream, SESSION_FEED_STATE, SessionFeedSchema, type SessionFeed } from "../task-streams";
+import { resultStream } from "../task-streams";
 
 /** Unknown, expired and foreign tasks all get exactly this error. */
 export const taskNotFound = (): ProtocolError =>
@@ -19,13 +18,6 @@ export async function requireTask(ctx: McpContext, taskId: string): Promise<Task
   const snapshot = await ctx.gateway.get(taskId);
   if (!snapshot) throw taskNotFound();
   return snapshot;
-}
-
-/** What the caller's GET stream already carries of a task created in its session. */
-async function sessionFeedOf(ctx: McpContext, taskId: string, meta: TaskMeta): Promise<SessionFeed | undefined> {
-  if (ctx.sessionId === undefined || meta.sessionId !== ctx.sessionId) return undefined;
-  const parsed = SessionFeedSchema.safeParse(await ctx.gateway.lookupState(taskId, SESSION_FEED_STATE, ctx.sessionId));
-  return parsed.success ? parsed.data : undefined;
 }
 
 export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
@@ -41,7 +33,7 @@ export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
     const followed = await followTask(ctx, {
       taskId,
       requestId: extra.requestId,
-      stream: resultStream(extra.requestId, snapshot.meta, ctx, await sessionFeedOf(ctx, taskId, snapshot.meta)),
+      stream: resultStream(extra.requestId, snapshot.meta, ctx),
       meta: snapshot.meta,
       afterSeq: snapshot.lastSeq,
     });

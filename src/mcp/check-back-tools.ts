@@ -15,7 +15,7 @@ import { ACTIVITY_PAGE, taskActivity } from "../protocol/task-activity";
 import { taskStatusContent } from "../protocol/task-status-data";
 import type { McpContext } from "./context";
 import { ErrorCode, ProtocolError } from "./errors";
-import { jsonInputSchema } from "./input-schema";
+import { jsonInputSchema } from "../protocol/input-schema";
 import { finalResult, relatedTask } from "./task-messages";
 
 /** task_result waits at most this long (and never past INLINE_WAIT_MS) before answering "still running". */

@@ -17,8 +17,12 @@ const TASK_CARD_RESOURCE_META: JsonObject = {
   ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },
 };
 
-/** `_meta` of a task-capable tool's listing: the host renders the card for its calls. */
-export const taskCardToolMeta = (): JsonObject => ({ ui: { resourceUri: TASK_CARD_URI } });
+/**
+ * `_meta` of a task-capable tool's listing: the host renders the card for its calls. The flat
+ * `ui/resourceUri` is the spec's deprecated form, which older hosts read; ext-apps' own
+ * `registerAppTool` writes both too.
+ */
+export const taskCardToolMeta = (): JsonObject => ({ ui: { resourceUri: TASK_CARD_URI }, "ui/resourceUri": TASK_CARD_URI });
 
 /** `_meta` of a tool only the card calls: hosts keep it out of the model's tool list. */
 export const appOnlyToolMeta = (): JsonObject => ({ ui: { visibility: ["app"] } });

@@ -6,7 +6,7 @@ import type { JsonObject } from "../tasks/model";
 import { tools } from "../tools/registry";
 import type { Tool } from "../tools/define";
 import { checkBackListings } from "../mcp/check-back-tools";
-import { jsonInputSchema } from "../mcp/input-schema";
+import { jsonInputSchema } from "./input-schema";
 import { taskCardToolMeta } from "./task-card";
 
 export function toolListing(tool: Tool): JsonObject {

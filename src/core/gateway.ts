@@ -130,6 +130,12 @@ export class TaskGateway {
     return { ok: true, feed: Object.assign(feed, { meta: parseTaskMeta(feed.meta) }) };
   }
 
+  /** Up to `limit` logged events after `afterSeq`, oldest first; empty for an unknown task. */
+  async events(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]> {
+    if (!isTaskId(taskId)) return [];
+    return this.task(taskId).events(afterSeq, limit);
+  }
+
   /** Joins the readers of the task's `GET /tasks/{id}/events` view in this isolate (event-stream-hub.ts). */
   async joinEvents(taskId: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
     if (!isTaskId(taskId)) return { ok: false, status: 404 };

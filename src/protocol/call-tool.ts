@@ -8,7 +8,7 @@ import type { AdapterStateEntry } from "../core/adapter-state";
 import type { TaskGateway } from "../core/gateway";
 import type { TaskMeta } from "../core/task-meta";
 import type { TaskSnapshot } from "../core/task-object";
-import type { JsonObject, Progress, TaskOutcome } from "../core/task-record";
+import { isTerminal, type JsonObject, type Progress, type TaskOutcome } from "../core/task-record";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";
 import type { Tool } from "../tools/define";
@@ -111,7 +111,10 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
   const deadline = Date.now() + ctx.settings.inlineWaitMs;
   const followed = ctx.follow ? await ctx.follow(snapshot, deadline) : await waitFor(ctx.gateway, snapshot, deadline);
   if (followed.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
-  return { kind: "still_running", snapshot, fallback: stillRunningResult(snapshot.task.taskId, tool.name, snapshot.meta, ctx.baseUrl) };
+  // A fresh look, so the data beside the link shows the progress made while the call waited.
+  const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
+  if (isTerminal(latest.task.status) && latest.outcome) return { kind: "result", snapshot: latest, outcome: latest.outcome };
+  return { kind: "still_running", snapshot: latest, fallback: stillRunningResult(latest, ctx.baseUrl) };
 }
 
 function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {

@@ -5,8 +5,10 @@
  */
 import { taskResourceUri } from "../core/ids";
 import { echoMeta, type TaskMeta } from "../core/task-meta";
+import type { TaskSnapshot } from "../core/task-object";
 import type { JsonObject, TaskOutcome } from "../core/task-record";
 import { ProtocolError } from "./errors";
+import { taskStatusContent } from "./task-status-data";
 
 /** The `_meta` key that ties a message to its task (2025-11-25 tasks; kept by the tasks extension). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
@@ -21,8 +23,10 @@ export function finalResult(taskId: string, outcome: TaskOutcome, meta: TaskMeta
   return { ...result, _meta: { ...existing, ...echoMeta(meta), ...relatedTask(taskId) } };
 }
 
-/** A plain call's answer when its task is still running: a resource_link and how to check back. */
-export function stillRunningResult(taskId: string, toolName: string, meta: TaskMeta, baseUrl: string): JsonObject {
+/** A plain call that outlasted the inline budget: prose and a link for the model, the task as data for the card and programs. */
+export function stillRunningResult(snapshot: TaskSnapshot, baseUrl: string): JsonObject {
+  const { taskId } = snapshot.task;
+  const toolName = snapshot.tool;
   const uri = taskResourceUri(taskId);
   return {
     content: [
@@ -35,6 +39,7 @@ export function stillRunningResult(taskId: string, toolName: string, meta: TaskM
       },
       { type: "resource_link", uri, name: `task-${taskId}`, title: `Task ${taskId} (${toolName})`, mimeType: "application/json", description: "Status, progress and result of the running tool call." },
     ],
-    _meta: { ...relatedTask(taskId), ...echoMeta(meta) },
+    structuredContent: taskStatusContent(snapshot),
+    _meta: { ...relatedTask(taskId), ...echoMeta(snapshot.meta) },
   };
 }

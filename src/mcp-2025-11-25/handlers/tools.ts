@@ -7,7 +7,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema, ListToolsResultSchema, t
 import { callTool, type TaskPreference } from "../../protocol/call-tool";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
-import { toolListings } from "../../protocol/tool-listing";
+import { toolListings } from "../../protocol/tool-listings";
 import { readWebhookSettings } from "../../webhooks/settings";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";

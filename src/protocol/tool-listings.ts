@@ -1,9 +1,13 @@
-/** The tools this server lists: the registry's, then the check-back tools, as `tools/list` entries. */
+/**
+ * The `tools/list` entries, built once per isolate for every protocol era: the registry's
+ * tools (task-capable ones name the task card in `_meta.ui`) and the check-back tools.
+ */
 import type { JsonObject } from "../core/task-record";
 import type { Tool } from "../tools/define";
 import { tools } from "../tools/registry";
 import { checkBackListings } from "./check-back-tools";
 import { jsonInputSchema } from "./input-schema";
+import { taskCardToolMeta } from "./task-card";
 
 export function toolListing(tool: Tool): JsonObject {
   return {
@@ -12,6 +16,8 @@ export function toolListing(tool: Tool): JsonObject {
     description: tool.description,
     inputSchema: jsonInputSchema(tool.inputSchema),
     execution: { taskSupport: tool.taskSupport },
+    // A call that may become a task gets the live card in clients that render MCP Apps.
+    ...(tool.taskSupport !== "forbidden" && { _meta: taskCardToolMeta() }),
   };
 }
 

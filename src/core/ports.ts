@@ -4,6 +4,7 @@
  * (webhooks, the 2025 adapter's session streams). The core imports none of them.
  */
 import type { AdapterStateReader } from "./adapter-state";
+import type { AskedQuestion } from "./input";
 import type { LogLevel, TaskEvent } from "./task-events";
 import type { JsonObject, TaskRecord } from "./task-record";
 
@@ -27,6 +28,8 @@ export interface JobHost {
 export type RunOutcome =
   | { kind: "completed"; result: JsonObject }
   | { kind: "yielded"; wakeAt: number; reason?: string }
+  /** The job asked (`job.elicit`): the task waits for the answers with nothing running. */
+  | { kind: "input"; questions: AskedQuestion[] }
   | { kind: "failed"; message: string; permanent: boolean }
   | { kind: "aborted" };
 

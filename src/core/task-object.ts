@@ -27,10 +27,12 @@ import {
   type NewTaskInput,
   type Transition,
 } from "./model";
+import { answerStepName, type InputQuestion } from "./input";
+import { answerInputs } from "./input-model";
 import type { RunOutcome, TaskObjectWiring } from "./ports";
 import type { LogLevel, NewTaskEvent, TaskEvent } from "./task-events";
 import { echoMeta, type TaskMeta } from "./task-meta";
-import { isTerminal, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
+import { isTerminal, pendingInputs, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
 import { taskJobHost } from "./task-job-host";
 import { TaskStorage } from "./task-storage";
 
@@ -40,6 +42,8 @@ export interface TaskSnapshot {
   meta: TaskMeta;
   progress?: Progress;
   outcome?: TaskOutcome;
+  /** The questions the task waits on, by key, while it is `input_required`. */
+  inputRequests?: Record<string, InputQuestion>;
   lastSeq: number;
 }
 
@@ -52,6 +56,25 @@ export interface CreateOptions {
   state?: readonly AdapterStateEntry[];
 }
 export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
+
+/**
+ * What became of answers to a task's questions (every path a person's answer takes ends here):
+ * `accepted` keys were stored and wake the job once nothing else is pending; `ignored` keys name no
+ * pending question (never asked, or already answered), as the Tasks extension asks. A task that
+ * ended says so (`terminal`); an answer that breaks its form stores nothing (`invalid`, the field
+ * named in `message`); an unknown, expired or another principal's task is `not_found`.
+ */
+export type AnswerOutcome =
+  | { ok: true; accepted: string[]; ignored: string[]; snapshot: TaskSnapshot }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "terminal"; snapshot: TaskSnapshot }
+  | { ok: false; reason: "invalid"; key: string; message: string; snapshot: TaskSnapshot };
+
+/**
+ * What `GET /tasks/{id}/events` shows (its documented event names). Questions and answers stay out:
+ * the `status` event says the task waits and what it asks, and `GET /tasks/{id}` has the form.
+ */
+const EVENT_STREAM_TYPES: ReadonlySet<string> = new Set(["status", "progress", "step", "log", "result"]);
 
 export class TaskObjectBase extends DurableObject<Env> {
   private readonly storage: TaskStorage;
@@ -134,6 +157,18 @@ export class TaskObjectBase extends DurableObject<Env> {
     this.activeRun?.controller.abort(new Error("The task was cancelled."));
     await this.commit(record, result.transition);
     return { ok: true, snapshot: this.snapshot(result.transition.record) };
+  }
+
+  /** Answers to the task's questions, by key (AnswerOutcome). Stored once, with the steps; the task's alarm resumes the job. */
+  async answer(responses: Record<string, unknown>): Promise<AnswerOutcome> {
+    const record = this.liveRecord();
+    if (!record) return { ok: false, reason: "not_found" };
+    const result = answerInputs(record, responses, Date.now());
+    if (!result.ok) return result.reason === "terminal" ? { ok: false, reason: "terminal", snapshot: this.snapshot(record) } : { ...result, snapshot: this.snapshot(record) };
+    // Answers and the transition in one synchronous turn: both are stored, or neither.
+    for (const { key, answer } of result.accepted) this.storage.putStep(answerStepName(key), answer, Date.now());
+    await this.commit(record, result.transition);
+    return { ok: true, accepted: result.accepted.map((a) => a.key), ignored: result.ignored, snapshot: this.snapshot(result.transition.record) };
   }
 
   /** The dead-letter path: the queue gave up on delivering this job. */
@@ -278,6 +313,7 @@ export class TaskObjectBase extends DurableObject<Env> {
       meta: record.meta,
       ...(record.progress && { progress: record.progress }),
       ...(record.outcome && { outcome: record.outcome }),
+      ...(record.status === "input_required" && { inputRequests: pendingInputs(record) }),
       lastSeq: this.storage.lastSeq(),
     };
   }
@@ -318,7 +354,7 @@ export class TaskObjectBase extends DurableObject<Env> {
     if (!this.view) {
       const record = this.storage.load();
       const statusMeta = record && echoMeta(record.meta);
-      this.view = { taskId: record?.taskId ?? "", ...(statusMeta && { statusMeta }) };
+      this.view = { taskId: record?.taskId ?? "", ...(statusMeta && { statusMeta }), shown: EVENT_STREAM_TYPES };
     }
     return this.view;
   }

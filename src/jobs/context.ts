@@ -2,9 +2,10 @@
  * The JobContext a tool's `run` receives: progress, cancellation, logs,
  * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
+import type { InputAnswer, InputQuestion } from "../core/input";
 import type { LogLevel } from "../core/task-events";
 
-export type { LogLevel };
+export type { InputAnswer, InputQuestion, LogLevel };
 
 export type ToolContent =
   | { type: "text"; text: string }
@@ -52,6 +53,20 @@ export interface JobContext {
   sleep(seconds: number, reason?: string): Promise<void>;
   /** Like `sleep`, to an absolute time; not memoized (the target itself is stable). */
   sleepUntil(time: number | Date, reason?: string): Promise<void>;
+  /**
+   * Ask a person and wait durably for the answer (human in the loop). The task goes
+   * `input_required` with `message` as its status message and nothing running; the answer (checked
+   * against `requestedSchema`, MCP's elicitation form: a flat object of string, number, boolean or
+   * enum fields) wakes it, and this run's replay gets it here. Memoized like `step`: `key` is asked
+   * once per task, and a resumed run gets the stored answer back. `content` comes only with `accept`.
+   * @example
+   * const answer = await job.elicit("approve", {
+   *   message: "Delete 120 rows from orders?",
+   *   requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+   * });
+   * if (answer.action !== "accept" || answer.content?.confirm !== true) return "Nothing deleted.";
+   */
+  elicit(key: string, question: InputQuestion): Promise<InputAnswer>;
 }
 
 /** Thrown by a tool to fail the task at once, without retries. */
@@ -64,6 +79,14 @@ export class JobYield extends Error {
   override readonly name = "JobYield";
   constructor(readonly wakeAt: number, readonly reason?: string) {
     super("The job yielded; it resumes later.");
+  }
+}
+
+/** Thrown inside `run` when the job asks a question; the runner reads the questions from the context. */
+export class JobInput extends Error {
+  override readonly name = "JobInput";
+  constructor() {
+    super("The job asked a question; it resumes once the answer arrives.");
   }
 }
 

@@ -24,8 +24,11 @@ const isPermanent = (error: unknown): boolean => error instanceof PermanentError
 export async function runTool(tool: RunnableTool, args: unknown, host: JobHost): Promise<RunOutcome> {
   const yieldState: YieldState = {};
   const job = createJobContext(host, yieldState);
-  const yielded = (): RunOutcome | undefined =>
-    yieldState.yield && { kind: "yielded", wakeAt: yieldState.yield.wakeAt, ...(yieldState.yield.reason !== undefined && { reason: yieldState.yield.reason }) };
+  const yielded = (): RunOutcome | undefined => {
+    // A question outranks a sleep: the run that follows the answer sleeps again from its memoized wake time.
+    if (yieldState.questions) return { kind: "input", questions: yieldState.questions };
+    return yieldState.yield && { kind: "yielded", wakeAt: yieldState.yield.wakeAt, ...(yieldState.yield.reason !== undefined && { reason: yieldState.yield.reason }) };
+  };
   try {
     const value = await tool.run(args, job);
     // Cancellation wins over everything: a cancelled task must not be resumed or completed.

@@ -164,6 +164,8 @@ async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, ctx:
       return { content: [{ type: "text", text: outcome.message }], isError: true };
     case "yielded":
       return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true };
+    case "input":
+      return { content: [{ type: "text", text: `"${tool.name}" asked a question (job.elicit), which a quick tool cannot do: the answer may take days. Declare taskSupport "optional" for it.` }], isError: true };
     case "aborted":
       throw new ProtocolError(ErrorCode.RequestTimeout, "The call was cancelled.");
   }

@@ -5,10 +5,11 @@
 import type { Tool } from "./define";
 import batchProcess from "./batch-process";
 import countdown from "./countdown";
+import deploy from "./deploy";
 import echo from "./echo";
 import externalJob from "./external-job";
 
-export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob];
+export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob, deploy];
 
 const byName = new Map(tools.map((tool) => [tool.name, tool]));
 

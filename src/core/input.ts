@@ -137,5 +137,16 @@ export function checkAnswer(question: InputQuestion, raw: unknown): AnswerCheck 
   return { ok: true, answer: { action, content: kept } };
 }
 
+/** A question as MCP's form-mode elicitation request: the `inputRequests` entry every view shows. */
+export interface InputRequest {
+  method: "elicitation/create";
+  params: { mode: "form"; message: string; requestedSchema: JsonObject };
+}
+
+export const elicitationRequest = (question: InputQuestion): InputRequest => ({
+  method: "elicitation/create",
+  params: { mode: "form", message: question.message, requestedSchema: question.requestedSchema },
+});
+
 /** Where a question's answer is stored, beside the job's steps: a resumed run reads it back. */
 export const answerStepName = (key: string): string => `input:${key}`;

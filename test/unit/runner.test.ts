@@ -2,7 +2,7 @@ import { describe, it, vi } from "vitest";
 import type { JobHost } from "../../src/core/ports";
 import { jobRunner } from "../../src/jobs/runner";
 import { findTool } from "../../src/tools/registry";
-import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";
+import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS, type YieldState } from "../../src/jobs/job-context";
 import type { LogLevel } from "../../src/jobs/context";
 
 /** A JobHost over plain maps, standing in for the TaskObject's tables across runs. */
@@ -226,7 +226,7 @@ describe("job.elicit", () => {
   it("asks every question a run asks at once, even when the tool catches the throw", async ({ expect }) => {
     const task = new FakeTask();
     const job = createJobContext(task.host(), {});
-    const state: { questions?: unknown[] } = {};
+    const state: YieldState = {};
     const asking = createJobContext(task.host(), state);
     const form = { type: "object", properties: { ok: { type: "boolean" } } };
     await Promise.allSettled([asking.elicit("a", { message: "A?", requestedSchema: form }), asking.elicit("b", { message: "B?", requestedSchema: form })]);

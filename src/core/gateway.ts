@@ -6,7 +6,7 @@ import { taskPolicy, type Settings } from "../config";
 import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../streams/event-stream-hub";
 import { openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
 import type { WireEvent } from "../streams/feed-frames";
-import type { AdapterStateEntry } from "./adapter-state";
+import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask } from "./model";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
@@ -163,6 +163,23 @@ export class TaskGateway {
   async lookupState(taskId: string, kind: string, key: string): Promise<JsonObject | undefined> {
     if (!isTaskId(taskId)) return undefined;
     return this.task(taskId).lookupState(kind, key);
+  }
+
+  /** A new entry under the next free key, open from the task's latest event on: the entry with its span. */
+  async openState(taskId: string, kind: string, value: JsonObject): Promise<OpenStateEntry | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.task(taskId).openState(kind, value);
+  }
+
+  /** Ends the entry's open span at the task's latest event (adapter-state.ts). */
+  async closeState(taskId: string, kind: string, key: string): Promise<void> {
+    if (isTaskId(taskId)) await this.task(taskId).closeState(kind, key);
+  }
+
+  /** Opens the entry again from the task's latest event; the entry with its spans. */
+  async reopenState(taskId: string, kind: string, key: string): Promise<OpenStateEntry | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.task(taskId).reopenState(kind, key);
   }
 
   async detachState(taskId: string, kind: string, key: string): Promise<void> {

@@ -3,7 +3,7 @@
  * (src/index.ts) wires the implementations in: the job runner (src/jobs) and the observers
  * (webhooks, the 2025 adapter's session streams). The core imports none of them.
  */
-import type { AdapterStateReader } from "./adapter-state";
+import type { AdapterStateWriter } from "./adapter-state";
 import type { AskedQuestion } from "./input";
 import type { LogLevel, TaskEvent } from "./task-events";
 import type { JsonObject, TaskRecord } from "./task-record";
@@ -41,8 +41,11 @@ export interface TaskObserverContext {
   record: TaskRecord;
   /** The events just appended, in order. */
   events: TaskEvent[];
-  /** The adapters' state kept with this task (a session's subscription, say). */
-  state: AdapterStateReader;
+  /**
+   * The adapters' state kept with this task (a session's subscription, which streams were open when,
+   * say). An observer may also note what it did there (a question delivered to a live reader).
+   */
+  state: AdapterStateWriter;
 }
 
 /**

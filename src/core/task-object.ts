@@ -10,7 +10,7 @@ import { readSettings, taskPolicy, type Settings } from "../config";
 import type { EventStreamView } from "../streams/event-stream-frames";
 import { acceptFeedReader, FeedBroadcaster } from "../streams/task-feed";
 import { completeClose } from "../streams/websockets";
-import type { AdapterStateEntry } from "./adapter-state";
+import { STATE_SPANS_FIELD, type AdapterStateEntry, type OpenStateEntry } from "./adapter-state";
 import { principalObjectName } from "./ids";
 import type { JobMessage } from "./job-message";
 import {
@@ -82,6 +82,8 @@ export class TaskObjectBase extends DurableObject<Env> {
   private activeRun?: { leaseId: string; controller: AbortController };
   private view?: EventStreamView;
   private readonly feed: FeedBroadcaster;
+  /** Observers still at work on committed events (see attachState). */
+  private readonly observing = new Set<Promise<void>>();
 
   constructor(
     ctx: DurableObjectState,
@@ -192,9 +194,32 @@ export class TaskObjectBase extends DurableObject<Env> {
 
   // ---- adapter state: entries only their adapter reads (adapter-state.ts) ----
 
-  /** Keeps `value` under (kind, key) with the task; without a key, the next free number. Undefined for an unknown task. */
+  /**
+   * Keeps `value` under (kind, key) with the task; without a key, the next free number. Undefined
+   * for an unknown task. A new entry is open from the latest event on (adapter-state.ts). Observers
+   * still at work on earlier events finish first, so what they note about those events (a delivery)
+   * is in the state before the new entry is, and its adapter reads both in order.
+   */
   async attachState(kind: string, value: JsonObject, key?: string): Promise<string | undefined> {
+    if (this.observing.size > 0) await Promise.all(this.observing);
     return this.liveRecord() ? this.storage.state.attach(kind, value, key) : undefined;
+  }
+
+  /** attachState under the next free key, answering the entry with its open span (from the latest event on). */
+  async openState(kind: string, value: JsonObject): Promise<OpenStateEntry | undefined> {
+    const key = await this.attachState(kind, value);
+    return key === undefined ? undefined : this.storage.state.entry(kind, key);
+  }
+
+  /** Ends the entry's open span at the latest event (a response stream closed). */
+  async closeState(kind: string, key: string): Promise<void> {
+    if (this.liveRecord()) this.storage.state.close(kind, key);
+  }
+
+  /** Opens the entry again from the latest event (a closed response stream resumed); the entry with its spans. */
+  async reopenState(kind: string, key: string): Promise<OpenStateEntry | undefined> {
+    if (this.observing.size > 0) await Promise.all(this.observing);
+    return this.liveRecord() ? this.storage.state.reopen(kind, key) : undefined;
   }
 
   async lookupState(kind: string, key: string): Promise<JsonObject | undefined> {
@@ -224,7 +249,10 @@ export class TaskObjectBase extends DurableObject<Env> {
         ended: isTerminal(record.status),
         lastSeq: () => storage.lastSeq(),
         eventsAfter: (seq, limit) => storage.eventsAfter(seq, limit),
-        lookupState: (kind, key) => storage.state.lookup(kind, key),
+        lookupState: (kind, key) => {
+          const entry = storage.state.entry(kind, key);
+          return entry && { ...entry.value, [STATE_SPANS_FIELD]: entry.spans };
+        },
       },
     );
   }
@@ -337,9 +365,15 @@ export class TaskObjectBase extends DurableObject<Env> {
     const { observers } = this.wiring;
     if (events.length === 0 || observers.length === 0) return;
     const state = this.storage.state;
-    await Promise.all(
+    const done = Promise.all(
       observers.map((observe) => observe({ env: this.env, record, events, state }).catch((error: unknown) => console.error("task observer failed", record.taskId, error))),
-    );
+    ).then(() => undefined);
+    this.observing.add(done);
+    try {
+      await done;
+    } finally {
+      this.observing.delete(done);
+    }
   }
 
   private append(events: NewTaskEvent[]): TaskEvent[] {

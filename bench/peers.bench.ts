@@ -61,7 +61,7 @@ export default async function peers(report: Report): Promise<void> {
 }
 
 function reportLatency(report: Report, run: number, l: LatencyRun): void {
-  report(`run ${run}, latency (n=${l.oursBare.n} each, interleaved): p50 bare ours ${ms(l.oursBare.p50)} / createMcpHandler ${ms(l.peerBare.p50)}; echo ours ${ms(l.oursEcho.p50)} / createMcpHandler ${ms(l.peerEcho.p50)} / McpAgent ${ms(l.agentEcho.p50)}; batch_process plain ${ms(l.oursTaskTool.p50)}; tasks/get ${ms(l.oursTasksGet.p50)}`);
+  report(`run ${run} (load average ${loadavg()[0]?.toFixed(1)}), latency (n=${l.oursBare.n} each, interleaved): p50 bare ours ${ms(l.oursBare.p50)} / createMcpHandler ${ms(l.peerBare.p50)}; echo ours ${ms(l.oursEcho.p50)} / createMcpHandler ${ms(l.peerEcho.p50)} / McpAgent ${ms(l.agentEcho.p50)}; batch_process plain ${ms(l.oursTaskTool.p50)}; tasks/get ${ms(l.oursTasksGet.p50)}`);
   report(`  bare ${ratio(l.oursBare.p50 / l.peerBare.p50)} createMcpHandler; echo ${ratio(l.oursEcho.p50 / l.peerEcho.p50)} createMcpHandler, ${ratio(l.oursEcho.p50 / l.agentEcho.p50)} McpAgent; batch_process plain ${ratio(l.oursTaskTool.p50 / l.oursEcho.p50)} our echo (goal ≤ 1.3×), ${ratio(l.oursTaskTool.p50 / l.peerEcho.p50)} createMcpHandler echo; tasks/get ${ratio(l.oursTasksGet.p50 / l.oursBare.p50)} our bare (goal ≤ 1.5×)`);
 }
 

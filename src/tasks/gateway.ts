@@ -6,8 +6,8 @@
 import { taskPolicy, type Settings } from "../config";
 import { openTaskFeed, type TaskFeed } from "./feed-client";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
-import { newTask, toTaskView, type JsonObject } from "./model";
-import type { TaskPage } from "../principals/principal-object";
+import { newTask, toTaskView, type JsonObject, type TaskEvent } from "./model";
+import type { TaskEntryPage, TaskPage } from "../principals/principal-object";
 import type { CancelOutcome, TaskSnapshot } from "./task-object";
 import type { StreamMeta } from "./task-storage";
 
@@ -102,10 +102,21 @@ export class TaskGateway {
     return this.index().list(cursor, limit);
   }
 
+  /** `list` with each task's tool name. Undefined for a malformed cursor. */
+  async listEntries(cursor: string | undefined, limit = 50): Promise<TaskEntryPage | undefined> {
+    return this.index().listEntries(cursor, limit);
+  }
+
   /** Events after `afterSeq`, then live ones until the task ends. Undefined for an unknown task. */
   async feed(taskId: string, afterSeq = 0): Promise<TaskFeed | undefined> {
     if (!isTaskId(taskId)) return undefined;
     return openTaskFeed(this.task(taskId), afterSeq);
+  }
+
+  /** Up to `limit` logged events after `afterSeq`, oldest first; empty for an unknown task. */
+  async events(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]> {
+    if (!isTaskId(taskId)) return [];
+    return this.task(taskId).events(afterSeq, limit);
   }
 
   async openStream(taskId: string, meta: Omit<StreamMeta, "key">): Promise<number | undefined> {

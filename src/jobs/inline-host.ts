@@ -2,7 +2,7 @@
  * A JobHost kept in memory, for tools that never become tasks (taskSupport "forbidden"):
  * the same JobContext API, with steps memoized for this call only and no durable sleep.
  */
-import type { JobHost } from "./runner";
+import type { JobHost } from "../core/ports";
 
 export interface InlineHostOptions {
   signal: AbortSignal;

@@ -31,22 +31,25 @@ afterAll(async () => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
-async function runScenario(scenario: string): Promise<Check[]> {
+const exitCodeOf = (error: unknown): number => (typeof error === "object" && error !== null && "code" in error && typeof error.code === "number" ? error.code : -1);
+
+/** Runs one scenario: the CLI's exit code, and its checks file (read either way, to say which checks failed). */
+async function runScenario(scenario: string): Promise<{ exitCode: number; checks: Check[] }> {
   const dir = join(outDir, scenario);
-  // The suite exits non-zero on failures; the checks file says which, so read it either way.
-  await run(process.execPath, [CLI, "server", "--url", `${server.url}/mcp`, "--scenario", scenario, "-o", dir], { timeout: 60_000 }).catch((error: unknown) => error);
+  const exitCode = await run(process.execPath, [CLI, "server", "--url", `${server.url}/mcp`, "--scenario", scenario, "-o", dir], { timeout: 60_000 }).then(() => 0, exitCodeOf);
   const [results] = readdirSync(dir);
-  if (!results) throw new Error(`conformance wrote no results for ${scenario}`);
-  return JSON.parse(readFileSync(join(dir, results, "checks.json"), "utf8")) as Check[];
+  if (!results) throw new Error(`conformance wrote no results for ${scenario} (exit code ${exitCode})`);
+  return { exitCode, checks: JSON.parse(readFileSync(join(dir, results, "checks.json"), "utf8")) as Check[] };
 }
 
 describe("MCP conformance suite, server scenarios", () => {
   for (const scenario of SCENARIOS) {
     it(`passes ${scenario}`, async ({ expect }) => {
-      const checks = await runScenario(scenario);
+      const { exitCode, checks } = await runScenario(scenario);
       const failures = checks.filter((c) => c.status === "FAILURE").map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
       expect(failures).toEqual([]);
       expect(checks.some((c) => c.status === "SUCCESS")).toBe(true);
+      expect(exitCode, "the conformance CLI's exit code").toBe(0);
     });
   }
 });

@@ -1,5 +1,7 @@
-// Fuzzing the HTTP surface (/mcp, the task view and the console's routes): ≥1,000 malformed or hostile requests (seeded, so a failure replays
-// with FUZZ_SEED) must give no 5xx and no dropped connection, and leave earlier tasks intact.
+// Fuzzing the HTTP surface (/mcp, the task view and the console's routes, answers to a task's questions
+// through POST /tasks/{id}/input and forged 2025 response ids): ≥1,000 malformed or hostile requests
+// (seeded, so a failure replays with FUZZ_SEED) must give no 5xx and no dropped connection, and leave
+// earlier tasks intact (a task waiting for its answer keeps waiting, its question unchanged).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
@@ -28,7 +30,7 @@ const int = (n: number) => Math.floor(rand() * n);
 const hostileStrings = ["", "../../x", "..%2F..%2Fetc%2Fpasswd", "%00", "\u0000", "a".repeat(70_000), "\ud800", "💥".repeat(100), "task://../../x", "t.", "s.x.1", "<script>", "0".repeat(32), "G".repeat(32), " ", "\n\r", "${jndi:x}", "__proto__", "constructor"];
 const hostileNumbers = [-1, 0, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, 86401, 1e21];
 const hostileValues = (): unknown => pick<() => unknown>([() => pick(hostileStrings), () => pick(hostileNumbers), () => null, () => true, () => [], () => ({}), () => ({ __proto__: { x: 1 } }), () => [pick(hostileStrings)], () => ({ [pick(hostileStrings)]: pick(hostileNumbers) })])();
-const methods = ["initialize", "tools/list", "tools/call", "tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "resources/read", "resources/list", "resources/templates/list", "resources/subscribe", "ping", "notifications/initialized", "nope/nope", "", "__proto__"];
+const methods = ["initialize", "tools/list", "tools/call", "tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "tasks/update", "resources/read", "resources/list", "resources/templates/list", "resources/subscribe", "ping", "notifications/initialized", "nope/nope", "", "__proto__"];
 
 /** Deeply nested JSON, balanced or not. */
 function nested(depth: number): string {
@@ -50,6 +52,22 @@ function message(): unknown {
   return base;
 }
 
+/** Answer bodies that must never be taken: a bad action, or accept with a confirm that is not a boolean. */
+function badAnswers(): unknown {
+  const notBoolean = pick<unknown>([...hostileStrings, ...hostileNumbers, null, [], {}, [true]]);
+  return pick<() => unknown>([
+    () => ({ confirm: { action: "accept", content: { confirm: notBoolean, note: hostileValues() } } }),
+    () => ({ confirm: { action: pick(hostileStrings) } }),
+    () => ({ confirm: hostileValues() }),
+    () => ({ confirm: { action: "accept", content: hostileValues() === null ? null : [notBoolean] } }),
+    () => ({ [pick(hostileStrings)]: { action: "accept", content: { confirm: notBoolean } } }),
+    () => hostileValues(),
+  ])();
+}
+
+/** One answer of an answers body (what a response's result carries), or the body itself. */
+const answerOf = (answers: unknown): unknown => (typeof answers === "object" && answers !== null && !Array.isArray(answers) ? Object.values(answers)[0] : answers);
+
 interface FuzzRequest {
   method: string;
   path: string;
@@ -66,7 +84,7 @@ function request(): FuzzRequest {
   if (rand() < 0.15) headers["Last-Event-ID"] = pick(["t.", `t.${"a".repeat(32)}.0.99999999999999999`, "s.../..", "x".repeat(300), `t.${"b".repeat(32)}.1.1`]);
   if (rand() < 0.15) headers["Mcp-Session-Id"] = pick(["", "../../x", "z".repeat(500), "\u00ff", "0123456789abcdef0123456789abcdef"]);
   if (rand() < 0.05) headers["Origin"] = pick(["https://evil.example", "null", "http://localhost:1"]);
-  const kind = int(10);
+  const kind = int(12);
   if (kind === 0) return { method: "POST", path: "/mcp", headers, body: crypto.getRandomValues(new Uint8Array(1 + int(2048))) };
   if (kind === 1) return { method: "POST", path: "/mcp", headers, body: nested(1 + int(20_000)) };
   if (kind === 2) {
@@ -89,10 +107,31 @@ function request(): FuzzRequest {
     return { method: "POST", path: `/tasks/${hostile()}/cancel`, headers, ...(rand() < 0.5 && { body: JSON.stringify(hostileValues()) }) };
   }
   if (kind === 5) return { method: "POST", path: "/mcp", headers, body: JSON.stringify(pick([1e400, "str", null, [], true, -0])).replace("null", pick(["null", "1e400", "NaN", "\"\\ud800\""])) };
+  if (kind === 7) {
+    // Answers to the waiting deploy task (never a valid one) and to hostile task ids.
+    const target = rand() < 0.6 ? waitingId : pick(hostileStrings);
+    let path: string;
+    try {
+      path = `/tasks/${encodeURIComponent(target)}/input`;
+    } catch {
+      path = "/tasks/%ED%A0%80/input";
+    }
+    // No body on a GET: the dev runtime leaves a GET's body unread on a kept-alive socket, where it garbles the next request.
+    const method = pick(["POST", "POST", "POST", "PUT", "GET"]);
+    return { method, path, headers, ...(method !== "GET" && { body: JSON.stringify(badAnswers()) }) };
+  }
+  if (kind === 8) {
+    // JSON-RPC responses whose ids look like a question's route: forged, malformed, or the waiting task's with a bad answer.
+    const id = pick<unknown>([`input/${waitingId}/confirm`, `input/${waitingId}/${pick(hostileStrings)}`, `input/${pick(hostileStrings)}/confirm`, "input/", "input//", `input/${"f".repeat(32)}/confirm`, hostileValues()]);
+    const response = rand() < 0.8 ? { jsonrpc: "2.0", id, result: pick<unknown>([answerOf(badAnswers()), hostileValues()]) } : { jsonrpc: "2.0", id, error: { code: pick(hostileNumbers), message: pick(hostileStrings) } };
+    return { method: "POST", path: "/mcp", headers, body: JSON.stringify(rand() < 0.2 ? [response, message()] : response) };
+  }
   return { method: "POST", path: "/mcp", headers, body: JSON.stringify(message()) };
 }
 
 let taskId = "";
+let waitingId = "";
+let waitingBefore: unknown;
 let beforeGet: unknown;
 let beforeResult: unknown;
 const last = (body: unknown) => (Array.isArray(body) ? body[body.length - 1] : body);
@@ -107,6 +146,14 @@ beforeAll(async () => {
     beforeGet = reply.body;
   }, { timeout: 30_000, interval: 250 });
   beforeResult = last((await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token })).body);
+  // A deploy task waiting for its answer: hostile answers must leave it waiting, its question unchanged.
+  const waiting = await rpc(server.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "deploy", arguments: { service: "api", version: "v2" }, task: { ttl: 600_000 } } }, { headers: token });
+  waitingId = (waiting.body as { result: { task: { taskId: string } } }).result.task.taskId;
+  await vi.waitFor(async () => {
+    const doc = (await (await fetch(`${server.url}/tasks/${waitingId}`, { headers: token })).json()) as { status: string };
+    expect(doc.status).toBe("input_required");
+    waitingBefore = doc;
+  }, { timeout: 30_000, interval: 250 });
 });
 
 afterAll(async () => {
@@ -145,5 +192,7 @@ describe(`fuzz (seed ${SEED})`, () => {
     expect(afterGet.body).toEqual(beforeGet);
     const afterResult = await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token });
     expect(last(afterResult.body)).toEqual(beforeResult);
+    const waitingAfter = await (await fetch(`${server.url}/tasks/${waitingId}`, { headers: token })).json();
+    expect(waitingAfter).toEqual(waitingBefore);
   });
 });

@@ -5,12 +5,12 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { readSettings } from "../config";
-import { handleMcpPost } from "../mcp/endpoint";
 import { handleMcpGet } from "../mcp/resume";
 import { endSession } from "../mcp/session";
 import { authenticate } from "./auth";
 import { cors } from "./cors";
 import { oauthRoutes } from "./oauth";
+import { routeMcpPost, modernSessionOperation } from "./mcp-route";
 import { guardHostAndOrigin } from "./origin";
 import { rateLimit } from "./rate-limit";
 import { wellKnownRoutes } from "./well-known";
@@ -39,7 +39,7 @@ app.use("/mcp", authenticate, rateLimit);
 app.use("/tasks/*", authenticate, rateLimit);
 
 app.post("/mcp", (c) =>
-  handleMcpPost({
+  routeMcpPost({
     request: c.req.raw,
     env: c.env,
     settings: c.get("settings"),
@@ -50,6 +50,7 @@ app.post("/mcp", (c) =>
 );
 
 app.get("/mcp", (c) =>
+  modernSessionOperation(c.req.raw) ??
   handleMcpGet({
     request: c.req.raw,
     env: c.env,
@@ -58,7 +59,7 @@ app.get("/mcp", (c) =>
     waitUntil: (promise) => c.executionCtx.waitUntil(promise),
   }),
 );
-app.delete("/mcp", (c) => endSession(c.req.raw, c.env, c.get("principal")));
+app.delete("/mcp", (c) => modernSessionOperation(c.req.raw) ?? endSession(c.req.raw, c.env, c.get("principal")));
 
 app.route("/tasks", taskRoutes);
 

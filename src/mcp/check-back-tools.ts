@@ -13,6 +13,9 @@ import { ErrorCode, ProtocolError } from "./errors";
 import { jsonInputSchema } from "./input-schema";
 import { finalResult, relatedTask } from "./task-messages";
 
+/** What the check-back tools use: the caller's gateway and the settings (the same in both eras). */
+export type CheckBackContext = Pick<McpContext, "gateway" | "settings">;
+
 /** task_result waits at most this long (and never past INLINE_WAIT_MS) before answering "still running". */
 const RESULT_WAIT_MS = 5000;
 
@@ -22,7 +25,7 @@ interface CheckBackTool {
   name: string;
   title: string;
   description: string;
-  run(taskId: string, ctx: McpContext): Promise<JsonObject>;
+  run(taskId: string, ctx: CheckBackContext): Promise<JsonObject>;
 }
 
 const textResult = (text: string, extra: JsonObject = {}): JsonObject => ({ content: [{ type: "text", text }], ...extra });
@@ -64,7 +67,7 @@ function resultOf(snapshot: TaskSnapshot): JsonObject {
 }
 
 /** Wait up to `ms` for the task's terminal event; true if it ended. */
-async function awaitEnd(ctx: McpContext, snapshot: TaskSnapshot, ms: number): Promise<boolean> {
+async function awaitEnd(ctx: CheckBackContext, snapshot: TaskSnapshot, ms: number): Promise<boolean> {
   if (ms <= 0) return false;
   const feed = await ctx.gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
   if (!feed) return false;
@@ -140,7 +143,7 @@ export function checkBackListings(): JsonObject[] {
 }
 
 /** Runs a check-back tool; bad arguments or task augmentation are protocol errors, like any tool's. */
-export async function callCheckBackTool(name: string, args: unknown, task: unknown, ctx: McpContext): Promise<JsonObject> {
+export async function callCheckBackTool(name: string, args: unknown, task: unknown, ctx: CheckBackContext): Promise<JsonObject> {
   const tool = CHECK_BACK_TOOLS.find((candidate) => candidate.name === name);
   if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}".`);
   if (task !== undefined) throw new ProtocolError(ErrorCode.MethodNotFound, `Tool "${name}" does not run as a task (execution.taskSupport is "forbidden"); call it without params.task.`);

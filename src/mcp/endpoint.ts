@@ -5,7 +5,7 @@
  */
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import type { Settings } from "../config";
-import { readBodyWithLimit } from "../http/body";
+import { readBodyWithLimit, type BodyResult } from "../http/body";
 import { SseStream } from "../http/sse";
 import { TaskGateway } from "../tasks/gateway";
 import type { McpContext } from "./context";
@@ -20,6 +20,9 @@ export interface McpPostInput {
   principal: string;
   baseUrl: string;
   sessionId?: string;
+  /** The body, when the era router already read it (and parsed it, when it had to look inside). */
+  body?: BodyResult;
+  json?: { value: unknown };
   waitUntil(promise: Promise<unknown>): void;
 }
 
@@ -51,11 +54,11 @@ export async function handleMcpPost(input: McpPostInput): Promise<Response> {
     return jsonRpcErrorResponse(400, -32600, `Unsupported MCP-Protocol-Version "${version.slice(0, 40)}"; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`);
   }
 
-  const body = await readBodyWithLimit(request, settings.maxBodyBytes);
+  const body = input.body ?? (await readBodyWithLimit(request, settings.maxBodyBytes));
   if (!body.ok) return jsonRpcErrorResponse(body.status, body.status === 413 ? -32600 : -32700, body.message);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.text);
+    parsed = input.json ? input.json.value : JSON.parse(body.text);
   } catch {
     return jsonRpcErrorResponse(400, -32700, "Parse error: the body is not valid JSON.");
   }

@@ -5,6 +5,7 @@
 import { RELATED_TASK_META_KEY, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { ProtocolError } from "./errors";
 import { taskMeta } from "../tasks/document";
+import { outcomeOf } from "../tasks/snapshot-events";
 import type { JsonObject, TaskEvent, TaskOutcome, TaskView } from "../tasks/model";
 import type { TaskSnapshot } from "../tasks/task-object";
 
@@ -24,14 +25,8 @@ export function finalResult(taskId: string, outcome: TaskOutcome, snapshot: Pick
   return { ...result, _meta: { ...existing, ...taskMeta(snapshot), ...relatedTask(taskId) } };
 }
 
-export function outcomeFromResultEvent(data: JsonObject): TaskOutcome {
-  const error = data["error"];
-  if (error && typeof error === "object" && !("content" in data)) {
-    const e = error as { code?: unknown; message?: unknown };
-    return { kind: "error", error: { code: typeof e.code === "number" ? e.code : -32603, message: typeof e.message === "string" ? e.message : "The task failed." } };
-  }
-  return { kind: "result", result: data };
-}
+/** The outcome a `result` event records (the fold lives with the core's other event readers). */
+export const outcomeFromResultEvent = outcomeOf;
 
 export interface StreamTarget {
   taskId: string;

@@ -8,7 +8,7 @@ import { openTaskFeed, type TaskFeed } from "./feed-client";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask, toTaskView, type JsonObject } from "./model";
 import type { TaskPage } from "../principals/principal-object";
-import type { CancelOutcome, TaskSnapshot } from "./task-object";
+import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-object";
 import type { StreamMeta } from "./task-storage";
 
 export interface CreateTaskRequest {
@@ -96,6 +96,12 @@ export class TaskGateway {
   async cancel(taskId: string): Promise<CancelOutcome> {
     if (!isTaskId(taskId)) return { ok: false, reason: "not_found" };
     return this.task(taskId).cancel();
+  }
+
+  /** Answers to a task's questions (inputResponses, keyed as asked); keys not outstanding are ignored. */
+  async answer(taskId: string, responses: Record<string, unknown>): Promise<AnswerOutcome> {
+    if (!isTaskId(taskId)) return { ok: false, reason: "not_found" };
+    return this.task(taskId).answer(responses);
   }
 
   async list(cursor: string | undefined, limit = 50): Promise<TaskPage | undefined> {

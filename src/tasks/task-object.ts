@@ -52,6 +52,8 @@ export interface TaskSnapshot {
 /** `createdAt` (ms) is the gateway's, so the principal's index and the task itself agree on it. */
 export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs"> & { createdAt?: number };
 export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
+/** Which of the given answers the task took (their keys); the rest were not outstanding and are ignored. */
+export type AnswerOutcome = { ok: true; accepted: string[] } | { ok: false; reason: "not_found" };
 
 
 export class TaskObject extends DurableObject<Env> {
@@ -129,6 +131,17 @@ export class TaskObject extends DurableObject<Env> {
     this.activeRun?.controller.abort(new Error("The task was cancelled."));
     await this.commit(record, result.transition);
     return { ok: true, snapshot: this.snapshot(result.transition.record) };
+  }
+
+  /**
+   * Answers to the task's questions, keyed as the questions were (`tasks/update`'s inputResponses).
+   * A key that is not outstanding is ignored, as the Tasks extension asks; no job can ask a question
+   * yet (the human-in-the-loop work adds that), so today every key is such a key.
+   */
+  async answer(responses: Record<string, unknown>): Promise<AnswerOutcome> {
+    if (!this.liveRecord()) return { ok: false, reason: "not_found" };
+    const outstanding = new Set<string>();
+    return { ok: true, accepted: Object.keys(responses).filter((key) => outstanding.has(key)) };
   }
 
   /** The dead-letter path: the queue gave up on delivering this job. */

@@ -36,7 +36,8 @@ export function toolListing(tool: Tool): JsonObject {
 let listings: JsonObject[] | undefined;
 const allListings = (): JsonObject[] => (listings ??= [...tools.map(toolListing), ...checkBackListings()]);
 
-function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
+/** The call's arguments checked against the tool's schema and the size cap (both eras). */
+export function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
   if (new TextEncoder().encode(JSON.stringify(args ?? {})).byteLength > maxBytes) {
     throw new ProtocolError(ErrorCode.InvalidParams, `Arguments for "${tool.name}" exceed ${maxBytes} bytes (MAX_ARGUMENT_BYTES); pass large inputs by reference (a URL or key) instead.`);
   }
@@ -53,15 +54,15 @@ function taskMetaFor(call: CallMeta, ctx: McpContext): JsonObject {
     ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
     ...(call.correlationId !== undefined && { correlationId: call.correlationId }),
     ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
-    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx) }),
+    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx.env) }),
     // The DO does not know the Worker's public origin; webhooks link to `${baseUrl}/tasks/{id}`.
     baseUrl: ctx.baseUrl,
   };
 }
 
-/** Validated before the task exists, so a refused webhook never creates a task. */
-function checkedWebhook(raw: unknown, ctx: McpContext): JsonObject {
-  const checked = parseWebhookRegistration(raw, readWebhookSettings(ctx.env));
+/** Validated before the task exists, so a refused webhook never creates a task (both eras). */
+export function checkedWebhook(raw: unknown, env: Env): JsonObject {
+  const checked = parseWebhookRegistration(raw, readWebhookSettings(env));
   if (!checked.ok) throw new ProtocolError(ErrorCode.InvalidParams, checked.message);
   return { ...checked.webhook };
 }

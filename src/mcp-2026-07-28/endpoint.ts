@@ -62,7 +62,7 @@ export async function handleModernPost(input: ModernPostInput): Promise<Response
     const method = MODERN_METHODS.get(message.method);
     if (!method) throw methodNotFound(message.method);
     if (method.needsTasksExtension && !envelope.tasks) throw tasksExtensionRequired(`${message.method} belongs to the Tasks extension.`);
-    const output = new RequestOutput(accept.sse, request.signal);
+    const output = new RequestOutput(accept.sse, request.signal, input.settings.keepaliveMs);
     // A client that takes only SSE gets a stream from the start.
     if (!accept.json) output.stream();
     const ctx: ModernContext = {

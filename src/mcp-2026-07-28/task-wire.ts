@@ -68,12 +68,15 @@ export function pendingInputRequests(snapshot: TaskSnapshot): InputRequestsV2 {
   return {};
 }
 
-/** The tool's result as the task inlines it: the stored result with the correlation id, and no 2025 `related-task` key. */
+/**
+ * The tool's result as the call would have answered it in this era (so `resultType: "complete"`,
+ * which requesters validate on the inlined result too), with the correlation id and no 2025
+ * `related-task` key.
+ */
 export function inlinedResult(snapshot: TaskSnapshot, result: JsonObject): WireObject {
   const meta = taskMeta(snapshot);
-  if (!meta) return wireObject(result);
   const existing = typeof result["_meta"] === "object" && result["_meta"] !== null ? result["_meta"] : {};
-  return wireObject({ ...result, _meta: { ...existing, ...meta } });
+  return wireObject({ ...result, resultType: "complete", ...(meta && { _meta: { ...existing, ...meta } }) });
 }
 
 /** What `tasks/get` answers and `notifications/tasks` carries, without the result envelope. */

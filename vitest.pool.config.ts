@@ -12,5 +12,10 @@ export default defineConfig({
       },
     }),
   ],
-  test: { include: ["test/pool/**/*.test.ts"] },
+  test: {
+    include: ["test/pool/**/*.test.ts"],
+    // Every task the pool tests create logs its transitions (src/tasks/transition-log.ts): keep
+    // them out of the test output; test/e2e/transition-log.test.ts checks them.
+    onConsoleLog: (log) => !log.includes('"task.transition"'),
+  },
 });

@@ -6,6 +6,7 @@
 import type { TaskEvent, TaskRecord } from "./model";
 import { webhookObserver } from "../webhooks/webhook-observer";
 import { sessionObserver } from "../sessions/session-observer";
+import { transitionLogObserver } from "./transition-log";
 
 export interface TaskObserverContext {
   env: Env;
@@ -18,4 +19,4 @@ export interface TaskObserverContext {
 
 export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
 
-export const taskObservers: TaskObserver[] = [webhookObserver, sessionObserver];
+export const taskObservers: TaskObserver[] = [webhookObserver, sessionObserver, transitionLogObserver];

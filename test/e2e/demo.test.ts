@@ -1,0 +1,86 @@
+// `npm run demo` (scripts/demo.ts) against a real `wrangler dev` in CI mode (no TTY): it resumes the
+// dropped stream and shows the result in plain lines, and explains a missing server or token.
+import { spawn } from "node:child_process";
+import { resolve } from "node:path";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { freePort, startDevServer, type DevServer } from "./support/wrangler-dev";
+
+const DEMO = resolve(import.meta.dirname, "../../scripts/demo.ts");
+const TOKEN = "demo-token-0123456789";
+let server: DevServer;
+
+beforeAll(async () => {
+  server = await startDevServer({ vars: { API_KEYS: `demo:${TOKEN}` } });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the demo as `npm run demo` would (Node 22 strips the types), with pipes, so not on a TTY. */
+function demo(args: string[], env: Record<string, string> = {}): Promise<Run> {
+  return new Promise((done, fail) => {
+    const child = spawn(process.execPath, [DEMO, ...args], { env: { ...process.env, MCP_TOKEN: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    child.on("error", fail);
+    child.on("close", (code) => done({ code, stdout, stderr }));
+  });
+}
+
+describe("npm run demo", () => {
+  it("creates the task, drops the stream halfway, resumes with Last-Event-ID and shows the result", async ({ expect }) => {
+    const run = await demo(["--url", `${server.url}/mcp`, "--items", "6", "--seconds-per-item", "1", "--offline", "1"], { MCP_TOKEN: TOKEN });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const out = run.stdout;
+    expect(out).toMatch(/created task [0-9a-f]{32}: batch_process of 6 items/);
+    expect(out).toMatch(/dropping the connection now, after event t\.[0-9a-f]{32}\.\d+\.\d+ \(item 3 of 6\)/);
+    expect(out).toMatch(/reconnecting: GET \/mcp with Last-Event-ID=t\.[0-9a-f]{32}\.\d+\.\d+/);
+    expect(out).toMatch(/replayed \d+ missed events?/);
+    expect(out).toContain('result: Processed 6 items. {"items":6,"checksum":91}');
+    expect(out).toContain("every progress value arrived exactly once, in order (1 to 6)");
+    // The steps come in the order they happened.
+    const order = ["created task", "dropping the connection", "reconnecting", "replayed", "result:"].map((step) => out.indexOf(step));
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+    // Plain lines for CI: one per progress value, no escape codes, nothing on stderr.
+    expect(out.match(/progress \d\/6/g)).toHaveLength(6);
+    expect(out).not.toContain("\u001b");
+    expect(run.stderr).toBe("");
+  });
+
+  it("says how to pass a token when the server answers 401", async ({ expect }) => {
+    const run = await demo(["--url", `${server.url}/mcp`]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("wants a bearer token (HTTP 401)");
+    expect(run.stderr).toContain("--token <token>");
+    expect(run.stderr).toContain("MCP_TOKEN");
+  });
+
+  it("says the token was refused when a wrong one is given", async ({ expect }) => {
+    const run = await demo(["--url", `${server.url}/mcp`, "--token", "wrong-token"]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("refused the token (HTTP 401)");
+  });
+
+  it("says how to start a server when nothing answers", async ({ expect }) => {
+    const run = await demo(["--url", `http://127.0.0.1:${await freePort()}/mcp`]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("No MCP server answers at");
+    expect(run.stderr).toContain("npm run dev");
+  });
+
+  it("refuses bad options with exit code 2 and the usage", async ({ expect }) => {
+    const run = await demo(["--items", "0"]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain("--items must be a number from 2 to 1000");
+    expect(run.stderr).toContain("Usage: npm run demo");
+  });
+});

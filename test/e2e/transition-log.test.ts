@@ -1,0 +1,69 @@
+// The task transition log on a real `wrangler dev`: what `wrangler tail` would show, read from the
+// dev server's output. One JSON line per status change, with a fixed set of fields and nothing else.
+import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { rpc } from "./support/mcp";
+
+let server: DevServer;
+const CORRELATION_ID = "corr-must-not-be-logged";
+const FIELDS = ["durationMs", "event", "phase", "runs", "status", "taskId", "tool"];
+
+beforeAll(async () => {
+  server = await startDevServer();
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function startTask(name: string, args: Record<string, unknown>): Promise<string> {
+  const params = { name, arguments: args, task: {}, _meta: { "mcp-task-worker/correlation-id": CORRELATION_ID } };
+  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params });
+  const taskId = (reply.body as { result?: { task?: { taskId?: string } } }).result?.task?.taskId;
+  if (!taskId) throw new Error(`no task created: ${reply.text}`);
+  return taskId;
+}
+
+/** The transition lines the dev server printed, parsed; a line that is not JSON fails the test. */
+function transitions(): Record<string, unknown>[] {
+  return server
+    .logs()
+    .split("\n")
+    .filter((line) => line.includes('"task.transition"'))
+    .map((line) => JSON.parse(line.trim()) as Record<string, unknown>);
+}
+
+const of = (taskId: string) => transitions().filter((line) => line["taskId"] === taskId);
+
+describe("task transition log", () => {
+  it("prints one line per status change of a task, from queued to completed, with growing durations", async ({ expect }) => {
+    const taskId = await startTask("batch_process", { items: 2, secondsPerItem: 0.123457 });
+    await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), { timeout: 30_000, interval: 200 });
+    const lines = of(taskId);
+    expect(lines.map((l) => [l["status"], l["phase"], l["runs"]])).toEqual([
+      ["working", "queued", 0],
+      ["working", "running", 1],
+      ["completed", "done", 1],
+    ]);
+    expect(lines.every((l) => l["event"] === "task.transition" && l["tool"] === "batch_process")).toBe(true);
+    const durations = lines.map((l) => Number(l["durationMs"]));
+    expect(durations).toEqual([...durations].sort((a, b) => a - b));
+    // Two items of 0.123457 s each: the completion comes at least that long after creation.
+    expect(durations.at(-1)).toBeGreaterThanOrEqual(246);
+  });
+
+  it("logs a cancellation as the task's last line", async ({ expect }) => {
+    const taskId = await startTask("countdown", { seconds: 120 });
+    await vi.waitFor(() => expect(of(taskId).map((l) => l["phase"])).toContain("running"), { timeout: 30_000, interval: 200 });
+    await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId } });
+    await vi.waitFor(() => expect(of(taskId).at(-1)).toMatchObject({ status: "cancelled", phase: "done", tool: "countdown" }), { timeout: 30_000, interval: 200 });
+  });
+
+  it("carries only its fixed fields: no arguments, results, messages or request metadata", async ({ expect }) => {
+    const taskId = await startTask("batch_process", { items: 1, secondsPerItem: 0.654321 });
+    await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), { timeout: 30_000, interval: 200 });
+    for (const line of of(taskId)) expect(Object.keys(line).sort()).toEqual(FIELDS);
+    const text = server.logs().split("\n").filter((line) => line.includes(taskId)).join("\n");
+    for (const leak of ["0.654321", "Processed", CORRELATION_ID, "Queued.", "Running.", "Completed."]) expect(text).not.toContain(leak);
+  });
+});

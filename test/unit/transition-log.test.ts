@@ -1,0 +1,42 @@
+import { describe, it } from "vitest";
+import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type NewTaskEvent, type TaskEvent, type Transition } from "../../src/tasks/model";
+import { transitionLines } from "../../src/tasks/transition-log";
+
+const T0 = 1_700_000_000_000;
+const SECRET = "s3cret-argument";
+
+/** Events as the TaskObject stores them: numbered, stamped with the commit time. */
+const stored = (events: NewTaskEvent[], at: number): TaskEvent[] => events.map((event, i) => ({ ...event, seq: i + 1, at }));
+const linesOf = ({ record, events }: Transition, at: number) => transitionLines(record, stored(events, at));
+
+const created = newTask(
+  { taskId: "a".repeat(32), principal: "alice", tool: "batch_process", args: { note: SECRET }, defaultTtlMs: 60_000, maxTtlMs: 120_000, pollIntervalMs: 1000, dispatchGraceMs: 0 },
+  T0,
+);
+const started = beginRun(markDelivered(created.record).record, "lease-1", 30_000, T0 + 40);
+
+describe("transitionLines", () => {
+  it("gives one line per status change with task, tool, status, phase, runs and time since creation", ({ expect }) => {
+    expect(linesOf(created, T0)).toEqual([{ event: "task.transition", taskId: "a".repeat(32), tool: "batch_process", status: "working", phase: "queued", runs: 0, durationMs: 0 }]);
+    expect(linesOf(started, T0 + 40)).toEqual([{ event: "task.transition", taskId: "a".repeat(32), tool: "batch_process", status: "working", phase: "running", runs: 1, durationMs: 40 }]);
+  });
+
+  it("logs a retry as a backoff and the end as its terminal status", ({ expect }) => {
+    const retry = failRun(started.record, "lease-1", `bad input ${SECRET}`, false, { maxAttempts: 3, baseSeconds: 2 }, T0 + 500);
+    expect(linesOf(retry, T0 + 500).map((l) => [l.status, l.phase, l.durationMs])).toEqual([["working", "backoff", 500]]);
+    const done = finishRun(started.record, "lease-1", { content: [{ type: "text", text: `result ${SECRET}` }] }, T0 + 2000);
+    expect(linesOf(done, T0 + 2000).map((l) => [l.status, l.phase, l.durationMs])).toEqual([["completed", "done", 2000]]);
+  });
+
+  it("writes no line for progress, steps or logs", ({ expect }) => {
+    const progressed = recordProgress(started.record, { progress: 1, total: 2, message: SECRET });
+    expect(linesOf(progressed, T0 + 100)).toEqual([]);
+  });
+
+  it("never carries arguments, results or status messages", ({ expect }) => {
+    const failed = failRun(started.record, "lease-1", `bad input ${SECRET}`, true, { maxAttempts: 3, baseSeconds: 2 }, T0 + 700);
+    const line = JSON.stringify(linesOf(failed, T0 + 700));
+    expect(line).toContain('"status":"failed"');
+    expect(line).not.toContain(SECRET);
+  });
+});

@@ -78,7 +78,7 @@ function modernRequest(headers: Record<string, string>): { headers: Record<strin
   const nameSource = params["name"] ?? params["uri"] ?? params["taskId"];
   const named = typeof nameSource === "string" ? nameSource : "";
   const sentinel = (value: string) => `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
-  const out = { ...headers, "Content-Type": "application/json", Accept: pick(["application/json, text/event-stream", "application/json, text/event-stream", "text/event-stream", "application/json"]) };
+  const out: Record<string, string> = { ...headers, "Content-Type": "application/json", Accept: pick(["application/json, text/event-stream", "application/json, text/event-stream", "text/event-stream", "application/json"]) };
   if (rand() < 0.9) out["MCP-Protocol-Version"] = pick(["2026-07-28", "2026-07-28", "2025-11-25", "2099-01-01", " 2026-07-28 "]);
   if (rand() < 0.9) out["Mcp-Method"] = rand() < 0.8 ? method : pick(["tools/list", "Tools/Call", "", "x".repeat(300)]);
   if (rand() < 0.8) out["Mcp-Name"] = pick([named, named, sentinel(named), "=?base64?!!!?=", "=?base64??=", sentinel("\u0000"), "other", "\u00ff"]).replace(/[^\x20-\x7e]/g, "");

@@ -8,9 +8,9 @@ import { taskDocument } from "../tasks/document";
 import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../tasks/ids";
 import { isTerminal, type JsonObject } from "../tasks/model";
 import type { ModernContext } from "./context";
-import { invalidParams } from "./errors";
+import { ModernError, invalidParams } from "./errors";
+import { ERROR } from "./protocol";
 import { cacheable, STATIC_TTL_MS } from "./results";
-import { taskNotFound } from "./tasks";
 
 /** A finished task's document changes no more until it expires; cached at most this long. */
 const FINISHED_TASK_TTL_MS = 3_600_000;
@@ -33,6 +33,9 @@ export function listResourceTemplates(): JsonObject {
   );
 }
 
+const resourceNotFound = (uri: string): ModernError =>
+  new ModernError(ERROR.invalidParams, `Resource not found: "${uri.slice(0, 200)}". This server's resources are your tasks, task://{taskId}; tasks are deleted once their ttl has passed.`, 200, { uri: uri.slice(0, 2048) });
+
 const CursorParams = z.object({ cursor: z.string().max(1024).optional() }).loose();
 const ReadParams = z.object({ uri: z.string().max(2048) }).loose();
 
@@ -49,9 +52,9 @@ export async function readResource(ctx: ModernContext, params: Record<string, un
   if (!parsed.success) throw invalidParams("Invalid params for resources/read: uri must be a string.");
   const { uri } = parsed.data;
   const taskId = parseTaskResourceUri(uri);
-  if (!taskId) throw invalidParams(`Resource not found: "${uri.slice(0, 200)}" is not a resource of this server (its resources are tasks, task://{taskId}).`);
-  const snapshot = await ctx.gateway.get(taskId);
-  if (!snapshot) throw taskNotFound();
+  const snapshot = taskId ? await ctx.gateway.get(taskId) : undefined;
+  // An unknown URI, an expired task and another principal's task are all simply not found.
+  if (!snapshot) throw resourceNotFound(uri);
   const ended = isTerminal(snapshot.task.status);
   const ttlMs = ended ? Math.min(FINISHED_TASK_TTL_MS, Date.parse(snapshot.task.createdAt) + snapshot.task.ttl - Date.now()) : 0;
   return cacheable({ contents: [{ uri, mimeType: "application/json", text: JSON.stringify(taskDocument(snapshot)) }] }, ttlMs, "private");

@@ -8,6 +8,7 @@ import { readSettings } from "../config";
 import { handleMcpGet } from "../mcp/resume";
 import { endSession } from "../mcp/session";
 import { authenticate } from "./auth";
+import { consoleRoutes } from "./console";
 import { cors } from "./cors";
 import { oauthRoutes } from "./oauth";
 import { routeMcpPost, modernSessionOperation } from "./mcp-route";
@@ -35,6 +36,8 @@ app.use("/mcp", cors);
 app.use("/tasks/*", cors);
 app.route("/", wellKnownRoutes);
 app.route("/", oauthRoutes);
+// The console's page shell needs no auth: its script asks for a token when /tasks answers 401.
+app.route("/", consoleRoutes);
 app.use("/mcp", authenticate, rateLimit);
 app.use("/tasks/*", authenticate, rateLimit);
 

@@ -1,6 +1,7 @@
 /**
- * The plain HTTP view of a task, for dashboards, scripts and webhook receivers:
- * `GET /tasks/{id}` (JSON) and `GET /tasks/{id}/events` (SSE of the event log, then live).
+ * The plain HTTP view of tasks, for the task console, dashboards, scripts and webhook receivers:
+ * `GET /tasks` (the caller's tasks, newest first, cursor pages), `GET /tasks/{id}` (JSON),
+ * `GET /tasks/{id}/events` (SSE of the event log, then live) and `POST /tasks/{id}/cancel`.
  */
 import { Hono } from "hono";
 import { taskDocument } from "../tasks/document";
@@ -15,7 +16,46 @@ const EVENT_ID = /^t\.([0-9a-f]{32})\.0\.(\d{1,15})$/;
 
 const notFound = () => Response.json({ error: "not_found", message: "No such task. Tasks are deleted once their ttl has passed." }, { status: 404 });
 
+const methodNotAllowed = (allow: string) => () =>
+  Response.json({ error: "method_not_allowed", message: `Use ${allow} here.` }, { status: 405, headers: { Allow: allow } });
+
+export const DEFAULT_PAGE_SIZE = 50;
+const LIMIT = /^(?:[1-9]\d?|100)$/;
+
 export const taskRoutes = new Hono<AppEnv>();
+
+taskRoutes.get("/", async (c) => {
+  const limit = c.req.query("limit");
+  if (limit !== undefined && !LIMIT.test(limit)) return c.json({ error: "bad_limit", message: "limit must be a whole number from 1 to 100." }, 400);
+  const cursor = c.req.query("cursor");
+  const principal = c.get("principal");
+  const page = await new TaskGateway(c.env, c.get("settings"), principal).listEntries(cursor, limit === undefined ? DEFAULT_PAGE_SIZE : Number(limit));
+  if (!page) return c.json({ error: "bad_cursor", message: "cursor is not one this server issued: pass back a nextCursor from an earlier page unchanged, or leave it out for the first page." }, 400);
+  return c.json({
+    principal,
+    // How often a view should look again: the page polls the first page at this interval.
+    pollInterval: c.get("settings").pollIntervalMs,
+    tasks: page.entries.map(({ task, tool }) => ({ ...task, tool })),
+    ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+  });
+});
+taskRoutes.all("/", methodNotAllowed("GET"));
+
+taskRoutes.post("/:taskId/cancel", async (c) => {
+  const taskId = c.req.param("taskId");
+  if (!isTaskId(taskId)) return notFound();
+  const gateway = new TaskGateway(c.env, c.get("settings"), c.get("principal"));
+  const outcome = await gateway.cancel(taskId);
+  if (outcome.ok) return c.json(taskDocument(outcome.snapshot));
+  if (outcome.reason === "not_found") return notFound();
+  const snapshot = await gateway.get(taskId);
+  const status = snapshot?.task.status ?? "finished";
+  return c.json(
+    { error: "task_finished", message: `The task is already ${status}: only working or input_required tasks can be cancelled.`, ...(snapshot && { task: taskDocument(snapshot) }) },
+    409,
+  );
+});
+taskRoutes.all("/:taskId/cancel", methodNotAllowed("POST"));
 
 
 taskRoutes.get("/:taskId", async (c) => {

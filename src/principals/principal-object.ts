@@ -29,6 +29,17 @@ export interface TaskPage {
   nextCursor?: string;
 }
 
+/** An index row as the task console lists it: the task and the tool it runs. */
+export interface TaskEntry {
+  task: TaskView;
+  tool: string;
+}
+
+export interface TaskEntryPage {
+  entries: TaskEntry[];
+  nextCursor?: string;
+}
+
 const ACTIVE = "status IN ('working', 'input_required')";
 
 /**
@@ -180,16 +191,27 @@ export class PrincipalObject extends DurableObject<Env> {
 
   /** Newest first. The cursor is opaque to clients; a malformed one returns undefined. */
   async list(cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
-    let rows: { task_id: string; created_at: number; view: string }[];
+    const page = this.page(cursor, limit);
+    return page && { tasks: page.entries.map((entry) => entry.task), ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+  }
+
+  /** The same page with each task's tool name, for views that show it (the task console). */
+  async listEntries(cursor: string | undefined, limit: number): Promise<TaskEntryPage | undefined> {
+    return this.page(cursor, limit);
+  }
+
+  private page(cursor: string | undefined, limit: number): TaskEntryPage | undefined {
+    type Row = { task_id: string; created_at: number; tool: string; view: string };
+    let rows: Row[];
     const pageSize = Math.max(1, Math.min(limit, 100));
     if (cursor === undefined) {
-      rows = this.sql.exec<{ task_id: string; created_at: number; view: string }>("SELECT task_id, created_at, view FROM tasks ORDER BY created_at DESC, task_id DESC LIMIT ?", pageSize + 1).toArray();
+      rows = this.sql.exec<Row>("SELECT task_id, created_at, tool, view FROM tasks ORDER BY created_at DESC, task_id DESC LIMIT ?", pageSize + 1).toArray();
     } else {
       const position = decodeCursor(cursor);
       if (!position) return undefined;
       rows = this.sql
-        .exec<{ task_id: string; created_at: number; view: string }>(
-          "SELECT task_id, created_at, view FROM tasks WHERE (created_at < ?) OR (created_at = ? AND task_id < ?) ORDER BY created_at DESC, task_id DESC LIMIT ?",
+        .exec<Row>(
+          "SELECT task_id, created_at, tool, view FROM tasks WHERE (created_at < ?) OR (created_at = ? AND task_id < ?) ORDER BY created_at DESC, task_id DESC LIMIT ?",
           position.createdAt,
           position.createdAt,
           position.taskId,
@@ -200,7 +222,7 @@ export class PrincipalObject extends DurableObject<Env> {
     const page = rows.slice(0, pageSize);
     const last = page[page.length - 1];
     return {
-      tasks: page.map((row) => JSON.parse(row.view) as TaskView),
+      entries: page.map((row) => ({ task: JSON.parse(row.view) as TaskView, tool: row.tool })),
       ...(rows.length > pageSize && last && { nextCursor: encodeCursor(last.created_at, last.task_id) }),
     };
   }

@@ -7,7 +7,7 @@ import { taskPolicy, type Settings } from "../config";
 import { openTaskFeed, type TaskFeed } from "./feed-client";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask, toTaskView, type JsonObject } from "./model";
-import type { TaskPage } from "../principals/principal-object";
+import type { TaskEntryPage, TaskPage } from "../principals/principal-object";
 import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-object";
 import type { StreamMeta } from "./task-storage";
 
@@ -106,6 +106,11 @@ export class TaskGateway {
 
   async list(cursor: string | undefined, limit = 50): Promise<TaskPage | undefined> {
     return this.index().list(cursor, limit);
+  }
+
+  /** `list` with each task's tool name. Undefined for a malformed cursor. */
+  async listEntries(cursor: string | undefined, limit = 50): Promise<TaskEntryPage | undefined> {
+    return this.index().listEntries(cursor, limit);
   }
 
   /** Events after `afterSeq`, then live ones until the task ends. Undefined for an unknown task. */

@@ -1,4 +1,4 @@
-// Fuzzing the HTTP surface: ≥1,000 malformed or hostile requests (seeded, so a failure replays
+// Fuzzing the HTTP surface (/mcp, the task view and the console's routes): ≥1,000 malformed or hostile requests (seeded, so a failure replays
 // with FUZZ_SEED) must give no 5xx and no dropped connection, and leave earlier tasks intact.
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
@@ -109,8 +109,21 @@ function request(): FuzzRequest {
     const batch = Array.from({ length: pick([0, 1, 2, 33, 100]) }, () => message());
     return { method: "POST", path: "/mcp", headers, body: JSON.stringify(batch) };
   }
-  if (kind === 3) return { method: pick(["GET", "DELETE", "PUT", "PATCH", "OPTIONS", "HEAD", "TRACE"]), path: pick(["/mcp", "/tasks/x", "/", "/.well-known/oauth-protected-resource", "/authorize"]), headers };
+  if (kind === 3) return { method: pick(["GET", "DELETE", "PUT", "PATCH", "OPTIONS", "HEAD", "TRACE"]), path: pick(["/mcp", "/tasks/x", "/", "/.well-known/oauth-protected-resource", "/authorize", "/tasks", `/tasks/${"f".repeat(32)}/cancel`, "/tasks/x/cancel"]), headers };
   if (kind === 4) return { method: "GET", path: pick(["/tasks/", "/tasks/../../etc/passwd", "/tasks/%2e%2e%2f%2e%2e", `/tasks/${"f".repeat(32)}/events`, `/tasks/${"F".repeat(32)}`, "/tasks/%00", `/tasks/${"a".repeat(5000)}`, "/tasks/💥/events", `/tasks/${"c".repeat(32)}/events?lastEventId=t.${"c".repeat(32)}.0.-1`]), headers };
+  if (kind === 6) {
+    // The console's routes: task lists with hostile cursors and limits, cancels of hostile ids.
+    const hostile = () => {
+      const text = String(pick<unknown>([...hostileStrings, ...hostileNumbers, btoa(`${int(1e13)}:${"g".repeat(32)}`), btoa(`-1:${"a".repeat(32)}`)]));
+      try {
+        return encodeURIComponent(text);
+      } catch {
+        return "%ED%A0%80%zz"; // a lone surrogate cannot be encoded: send broken escapes instead
+      }
+    };
+    if (rand() < 0.5) return { method: "GET", path: `/tasks?${pick(["cursor", "limit", "cursor=x&limit"])}=${hostile()}`, headers };
+    return { method: "POST", path: `/tasks/${hostile()}/cancel`, headers, ...(rand() < 0.5 && { body: JSON.stringify(hostileValues()) }) };
+  }
   if (kind === 5) return { method: "POST", path: "/mcp", headers, body: JSON.stringify(pick([1e400, "str", null, [], true, -0])).replace("null", pick(["null", "1e400", "NaN", "\"\\ud800\""])) };
   return { method: "POST", path: "/mcp", headers, body: JSON.stringify(message()) };
 }

@@ -6,8 +6,11 @@
 import sparticuz from "@sparticuz/chromium";
 import { chromium, type Browser } from "playwright-core";
 
-/** Flags of the Lambda build that would hide real browser behaviour from the tests. */
-const DROPPED = new Set(["--disable-web-security", "--allow-running-insecure-content"]);
+/**
+ * Flags of the Lambda build that would hide real browser behaviour from the tests, and
+ * `--single-process`, with which closing a page's context ends the whole browser.
+ */
+const DROPPED = new Set(["--disable-web-security", "--allow-running-insecure-content", "--single-process"]);
 
 /** Flags that keep Chromium off the network this machine does not have (it retries refused connections otherwise). */
 const QUIET = ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];

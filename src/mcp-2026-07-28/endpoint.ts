@@ -80,8 +80,8 @@ export async function handleModernPost(input: ModernPostInput): Promise<Response
       (error: unknown) => ({ ok: false, error }),
     );
     const first = await Promise.race([work, output.upgraded]);
-    if (first !== "upgraded") return answer(message.id, first);
-    input.waitUntil(work.then((outcome) => output.finish(frame(message.id ?? null, outcome))));
+    if (first !== "upgraded") return answer(message.id, message.method, first);
+    input.waitUntil(work.then((outcome) => output.finish(frame(message.id ?? null, message.method, outcome))));
     return output.response ?? errorResponse(id, new ModernError(ERROR.internal, "Internal error.", 500));
   } catch (error) {
     report(error, message.method);
@@ -89,15 +89,15 @@ export async function handleModernPost(input: ModernPostInput): Promise<Response
   }
 }
 
-function frame(id: RequestId | null, outcome: Outcome): JsonObject {
+function frame(id: RequestId | null, method: string, outcome: Outcome): JsonObject {
   if (outcome.ok) return { jsonrpc: "2.0", id, result: finalize(outcome.result) };
-  report(outcome.error, "");
+  report(outcome.error, method);
   return { jsonrpc: "2.0", id, error: toJsonRpcError(outcome.error) };
 }
 
-function answer(id: RequestId, outcome: Outcome): Response {
+function answer(id: RequestId, method: string, outcome: Outcome): Response {
   if (!outcome.ok) {
-    report(outcome.error, "");
+    report(outcome.error, method);
     return errorResponse(id, outcome.error);
   }
   return Response.json({ jsonrpc: "2.0", id, result: finalize(outcome.result) });

@@ -19,8 +19,12 @@ import { ModernError, invalidParams, tasksExtensionRequired } from "./errors";
 import { ERROR, META } from "./protocol";
 import { detailedTask, taskResultMeta } from "./task-wire";
 
-/** Tasks one subscription may follow; more are left out of the acknowledged filter. */
-export const MAX_WATCHED_TASKS = 100;
+/**
+ * Tasks one subscription may follow; more are left out of the acknowledged filter (a client can open
+ * another). Each costs the request two Durable Object calls (a read, a feed), and a Worker request on
+ * the Free plan may make 50 subrequests.
+ */
+export const MAX_WATCHED_TASKS = 20;
 
 const FilterSchema = z.object({
   notifications: z

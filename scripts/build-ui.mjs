@@ -14,6 +14,20 @@ const MARKER = "<!-- bundled-script -->";
 
 mkdirSync(outDir, { recursive: true });
 
+/**
+ * zod (which the MCP Apps SDK uses) re-exports every error-message locale as `z.locales`, and a
+ * namespace re-export cannot be tree-shaken: 40 % of the task card. Pages use English only.
+ */
+const englishOnlyZod = {
+  name: "english-only-zod",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      args.importer.includes(`${join("node_modules", "zod")}`) ? { path: join(args.resolveDir, "../locales/en.js"), namespace: "zod-locales" } : undefined,
+    );
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: pagesDir }));
+  },
+};
+
 const pages = existsSync(pagesDir) ? readdirSync(pagesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name) : [];
 for (const name of pages) {
   const html = readFileSync(join(pagesDir, name, "index.html"), "utf8");
@@ -27,6 +41,7 @@ for (const name of pages) {
     target: "es2022",
     minify: true,
     legalComments: "none",
+    plugins: [englishOnlyZod],
   });
   const [output] = result.outputFiles;
   // "</script" inside the bundle would end the inline script early.

@@ -1,19 +1,19 @@
 /**
  * The answer to a long call from a client without the Tasks extension, once the inline budget is
  * spent: a normal result that says the work goes on, links the task resource, names the check-back
- * tools, and carries the task's state as `structuredContent` for clients that render it.
+ * tools, and carries the task as `structuredContent` for programs and the task card.
  */
 import { taskResourceUri } from "../tasks/ids";
 import type { JsonObject } from "../tasks/model";
 import type { TaskSnapshot } from "../tasks/task-object";
 import type { ModernContext } from "./context";
-import { modernStatus, statusMessage, taskResultMeta } from "./task-wire";
+import { taskStatusContent } from "../protocol/task-status-data";
+import { taskResultMeta } from "./task-wire";
 
 export function stillRunning(ctx: Pick<ModernContext, "baseUrl">, toolName: string, snapshot: TaskSnapshot): JsonObject {
   const { taskId } = snapshot.task;
   const uri = taskResourceUri(taskId);
   const meta = taskResultMeta(snapshot);
-  const message = statusMessage(snapshot);
   return {
     content: [
       {
@@ -25,13 +25,8 @@ export function stillRunning(ctx: Pick<ModernContext, "baseUrl">, toolName: stri
       },
       { type: "resource_link", uri, name: `task-${taskId}`, title: `Task ${taskId} (${toolName})`, mimeType: "application/json", description: "Status, progress and result of the running tool call." },
     ],
-    structuredContent: {
-      taskId,
-      status: modernStatus(snapshot),
-      ...(snapshot.progress && { progress: snapshot.progress.progress }),
-      ...(snapshot.progress?.total !== undefined && { total: snapshot.progress.total }),
-      ...(message !== undefined && { message }),
-    },
+    // The task as data, the same in both eras: the task card (an MCP App) follows the task from it.
+    structuredContent: taskStatusContent(snapshot),
     ...(meta && { _meta: meta }),
   };
 }

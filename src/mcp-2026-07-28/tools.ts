@@ -8,15 +8,17 @@
 import { z } from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { parseCallMeta, type CallMeta } from "../mcp/call-meta";
-import { callCheckBackTool, checkBackListings, isCheckBackTool } from "../mcp/check-back-tools";
+import { callCheckBackTool, isCheckBackTool } from "../mcp/check-back-tools";
 import { ErrorCode, ProtocolError } from "../mcp/errors";
-import { checkedWebhook, parseArguments, toolListing } from "../mcp/handlers/tools";
+import { checkedWebhook, parseArguments } from "../mcp/handlers/tools";
+import { toolListings } from "../protocol/tool-listings";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runJob } from "../jobs/runner";
 import { RELATED_TASK_META_KEY } from "@modelcontextprotocol/sdk/types.js";
-import type { JsonObject } from "../tasks/model";
+import { isTerminal, type JsonObject, type TaskOutcome } from "../tasks/model";
+import type { TaskSnapshot } from "../tasks/task-object";
 import type { Tool } from "../tools/define";
-import { findTool, tools } from "../tools/registry";
+import { findTool } from "../tools/registry";
 import { callNotifier, type CallNotifier } from "./call-notifications";
 import type { ModernContext } from "./context";
 import { invalidParams, tasksExtensionRequired } from "./errors";
@@ -25,12 +27,9 @@ import { waitInline } from "./follow-call";
 import { cacheable, STATIC_TTL_MS } from "./results";
 import { createTaskResult, inlinedResult } from "./task-wire";
 
-/** The registry is fixed at build time: converted once per isolate, in a fixed (deterministic) order. */
-let listings: JsonObject[] | undefined;
-
+/** The same listing as 2025 (task card `_meta` included), in the registry's fixed order, with caching hints. */
 export function listTools(): JsonObject {
-  listings ??= [...tools.map(toolListing), ...checkBackListings()];
-  return cacheable({ tools: listings }, STATIC_TTL_MS, "public");
+  return cacheable({ tools: toolListings() }, STATIC_TTL_MS, "public");
 }
 
 const CallParamsSchema = z
@@ -87,16 +86,25 @@ export async function callTool(ctx: ModernContext, params: Record<string, unknow
   const waited = await waitInline(ctx, taskId, notifier, Date.now() + ctx.settings.inlineWaitMs);
   switch (waited.kind) {
     case "result":
-      if (waited.outcome.kind === "error") throw new ProtocolError(waited.outcome.error.code, waited.outcome.error.message);
-      return { ...inlinedResult(snapshot, waited.outcome.result) };
+      return callResult(snapshot, waited.outcome);
     case "left":
       // Closing the stream cancels the request (cancellation.mdx); nobody else holds this task's id.
       ctx.waitUntil(ctx.gateway.cancel(taskId).catch(() => undefined));
       throw cancelled();
     case "timeout":
-    case "gone":
-      return stillRunning(ctx, tool.name, (await ctx.gateway.get(taskId)) ?? snapshot);
+    case "gone": {
+      // A fresh look: the data beside the link shows the progress made meanwhile, or the end.
+      const latest = (await ctx.gateway.get(taskId)) ?? snapshot;
+      if (isTerminal(latest.task.status) && latest.outcome) return callResult(latest, latest.outcome);
+      return stillRunning(ctx, tool.name, latest);
+    }
   }
+}
+
+/** What the call answers once its task ended: the tool's result, or the JSON-RPC error the task ended with. */
+function callResult(snapshot: TaskSnapshot, outcome: TaskOutcome): JsonObject {
+  if (outcome.kind === "error") throw new ProtocolError(outcome.error.code, outcome.error.message);
+  return { ...inlinedResult(snapshot, outcome.result) };
 }
 
 /** Nobody reads it (the client left), but the request still ends with an answer. */

@@ -6,7 +6,7 @@
 import { taskPolicy, type Settings } from "../config";
 import { openTaskFeed, type TaskFeed } from "./feed-client";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
-import { newTask, toTaskView, type JsonObject } from "./model";
+import { newTask, toTaskView, type JsonObject, type TaskEvent } from "./model";
 import type { TaskEntryPage, TaskPage } from "../principals/principal-object";
 import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-object";
 import type { StreamMeta } from "./task-storage";
@@ -117,6 +117,12 @@ export class TaskGateway {
   async feed(taskId: string, afterSeq = 0): Promise<TaskFeed | undefined> {
     if (!isTaskId(taskId)) return undefined;
     return openTaskFeed(this.task(taskId), afterSeq);
+  }
+
+  /** Up to `limit` logged events after `afterSeq`, oldest first; empty for an unknown task. */
+  async events(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]> {
+    if (!isTaskId(taskId)) return [];
+    return this.task(taskId).events(afterSeq, limit);
   }
 
   async openStream(taskId: string, meta: Omit<StreamMeta, "key">): Promise<number | undefined> {

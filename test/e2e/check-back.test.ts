@@ -10,7 +10,7 @@ type Content = { type: string; text?: string; uri?: string };
 interface ToolReply {
   content: Content[];
   isError?: boolean;
-  structuredContent?: { status?: string; progress?: { progress: number } };
+  structuredContent?: { status?: string; progress?: number; total?: number };
 }
 
 beforeAll(async () => {

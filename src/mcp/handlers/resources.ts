@@ -1,4 +1,7 @@
-/** Tasks as MCP resources: `task://{taskId}` is listed as a template and readable as JSON. */
+/**
+ * Resources: tasks (`task://{taskId}`, a template, readable as JSON) and the task card
+ * (`ui://…`, the MCP App that task-capable tools name), listed first on the first page.
+ */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { ErrorCode, ProtocolError } from "../errors";
@@ -6,6 +9,7 @@ import { taskDocument } from "../../tasks/document";
 import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../../tasks/ids";
 import type { McpContext } from "../context";
 import { taskNotFound } from "./tasks";
+import { readTaskCard, taskCardResource } from "../../protocol/task-card";
 
 export function registerResourceHandlers(server: Server, ctx: McpContext): void {
   server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
@@ -23,21 +27,27 @@ export function registerResourceHandlers(server: Server, ctx: McpContext): void 
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => {
     const page = await ctx.gateway.list(request.params?.cursor);
     if (!page) throw new ProtocolError(ErrorCode.InvalidParams, "Invalid cursor: pass back a nextCursor from an earlier resources/list response unchanged.");
+    const firstPage = request.params?.cursor === undefined;
     return {
-      resources: page.tasks.map((task) => ({
-        uri: taskResourceUri(task.taskId),
-        name: `task-${task.taskId}`,
-        title: `Task ${task.taskId} (${task.status})`,
-        mimeType: "application/json",
-      })),
+      resources: [
+        ...(firstPage ? [taskCardResource()] : []),
+        ...page.tasks.map((task) => ({
+          uri: taskResourceUri(task.taskId),
+          name: `task-${task.taskId}`,
+          title: `Task ${task.taskId} (${task.status})`,
+          mimeType: "application/json",
+        })),
+      ],
       ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
     };
   });
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
+    const card = readTaskCard(uri);
+    if (card) return { contents: card };
     const taskId = parseTaskResourceUri(uri);
-    if (!taskId) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${uri.slice(0, 200)}": this server's resources are tasks, task://{taskId}.`);
+    if (!taskId) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${uri.slice(0, 200)}": this server's resources are tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html.`);
     const snapshot = await ctx.gateway.get(taskId);
     if (!snapshot) throw taskNotFound();
     return { contents: [{ uri, mimeType: "application/json", text: JSON.stringify(taskDocument(snapshot)) }] };

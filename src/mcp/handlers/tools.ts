@@ -10,31 +10,19 @@ import { ErrorCode, ProtocolError } from "../errors";
 import { inlineJobHost } from "../../jobs/inline-host";
 import { runJob } from "../../jobs/runner";
 import { taskResourceUri } from "../../tasks/ids";
-import type { JsonObject } from "../../tasks/model";
-import { tools, findTool } from "../../tools/registry";
+import { isTerminal, type JsonObject } from "../../tasks/model";
+import { findTool } from "../../tools/registry";
 import type { Tool } from "../../tools/define";
-import { jsonInputSchema } from "../input-schema";
+import type { TaskSnapshot } from "../../tasks/task-object";
 import { parseCallMeta, type CallMeta } from "../call-meta";
-import { callCheckBackTool, checkBackListings, isCheckBackTool } from "../check-back-tools";
+import { callCheckBackTool, isCheckBackTool } from "../check-back-tools";
+import { toolListings } from "../../protocol/tool-listings";
+import { taskStatusContent } from "../../protocol/task-status-data";
 import { parseWebhookRegistration } from "../../webhooks/registration";
 import { readWebhookSettings } from "../../webhooks/settings";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import { finalResult, relatedTask, wireTask } from "../task-messages";
-
-export function toolListing(tool: Tool): JsonObject {
-  return {
-    name: tool.name,
-    ...(tool.title && { title: tool.title }),
-    description: tool.description,
-    inputSchema: jsonInputSchema(tool.inputSchema),
-    execution: { taskSupport: tool.taskSupport },
-  };
-}
-
-/** The registry is fixed at build time, so its listing is converted once per isolate, not per tools/list. */
-let listings: JsonObject[] | undefined;
-const allListings = (): JsonObject[] => (listings ??= [...tools.map(toolListing), ...checkBackListings()]);
 
 /** The call's arguments checked against the tool's schema and the size cap (both eras). */
 export function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
@@ -68,7 +56,7 @@ export function checkedWebhook(raw: unknown, env: Env): JsonObject {
 }
 
 export function registerToolHandlers(server: Server, ctx: McpContext): void {
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: allListings() }) as never);
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolListings() }) as never);
 
   // The SDK's Server re-parses a task-augmented tools/call result with its Task schema, which
   // drops `task._meta` (the correlation id DESIGN.md echoes there). Registering on Protocol
@@ -120,13 +108,17 @@ export function registerToolHandlers(server: Server, ctx: McpContext): void {
       ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
     });
     if (followed.kind === "result") return finalResult(taskId, followed.outcome, snapshot) as never;
-    return stillRunning(taskId, name, ctx, snapshot.meta) as never;
+    // A fresh look, so the data beside the link shows the progress made while we waited.
+    const latest = (await ctx.gateway.get(taskId)) ?? snapshot;
+    if (isTerminal(latest.task.status) && latest.outcome) return finalResult(taskId, latest.outcome, latest) as never;
+    return stillRunning(taskId, name, ctx, latest) as never;
   });
 }
 
-function stillRunning(taskId: string, toolName: string, ctx: McpContext, meta: JsonObject): JsonObject {
+/** A plain call that outlasted the inline budget: prose and a link for the model, the task as data for the card and programs. */
+function stillRunning(taskId: string, toolName: string, ctx: McpContext, snapshot: TaskSnapshot): JsonObject {
   const uri = taskResourceUri(taskId);
-  const correlation = typeof meta["correlationId"] === "string" ? { "mcp-task-worker/correlation-id": meta["correlationId"] } : {};
+  const correlation = typeof snapshot.meta["correlationId"] === "string" ? { "mcp-task-worker/correlation-id": snapshot.meta["correlationId"] } : {};
   return {
     content: [
       {
@@ -138,6 +130,7 @@ function stillRunning(taskId: string, toolName: string, ctx: McpContext, meta: J
       },
       { type: "resource_link", uri, name: `task-${taskId}`, title: `Task ${taskId} (${toolName})`, mimeType: "application/json", description: "Status, progress and result of the running tool call." },
     ],
+    structuredContent: taskStatusContent(snapshot),
     _meta: { ...relatedTask(taskId), ...correlation },
   };
 }

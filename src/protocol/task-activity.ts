@@ -1,0 +1,32 @@
+/**
+ * What the task card shows besides status: the steps a job finished and its log lines, read
+ * from the task's event log in pages after a cursor, so each poll reads only what is new.
+ */
+import type { JsonObject, TaskEvent } from "../tasks/model";
+
+/** Events read per call: a poll normally finds a handful; a card opened late catches up in a few calls. */
+export const ACTIVITY_PAGE = 500;
+
+export interface TaskActivity {
+  steps: { name: string; at: string }[];
+  logs: { level: string; message: string; at: string }[];
+  /** Pass back as `after` to read only what follows. */
+  cursor: number;
+  /** More events wait past this page: call again at once. */
+  more: boolean;
+}
+
+export function taskActivity(events: readonly TaskEvent[], after: number, pageSize = ACTIVITY_PAGE): TaskActivity {
+  const activity: TaskActivity = { steps: [], logs: [], cursor: events.at(-1)?.seq ?? after, more: events.length >= pageSize };
+  for (const event of events) {
+    const at = new Date(event.at).toISOString();
+    if (event.type === "step") activity.steps.push({ name: text(event.data, "name"), at });
+    else if (event.type === "log") activity.logs.push({ level: text(event.data, "level") || "info", message: text(event.data, "message"), at });
+  }
+  return activity;
+}
+
+const text = (data: JsonObject, key: string): string => {
+  const value = data[key];
+  return typeof value === "string" ? value : "";
+};

@@ -1,0 +1,46 @@
+/**
+ * The task card: one MCP App (`ui://` resource, ext-apps spec 2026-01-26) that every
+ * task-capable tool names in its listing, so chat clients that render MCP Apps show the
+ * call's task live beside the tool result. Era-free: both protocol adapters list and serve it.
+ */
+import taskCardHtml from "../ui/generated/task-card";
+import type { JsonObject } from "../tasks/model";
+
+export const TASK_CARD_URI = "ui://mcp-task-worker/task-card.html";
+export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
+
+/**
+ * The card's script is inlined and it talks only to its host (postMessage), so it needs no
+ * origin at all: empty lists are the spec's secure default, stated rather than implied.
+ */
+const TASK_CARD_RESOURCE_META: JsonObject = {
+  ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true },
+};
+
+/**
+ * `_meta` of a task-capable tool's listing: the host renders the card for its calls. The flat
+ * `ui/resourceUri` is the spec's deprecated form, which older hosts read; ext-apps' own
+ * `registerAppTool` writes both too.
+ */
+export const taskCardToolMeta = (): JsonObject => ({ ui: { resourceUri: TASK_CARD_URI }, "ui/resourceUri": TASK_CARD_URI });
+
+/** `_meta` of a tool only the card calls: hosts keep it out of the model's tool list. */
+export const appOnlyToolMeta = (): JsonObject => ({ ui: { visibility: ["app"] } });
+
+/** The card's `resources/list` entry. */
+export function taskCardResource(): JsonObject {
+  return {
+    uri: TASK_CARD_URI,
+    name: "task-card",
+    title: "Task card",
+    description: "A live view of a tool call's task (status, progress, steps, log, result, Cancel) for clients that render MCP Apps.",
+    mimeType: MCP_APP_MIME_TYPE,
+    _meta: TASK_CARD_RESOURCE_META,
+  };
+}
+
+/** `resources/read` contents for the card's URI, or undefined for any other URI. */
+export function readTaskCard(uri: string): JsonObject[] | undefined {
+  if (uri !== TASK_CARD_URI) return undefined;
+  return [{ uri, mimeType: MCP_APP_MIME_TYPE, text: taskCardHtml, _meta: TASK_CARD_RESOURCE_META }];
+}

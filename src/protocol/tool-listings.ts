@@ -1,0 +1,26 @@
+/**
+ * The `tools/list` entries, built once per isolate for every protocol era: the registry's
+ * tools (task-capable ones name the task card in `_meta.ui`) and the check-back tools.
+ */
+import type { JsonObject } from "../tasks/model";
+import { tools } from "../tools/registry";
+import type { Tool } from "../tools/define";
+import { checkBackListings } from "../mcp/check-back-tools";
+import { jsonInputSchema } from "./input-schema";
+import { taskCardToolMeta } from "./task-card";
+
+export function toolListing(tool: Tool): JsonObject {
+  return {
+    name: tool.name,
+    ...(tool.title && { title: tool.title }),
+    description: tool.description,
+    inputSchema: jsonInputSchema(tool.inputSchema),
+    execution: { taskSupport: tool.taskSupport },
+    // A call that may become a task gets the live card in clients that render MCP Apps.
+    ...(tool.taskSupport !== "forbidden" && { _meta: taskCardToolMeta() }),
+  };
+}
+
+/** The registry is fixed at build time, so its listing is converted once per isolate, not per tools/list. */
+let listings: JsonObject[] | undefined;
+export const toolListings = (): JsonObject[] => (listings ??= [...tools.map(toolListing), ...checkBackListings()]);

@@ -1,0 +1,78 @@
+/**
+ * What the card reads from tool results, parsed at the edge: the task as data
+ * (`structuredContent` of the still-running fallback and the check-back tools) and the
+ * activity `task_activity` adds. Anything else is treated as a plain tool result.
+ */
+import { z } from "zod";
+
+export const TERMINAL = ["completed", "failed", "cancelled"] as const;
+export const StatusSchema = z.enum(["working", "input_required", ...TERMINAL]);
+export type Status = z.infer<typeof StatusSchema>;
+
+const ContentBlockSchema = z.looseObject({ type: z.string() });
+export const ToolResultSchema = z.looseObject({
+  content: z.array(ContentBlockSchema).default([]),
+  structuredContent: z.record(z.string(), z.unknown()).optional(),
+  isError: z.boolean().optional(),
+  _meta: z.record(z.string(), z.unknown()).optional(),
+});
+export type ToolResult = z.infer<typeof ToolResultSchema>;
+
+/** A question the task waits on: the `inputRequests` entries of the status data (human in the loop). */
+export const InputRequestSchema = z.object({
+  method: z.literal("elicitation/create"),
+  params: z.looseObject({
+    message: z.string(),
+    requestedSchema: z.looseObject({
+      properties: z.record(z.string(), z.looseObject({})).default({}),
+      required: z.array(z.string()).optional(),
+    }),
+  }),
+});
+export type InputRequest = z.infer<typeof InputRequestSchema>;
+
+export const TaskDataSchema = z.looseObject({
+  taskId: z.string().regex(/^[0-9a-f]{32}$/),
+  tool: z.string().optional(),
+  status: StatusSchema,
+  statusMessage: z.string().optional(),
+  progress: z.number().default(0),
+  total: z.number().optional(),
+  message: z.string().optional(),
+  createdAt: z.string().optional(),
+  lastUpdatedAt: z.string().optional(),
+  pollInterval: z.number().optional(),
+  result: ToolResultSchema.optional(),
+  error: z.object({ code: z.number(), message: z.string() }).optional(),
+  inputRequests: z.record(z.string(), InputRequestSchema).optional(),
+});
+export type TaskData = z.infer<typeof TaskDataSchema>;
+
+export const ActivitySchema = TaskDataSchema.extend({
+  steps: z.array(z.object({ name: z.string(), at: z.string() })),
+  logs: z.array(z.object({ level: z.string(), message: z.string(), at: z.string() })),
+  cursor: z.number().int().min(0),
+  more: z.boolean(),
+});
+export type Activity = z.infer<typeof ActivitySchema>;
+
+export const isTerminal = (status: Status): boolean => (TERMINAL as readonly string[]).includes(status);
+
+/** The task's data if a tool result carries it (the fallback, task_status, task_cancel, task_activity). */
+export function taskDataOf(result: ToolResult): TaskData | undefined {
+  const parsed = TaskDataSchema.safeParse(result.structuredContent);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The task a final result came from (`_meta["io.modelcontextprotocol/related-task"]`), if any. */
+export function relatedTaskId(result: ToolResult): string | undefined {
+  const related = z.object({ taskId: z.string().regex(/^[0-9a-f]{32}$/) }).safeParse(result._meta?.["io.modelcontextprotocol/related-task"]);
+  return related.success ? related.data.taskId : undefined;
+}
+
+/** The text blocks of a result, joined: what a tool error says. */
+export const textOf = (result: ToolResult): string =>
+  result.content
+    .map((block) => (block.type === "text" && typeof block["text"] === "string" ? block["text"] : ""))
+    .filter(Boolean)
+    .join("\n");

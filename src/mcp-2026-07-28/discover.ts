@@ -7,14 +7,14 @@ import type { JsonObject } from "../tasks/model";
 import { SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
 import { cacheable, STATIC_TTL_MS } from "./results";
 
-export const MODERN_CAPABILITIES = {
+const MODERN_CAPABILITIES = {
   tools: { listChanged: false },
   resources: { subscribe: true, listChanged: false },
   logging: {},
   extensions: { [TASKS_EXTENSION]: {} },
 };
 
-export const MODERN_INSTRUCTIONS =
+const MODERN_INSTRUCTIONS =
   "Long tool calls run as durable tasks. A client that declares the io.modelcontextprotocol/tasks extension gets a task handle at once " +
   "and follows it with tasks/get or subscriptions/listen (taskIds). Any other client gets the result inline when the call is quick; " +
   "otherwise a task:// link it can read later, and the task_status, task_result and task_cancel tools.";

@@ -8,7 +8,7 @@
 import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import type { CreateTaskResultV2, DetailedTaskV2, InputRequestsV2, TaskStatusV2, TaskV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { taskMeta } from "../tasks/document";
-import { isTerminal, type JsonObject, type Progress } from "../tasks/model";
+import type { JsonObject, Progress } from "../tasks/model";
 import type { TaskSnapshot } from "../tasks/task-object";
 
 type WireObject = Readonly<Record<string, JsonValue>>;
@@ -108,5 +108,3 @@ export function createTaskResult(snapshot: TaskSnapshot): CreateTaskResultV2 {
   const meta = taskResultMeta(snapshot);
   return { ...taskBase(snapshot), status: modernStatus(snapshot), resultType: "task", ...(meta && { _meta: meta }) };
 }
-
-export const isModernTerminal = (snapshot: TaskSnapshot): boolean => isTerminal(snapshot.task.status);

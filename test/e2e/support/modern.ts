@@ -4,7 +4,20 @@
  * raw dispatch the ext-tasks requester needs for Tasks-extension traffic.
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { RawClientDispatch } from "@modelcontextprotocol/ext-tasks/client";
+import { isJsonValue } from "@modelcontextprotocol/ext-tasks/core";
+import { ErrorV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { parseSse } from "./mcp";
+
+type JsonRecord = Record<string, unknown>;
+const isRecord = (value: unknown): value is JsonRecord => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A JSON object from the wire (anything else is a test failure worth its text). */
+function jsonObject(text: string): JsonRecord {
+  const value: unknown = JSON.parse(text);
+  if (!isRecord(value)) throw new Error(`expected a JSON object, got ${text.slice(0, 200)}`);
+  return value;
+}
 
 export const MODERN = "2026-07-28";
 export const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
@@ -55,10 +68,11 @@ export function modernBody(method: string, params: Record<string, unknown> = {},
 
 export function modernHeaders(body: Record<string, unknown>, options: ModernOptions = {}): Record<string, string> {
   const method = String(body["method"]);
-  const params = (body["params"] ?? {}) as Record<string, unknown>;
+  const params = isRecord(body["params"]) ? body["params"] : {};
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": MODERN, "Mcp-Method": method };
   const field = NAME_FIELD[method];
-  if (field && typeof params[field] === "string") headers["Mcp-Name"] = headerValue(params[field] as string);
+  const named = field ? params[field] : undefined;
+  if (typeof named === "string") headers["Mcp-Name"] = headerValue(named);
   if (options.token) headers["Authorization"] = `Bearer ${options.token}`;
   for (const [key, value] of Object.entries(options.headers ?? {})) {
     if (value === null) delete headers[key];
@@ -72,8 +86,8 @@ export async function post(baseUrl: string, body: unknown, headers: Record<strin
   const text = await response.text();
   const type = response.headers.get("Content-Type") ?? "";
   let messages: Record<string, unknown>[] = [];
-  if (type.includes("text/event-stream")) messages = parseSse(text).map((event) => JSON.parse(event.data) as Record<string, unknown>);
-  else if (type.includes("application/json") && text !== "") messages = [JSON.parse(text) as Record<string, unknown>];
+  if (type.includes("text/event-stream")) messages = parseSse(text).map((event) => jsonObject(event.data));
+  else if (type.includes("application/json") && text !== "") messages = [jsonObject(text)];
   const body_ = messages.find((message) => "result" in message || "error" in message);
   return { status: response.status, headers: response.headers, body: body_, messages, text };
 }
@@ -84,16 +98,16 @@ export function modern(baseUrl: string, method: string, params: Record<string, u
   return post(baseUrl, body, modernHeaders(body, options), options.signal);
 }
 
-export const resultOf = (reply: ModernReply): Record<string, unknown> => {
+export const resultOf = (reply: ModernReply): JsonRecord => {
   const result = reply.body?.["result"];
-  if (typeof result !== "object" || result === null) throw new Error(`expected a result, got ${reply.status} ${reply.text.slice(0, 500)}`);
-  return result as Record<string, unknown>;
+  if (!isRecord(result)) throw new Error(`expected a result, got ${reply.status} ${reply.text.slice(0, 500)}`);
+  return result;
 };
 
 export const errorOf = (reply: ModernReply): { code: number; message: string; data?: unknown } => {
-  const error = reply.body?.["error"];
-  if (typeof error !== "object" || error === null) throw new Error(`expected an error, got ${reply.status} ${reply.text.slice(0, 500)}`);
-  return error as { code: number; message: string; data?: unknown };
+  const parsed = ErrorV2Schema.safeParse(reply.body?.["error"]);
+  if (!parsed.success) throw new Error(`expected an error, got ${reply.status} ${reply.text.slice(0, 500)}`);
+  return parsed.data;
 };
 
 /** Starts a task through the Tasks extension and returns its id. */
@@ -112,20 +126,22 @@ export async function connectV2(baseUrl: string, mode: "auto" | { pin: string },
   return client;
 }
 
-type JsonRpcOutcome = { kind: "result"; result: never } | { kind: "error"; error: never };
-
 /**
  * The host-owned dispatch the ext-tasks requester uses for Tasks-extension traffic (the SDK client's
  * codecs do not carry `resultType: "task"`): it frames the request as JSON-RPC with the standard
  * headers and returns the response the package expects.
  */
-export function rawDispatch(baseUrl: string, headers: Record<string, string> = {}) {
+export function rawDispatch(baseUrl: string, headers: Record<string, string> = {}): RawClientDispatch {
   let next = 0;
-  return async (request: unknown, options?: { signal?: AbortSignal; context?: { headers?: Readonly<Record<string, string>> } }): Promise<JsonRpcOutcome> => {
-    const body = { jsonrpc: "2.0", id: `raw-${++next}`, ...(request as Record<string, unknown>) };
+  return async (request, options) => {
+    if (!isRecord(request)) throw new Error("a JSON-RPC request must be an object");
+    const body = { jsonrpc: "2.0", id: `raw-${++next}`, ...request };
     const reply = await post(baseUrl, body, { ...modernHeaders(body), ...headers, ...(options?.context?.headers ?? {}) }, options?.signal);
     if (!reply.body) throw new Error(`no JSON-RPC response: ${reply.status} ${reply.text.slice(0, 300)}`);
-    return ("error" in reply.body ? { kind: "error", error: reply.body["error"] } : { kind: "result", result: reply.body["result"] }) as JsonRpcOutcome;
+    if ("error" in reply.body) return { kind: "error", error: ErrorV2Schema.parse(reply.body["error"]) };
+    const result = reply.body["result"];
+    if (!isJsonValue(result)) throw new Error("the result is not JSON");
+    return { kind: "result", result };
   };
 }
 
@@ -160,7 +176,7 @@ export async function openStream(baseUrl: string, method: string, params: Record
         pending += chunk;
         const blocks = pending.split("\n\n");
         pending = blocks.pop() ?? "";
-        for (const event of parseSse(blocks.join("\n\n"))) messages.push(JSON.parse(event.data) as Record<string, unknown>);
+        for (const event of parseSse(blocks.join("\n\n"))) messages.push(jsonObject(event.data));
       }
     } catch {
       // aborted by close()

@@ -213,6 +213,23 @@ describe("2026 errors", () => {
     for (const reply of cases) expect(reply.body && "error" in reply.body ? errorOf(reply).code : 0).not.toBe(-32600);
   });
 
+  it("answers oversized, non-JSON, batched and non-request bodies under the 2026 header precisely, never with a 5xx", async ({ expect }) => {
+    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": MODERN, "Mcp-Method": "tools/list" };
+    const huge = await post(server.url, JSON.stringify(modernBody("tools/list", { pad: "x".repeat(1_100_000) })), headers);
+    expect(huge.status).toBe(413);
+    expect(errorOf(huge).message).toContain("larger than");
+    const garbage = await post(server.url, "{not json", headers);
+    expect(garbage.status).toBe(400);
+    expect(errorOf(garbage).code).toBe(-32700);
+    const batch = await post(server.url, [modernBody("tools/list"), modernBody("tools/list", {}, { id: 2 })], headers);
+    expect(batch.status).toBe(400);
+    expect(errorOf(batch).code).toBe(-32600);
+    const response = await post(server.url, { jsonrpc: "2.0", id: 1, result: {} }, headers);
+    expect(response.status).toBe(400);
+    const media = await fetch(`${server.url}/mcp`, { method: "POST", headers: { ...headers, "Content-Type": "text/plain" }, body: JSON.stringify(modernBody("tools/list")) });
+    expect(media.status).toBe(415);
+  });
+
   it("refuses initialize sent with the 2026 header with -32020", async ({ expect }) => {
     const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }, { headers: { "MCP-Protocol-Version": MODERN } });
     expect(reply.status).toBe(400);

@@ -42,17 +42,22 @@ export interface Settings {
   rateLimitBurst: number;
 }
 
-type Vars = Partial<Record<string, unknown>>;
+/** The Worker's env (or any object of vars), read by name: values may be missing or of any type. */
+export type Vars = object;
 
-function intVar(vars: Vars, name: string, fallback: number, min = 0): number {
-  const raw = vars[name];
+export const readVar = (vars: Vars, name: string): unknown => Reflect.get(vars, name);
+
+/** An integer setting: the fallback when unset or below `min`, at most `max`. */
+export function intVar(vars: Vars, name: string, fallback: number, min = 0, max = Number.POSITIVE_INFINITY): number {
+  const raw = readVar(vars, name);
   if (raw === undefined || raw === null || raw === "") return fallback;
   const n = Number(raw);
-  return Number.isFinite(n) && n >= min ? Math.floor(n) : fallback;
+  return Number.isFinite(n) && n >= min ? Math.min(Math.floor(n), max) : fallback;
 }
 
-function listVar(vars: Vars, name: string): string[] {
-  const raw = vars[name];
+/** A comma-separated list setting, blanks dropped. */
+export function listVar(vars: Vars, name: string): string[] {
+  const raw = readVar(vars, name);
   if (typeof raw !== "string") return [];
   return raw.split(",").map((item) => item.trim()).filter((item) => item !== "");
 }
@@ -69,9 +74,9 @@ export function readSettings(env: object): Settings {
   return settings;
 }
 
-function parseSettings(env: object): Settings {
-  const vars = env as Vars;
-  const authMode = String(vars["AUTH_MODE"] ?? "").trim().toLowerCase() === "oauth" ? "oauth" : "apikeys";
+function parseSettings(vars: Vars): Settings {
+  const apiKeys = readVar(vars, "API_KEYS");
+  const authMode = String(readVar(vars, "AUTH_MODE") ?? "").trim().toLowerCase() === "oauth" ? "oauth" : "apikeys";
   return {
     inlineWaitMs: intVar(vars, "INLINE_WAIT_MS", 10_000),
     defaultTtlMs: intVar(vars, "DEFAULT_TTL_MS", 24 * 3600_000, 1000),
@@ -86,8 +91,8 @@ function parseSettings(env: object): Settings {
     dispatchGraceMs: intVar(vars, "DISPATCH_GRACE_MS", 0, 0),
     maxArgumentBytes: intVar(vars, "MAX_ARGUMENT_BYTES", 64 * 1024, 256),
     authMode,
-    authConfigured: authMode === "oauth" || (typeof vars["API_KEYS"] === "string" && vars["API_KEYS"].trim() !== ""),
-    allowAnonymous: String(vars["ALLOW_ANONYMOUS"] ?? "").trim().toLowerCase() === "true",
+    authConfigured: authMode === "oauth" || (typeof apiKeys === "string" && apiKeys.trim() !== ""),
+    allowAnonymous: String(readVar(vars, "ALLOW_ANONYMOUS") ?? "").trim().toLowerCase() === "true",
     allowedOrigins: listVar(vars, "ALLOWED_ORIGINS"),
     allowedHosts: listVar(vars, "ALLOWED_HOSTS").map((host) => host.toLowerCase()),
     keepaliveMs: intVar(vars, "KEEPALIVE_MS", 25_000, 100),

@@ -1,14 +1,38 @@
 /**
- * The Worker's exports: the HTTP entry (hono), the queue consumer, and the Durable Object classes.
+ * The composition root: wires the job runner and the task observers into the TaskObject, plugs
+ * the MCP adapter into `/mcp`, and exports the Worker's entry points and Durable Object classes.
+ * The core (src/core) imports none of what is wired here.
  */
-import { app } from "./http/app";
+import { TaskObjectBase } from "./core/task-object";
+import { transitionLogObserver } from "./core/transition-log";
+import type { TaskObjectWiring } from "./core/ports";
+import { app, serveMcp } from "./http/app";
 import { handleJobBatch } from "./jobs/queue-consumer";
+import { jobRunner } from "./jobs/runner";
+import { mcp20251125, sessionObserver } from "./mcp-2025-11-25";
+import { withModernEra } from "./mcp-2026-07-28";
+import { findTool } from "./tools/registry";
+import { webhookObserver } from "./webhooks/webhook-observer";
 import { handleWebhookBatch, isWebhookQueue } from "./webhooks/queue-consumer";
 
-export { TaskObject } from "./tasks/task-object";
 export { SessionObject } from "./sessions/session-object";
 export { PrincipalObject } from "./principals/principal-object";
 export { RateLimiterObject } from "./limits/rate-limiter-object";
+
+const wiring: TaskObjectWiring = {
+  runJob: jobRunner(findTool),
+  observers: [webhookObserver, sessionObserver, transitionLogObserver],
+};
+
+/** One Durable Object per task (src/core/task-object.ts), built with this Worker's runner and observers. */
+export class TaskObject extends TaskObjectBase {
+  constructor(ctx: DurableObjectState, env: Env) {
+    super(ctx, env, wiring);
+  }
+}
+
+// One /mcp for both eras: a request claiming 2026-07-28 in its _meta is served by that adapter, the rest by 2025-11-25's.
+serveMcp(withModernEra(mcp20251125));
 
 export default {
   fetch: app.fetch,

@@ -1,21 +1,20 @@
 /**
- * The Worker's HTTP surface (hono): health, the MCP endpoint and the plain task view.
- * Stateless: everything that must survive lives in a Durable Object.
+ * The Worker's HTTP surface (hono): health, the MCP endpoint (served by the protocol adapter that
+ * src/index.ts plugs in with serveMcp) and the plain task view. Stateless: everything that must
+ * survive lives in a Durable Object.
  */
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { readSettings } from "../config";
-import { handleMcpGet } from "../mcp/resume";
-import { endSession } from "../mcp/session";
 import { authenticate } from "./auth";
 import { consoleRoutes } from "./console";
 import { cors } from "./cors";
 import { oauthRoutes } from "./oauth";
-import { routeMcpPost, modernSessionOperation } from "./mcp-route";
 import { guardHostAndOrigin } from "./origin";
 import { rateLimit } from "./rate-limit";
 import { wellKnownRoutes } from "./well-known";
 import type { AppEnv } from "./env";
+import type { McpEndpoint, McpRequest } from "./mcp-endpoint";
 import { taskRoutes } from "./task-routes";
 
 export const app = new Hono<AppEnv>();
@@ -41,29 +40,6 @@ app.route("/", consoleRoutes);
 app.use("/mcp", authenticate, rateLimit);
 app.use("/tasks/*", authenticate, rateLimit);
 
-app.post("/mcp", (c) =>
-  routeMcpPost({
-    request: c.req.raw,
-    env: c.env,
-    settings: c.get("settings"),
-    principal: c.get("principal"),
-    baseUrl: new URL(c.req.url).origin,
-    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-  }),
-);
-
-app.get("/mcp", (c) =>
-  modernSessionOperation(c.req.raw) ??
-  handleMcpGet({
-    request: c.req.raw,
-    env: c.env,
-    settings: c.get("settings"),
-    principal: c.get("principal"),
-    waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-  }),
-);
-app.delete("/mcp", (c) => modernSessionOperation(c.req.raw) ?? endSession(c.req.raw, c.env, c.get("principal")));
-
 app.route("/tasks", taskRoutes);
 
 app.notFound((c) => c.json({ error: "not_found", message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
@@ -74,3 +50,19 @@ app.onError((error, c) => {
   console.error("unhandled error", requestId, error);
   return c.json({ error: "internal_error", message: "Internal error.", requestId }, 500);
 });
+
+const mcpRequest = (c: Context<AppEnv>): McpRequest => ({
+  request: c.req.raw,
+  env: c.env,
+  settings: c.get("settings"),
+  principal: c.get("principal"),
+  baseUrl: new URL(c.req.url).origin,
+  waitUntil: (promise) => c.executionCtx.waitUntil(promise),
+});
+
+/** Serves `/mcp` with a protocol adapter; the middleware above (origin, CORS, auth, limits) runs first. */
+export function serveMcp(endpoint: McpEndpoint): void {
+  app.post("/mcp", (c) => endpoint.post(mcpRequest(c)));
+  app.get("/mcp", (c) => endpoint.get(mcpRequest(c)));
+  app.delete("/mcp", (c) => endpoint.delete(mcpRequest(c)));
+}

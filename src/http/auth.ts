@@ -4,7 +4,7 @@
  * anonymous principal that only loopback requests (local dev) or ALLOW_ANONYMOUS=true get.
  */
 import type { MiddlewareHandler } from "hono";
-import type { Settings } from "../config";
+import { readVar, type Settings } from "../config";
 import type { AppEnv } from "./env";
 import { apiKeys, matchApiKey } from "./api-keys";
 import { verifyOAuthToken } from "./oauth";
@@ -17,7 +17,7 @@ export type Authentication = { ok: true; principal: string } | { ok: false; resp
 
 export async function resolvePrincipal(request: Request, env: Env, settings: Settings): Promise<Authentication> {
   if (settings.authMode === "oauth") return verifyOAuthToken(request, env);
-  const raw = (env as unknown as Record<string, unknown>)["API_KEYS"];
+  const raw = readVar(env, "API_KEYS");
   if (typeof raw === "string" && raw.trim() !== "") {
     const config = await apiKeys(raw);
     if (!config.ok) {

@@ -5,6 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import { leaseSize, TokenLeases } from "../limits/token-lease";
+import { jsonRpcErrorResponse } from "../protocol/errors";
 import type { AppEnv } from "./env";
 
 // Isolate memory: lost on eviction, which only drops unspent tokens (errs on the safe side).
@@ -23,6 +24,6 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const message = `Rate limit exceeded (${perMinute} requests per minute, bursts of ${burst}). Retry after ${verdict.retryAfterSeconds} s.`;
   const headers = { "Retry-After": String(verdict.retryAfterSeconds) };
   // MCP clients expect a JSON-RPC error body on /mcp; the plain task view gets plain JSON.
-  if (c.req.path === "/mcp") return c.json({ jsonrpc: "2.0", id: null, error: { code: -32000, message } }, 429, headers);
+  if (c.req.path === "/mcp") return jsonRpcErrorResponse(429, -32000, message, headers);
   return c.json({ error: "rate_limited", message }, 429, headers);
 };

@@ -3,16 +3,13 @@
  * `GET /tasks` (the caller's tasks, newest first, cursor pages), `GET /tasks/{id}` (JSON),
  * `GET /tasks/{id}/events` (SSE of the event log, then live) and `POST /tasks/{id}/cancel`.
  */
-import { Hono } from "hono";
-import { taskDocument } from "../tasks/document";
-import { joinEventStream } from "../tasks/event-stream-hub";
-import { TaskGateway } from "../tasks/gateway";
-import { isTaskId, taskObjectName } from "../tasks/ids";
+import { Hono, type Context } from "hono";
+import { TaskGateway } from "../core/gateway";
+import { isTaskId } from "../core/ids";
+import { taskDocument } from "../protocol/task-document";
+import { parseEventId, RAW_STREAM } from "../streams/event-ids";
+import { completeSseResponse, SseStream } from "../streams/sse";
 import type { AppEnv } from "./env";
-import { completeSseResponse, SseStream } from "./sse";
-
-/** Event ids of this view: `t.<taskId>.0.<seq>` (stream 0 is the raw event log). */
-const EVENT_ID = /^t\.([0-9a-f]{32})\.0\.(\d{1,15})$/;
 
 const notFound = () => Response.json({ error: "not_found", message: "No such task. Tasks are deleted once their ttl has passed." }, { status: 404 });
 
@@ -24,12 +21,14 @@ const LIMIT = /^(?:[1-9]\d?|100)$/;
 
 export const taskRoutes = new Hono<AppEnv>();
 
+const gatewayOf = (c: Context<AppEnv>) => new TaskGateway(c.env, c.get("settings"), c.get("principal"));
+
 taskRoutes.get("/", async (c) => {
   const limit = c.req.query("limit");
   if (limit !== undefined && !LIMIT.test(limit)) return c.json({ error: "bad_limit", message: "limit must be a whole number from 1 to 100." }, 400);
   const cursor = c.req.query("cursor");
   const principal = c.get("principal");
-  const page = await new TaskGateway(c.env, c.get("settings"), principal).listEntries(cursor, limit === undefined ? DEFAULT_PAGE_SIZE : Number(limit));
+  const page = await gatewayOf(c).listEntries(cursor, limit === undefined ? DEFAULT_PAGE_SIZE : Number(limit));
   if (!page) return c.json({ error: "bad_cursor", message: "cursor is not one this server issued: pass back a nextCursor from an earlier page unchanged, or leave it out for the first page." }, 400);
   return c.json({
     principal,
@@ -44,7 +43,7 @@ taskRoutes.all("/", methodNotAllowed("GET"));
 taskRoutes.post("/:taskId/cancel", async (c) => {
   const taskId = c.req.param("taskId");
   if (!isTaskId(taskId)) return notFound();
-  const gateway = new TaskGateway(c.env, c.get("settings"), c.get("principal"));
+  const gateway = gatewayOf(c);
   const outcome = await gateway.cancel(taskId);
   if (outcome.ok) return c.json(taskDocument(outcome.snapshot));
   if (outcome.reason === "not_found") return notFound();
@@ -61,7 +60,7 @@ taskRoutes.all("/:taskId/cancel", methodNotAllowed("POST"));
 taskRoutes.get("/:taskId", async (c) => {
   const taskId = c.req.param("taskId");
   if (!isTaskId(taskId)) return notFound();
-  const snapshot = await new TaskGateway(c.env, c.get("settings"), c.get("principal")).get(taskId);
+  const snapshot = await gatewayOf(c).get(taskId);
   return snapshot ? c.json(taskDocument(snapshot)) : notFound();
 });
 
@@ -71,19 +70,17 @@ taskRoutes.get("/:taskId/events", async (c) => {
   const lastEventId = c.req.header("Last-Event-ID") ?? c.req.query("lastEventId");
   let afterSeq = 0;
   if (lastEventId !== undefined && lastEventId !== "") {
-    const match = EVENT_ID.exec(lastEventId);
-    if (!match?.[2] || match[1] !== taskId) {
+    const route = parseEventId(lastEventId);
+    if (route?.kind !== "task" || route.taskId !== taskId || route.stream !== RAW_STREAM) {
       return c.json({ error: "bad_last_event_id", message: "Last-Event-ID is not an event id of this task's event stream; reconnect without it to replay from the start." }, 400);
     }
-    afterSeq = Number(match[2]);
+    afterSeq = route.seq;
   }
   // The isolate's readers of this task share one socket to its object (event-stream-hub.ts); a
   // reader that joins fetches only the replay of what it lacks, in one round trip.
   // `?timing=1` adds each event's commit time as a comment (for the benchmark; clients ignore comments).
-  const principal = c.get("principal");
   const format = c.req.query("timing") === "1" ? "sse-timing" : "sse";
-  const name = taskObjectName(principal, taskId);
-  const joined = await joinEventStream(c.env.TASKS.getByName(name), name, format, afterSeq);
+  const joined = await gatewayOf(c).joinEvents(taskId, format, afterSeq);
   if (!joined.ok) {
     // An id past the end of the log was never issued: say so rather than wait for it.
     if (joined.status === 416) {

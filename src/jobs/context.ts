@@ -1,9 +1,27 @@
 /**
  * The JobContext a tool's `run` receives: progress, cancellation, logs,
- * memoized steps and durable sleep. This is the whole API tool authors touch.
+ * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
+import type { LogLevel } from "../core/task-events";
 
-export type LogLevel = "debug" | "info" | "notice" | "warning" | "error";
+export type { LogLevel };
+
+export type ToolContent =
+  | { type: "text"; text: string }
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string; description?: string }
+  | { type: string; [key: string]: unknown };
+
+/** A tool's result: MCP's CallToolResult shape. A plain string becomes one text block. */
+export interface ToolResult {
+  content: ToolContent[];
+  structuredContent?: Record<string, unknown>;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+export function toToolResult(value: ToolResult | string): ToolResult {
+  return typeof value === "string" ? { content: [{ type: "text", text: value }] } : value;
+}
 
 export interface JobContext {
   /** The task this run belongs to. */

@@ -2,8 +2,8 @@
  * A JobHost kept in memory, for tools that never become tasks (taskSupport "forbidden"):
  * the same JobContext API, with steps memoized for this call only and no durable sleep.
  */
-import type { LogLevel } from "./context";
-import type { JobHost } from "./runner";
+import type { JobHost } from "../core/ports";
+import type { LogLevel } from "../core/task-events";
 
 export interface InlineHostOptions {
   signal: AbortSignal;

@@ -3,7 +3,7 @@
  * (remembered by position, so a replayed run does not wait again) and yields.
  */
 import { abortableDelay, JobYield, PermanentError, type JobContext } from "./context";
-import type { JobHost } from "./runner";
+import type { JobHost } from "../core/ports";
 
 /** Sleeps this long or longer always yield: the run ends and nothing is held while waiting. */
 export const YIELD_THRESHOLD_MS = 30_000;

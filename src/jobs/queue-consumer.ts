@@ -4,19 +4,14 @@
  * task, even in local dev where Miniflare delivers one batch at a time.
  * A failed hand-over is retried with backoff; the dead-letter queue fails the task.
  */
-import { z } from "zod";
-import { isTaskId, taskObjectName } from "../tasks/ids";
-
-const JobMessageSchema = z.object({
-  v: z.literal(1),
-  principal: z.string().min(1).max(512),
-  taskId: z.string().refine(isTaskId, "taskId must be 32 hex characters"),
-});
+import { backoff } from "../core/backoff";
+import { taskObjectName } from "../core/ids";
+import { JobMessageSchema } from "../core/job-message";
 
 export const isDeadLetterQueue = (queue: string): boolean => queue.endsWith("-dlq");
 
 /** Exponential backoff for a failed hand-over, capped at 5 minutes. */
-export const deliveryRetryDelaySeconds = (attempts: number): number => Math.min(2 ** Math.max(0, attempts - 1), 300);
+export const deliveryRetryDelaySeconds = (attempts: number): number => backoff(attempts, 1, 300);
 
 export async function handleJobBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const deadLetters = isDeadLetterQueue(batch.queue);

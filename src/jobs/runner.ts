@@ -1,46 +1,27 @@
 /**
- * Runs one slice of a job: builds the JobContext over a JobHost (the TaskObject's
- * storage and event log), calls the tool, and reports how the run ended.
+ * Runs one slice of a job: builds the JobContext over a JobHost (the TaskObject's storage and
+ * event log, or memory for an inline call), calls the tool, and reports how the run ended.
  * It never writes task state itself; the TaskObject applies the outcome through the state machine.
  */
-import { findTool } from "../tools/registry";
-import { toToolResult, type ToolResult } from "../tools/define";
-import { PermanentError, type LogLevel } from "./context";
+import type { JobHost, JobRunner, RunOutcome } from "../core/ports";
+import type { JsonObject } from "../core/task-record";
+import { PermanentError, toToolResult, type JobContext, type ToolResult } from "./context";
 import { createJobContext, type YieldState } from "./job-context";
 
 export { YIELD_THRESHOLD_MS } from "./job-context";
 
-/** What the runner needs from whoever holds the task (the TaskObject, or an in-memory host for inline calls). */
-export interface JobHost {
-  readonly taskId: string;
-  readonly attempt: number;
-  readonly signal: AbortSignal;
-  /** After this instant a run yields at its next sleep instead of waiting. */
-  readonly sliceDeadline: number;
-  progress(progress: number, total?: number, message?: string): void;
-  log(level: LogLevel, message: string): void;
-  loadStep(name: string): { value: unknown } | undefined;
-  /** Store a step result; emits the `step` event the first time only. */
-  saveStep(name: string, value: unknown): void;
-  /** The job is about to wait (a sleep): deliver the events it has reported so far now. */
-  flush?(): void;
+/** What the runner needs of a tool (tools/define.ts's Tool is one). */
+export interface RunnableTool {
+  run(input: unknown, job: JobContext): Promise<ToolResult | string>;
 }
-
-export type RunOutcome =
-  | { kind: "completed"; result: ToolResult }
-  | { kind: "yielded"; wakeAt: number; reason?: string }
-  | { kind: "failed"; message: string; permanent: boolean }
-  | { kind: "aborted" };
 
 const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Errors a retry cannot fix: the tool said so, or its input does not parse. */
 const isPermanent = (error: unknown): boolean => error instanceof PermanentError || (error instanceof Error && (error.name === "PermanentError" || error.name === "ZodError"));
 
-/** Run `toolName` on `args` for one slice. Never throws. */
-export async function runJob(toolName: string, args: unknown, host: JobHost): Promise<RunOutcome> {
-  const tool = findTool(toolName);
-  if (!tool) return { kind: "failed", message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`, permanent: true };
+/** Run `tool` on `args` for one slice. Never throws. */
+export async function runTool(tool: RunnableTool, args: unknown, host: JobHost): Promise<RunOutcome> {
   const yieldState: YieldState = {};
   const job = createJobContext(host, yieldState);
   const yielded = (): RunOutcome | undefined =>
@@ -55,4 +36,13 @@ export async function runJob(toolName: string, args: unknown, host: JobHost): Pr
     if (host.signal.aborted) return { kind: "aborted" };
     return yielded() ?? { kind: "failed", message: errorMessage(error), permanent: isPermanent(error) };
   }
+}
+
+/** The TaskObject's JobRunner over a tool registry (wired in src/index.ts). */
+export function jobRunner(findTool: (name: string) => RunnableTool | undefined): JobRunner {
+  return async (toolName: string, args: JsonObject, host: JobHost) => {
+    const tool = findTool(toolName);
+    if (!tool) return { kind: "failed", message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`, permanent: true };
+    return runTool(tool, args, host);
+  };
 }

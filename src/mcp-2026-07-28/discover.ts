@@ -3,7 +3,7 @@
  * 2025 ones through `initialize`), the capabilities with the Tasks extension, and how to use it.
  * The same for every caller, so it may be cached publicly.
  */
-import type { JsonObject } from "../tasks/model";
+import type { JsonObject } from "../core/task-record";
 import { SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
 import { cacheable, STATIC_TTL_MS } from "./results";
 

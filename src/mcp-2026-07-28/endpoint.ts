@@ -4,10 +4,10 @@
  * one JSON body or, once it notifies, as an SSE stream. Stateless: no session, no event ids, and
  * `Mcp-Session-Id` / `Last-Event-ID` are never read.
  */
-import type { Settings } from "../config";
-import { ProtocolError } from "../mcp/errors";
-import { TaskGateway } from "../tasks/gateway";
-import type { JsonObject } from "../tasks/model";
+import type { McpRequest } from "../http/mcp-endpoint";
+import { ProtocolError } from "../protocol/errors";
+import { TaskGateway } from "../core/gateway";
+import type { JsonObject } from "../core/task-record";
 import type { ModernMessage } from "./classify";
 import type { ModernContext } from "./context";
 import { parseEnvelope } from "./envelope";
@@ -18,14 +18,8 @@ import { ERROR, MODERN_VERSION } from "./protocol";
 import { RequestOutput } from "./response";
 import { finalize } from "./results";
 
-export interface ModernPostInput {
-  request: Request;
+export interface ModernPostInput extends McpRequest {
   message: ModernMessage;
-  env: Env;
-  settings: Settings;
-  principal: string;
-  baseUrl: string;
-  waitUntil(promise: Promise<unknown>): void;
 }
 
 type Outcome = { ok: true; result: JsonObject } | { ok: false; error: unknown };

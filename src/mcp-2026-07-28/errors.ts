@@ -3,7 +3,7 @@
  * Errors a handler raises are in-band (HTTP 200); the spec's own errors travel on 400 or 404
  * so a dual-era client recognises a modern server (streamable-http.mdx, "Backward Compatibility").
  */
-import { ProtocolError } from "../mcp/errors";
+import { ProtocolError } from "../protocol/errors";
 import { ERROR, SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
 
 export type RequestId = string | number;

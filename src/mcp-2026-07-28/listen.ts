@@ -10,10 +10,10 @@
  * subscription closes gracefully with its result.
  */
 import { z } from "zod";
-import { parseTaskResourceUri, taskResourceUri } from "../tasks/ids";
-import { isTerminal, type JsonObject } from "../tasks/model";
-import { applyTaskEvent } from "../tasks/snapshot-events";
-import type { TaskSnapshot } from "../tasks/task-object";
+import { parseTaskResourceUri, taskResourceUri } from "../core/ids";
+import { isTerminal, type JsonObject } from "../core/task-record";
+import { applyTaskEvent } from "../core/snapshot-events";
+import type { TaskSnapshot } from "../core/task-object";
 import type { ModernContext } from "./context";
 import { ModernError, invalidParams, tasksExtensionRequired } from "./errors";
 import { ERROR, META } from "./protocol";

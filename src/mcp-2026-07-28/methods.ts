@@ -3,13 +3,13 @@
  * listed here (including `initialize`, `ping`, `tasks/result`, `tasks/list`, `prompts/*`) is
  * `-32601` on HTTP 404 (streamable-http.mdx, "Protocol Version Header").
  */
-import type { JsonObject } from "../tasks/model";
+import type { JsonObject } from "../core/task-record";
 import type { ModernContext } from "./context";
 import { discover } from "./discover";
 import { listen } from "./listen";
 import { listResources, listResourceTemplates, readResource } from "./resources";
 import { cancelTask, getTask, updateTask } from "./tasks";
-import { callTool, listTools } from "./tools";
+import { toolsCall, listTools } from "./tools";
 
 export interface ModernMethod {
   run(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject>;
@@ -20,7 +20,7 @@ export interface ModernMethod {
 export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string, ModernMethod>([
   ["server/discover", { run: async () => discover() }],
   ["tools/list", { run: async () => listTools() }],
-  ["tools/call", { run: callTool }],
+  ["tools/call", { run: toolsCall }],
   ["resources/list", { run: listResources }],
   ["resources/read", { run: readResource }],
   ["resources/templates/list", { run: async () => listResourceTemplates() }],

@@ -4,9 +4,9 @@
  * hints: templates are the same for everyone; a task is private and fresh only once it has ended.
  */
 import { z } from "zod";
-import { taskDocument } from "../tasks/document";
-import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../tasks/ids";
-import { isTerminal, type JsonObject } from "../tasks/model";
+import { taskDocument } from "../protocol/task-document";
+import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../core/ids";
+import { isTerminal, type JsonObject } from "../core/task-record";
 import type { ModernContext } from "./context";
 import { ModernError, invalidParams } from "./errors";
 import { ERROR } from "./protocol";

@@ -4,7 +4,7 @@
  * messages). The stream carries no event ids: 2026-07-28 streams are not resumable. The client
  * closing the stream, or the request being aborted, is the request's cancellation.
  */
-import { SseStream } from "../http/sse";
+import { SseStream } from "../streams/sse";
 
 export type JsonRpcMessage = Record<string, unknown>;
 

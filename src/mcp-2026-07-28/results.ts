@@ -2,7 +2,7 @@
  * Every 2026-07-28 result carries `resultType` and names the server in `_meta` (basic/index.mdx,
  * "Per-response protocol fields"); lists and reads also carry caching hints (utilities/caching.mdx).
  */
-import { SERVER_INFO } from "../mcp/server";
+import { SERVER_INFO } from "../protocol/server-info";
 import { META } from "./protocol";
 
 type Result = Record<string, unknown>;

@@ -7,9 +7,9 @@
  */
 import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import type { CreateTaskResultV2, DetailedTaskV2, InputRequestsV2, TaskStatusV2, TaskV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { taskMeta } from "../tasks/document";
-import type { JsonObject, Progress } from "../tasks/model";
-import type { TaskSnapshot } from "../tasks/task-object";
+import { echoMeta } from "../core/task-meta";
+import type { JsonObject, Progress } from "../core/task-record";
+import type { TaskSnapshot } from "../core/task-object";
 
 type WireObject = Readonly<Record<string, JsonValue>>;
 
@@ -74,7 +74,7 @@ export function pendingInputRequests(snapshot: TaskSnapshot): InputRequestsV2 {
  * `related-task` key.
  */
 export function inlinedResult(snapshot: TaskSnapshot, result: JsonObject): WireObject {
-  const meta = taskMeta(snapshot);
+  const meta = echoMeta(snapshot.meta);
   const existing = typeof result["_meta"] === "object" && result["_meta"] !== null ? result["_meta"] : {};
   return wireObject({ ...result, resultType: "complete", ...(meta && { _meta: { ...existing, ...meta } }) });
 }
@@ -99,7 +99,7 @@ export function detailedTask(snapshot: TaskSnapshot): DetailedTaskV2 {
 
 /** The `_meta` a task's results echo: the client's correlation id, if it gave one. */
 export function taskResultMeta(snapshot: TaskSnapshot): WireObject | undefined {
-  const meta = taskMeta(snapshot);
+  const meta = echoMeta(snapshot.meta);
   return meta ? wireObject(meta) : undefined;
 }
 

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
-import type { JsonObject } from "../tasks/model";
+import type { JsonObject } from "../core/task-record";
 import type { ModernContext } from "./context";
 import { invalidParams } from "./errors";
 import { detailedTask, taskResultMeta } from "./task-wire";

@@ -7,23 +7,17 @@
  */
 import { z } from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { parseCallMeta, type CallMeta } from "../mcp/call-meta";
-import { callCheckBackTool, isCheckBackTool } from "../mcp/check-back-tools";
-import { ErrorCode, ProtocolError } from "../mcp/errors";
-import { checkedWebhook, parseArguments } from "../mcp/handlers/tools";
+import type { TaskSnapshot } from "../core/task-object";
+import type { JsonObject, TaskOutcome } from "../core/task-record";
+import { callTool } from "../protocol/call-tool";
+import { ProtocolError } from "../protocol/errors";
+import { RELATED_TASK_META } from "../protocol/task-results";
 import { toolListings } from "../protocol/tool-listings";
-import { inlineJobHost } from "../jobs/inline-host";
-import { runJob } from "../jobs/runner";
-import { RELATED_TASK_META_KEY } from "@modelcontextprotocol/sdk/types.js";
-import { isTerminal, type JsonObject, type TaskOutcome } from "../tasks/model";
-import type { TaskSnapshot } from "../tasks/task-object";
-import type { Tool } from "../tools/define";
-import { findTool } from "../tools/registry";
-import { callNotifier, type CallNotifier } from "./call-notifications";
+import { readWebhookSettings } from "../webhooks/settings";
+import { callNotifier } from "./call-notifications";
 import type { ModernContext } from "./context";
 import { invalidParams, tasksExtensionRequired } from "./errors";
-import { stillRunning } from "./fallback";
-import { waitInline } from "./follow-call";
+import { followCall } from "./follow-call";
 import { cacheable, STATIC_TTL_MS } from "./results";
 import { createTaskResult, inlinedResult } from "./task-wire";
 
@@ -49,56 +43,13 @@ function parseParams(params: Record<string, unknown>): z.infer<typeof CallParams
   throw invalidParams(`Invalid params for tools/call: ${details.join("; ")}`);
 }
 
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
 /** 2025 `related-task` `_meta` has no meaning in this era; the correlation id stays. */
 function withoutRelatedTask(result: JsonObject): JsonObject {
   const meta = result["_meta"];
-  if (!isRecord(meta) || !(RELATED_TASK_META_KEY in meta)) return result;
-  return { ...result, _meta: Object.fromEntries(Object.entries(meta).filter(([key]) => key !== RELATED_TASK_META_KEY)) };
-}
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
-export async function callTool(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
-  const { name, arguments: rawArgs, requestState } = parseParams(params);
-  if (requestState !== undefined) throw invalidParams("requestState was not issued by this server (or has expired): call the tool again without it.");
-  if (isCheckBackTool(name)) return withoutRelatedTask(await callCheckBackTool(name, rawArgs, undefined, ctx));
-  const tool = findTool(name);
-  if (!tool) throw invalidParams(`Unknown tool "${name.slice(0, 64)}". Call tools/list to see the tools this server offers.`);
-  const call = parseCallMeta(params["_meta"]);
-  const args = parseArguments(tool, rawArgs, ctx.settings.maxArgumentBytes);
-  const notifier = callNotifier(ctx, tool.name, call.progressToken);
-  if (tool.taskSupport === "forbidden") return runQuickTool(tool, args, notifier, ctx);
-  if (tool.taskSupport === "required" && !ctx.envelope.tasks) throw tasksExtensionRequired(`tool "${tool.name}" only runs as a task.`);
-
-  const created = await ctx.gateway.create({
-    tool: tool.name,
-    args,
-    requestedTtlMs: null,
-    meta: taskMeta(call, ctx),
-    ...(call.idempotencyKey !== undefined && { idempotencyKey: call.idempotencyKey }),
-  });
-  // A full quota is something the model can act on (wait, or cancel tasks), so it sees it as a result.
-  if (!created.ok) return { content: [{ type: "text", text: created.message }], isError: true };
-  const { snapshot } = created;
-  if (ctx.envelope.tasks) return createTaskResult(snapshot);
-
-  const taskId = snapshot.task.taskId;
-  const waited = await waitInline(ctx, taskId, notifier, Date.now() + ctx.settings.inlineWaitMs);
-  switch (waited.kind) {
-    case "result":
-      return callResult(snapshot, waited.outcome);
-    case "left":
-      // Closing the stream cancels the request (cancellation.mdx); nobody else holds this task's id.
-      ctx.waitUntil(ctx.gateway.cancel(taskId).catch(() => undefined));
-      throw cancelled();
-    case "timeout":
-    case "gone": {
-      // A fresh look: the data beside the link shows the progress made meanwhile, or the end.
-      const latest = (await ctx.gateway.get(taskId)) ?? snapshot;
-      if (isTerminal(latest.task.status) && latest.outcome) return callResult(latest, latest.outcome);
-      return stillRunning(ctx, tool.name, latest);
-    }
-  }
+  if (!isRecord(meta) || !(RELATED_TASK_META in meta)) return result;
+  return { ...result, _meta: Object.fromEntries(Object.entries(meta).filter(([key]) => key !== RELATED_TASK_META)) };
 }
 
 /** What the call answers once its task ended: the tool's result, or the JSON-RPC error the task ended with. */
@@ -107,35 +58,36 @@ function callResult(snapshot: TaskSnapshot, outcome: TaskOutcome): JsonObject {
   return { ...inlinedResult(snapshot, outcome.result) };
 }
 
-/** Nobody reads it (the client left), but the request still ends with an answer. */
-const cancelled = (): ProtocolError => new ProtocolError(ErrorCode.InternalError, "The call was cancelled: the client closed its response stream.");
-
-function taskMeta(call: CallMeta, ctx: ModernContext): JsonObject {
-  return {
-    ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
-    ...(call.correlationId !== undefined && { correlationId: call.correlationId }),
-    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx.env) }),
-    // The TaskObject does not know the Worker's public origin; webhooks link to `${baseUrl}/tasks/{id}`.
-    baseUrl: ctx.baseUrl,
-  };
-}
-
-/** A "forbidden" tool: run in this request, its progress and logs on the call's own stream. */
-async function runQuickTool(tool: Tool, args: JsonObject, notifier: CallNotifier, ctx: ModernContext): Promise<JsonObject> {
-  const host = inlineJobHost({
-    signal: ctx.output.signal,
-    onProgress: (progress, total, message) => notifier.progress({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
-    onLog: (level, message) => notifier.log(level, message),
-  });
-  const outcome = await runJob(tool.name, args, host);
+export async function toolsCall(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+  const { name, arguments: args, requestState } = parseParams(params);
+  if (requestState !== undefined) throw invalidParams("requestState was not issued by this server (or has expired): call the tool again without it.");
+  const progressToken = isRecord(params["_meta"]) ? params["_meta"]["progressToken"] : undefined;
+  const notifier = callNotifier(ctx, name, typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined);
+  const outcome = await callTool(
+    // `params.task` means nothing in this era: the client's declaration of the extension decides.
+    { name, arguments: args, meta: params["_meta"], task: ctx.envelope.tasks ? { kind: "accepted" } : { kind: "none" }, signal: ctx.output.signal },
+    {
+      gateway: ctx.gateway,
+      settings: ctx.settings,
+      webhooks: readWebhookSettings(ctx.env),
+      baseUrl: ctx.baseUrl,
+      onInlineProgress: (progress) => notifier.progress(progress),
+      onInlineLog: (level, message) => notifier.log(level, message),
+      follow: (snapshot, deadline) => followCall(ctx, snapshot, notifier, deadline),
+    },
+  );
   switch (outcome.kind) {
-    case "completed":
-      return { ...outcome.result };
-    case "failed":
+    case "inline":
+      return withoutRelatedTask(outcome.result);
+    case "task":
+      return createTaskResult(outcome.snapshot);
+    case "result":
+      return callResult(outcome.snapshot, outcome.outcome);
+    case "still_running":
+      return withoutRelatedTask(outcome.fallback);
+    case "refused":
+      if (outcome.reason === "task_required") throw tasksExtensionRequired(`tool "${name}" only runs as a task.`);
+      // A full quota is something the model can act on (wait, or cancel tasks), so it sees it as a result.
       return { content: [{ type: "text", text: outcome.message }], isError: true };
-    case "yielded":
-      return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true };
-    case "aborted":
-      throw cancelled();
   }
 }

@@ -4,8 +4,8 @@
  * unfinished tasks. Each TaskObject stays the source of truth; this copy may lag, never leak.
  */
 import { DurableObject } from "cloudflare:workers";
-import { newTaskId, taskObjectName } from "../tasks/ids";
-import type { TaskView } from "../tasks/model";
+import { newTaskId, taskObjectName } from "../core/ids";
+import type { TaskEntryPage, TaskPage, TaskView } from "../core/task-record";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, TaskIdPool } from "./task-id-pool";
 
 export type AdmitResult =
@@ -22,22 +22,6 @@ export interface AdmitInput {
   tool: string;
   idempotencyKey?: string;
   maxActive: number;
-}
-
-export interface TaskPage {
-  tasks: TaskView[];
-  nextCursor?: string;
-}
-
-/** An index row as the task console lists it: the task and the tool it runs. */
-export interface TaskEntry {
-  task: TaskView;
-  tool: string;
-}
-
-export interface TaskEntryPage {
-  entries: TaskEntry[];
-  nextCursor?: string;
 }
 
 const ACTIVE = "status IN ('working', 'input_required')";
@@ -110,8 +94,7 @@ export class PrincipalObject extends DurableObject<Env> {
    * A refill starts REFILL_DELAY_MS after an admit, past that creation's own round trips: locally
    * every object shares one thread, so building a fresh object during a creation would delay the
    * very creation the pool is meant to speed up. It is not put off by later admits: under steady
-   * load admits never pause, and a pool that only refills in pauses runs dry (measured: 86 of 200
-   * sequential creations got no pooled id).
+   * load admits never pause, and a pool that only refills in pauses runs dry (docs/core.md).
    */
   private scheduleRefill(principal: string): void {
     if (this.refillTimer !== undefined || this.refilling) return;

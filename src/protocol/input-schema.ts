@@ -1,6 +1,6 @@
 /** A zod input schema as the JSON Schema `tools/list` publishes (no `$schema` key). */
 import { z } from "zod";
-import type { JsonObject } from "../tasks/model";
+import type { JsonObject } from "../core/task-record";
 
 export function jsonInputSchema(schema: z.ZodObject): JsonObject {
   const json = z.toJSONSchema(schema) as JsonObject;

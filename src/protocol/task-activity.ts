@@ -2,7 +2,7 @@
  * What the task card shows besides status: the steps a job finished and its log lines, read
  * from the task's event log in pages after a cursor, so each poll reads only what is new.
  */
-import type { JsonObject, TaskEvent } from "../tasks/model";
+import type { TaskEvent } from "../core/task-events";
 
 /** Events read per call: a poll normally finds a handful; a card opened late catches up in a few calls. */
 export const ACTIVITY_PAGE = 500;
@@ -20,13 +20,8 @@ export function taskActivity(events: readonly TaskEvent[], after: number, pageSi
   const activity: TaskActivity = { steps: [], logs: [], cursor: events.at(-1)?.seq ?? after, more: events.length >= pageSize };
   for (const event of events) {
     const at = new Date(event.at).toISOString();
-    if (event.type === "step") activity.steps.push({ name: text(event.data, "name"), at });
-    else if (event.type === "log") activity.logs.push({ level: text(event.data, "level") || "info", message: text(event.data, "message"), at });
+    if (event.type === "step") activity.steps.push({ name: event.data.name, at });
+    else if (event.type === "log") activity.logs.push({ level: event.data.level, message: event.data.message, at });
   }
   return activity;
 }
-
-const text = (data: JsonObject, key: string): string => {
-  const value = data[key];
-  return typeof value === "string" ? value : "";
-};

@@ -4,7 +4,7 @@
  * call's task live beside the tool result. Era-free: both protocol adapters list and serve it.
  */
 import taskCardHtml from "../ui/generated/task-card";
-import type { JsonObject } from "../tasks/model";
+import type { JsonObject } from "../core/task-record";
 
 export const TASK_CARD_URI = "ui://mcp-task-worker/task-card.html";
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";

@@ -3,8 +3,8 @@
  * fallback and the task card read, beside the prose the model reads. Era-free and flat, so a
  * program (or the card) needs no parsing of text: `progress`/`total`/`message` sit at the top.
  */
-import { isTerminal, type JsonObject, type TaskStatus } from "../tasks/model";
-import type { TaskSnapshot } from "../tasks/task-object";
+import type { TaskSnapshot } from "../core/task-object";
+import { isTerminal, type JsonObject, type TaskStatus } from "../core/task-record";
 
 /** A question the task waits on (human in the loop): the same shape as `inputRequests` in 2026 `tasks/get`. */
 export interface InputRequest {

@@ -2,10 +2,10 @@
  * The `tools/list` entries, built once per isolate for every protocol era: the registry's
  * tools (task-capable ones name the task card in `_meta.ui`) and the check-back tools.
  */
-import type { JsonObject } from "../tasks/model";
-import { tools } from "../tools/registry";
+import type { JsonObject } from "../core/task-record";
 import type { Tool } from "../tools/define";
-import { checkBackListings } from "../mcp/check-back-tools";
+import { tools } from "../tools/registry";
+import { checkBackListings } from "./check-back-tools";
 import { jsonInputSchema } from "./input-schema";
 import { taskCardToolMeta } from "./task-card";
 

@@ -17,3 +17,6 @@ export function newSessionId(): string {
 export const isSessionId = (value: unknown): value is string => typeof value === "string" && SESSION_ID.test(value);
 
 export const sessionObjectName = (principal: string, sessionId: string): string => JSON.stringify(["session", principal, sessionId]);
+
+/** The adapter-state kind a task keeps its watching sessions under (key: the session id). */
+export const SESSION_WATCH_STATE = "session-watch";

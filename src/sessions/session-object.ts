@@ -4,9 +4,12 @@
  * stream's reader is a hibernatable WebSocket, so an idle session can leave memory.
  */
 import { DurableObject } from "cloudflare:workers";
-import { parseTaskResourceUri, taskObjectName } from "../tasks/ids";
+import { intVar } from "../config";
+import { parseTaskResourceUri, taskObjectName } from "../core/ids";
+import { replayPages } from "../streams/replay";
+import { closeQuietly, completeClose, sendQuietly } from "../streams/websockets";
+import { SESSION_WATCH_STATE } from "./ids";
 import { SessionStorage, type SessionInfo } from "./session-storage";
-import { closeQuietly, completeClose, sendQuietly } from "../websockets";
 
 const READER_TAG = "reader";
 /** A session unused for this long is deleted (SESSION_IDLE_TTL_MS). */
@@ -19,6 +22,16 @@ const PROBE_FRAME = JSON.stringify({ probe: 1 });
 
 export type NewSession = Omit<SessionInfo, "createdAt" | "lastSeenAt">;
 
+/** What a request in the session needs to know of it. */
+export interface LiveSession {
+  sessionId: string;
+  protocolVersion: string;
+  /** The client declared the tasks capability in `initialize`: only then does it get task notifications (docs/streams.md). */
+  clientTasks: boolean;
+}
+
+const declaresTasks = (capabilities: Record<string, unknown>): boolean => typeof capabilities["tasks"] === "object" && capabilities["tasks"] !== null;
+
 export class SessionObject extends DurableObject<Env> {
   private readonly storage: SessionStorage;
   private readonly idleTtlMs: number;
@@ -26,8 +39,7 @@ export class SessionObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.storage = new SessionStorage(ctx.storage.sql);
-    const configured = Number((env as unknown as Record<string, unknown>)["SESSION_IDLE_TTL_MS"]);
-    this.idleTtlMs = Number.isFinite(configured) && configured >= 1000 ? configured : DEFAULT_IDLE_TTL_MS;
+    this.idleTtlMs = intVar(env, "SESSION_IDLE_TTL_MS", DEFAULT_IDLE_TTL_MS, 1000);
   }
 
   // ---- RPC interface -------------------------------------------------------
@@ -40,14 +52,12 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /** The session, marking it as used; undefined for an unknown or ended session. */
-  async touch(): Promise<SessionInfo | undefined> {
+  async touch(): Promise<LiveSession | undefined> {
     const info = this.storage.load();
     if (!info) return undefined;
     const now = Date.now();
-    if (now - info.lastSeenAt < TOUCH_EVERY_MS) return info;
-    const touched = { ...info, lastSeenAt: now };
-    this.storage.save(touched);
-    return touched;
+    if (now - info.lastSeenAt >= TOUCH_EVERY_MS) this.storage.save({ ...info, lastSeenAt: now });
+    return { sessionId: info.sessionId, protocolVersion: info.protocolVersion, clientTasks: declaresTasks(info.capabilities) };
   }
 
   /** Ends the session: readers are closed, task watches removed, storage wiped. */
@@ -60,7 +70,7 @@ export class SessionObject extends DurableObject<Env> {
         const taskId = parseTaskResourceUri(uri);
         if (!taskId) return;
         await this.env.TASKS.getByName(taskObjectName(info.principal, taskId))
-          .unwatch(info.sessionId)
+          .detachState(SESSION_WATCH_STATE, info.sessionId)
           .catch((error: unknown) => console.error("unwatch failed", taskId, error));
       }),
     );
@@ -127,13 +137,9 @@ export class SessionObject extends DurableObject<Env> {
     this.ctx.acceptWebSocket(server, [READER_TAG]);
     // A priming frame (id, no message) first, so the client always holds a resume point.
     server.send(JSON.stringify({ seq: after, data: "" }));
-    let sent = after;
-    for (;;) {
-      const batch = this.storage.eventsAfter(sent, 500);
-      for (const event of batch) server.send(JSON.stringify(event));
-      if (batch.length < 500) break;
-      sent = batch[batch.length - 1]?.seq ?? sent;
-    }
+    replayPages((seq, limit) => this.storage.eventsAfter(seq, limit), after, 500, (page) => {
+      for (const event of page) server.send(JSON.stringify(event));
+    });
     return new Response(null, { status: 101, webSocket: client });
   }
 

@@ -19,21 +19,11 @@
  * });
  */
 import type { z } from "zod";
-import type { JobContext } from "../jobs/context";
+import type { JobContext, ToolResult } from "../jobs/context";
+
+export type { ToolContent, ToolResult } from "../jobs/context";
 
 export type TaskSupport = "forbidden" | "optional" | "required";
-
-export type ToolContent =
-  | { type: "text"; text: string }
-  | { type: "resource_link"; uri: string; name: string; mimeType?: string; description?: string }
-  | { type: string; [key: string]: unknown };
-
-export interface ToolResult {
-  content: ToolContent[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-  [key: string]: unknown;
-}
 
 export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -52,8 +42,4 @@ export interface Tool extends Omit<ToolDefinition, "run"> {
 
 export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool {
   return { ...tool, run: (input, job) => tool.run(tool.inputSchema.parse(input), job) };
-}
-
-export function toToolResult(value: ToolResult | string): ToolResult {
-  return typeof value === "string" ? { content: [{ type: "text", text: value }] } : value;
 }

@@ -3,8 +3,9 @@
  * unit-tested without a runtime. The body names the task and where to pull it from; the
  * result itself is never pushed (the receiver fetches it with its own credentials).
  */
-import { isTerminal, type JsonObject, type TaskEvent, type TaskRecord, type TaskStatus } from "../tasks/model";
-import { taskResourceUri } from "../tasks/ids";
+import type { TaskEvent } from "../core/task-events";
+import { isTerminal, type Progress, type TaskRecord, type TaskStatus } from "../core/task-record";
+import { taskResourceUri } from "../core/ids";
 import type { WebhookRegistration } from "./registration";
 
 export type WebhookEventType = "task.completed" | "task.failed" | "task.cancelled" | "task.input_required" | "task.status" | "task.progress";
@@ -51,10 +52,10 @@ export function webhookMessagesFor(record: TaskRecord, events: readonly TaskEven
     let type: WebhookEventType | undefined;
     let status = record.status;
     let statusMessage = record.statusMessage;
-    let progress: JsonObject | undefined;
+    let progress: Progress | undefined;
     if (event.type === "status") {
-      status = (event.data["status"] as TaskStatus | undefined) ?? record.status;
-      statusMessage = typeof event.data["statusMessage"] === "string" ? event.data["statusMessage"] : undefined;
+      status = event.data.status;
+      statusMessage = event.data.statusMessage;
       type = typeForStatus(status, webhook);
     } else if (event.type === "progress" && webhook.events.includes("progress") && !isTerminal(record.status)) {
       if (throttle !== undefined && event.at - throttle < PROGRESS_INTERVAL_MS) continue;
@@ -76,9 +77,8 @@ export function webhookMessagesFor(record: TaskRecord, events: readonly TaskEven
   return { messages, lastProgressAt: throttle };
 }
 
-function webhookBody(record: TaskRecord, type: WebhookEventType, at: number, status: TaskStatus, statusMessage: string | undefined, progress: JsonObject | undefined): JsonObject {
-  const correlationId = record.meta["correlationId"];
-  const baseUrl = record.meta["baseUrl"];
+function webhookBody(record: TaskRecord, type: WebhookEventType, at: number, status: TaskStatus, statusMessage: string | undefined, progress: Progress | undefined) {
+  const { correlationId, baseUrl } = record.meta;
   return {
     type,
     timestamp: new Date(at).toISOString(),
@@ -86,9 +86,9 @@ function webhookBody(record: TaskRecord, type: WebhookEventType, at: number, sta
       taskId: record.taskId,
       status,
       ...(statusMessage !== undefined && { statusMessage: statusMessage.slice(0, MAX_STATUS_MESSAGE) }),
-      ...(typeof correlationId === "string" && { correlationId }),
+      ...(correlationId !== undefined && { correlationId }),
       resourceUri: taskResourceUri(record.taskId),
-      ...(typeof baseUrl === "string" && { url: `${baseUrl}/tasks/${record.taskId}` }),
+      ...(baseUrl !== undefined && { url: `${baseUrl}/tasks/${record.taskId}` }),
       ...(progress !== undefined && { progress }),
     },
   };

@@ -1,7 +1,9 @@
 /**
- * Webhook settings (wrangler vars/secrets, names fixed by DESIGN.md), read with their
- * documented defaults. Kept beside the webhook code so the core settings stay small.
+ * Webhook settings (wrangler vars/secrets; names and defaults in the README's Settings table),
+ * read with their documented defaults. Kept beside the webhook code so the core settings stay small.
  */
+import { intVar, listVar, readVar, type Vars } from "../config";
+import { backoff } from "../core/backoff";
 
 export interface WebhookSettings {
   /** `whsec_<base64>`; without it the server refuses webhook registrations (it could not sign them). */
@@ -24,32 +26,15 @@ export const MAX_ATTEMPTS_LIMIT = 100;
 export const DEFAULT_RETRY_BASE_SECONDS = 10;
 export const DEFAULT_MAX_ATTEMPTS = 14;
 
-type Vars = Partial<Record<string, unknown>>;
-
-function intVar(vars: Vars, name: string, fallback: number, min: number, max: number): number {
-  const raw = vars[name];
-  if (raw === undefined || raw === null || raw === "") return fallback;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= min ? Math.min(Math.floor(n), max) : fallback;
-}
-
 const truthy = (value: unknown): boolean => value === true || (typeof value === "string" && /^(1|true|yes|on)$/i.test(value.trim()));
 
-function ports(value: unknown): number[] {
-  if (typeof value !== "string") return [];
-  return value
-    .split(",")
-    .map((part) => Number(part.trim()))
-    .filter((port) => Number.isInteger(port) && port > 0 && port < 65536);
-}
-
-export function readWebhookSettings(env: object): WebhookSettings {
-  const vars = env as Vars;
-  const secret = typeof vars["WEBHOOK_SECRET"] === "string" && vars["WEBHOOK_SECRET"] !== "" ? vars["WEBHOOK_SECRET"] : undefined;
+export function readWebhookSettings(vars: Vars): WebhookSettings {
+  const raw = readVar(vars, "WEBHOOK_SECRET");
+  const secret = typeof raw === "string" && raw !== "" ? raw : undefined;
   return {
     ...(secret !== undefined && { secret }),
-    allowLoopback: truthy(vars["WEBHOOK_ALLOW_LOOPBACK"]),
-    allowedPorts: ports(vars["WEBHOOK_ALLOWED_PORTS"]),
+    allowLoopback: truthy(readVar(vars, "WEBHOOK_ALLOW_LOOPBACK")),
+    allowedPorts: listVar(vars, "WEBHOOK_ALLOWED_PORTS").map(Number).filter((port) => Number.isInteger(port) && port > 0 && port < 65536),
     retryBaseSeconds: intVar(vars, "WEBHOOK_RETRY_BASE_SECONDS", DEFAULT_RETRY_BASE_SECONDS, 0, MAX_RETRY_DELAY_SECONDS),
     maxAttempts: intVar(vars, "WEBHOOK_MAX_ATTEMPTS", DEFAULT_MAX_ATTEMPTS, 1, MAX_ATTEMPTS_LIMIT),
   };
@@ -57,5 +42,5 @@ export function readWebhookSettings(env: object): WebhookSettings {
 
 /** Seconds to wait before attempt `failedAttempts + 1`: base · 2^(failed−1), capped. */
 export function webhookRetryDelaySeconds(failedAttempts: number, baseSeconds: number): number {
-  return Math.min(baseSeconds * 2 ** Math.max(0, failedAttempts - 1), MAX_RETRY_DELAY_SECONDS);
+  return backoff(failedAttempts, baseSeconds, MAX_RETRY_DELAY_SECONDS);
 }

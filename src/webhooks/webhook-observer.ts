@@ -2,9 +2,9 @@
  * The task observer that turns a task's committed events into webhook deliveries on the
  * WEBHOOKS queue. It only enqueues (milliseconds), so delivery never delays or fails the task.
  */
-import { taskObjectName } from "../tasks/ids";
-import { isTerminal } from "../tasks/model";
-import type { TaskObserver } from "../tasks/observers";
+import { taskObjectName } from "../core/ids";
+import type { TaskObserver } from "../core/ports";
+import { isTerminal } from "../core/task-record";
 import { webhookMessagesFor } from "./events";
 import { storedWebhook } from "./registration";
 
@@ -16,7 +16,7 @@ const lastProgress = new Map<string, number>();
 const SEND_ATTEMPTS = 3;
 
 export const webhookObserver: TaskObserver = async ({ env, record, events }) => {
-  const webhook = storedWebhook(record.meta["webhook"]);
+  const webhook = storedWebhook(record.meta.webhook);
   if (!webhook) return;
   const { messages, lastProgressAt } = webhookMessagesFor(record, events, webhook, lastProgress.get(record.taskId));
   if (isTerminal(record.status)) lastProgress.delete(record.taskId);

@@ -47,24 +47,29 @@ afterAll(async () => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
-async function runScenario(scenario: string, specVersion?: string): Promise<Check[]> {
+const exitCodeOf = (error: unknown): number => (typeof error === "object" && error !== null && "code" in error && typeof error.code === "number" ? error.code : -1);
+
+/** Runs one scenario: the CLI's exit code, and its checks file (read either way, to say which checks failed). */
+async function runScenario(scenario: string, specVersion?: string): Promise<{ exitCode: number; checks: Check[] }> {
   const dir = join(outDir, `${scenario}-${specVersion ?? "extension"}`);
   const args = [CLI, "server", "--url", `${server.url}/mcp`, "--scenario", scenario, "-o", dir, ...(specVersion ? ["--spec-version", specVersion] : [])];
-  // The suite exits non-zero on failures; the checks file says which, so read it either way.
-  await run(process.execPath, args, { timeout: 60_000 }).catch((error: unknown) => error);
+  const exitCode = await run(process.execPath, args, { timeout: 60_000 }).then(() => 0, exitCodeOf);
   const [results] = readdirSync(dir);
-  if (!results) throw new Error(`conformance wrote no results for ${scenario}`);
-  return JSON.parse(readFileSync(join(dir, results, "checks.json"), "utf8")) as Check[];
+  if (!results) throw new Error(`conformance wrote no results for ${scenario} (exit code ${exitCode})`);
+  return { exitCode, checks: JSON.parse(readFileSync(join(dir, results, "checks.json"), "utf8")) as Check[] };
 }
 
 function describeScenarios(title: string, scenarios: string[], specVersion?: string) {
   describe(title, () => {
     for (const scenario of scenarios) {
       it(`passes ${scenario}`, async ({ expect }) => {
-        const checks = await runScenario(scenario, specVersion);
-        const failures = checks.filter((c) => c.status === "FAILURE" && !UNTESTABLE.some((u) => u.matches(c))).map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
+        const { exitCode, checks } = await runScenario(scenario, specVersion);
+        const failed = checks.filter((c) => c.status === "FAILURE");
+        const failures = failed.filter((c) => !UNTESTABLE.some((u) => u.matches(c))).map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
         expect(failures).toEqual([]);
         expect(checks.some((c) => c.status === "SUCCESS")).toBe(true);
+        // The CLI exits non-zero on any failure, tolerated ones included.
+        if (failed.length === 0) expect(exitCode, "the conformance CLI's exit code").toBe(0);
       });
     }
   });

@@ -15,8 +15,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function initialize(): Promise<string> {
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "sessions", version: "1" } } });
+/** A client that declares the tasks capability: only such a client hears a task's notifications. */
+const TASKS_CLIENT = { tasks: { list: {}, cancel: {} } };
+
+async function initialize(capabilities: Record<string, unknown> = {}): Promise<string> {
+  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "sessions", version: "1" } } });
   const sessionId = reply.headers.get("Mcp-Session-Id");
   if (!sessionId) throw new Error(`no session id: ${reply.text}`);
   await rpc(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, { headers: { ...V, "Mcp-Session-Id": sessionId } });
@@ -110,7 +113,7 @@ describe("the GET stream", () => {
   });
 
   it("carries notifications/tasks/status of tasks created in the session", async ({ expect }) => {
-    const sessionId = await initialize();
+    const sessionId = await initialize(TASKS_CLIENT);
     const stream = await getStream(sessionId);
     await stream.next();
     await startTask(sessionId, 1);
@@ -122,7 +125,7 @@ describe("the GET stream", () => {
   });
 
   it("resumes after a drop with Last-Event-ID: the missed events exactly once, in order", async ({ expect }) => {
-    const sessionId = await initialize();
+    const sessionId = await initialize(TASKS_CLIENT);
     const stream = await getStream(sessionId);
     await stream.next();
     const taskId = await startTask(sessionId, 2);

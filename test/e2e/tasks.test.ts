@@ -131,7 +131,9 @@ describe("tasks/cancel", () => {
     const cancelAt = events.findIndex((e) => e.event === "status" && JSON.parse(e.data).status === "cancelled");
     expect(cancelAt).toBeGreaterThan(0);
     expect(events.slice(cancelAt).map((e) => e.event)).toEqual(["status", "result"]);
-    await new Promise((r) => setTimeout(r, 1500)); // an observation window: a live countdown would tick in it
+    // A second countdown ticks a full second meanwhile: a countdown still running would have ticked too.
+    const witness = await createTask("countdown", { seconds: 1 });
+    await client.experimental.tasks.getTaskResult(witness.taskId, CallToolResultSchema);
     expect((await taskDoc(task.taskId)).body["progress"]).toEqual(frozen);
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("cancelled");
     const error = await expectInvalidParams(client.experimental.tasks.cancelTask(task.taskId));

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { parseSse, rpc } from "./support/mcp";
+import { openSse } from "./support/sse-reader";
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "./support/webhook-receiver";
 
 // A fixed test-only secret (24 random bytes, base64), passed to wrangler dev with --var.
@@ -179,12 +180,22 @@ describe("correlation ids are echoed everywhere", () => {
     await vi.waitFor(() => expect(hooksAt(path).length).toBe(1), { timeout: 30_000, interval: 100 });
     expect(bodyOf(hooksAt(path)[0] as ReceivedHook).data.correlationId).toBe("session-7/call-3");
 
-    // A plain call streams notifications/tasks/status carrying the correlation id.
-    const plain = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, _meta: { "mcp-task-worker/correlation-id": "plain-1" } } });
-    const streamed = plain.body as { method?: string; params?: { _meta?: Record<string, unknown> }; result?: { _meta?: Record<string, unknown> } }[];
-    const statuses = streamed.filter((m) => m.method === "notifications/tasks/status");
-    expect(statuses.length).toBeGreaterThan(0);
-    for (const status of statuses) expect(status.params?._meta).toMatchObject({ "mcp-task-worker/correlation-id": "plain-1" });
+    // A plain call in a session whose client speaks tasks: its notifications/tasks/status (on the
+    // session's GET stream) and its result carry the correlation id.
+    const init = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { tasks: {} }, clientInfo: { name: "webhooks", version: "1" } } });
+    const session = { "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "", "MCP-Protocol-Version": "2025-11-25" };
+    const getStream = await openSse(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", ...session } });
+    await getStream.next();
+    const plain = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, _meta: { "mcp-task-worker/correlation-id": "plain-1" } } }, { headers: session });
+    const streamed = plain.body as { result?: { _meta?: Record<string, unknown> } }[];
     expect(streamed.find((m) => m.result)?.result?._meta).toMatchObject({ "mcp-task-worker/correlation-id": "plain-1" });
+    const statuses: { params?: { status?: string; _meta?: Record<string, unknown> } }[] = [];
+    while (statuses.at(-1)?.params?.status !== "completed") {
+      const event = await getStream.next();
+      if (!event) throw new Error("the GET stream ended");
+      if (event.data) statuses.push(JSON.parse(event.data));
+    }
+    getStream.drop();
+    for (const status of statuses) expect(status.params?._meta).toMatchObject({ "mcp-task-worker/correlation-id": "plain-1" });
   });
 });

@@ -3,12 +3,11 @@
 import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
-import { decodeEventStreamChunk } from "../../src/tasks/event-stream-frames";
-import { openTaskFeed } from "../../src/tasks/feed-client";
+import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { newSessionId, sessionObjectName } from "../../src/sessions/ids";
 import type { SessionObject } from "../../src/sessions/session-object";
-import type { TaskObject } from "../../src/tasks/task-object";
-import { freshTask } from "./support";
+import type { TaskObject } from "../../src/index";
+import { freshTask, openTaskFeed } from "./support";
 
 const MARK = "__hibernationTestMark";
 const mark = (instance: object) => Reflect.set(instance, MARK, true);

@@ -4,10 +4,10 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import type { PrincipalObject } from "../../src/principals/principal-object";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS } from "../../src/principals/task-id-pool";
-import { TaskGateway } from "../../src/tasks/gateway";
-import { newTaskId, principalObjectName, taskObjectName } from "../../src/tasks/ids";
-import type { TaskView } from "../../src/tasks/model";
-import type { TaskObject } from "../../src/tasks/task-object";
+import { TaskGateway } from "../../src/core/gateway";
+import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/ids";
+import type { TaskView } from "../../src/core/task-record";
+import type { TaskObject } from "../../src/index";
 
 const settle = { timeout: 15_000, interval: 100 };
 

@@ -4,14 +4,16 @@ import { describe, it, vi } from "vitest";
 import { createExecutionContext, createMessageBatch, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
-import type { TaskEvent, TaskRecord } from "../../src/tasks/model";
-import type { TaskObject } from "../../src/tasks/task-object";
+import type { TaskEvent } from "../../src/core/task-events";
+import type { TaskRecord } from "../../src/core/task-record";
+import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
 
 const settle = { timeout: 20_000, interval: 100 };
 
-/** Every stored event with its data, in order. */
-function eventLog(stub: TaskStub): Promise<Pick<TaskEvent, "type" | "data">[]> {
+/** Every stored event with its data, in order (read as plain JSON, to look inside it). */
+type LoggedEvent = { type: TaskEvent["type"]; data: Record<string, unknown> };
+function eventLog(stub: TaskStub): Promise<LoggedEvent[]> {
   return runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) =>
     state.storage.sql
       .exec<{ type: TaskEvent["type"]; data: string }>("SELECT type, data FROM events ORDER BY seq")
@@ -20,7 +22,7 @@ function eventLog(stub: TaskStub): Promise<Pick<TaskEvent, "type" | "data">[]> {
   );
 }
 
-const ofType = (log: Pick<TaskEvent, "type" | "data">[], type: TaskEvent["type"]) => log.filter((e) => e.type === type).map((e) => e.data);
+const ofType = (log: LoggedEvent[], type: TaskEvent["type"]) => log.filter((e) => e.type === type).map((e) => e.data);
 
 /** Rewrite the stored record (and optionally steps and events) as a crashed or sleeping run would have left them. */
 function rewrite(stub: TaskStub, change: (record: TaskRecord) => TaskRecord, sql: [string, ...unknown[]][] = []): Promise<void> {

@@ -2,8 +2,7 @@
 // what ending a session undoes.
 import { describe, it } from "vitest";
 import { env } from "cloudflare:workers";
-import { runInDurableObject } from "cloudflare:test";
-import { newSessionId, sessionObjectName } from "../../src/sessions/ids";
+import { newSessionId, SESSION_WATCH_STATE, sessionObjectName } from "../../src/sessions/ids";
 import { SESSION_LOG_LIMIT } from "../../src/sessions/session-storage";
 import { freshTask } from "./support";
 
@@ -59,9 +58,9 @@ describe("SessionObject", () => {
     const { stub, start, sessionId } = freshSession(task.principal);
     await start();
     await stub.subscribe(`task://${task.taskId}`);
-    expect(await task.stub.watch(sessionId)).toBe(true);
+    expect(await task.stub.attachState(SESSION_WATCH_STATE, {}, sessionId)).toBe(sessionId);
+    expect(await task.stub.lookupState(SESSION_WATCH_STATE, sessionId)).toEqual({});
     await stub.end();
-    const watchers = await runInDurableObject(task.stub, (_i: unknown, state: DurableObjectState) => state.storage.sql.exec("SELECT session FROM watchers").toArray());
-    expect(watchers).toEqual([]);
+    expect(await task.stub.lookupState(SESSION_WATCH_STATE, sessionId)).toBeUndefined();
   });
 });

@@ -1,9 +1,15 @@
 /** Helpers shared by the pool tests: fresh task objects and direct reads of their storage. */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { newTaskId, taskObjectName } from "../../src/tasks/ids";
-import type { TaskRecord, TaskEvent } from "../../src/tasks/model";
-import type { CreateTaskInput, TaskObject } from "../../src/tasks/task-object";
+import { newTaskId, taskObjectName } from "../../src/core/ids";
+import type { TaskFeed } from "../../src/core/gateway";
+import { taskEventFromJson } from "../../src/core/task-events";
+import { parseTaskMeta } from "../../src/core/task-meta";
+import { openFeed } from "../../src/streams/feed-client";
+import type { TaskEvent } from "../../src/core/task-events";
+import type { TaskRecord } from "../../src/core/task-record";
+import type { CreateTaskInput } from "../../src/core/task-object";
+import type { TaskObject } from "../../src/index";
 
 export function freshTask(tool = "countdown", args: Record<string, unknown> = { seconds: 1 }, extra: Partial<CreateTaskInput> = {}) {
   const principal = `p-${crypto.randomUUID()}`;
@@ -17,7 +23,7 @@ export function freshTask(tool = "countdown", args: Record<string, unknown> = { 
  * The RPC methods with their declared types first: workers-types turns results holding
  * `unknown` (our JSON objects) into `never`, which would hide every field from the tests.
  */
-type TaskApi = Pick<TaskObject, "create" | "get" | "deliver" | "cancel" | "failDelivery" | "events" | "openStream" | "stream" | "endStream">;
+type TaskApi = Pick<TaskObject, "create" | "get" | "deliver" | "cancel" | "failDelivery" | "events" | "attachState" | "lookupState" | "detachState">;
 export type TaskStub = TaskApi & DurableObjectStub<TaskObject>;
 
 /** The stored record, read straight from SQLite (no expiry check, no side effects). */
@@ -37,4 +43,10 @@ export function storedEvents(stub: TaskStub): Promise<Pick<TaskEvent, "seq" | "t
 /** Whether a run of the job is alive in the object right now (its private in-memory handle). */
 export function hasActiveRun(stub: TaskStub): Promise<boolean> {
   return runInDurableObject(stub, (instance: TaskObject) => (instance as unknown as { activeRun?: unknown }).activeRun !== undefined);
+}
+
+/** The task's feed after `afterSeq`, its events typed as the gateway types them; undefined for an unknown task. */
+export async function openTaskFeed(stub: TaskStub, afterSeq: number): Promise<TaskFeed | undefined> {
+  const opened = await openFeed(stub, afterSeq, (wire) => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData));
+  return opened.ok ? Object.assign(opened.feed, { meta: parseTaskMeta(opened.feed.meta) }) : undefined;
 }

@@ -1,13 +1,13 @@
 import { describe, it } from "vitest";
-import { decodeEventStreamChunk, encodeEventStreamChunk, framesAfter } from "../../src/tasks/event-stream-frames";
-import type { TaskEvent } from "../../src/tasks/model";
+import { decodeEventStreamChunk, encodeEventStreamChunk, framesAfter, type EventStreamView } from "../../src/streams/event-stream-frames";
+import type { StreamEvent } from "../../src/streams/feed-frames";
 
 const TASK = "0123456789abcdef0123456789abcdef";
-const view: { taskId: string; meta: Record<string, string> } = { taskId: TASK, meta: {} };
+const view: EventStreamView = { taskId: TASK };
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 /** The frames alone, as a reader writes them. */
-const eventStreamFrames = (list: TaskEvent[], v: typeof view, timing: boolean) => decodeEventStreamChunk(encodeEventStreamChunk(list, v, timing))?.bytes;
-const events: TaskEvent[] = [
+const eventStreamFrames = (list: StreamEvent[], v: typeof view, timing: boolean) => decodeEventStreamChunk(encodeEventStreamChunk(list, v, timing))?.bytes;
+const events: StreamEvent[] = [
   { seq: 4, type: "status", at: 1000, data: { taskId: TASK, status: "working" } },
   { seq: 5, type: "progress", at: 1001, data: { progress: 1, total: 2, message: "a\nb" } },
 ];
@@ -20,7 +20,7 @@ describe("the GET /tasks/{id}/events frames", () => {
   });
 
   it("echoes the correlation id on status events only", ({ expect }) => {
-    const framed = text(eventStreamFrames(events, { taskId: TASK, meta: { correlationId: "c-1" } }, false));
+    const framed = text(eventStreamFrames(events, { taskId: TASK, statusMeta: { "mcp-task-worker/correlation-id": "c-1" } }, false));
     expect(framed).toContain(`"status":"working","_meta":{"mcp-task-worker/correlation-id":"c-1"}}`);
     expect(framed.match(/_meta/g)).toHaveLength(1);
   });
@@ -41,7 +41,7 @@ describe("the envelope between the TaskObject and the Worker", () => {
   });
 
   it("marks the chunk that holds the result event as the view's last", ({ expect }) => {
-    const result: TaskEvent = { seq: 6, type: "result", at: 1002, data: { result: {} } };
+    const result: StreamEvent = { seq: 6, type: "result", at: 1002, data: { result: {} } };
     expect(decodeEventStreamChunk(encodeEventStreamChunk([...events, result], view, false))?.final).toBe(true);
   });
 

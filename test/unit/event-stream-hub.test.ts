@@ -2,12 +2,12 @@
 // feed: readers join at any point, the socket's owner leaves, the socket is lost, the task ends.
 // Every reader must get exactly the events after its own position, in order, each once.
 import { describe, it } from "vitest";
-import { encodeEventStreamChunk } from "../../src/tasks/event-stream-frames";
-import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource } from "../../src/tasks/event-stream-hub";
-import type { TaskEvent } from "../../src/tasks/model";
+import { encodeEventStreamChunk } from "../../src/streams/event-stream-frames";
+import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource } from "../../src/streams/event-stream-hub";
+import type { StreamEvent } from "../../src/streams/feed-frames";
 
 const TASK = "0123456789abcdef0123456789abcdef";
-const view = { taskId: TASK, meta: {} };
+const view = { taskId: TASK };
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const settle = async () => {
   for (let i = 0; i < 5; i++) await tick();
@@ -36,7 +36,7 @@ class FakeSocket extends EventTarget {
 
 /** What a TaskObject's /feed answers, in memory: the log, sockets that get each commit, and the replay body. */
 class FakeTaskFeed implements EventStreamSource {
-  log: TaskEvent[] = [{ seq: 1, type: "status", at: 0, data: { status: "working" } }];
+  log: StreamEvent[] = [{ seq: 1, type: "status", at: 0, data: { status: "working" } }];
   sockets: FakeSocket[] = [];
   exists = true;
   unreachable = false;
@@ -67,10 +67,10 @@ class FakeTaskFeed implements EventStreamSource {
   }
 
   commit(count = 1, last = false): void {
-    const events: TaskEvent[] = [];
+    const events: StreamEvent[] = [];
     for (let i = 0; i < count; i++) {
       const seq = this.log.length + 1;
-      const event: TaskEvent = last && i === count - 1 ? { seq, type: "result", at: 0, data: {} } : { seq, type: "progress", at: 0, data: { progress: seq } };
+      const event: StreamEvent = last && i === count - 1 ? { seq, type: "result", at: 0, data: {} } : { seq, type: "progress", at: 0, data: { progress: seq } };
       this.log.push(event);
       events.push(event);
     }

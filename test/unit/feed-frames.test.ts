@@ -1,8 +1,9 @@
 import { describe, it } from "vitest";
-import { decodeFeedMessage, encodeFeedMessages } from "../../src/tasks/feed-frames";
-import type { TaskEvent } from "../../src/tasks/model";
+import { decodeFeedMessage, encodeFeedMessages } from "../../src/streams/feed-frames";
+import { taskEventFromJson } from "../../src/core/task-events";
+import type { StreamEvent } from "../../src/streams/feed-frames";
 
-const event = (seq: number, data: TaskEvent["data"], type: TaskEvent["type"] = "progress"): TaskEvent => ({ seq, type, at: 1_700_000_000_000 + seq, data });
+const event = (seq: number, data: StreamEvent["data"], type: string = "progress"): StreamEvent => ({ seq, type, at: 1_700_000_000_000 + seq, data });
 
 describe("feed frames", () => {
   it("round-trips events, data with newlines and spaces included", ({ expect }) => {
@@ -10,7 +11,7 @@ describe("feed frames", () => {
     const [message, ...rest] = encodeFeedMessages(events);
     expect(rest).toEqual([]);
     const decoded = decodeFeedMessage(message ?? "");
-    expect(decoded.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: e.data }))).toEqual(events);
+    expect(decoded.map((e) => ({ seq: e.seq, type: e.type, at: e.at, data: JSON.parse(e.rawData) }))).toEqual(events);
     expect(decoded[0]?.rawData).toBe(JSON.stringify(events[0]?.data));
   });
 
@@ -27,8 +28,13 @@ describe("feed frames", () => {
     expect(messages.map((m) => decodeFeedMessage(m).map((e) => e.seq))).toEqual([[1], [2], [3]]);
   });
 
-  it("skips lines that are not events", ({ expect }) => {
-    const decoded = decodeFeedMessage(["garbage", "1 nope 5 {}", "x progress 5 {}", "2 log 7 {\"level\":\"info\"}", ""].join("\n"));
-    expect(decoded.map((e) => [e.seq, e.type, e.data])).toEqual([[2, "log", { level: "info" }]]);
+  it("skips lines that are not events; the core's typed decode skips types it does not know", ({ expect }) => {
+    const decoded = decodeFeedMessage(["garbage", "1 nope 5 {}", "x progress 5 {}", "2 log 7 {\"level\":\"info\"}", "3 Bad! 7 {}", ""].join("\n"));
+    expect(decoded.map((e) => [e.seq, e.type, JSON.parse(e.rawData)])).toEqual([
+      [1, "nope", {}],
+      [2, "log", { level: "info" }],
+    ]);
+    const typed = decoded.map((e) => taskEventFromJson(e.seq, e.type, e.at, e.rawData)).filter((e) => e !== undefined);
+    expect(typed).toEqual([{ seq: 2, type: "log", at: 7, data: { level: "info" } }]);
   });
 });

@@ -2,9 +2,8 @@
 // (a tool's isError result completes the task), progress in statusMessage, inlined results.
 import { describe, it } from "vitest";
 import { createTaskResult, detailedTask, progressText, statusMessage } from "../../src/mcp-2026-07-28/task-wire";
-import { applyTaskEvent } from "../../src/tasks/snapshot-events";
-import { feedEvent } from "../../src/tasks/feed-frames";
-import type { TaskSnapshot } from "../../src/tasks/task-object";
+import { applyTaskEvent } from "../../src/core/snapshot-events";
+import type { TaskSnapshot } from "../../src/core/task-object";
 
 const TASK_ID = "a".repeat(32);
 
@@ -67,16 +66,16 @@ describe("statusMessage", () => {
 describe("applyTaskEvent", () => {
   it("folds status, progress and result events into the snapshot, and ignores steps and logs", ({ expect }) => {
     const start = snapshot();
-    const progressed = applyTaskEvent(start, feedEvent(3, "progress", 0, JSON.stringify({ progress: 1, total: 2 })));
+    const progressed = applyTaskEvent(start, { seq: 3, at: 0, type: "progress", data: { progress: 1, total: 2 } });
     expect(progressed.progress).toEqual({ progress: 1, total: 2 });
-    expect(applyTaskEvent(progressed, feedEvent(4, "step", 0, JSON.stringify({ name: "s" })))).toBe(progressed);
-    const view = { ...start.task, status: "completed", statusMessage: "Completed." };
-    const ended = applyTaskEvent(applyTaskEvent(progressed, feedEvent(5, "status", 0, JSON.stringify(view))), feedEvent(6, "result", 0, JSON.stringify({ content: [{ type: "text", text: "done" }] })));
-    expect(ended).toMatchObject({ task: { status: "completed" }, outcome: { kind: "result" }, lastSeq: 6 });
+    expect(applyTaskEvent(progressed, { seq: 4, at: 0, type: "step", data: { name: "s" } })).toBe(progressed);
+    expect(applyTaskEvent(progressed, { seq: 5, at: 0, type: "log", data: { level: "info", message: "m" } })).toBe(progressed);
+    const view = { ...start.task, status: "completed" as const, statusMessage: "Completed." };
+    const ended = applyTaskEvent(applyTaskEvent(progressed, { seq: 6, at: 0, type: "status", data: view }), { seq: 7, at: 0, type: "result", data: { content: [{ type: "text", text: "done" }] } });
+    expect(ended).toMatchObject({ task: { status: "completed" }, outcome: { kind: "result" }, lastSeq: 7 });
   });
 
-  it("keeps the snapshot when a status event is malformed", ({ expect }) => {
-    const start = snapshot();
-    expect(applyTaskEvent(start, feedEvent(3, "status", 0, JSON.stringify({ status: "exploded" })))).toBe(start);
+  it("reads a result event holding an error as a JSON-RPC error outcome", ({ expect }) => {
+    expect(applyTaskEvent(snapshot(), { seq: 3, at: 0, type: "result", data: { error: { code: -32603, message: "gone" } } }).outcome).toEqual({ kind: "error", error: { code: -32603, message: "gone" } });
   });
 });

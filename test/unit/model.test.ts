@@ -3,6 +3,7 @@ import {
   beginRun,
   cancelTask,
   effectiveTtl,
+  endRun,
   failDelivery,
   failRun,
   finishRun,
@@ -13,10 +14,9 @@ import {
   recordProgress,
   renewLease,
   retryDelayMs,
-  toTaskView,
   yieldRun,
-  type TaskRecord,
-} from "../../src/tasks/model";
+} from "../../src/core/model";
+import { toTaskView, type TaskRecord } from "../../src/core/task-record";
 
 const T0 = 1_700_000_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };
@@ -181,6 +181,25 @@ describe("outcomes", () => {
   it("fails an undeliverable job with a JSON-RPC error outcome", ({ expect }) => {
     const { record } = failDelivery(created(), "no delivery", T0 + 100);
     expect(record.outcome).toEqual({ kind: "error", error: { code: -32603, message: "no delivery" } });
+  });
+});
+
+describe("endRun", () => {
+  it("a long wait says until when and why in the status; a short one changes nothing the client sees", ({ expect }) => {
+    const long = endRun(running(), "lease-1", { kind: "yielded", wakeAt: T0 + 60_000, reason: "polling" }, policy, T0 + 20);
+    expect(long.record.run).toMatchObject({ phase: "sleeping", wakeAt: T0 + 60_000 });
+    expect(long.record.statusMessage).toBe(`Waiting until ${new Date(T0 + 60_000).toISOString()}: polling.`);
+    expect(long.events.map((e) => e.type)).toEqual(["status"]);
+    const short = endRun(running(), "lease-1", { kind: "yielded", wakeAt: T0 + 1000 }, policy, T0 + 20);
+    expect(short.record.run.phase).toBe("sleeping");
+    expect(short.events).toEqual([]);
+  });
+
+  it("completes, fails or leaves an aborted run's task as it is", ({ expect }) => {
+    expect(endRun(running(), "lease-1", { kind: "completed", result: { content: [] } }, policy, T0 + 20).record.status).toBe("completed");
+    expect(endRun(running(), "lease-1", { kind: "failed", message: "boom", permanent: true }, policy, T0 + 20).record.status).toBe("failed");
+    const record = running();
+    expect(endRun(record, "lease-1", { kind: "aborted" }, policy, T0 + 20).record).toBe(record);
   });
 });
 

@@ -1,5 +1,7 @@
 import { describe, it, vi } from "vitest";
-import { runJob, type JobHost } from "../../src/jobs/runner";
+import type { JobHost } from "../../src/core/ports";
+import { jobRunner } from "../../src/jobs/runner";
+import { findTool } from "../../src/tools/registry";
 import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";
 import type { LogLevel } from "../../src/jobs/context";
 
@@ -47,6 +49,8 @@ describe("the job context and its host", () => {
     expect(order).toEqual(["progress 1", "flush", "progress 2"]);
   });
 });
+
+const runJob = jobRunner(findTool);
 
 describe("runJob outcomes", () => {
   it("completes batch_process with one step per item", async ({ expect }) => {

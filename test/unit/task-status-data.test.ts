@@ -2,8 +2,8 @@
 import { describe, it } from "vitest";
 import { taskActivity } from "../../src/protocol/task-activity";
 import { taskStatusData } from "../../src/protocol/task-status-data";
-import type { TaskEvent } from "../../src/tasks/model";
-import type { TaskSnapshot } from "../../src/tasks/task-object";
+import type { TaskEvent } from "../../src/core/task-events";
+import type { TaskSnapshot } from "../../src/core/task-object";
 
 const TASK_ID = "a".repeat(32);
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
@@ -55,10 +55,16 @@ describe("taskStatusData", () => {
 });
 
 describe("taskActivity", () => {
-  const event = (seq: number, type: TaskEvent["type"], data: TaskEvent["data"]): TaskEvent => ({ seq, type, data, at: T0 + seq * 1000 });
+  const at = (seq: number) => T0 + seq * 1000;
+  const progress = (seq: number, value: number): TaskEvent => ({ seq, at: at(seq), type: "progress", data: { progress: value } });
 
   it("keeps the steps and log lines of a page and moves the cursor past every event read", ({ expect }) => {
-    const events = [event(4, "progress", { progress: 1 }), event(5, "step", { name: "item-1" }), event(6, "log", { level: "warning", message: "slow" }), event(7, "status", {})];
+    const events: TaskEvent[] = [
+      progress(4, 1),
+      { seq: 5, at: at(5), type: "step", data: { name: "item-1" } },
+      { seq: 6, at: at(6), type: "log", data: { level: "warning", message: "slow" } },
+      { seq: 7, at: at(7), type: "result", data: { content: [] } },
+    ];
     expect(taskActivity(events, 3)).toEqual({
       steps: [{ name: "item-1", at: "2026-11-23T12:00:05.000Z" }],
       logs: [{ level: "warning", message: "slow", at: "2026-11-23T12:00:06.000Z" }],
@@ -72,6 +78,6 @@ describe("taskActivity", () => {
   });
 
   it("says more events wait when the page is full", ({ expect }) => {
-    expect(taskActivity([event(1, "progress", {}), event(2, "progress", {})], 0, 2)).toMatchObject({ cursor: 2, more: true });
+    expect(taskActivity([progress(1, 1), progress(2, 2)], 0, 2)).toMatchObject({ cursor: 2, more: true });
   });
 });

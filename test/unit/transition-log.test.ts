@@ -1,6 +1,7 @@
 import { describe, it } from "vitest";
-import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type NewTaskEvent, type TaskEvent, type Transition } from "../../src/tasks/model";
-import { transitionLines } from "../../src/tasks/transition-log";
+import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type Transition } from "../../src/core/model";
+import type { NewTaskEvent, TaskEvent } from "../../src/core/task-events";
+import { transitionLines } from "../../src/core/transition-log";
 
 const T0 = 1_700_000_000_000;
 const SECRET = "s3cret-argument";

@@ -1,6 +1,8 @@
 import { describe, it } from "vitest";
 import { webhookMessagesFor } from "../../src/webhooks/events";
-import { newTask, type TaskEvent, type TaskRecord } from "../../src/tasks/model";
+import { newTask } from "../../src/core/model";
+import type { TaskEvent } from "../../src/core/task-events";
+import type { TaskRecord, TaskStatus } from "../../src/core/task-record";
 
 const TASK_ID = "0123456789abcdef0123456789abcdef";
 
@@ -8,7 +10,7 @@ function record(meta: Record<string, unknown> = {}): TaskRecord {
   return newTask({ taskId: TASK_ID, principal: "p", tool: "countdown", args: {}, defaultTtlMs: 60_000, maxTtlMs: 60_000, pollIntervalMs: 1000, dispatchGraceMs: 1000, meta }, 1_000_000).record;
 }
 
-const status = (seq: number, at: number, s: string, statusMessage = "m"): TaskEvent => ({ seq, at, type: "status", data: { taskId: TASK_ID, status: s, statusMessage } });
+const status = (seq: number, at: number, s: TaskStatus, statusMessage = "m"): TaskEvent => ({ seq, at, type: "status", data: { taskId: TASK_ID, status: s, statusMessage, createdAt: "", lastUpdatedAt: "", ttl: 60_000, pollInterval: 1000 } });
 const progress = (seq: number, at: number, p: number): TaskEvent => ({ seq, at, type: "progress", data: { progress: p, total: 10 } });
 
 describe("webhook events from task events", () => {

@@ -1,0 +1,167 @@
+/**
+ * TaskGateway: the adapters' one way into the task core, for one principal. Protocol adapters
+ * (MCP 2025-11-25, 2026-07-28) and the plain HTTP routes call this; it speaks no protocol itself.
+ */
+import { taskPolicy, type Settings } from "../config";
+import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../streams/event-stream-hub";
+import { openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
+import type { WireEvent } from "../streams/feed-frames";
+import type { AdapterStateEntry } from "./adapter-state";
+import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
+import { newTask } from "./model";
+import { taskEventFromJson, type TaskEvent } from "./task-events";
+import { parseTaskMeta, type TaskMeta } from "./task-meta";
+import { toTaskView, type JsonObject, type TaskEntryPage, type TaskPage } from "./task-record";
+import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-object";
+
+export interface CreateTaskRequest {
+  tool: string;
+  args: JsonObject;
+  requestedTtlMs?: number | null;
+  meta?: TaskMeta;
+  idempotencyKey?: string;
+  /** Adapter state kept with the task if this request creates it. */
+  state?: readonly AdapterStateEntry[];
+}
+
+export type CreateTaskResponse =
+  | { ok: true; snapshot: TaskSnapshot; created: boolean }
+  | { ok: false; reason: "cap"; message: string };
+
+/** A task's events after some point, then live ones until it ends. */
+export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
+  /** The task's meta as the object held it when the feed opened. */
+  readonly meta: TaskMeta;
+}
+export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
+
+const decodeEvent = (wire: WireEvent): TaskEvent | undefined => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
+
+export class TaskGateway {
+  constructor(
+    private readonly env: Env,
+    private readonly settings: Settings,
+    readonly principal: string,
+  ) {}
+
+  private task(taskId: string) {
+    return this.env.TASKS.getByName(taskObjectName(this.principal, taskId));
+  }
+
+  private index() {
+    return this.env.PRINCIPALS.getByName(principalObjectName(this.principal));
+  }
+
+  /** Durable before acknowledged: index entry, then the task's object with its alarm armed; the object enqueues the job. */
+  async create(request: CreateTaskRequest): Promise<CreateTaskResponse> {
+    // The index may swap this id for a pre-provisioned one (its object already exists, so creating the task is cheaper).
+    let taskId = newTaskId();
+    const { settings } = this;
+    const preview = newTask(
+      { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, ...taskPolicy(settings) },
+      Date.now(),
+    ).record;
+    const admitted = await this.index().admit({
+      task: toTaskView(preview),
+      principal: this.principal,
+      tool: request.tool,
+      maxActive: settings.maxActiveTasksPerPrincipal,
+      ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
+    });
+    let created = true;
+    if (admitted.ok) {
+      taskId = admitted.taskId;
+    } else {
+      if (admitted.reason === "cap") {
+        return { ok: false, reason: "cap", message: `Too many unfinished tasks (${admitted.active} of ${admitted.limit}). Wait for some to finish or cancel them with tasks/cancel, then retry.` };
+      }
+      // Same idempotency key: answer with that task. If an earlier attempt died before
+      // writing it, create it now under the id the key already names.
+      taskId = admitted.taskId;
+      const existing = await this.task(taskId).get();
+      if (existing) return { ok: true, snapshot: existing, created: false };
+      created = false;
+    }
+    let snapshot: TaskSnapshot;
+    try {
+      // The object stores the task, arms its alarm (which starts the job) and enqueues the job.
+      snapshot = await this.task(taskId).create(
+        { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt: preview.createdAt },
+        { enqueue: true, ...(request.state !== undefined && { state: request.state }) },
+      );
+    } catch (error) {
+      if (created) await this.index().remove(taskId).catch(() => undefined);
+      throw error;
+    }
+    return { ok: true, snapshot, created };
+  }
+
+  async get(taskId: string): Promise<TaskSnapshot | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.task(taskId).get();
+  }
+
+  async cancel(taskId: string): Promise<CancelOutcome> {
+    if (!isTaskId(taskId)) return { ok: false, reason: "not_found" };
+    return this.task(taskId).cancel();
+  }
+
+  /** Answers to a task's questions (inputResponses, keyed as asked); keys not outstanding are ignored. */
+  async answer(taskId: string, responses: Record<string, unknown>): Promise<AnswerOutcome> {
+    if (!isTaskId(taskId)) return { ok: false, reason: "not_found" };
+    return this.task(taskId).answer(responses);
+  }
+
+  async list(cursor: string | undefined, limit = 50): Promise<TaskPage | undefined> {
+    return this.index().list(cursor, limit);
+  }
+
+  /** `list` with each task's tool name. Undefined for a malformed cursor. */
+  async listEntries(cursor: string | undefined, limit = 50): Promise<TaskEntryPage | undefined> {
+    return this.index().listEntries(cursor, limit);
+  }
+
+  /** Events after `afterSeq`, then live ones until the task ends. Undefined for an unknown task. */
+  async feed(taskId: string, afterSeq = 0): Promise<TaskFeed | undefined> {
+    const opened = await this.openFeed(taskId, afterSeq);
+    return opened.ok ? opened.feed : undefined;
+  }
+
+  /** A feed, or why not (404 no task or state, 410 that stream ended, 416 seq past the end). */
+  async openFeed(taskId: string, afterSeq: number, options: FeedOptions = {}): Promise<OpenTaskFeed> {
+    if (!isTaskId(taskId)) return { ok: false, status: 404 };
+    const opened: OpenFeed<TaskEvent> = await openFeed(this.task(taskId), afterSeq, decodeEvent, options);
+    if (!opened.ok) return opened;
+    const { feed } = opened;
+    return { ok: true, feed: Object.assign(feed, { meta: parseTaskMeta(feed.meta) }) };
+  }
+
+  /** Up to `limit` logged events after `afterSeq`, oldest first; empty for an unknown task. */
+  async events(taskId: string, afterSeq: number, limit: number): Promise<TaskEvent[]> {
+    if (!isTaskId(taskId)) return [];
+    return this.task(taskId).events(afterSeq, limit);
+  }
+
+  /** Joins the readers of the task's `GET /tasks/{id}/events` view in this isolate (event-stream-hub.ts). */
+  async joinEvents(taskId: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
+    if (!isTaskId(taskId)) return { ok: false, status: 404 };
+    const name = taskObjectName(this.principal, taskId);
+    return joinEventStream(this.env.TASKS.getByName(name), name, format, afterSeq);
+  }
+
+  // ---- adapter state (adapter-state.ts) ----------------------------------------
+
+  async attachState(taskId: string, kind: string, value: JsonObject, key?: string): Promise<string | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.task(taskId).attachState(kind, value, key);
+  }
+
+  async lookupState(taskId: string, kind: string, key: string): Promise<JsonObject | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.task(taskId).lookupState(kind, key);
+  }
+
+  async detachState(taskId: string, kind: string, key: string): Promise<void> {
+    if (isTaskId(taskId)) await this.task(taskId).detachState(kind, key);
+  }
+}

@@ -1,0 +1,55 @@
+/**
+ * What the core needs from the layers above it, and what it offers them. The composition root
+ * (src/index.ts) wires the implementations in: the job runner (src/jobs) and the observers
+ * (webhooks, the 2025 adapter's session streams). The core imports none of them.
+ */
+import type { AdapterStateReader } from "./adapter-state";
+import type { LogLevel, TaskEvent } from "./task-events";
+import type { JsonObject, TaskRecord } from "./task-record";
+
+/** What a run may do to its task: the TaskObject's storage and log, or memory for inline calls. */
+export interface JobHost {
+  readonly taskId: string;
+  readonly attempt: number;
+  readonly signal: AbortSignal;
+  /** After this instant a run yields at its next sleep instead of waiting. */
+  readonly sliceDeadline: number;
+  progress(progress: number, total?: number, message?: string): void;
+  log(level: LogLevel, message: string): void;
+  loadStep(name: string): { value: unknown } | undefined;
+  /** Store a step result; emits the `step` event the first time only. */
+  saveStep(name: string, value: unknown): void;
+  /** The job is about to wait (a sleep): deliver the events it has reported so far now. */
+  flush?(): void;
+}
+
+/** How one run of a job ended; the TaskObject applies it through the state machine. */
+export type RunOutcome =
+  | { kind: "completed"; result: JsonObject }
+  | { kind: "yielded"; wakeAt: number; reason?: string }
+  | { kind: "failed"; message: string; permanent: boolean }
+  | { kind: "aborted" };
+
+/** Runs one slice of the job of tool `tool`. Never throws. */
+export type JobRunner = (tool: string, args: JsonObject, host: JobHost) => Promise<RunOutcome>;
+
+export interface TaskObserverContext {
+  env: Env;
+  record: TaskRecord;
+  /** The events just appended, in order. */
+  events: TaskEvent[];
+  /** The adapters' state kept with this task (a session's subscription, say). */
+  state: AdapterStateReader;
+}
+
+/**
+ * Hears about a task's events once they are stored. Observers must not throw (failures are
+ * logged) and must not delay the task itself.
+ */
+export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
+
+/** What a TaskObject is built with (src/index.ts). */
+export interface TaskObjectWiring {
+  runJob: JobRunner;
+  observers: readonly TaskObserver[];
+}

@@ -1,0 +1,47 @@
+/**
+ * The JobHost a TaskObject gives a run: progress, logs and steps go to the task's own
+ * storage and event log, through the state machine, synchronously.
+ */
+import { recordProgress, type Transition } from "./model";
+import type { JobHost } from "./ports";
+import type { NewTaskEvent } from "./task-events";
+import { isTerminal, type Progress, type TaskRecord } from "./task-record";
+import type { TaskStorage } from "./task-storage";
+
+export interface TaskJobHostInput {
+  record: TaskRecord;
+  signal: AbortSignal;
+  sliceDeadline: number;
+  storage: TaskStorage;
+  commit(before: TaskRecord, transition: Transition): void;
+  append(events: NewTaskEvent[]): void;
+  /** Send the events committed so far to the task's readers now, not at the end of the turn. */
+  flush(): void;
+}
+
+export function taskJobHost({ record, signal, sliceDeadline, storage, commit, append, flush }: TaskJobHostInput): JobHost {
+  return {
+    taskId: record.taskId,
+    attempt: record.run.runs,
+    signal,
+    sliceDeadline,
+    progress: (progress, total, message) => {
+      const current = storage.load();
+      if (!current) return;
+      const p: Progress = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
+      commit(current, recordProgress(current, p));
+    },
+    log: (level, message) => {
+      const current = storage.load();
+      if (current && !isTerminal(current.status)) append([{ type: "log", data: { level, message } }]);
+    },
+    flush,
+    loadStep: (name) => storage.step(name),
+    saveStep: (name, value) => {
+      // Only a step's first completion is an event; sleeps are stored the same way, silently.
+      if (storage.putStep(name, value, Date.now()) && name.startsWith("step:")) {
+        append([{ type: "step", data: { name: name.slice("step:".length) } }]);
+      }
+    },
+  };
+}

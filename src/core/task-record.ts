@@ -1,0 +1,98 @@
+/**
+ * A task's data: the record the TaskObject stores, and the era-neutral view every protocol shows.
+ */
+import type { TaskMeta } from "./task-meta";
+
+export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
+export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "done";
+export type JsonObject = { [key: string]: unknown };
+
+export const TERMINAL_STATUSES: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
+export const isTerminal = (status: TaskStatus): boolean => TERMINAL_STATUSES.includes(status);
+
+export interface Progress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** What `tasks/result` returns: the tool's result, or the JSON-RPC error the call ended with. */
+export type TaskOutcome =
+  | { kind: "result"; result: JsonObject }
+  | { kind: "error"; error: { code: number; message: string } };
+
+export interface RunState {
+  phase: RunPhase;
+  /** Runs started so far (a resumed or retried run counts again). */
+  runs: number;
+  /** Thrown errors so far; compared with the retry policy. */
+  failures: number;
+  /** Runs in a row that lost their lease (the process died or hung); a run that ends normally resets it. */
+  lostRuns?: number;
+  delivered: boolean;
+  /** If never delivered by then, the task's own alarm starts it. */
+  dispatchBy: number;
+  leaseId?: string;
+  leaseUntil?: number;
+  wakeAt?: number;
+  lastError?: string;
+}
+
+export interface TaskRecord {
+  taskId: string;
+  principal: string;
+  tool: string;
+  args: JsonObject;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: number;
+  lastUpdatedAt: number;
+  ttlMs: number;
+  expiresAt: number;
+  pollIntervalMs: number;
+  progress?: Progress;
+  outcome?: TaskOutcome;
+  /** The request's context kept for the task's life (progress token, correlation id, session, webhook). */
+  meta: TaskMeta;
+  run: RunState;
+}
+
+/** The wire view of a task: the fields of MCP's `Task`, era-neutral. */
+export interface TaskView {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttl: number;
+  pollInterval: number;
+}
+
+export function toTaskView(record: TaskRecord): TaskView {
+  return {
+    taskId: record.taskId,
+    status: record.status,
+    ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
+    createdAt: new Date(record.createdAt).toISOString(),
+    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    ttl: record.ttlMs,
+    pollInterval: record.pollIntervalMs,
+  };
+}
+
+/** One page of a principal's task list, newest first. */
+export interface TaskPage {
+  tasks: TaskView[];
+  nextCursor?: string;
+}
+
+/** An index row as the task console lists it: the task and the tool it runs. */
+export interface TaskEntry {
+  task: TaskView;
+  tool: string;
+}
+
+export interface TaskEntryPage {
+  entries: TaskEntry[];
+  nextCursor?: string;
+}

@@ -1,0 +1,98 @@
+/**
+ * The TaskObject's SQLite tables: the task record, its append-only event log, memoized step
+ * results, and the adapters' state (adapter-state.ts). Every method is synchronous; a sequence
+ * number and its row are written in one statement.
+ */
+import { AdapterStateStore } from "./adapter-state";
+import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "./task-events";
+import type { TaskRecord } from "./task-record";
+
+export class TaskStorage {
+  /**
+   * Whether the tables exist; undefined until first checked. The tables are created by the first
+   * save, not by the constructor: looking up an unknown or foreign task id, or discarding an unused
+   * pre-provisioned one, then leaves no database behind.
+   */
+  private ready: boolean | undefined;
+  readonly state: AdapterStateStore;
+
+  constructor(private readonly sql: SqlStorage) {
+    this.state = new AdapterStateStore(sql);
+  }
+
+  /**
+   * Creates the tables every task uses; also after deleteAll() so a reused instance keeps working.
+   * Every task is a new database, so each statement here is parsed and run once per task: no
+   * AUTOINCREMENT (its sqlite_sequence table is one more write per insert; rows are never deleted
+   * one by one, so a plain INTEGER PRIMARY KEY never reuses a sequence number either).
+   */
+  ensureSchema(): void {
+    this.ready = true;
+    this.state.reset();
+    this.sql.exec(`
+      CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
+      CREATE TABLE IF NOT EXISTS steps (name TEXT PRIMARY KEY, value TEXT NOT NULL, at INTEGER NOT NULL);
+    `);
+  }
+
+  /** After deleteAll(): leave the database empty (an unused object must leave nothing behind) until the next save. */
+  dropped(): void {
+    this.ready = false;
+    this.state.reset();
+  }
+
+  private hasSchema(): boolean {
+    this.ready ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
+    return this.ready;
+  }
+
+  load(): TaskRecord | undefined {
+    if (!this.hasSchema()) return undefined;
+    const row = this.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").toArray()[0];
+    return row ? (JSON.parse(row.record) as TaskRecord) : undefined;
+  }
+
+  save(record: TaskRecord): void {
+    if (!this.hasSchema()) this.ensureSchema();
+    this.sql.exec("INSERT INTO task (id, record) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record", JSON.stringify(record));
+  }
+
+  append(events: NewTaskEvent[], at: number): TaskEvent[] {
+    return events.map((event) => {
+      const row = this.sql
+        .exec<{ seq: number }>("INSERT INTO events (type, data, at) VALUES (?, ?, ?) RETURNING seq", event.type, JSON.stringify(event.data), at)
+        .one();
+      return { ...event, seq: row.seq, at };
+    });
+  }
+
+  eventsAfter(seq: number, limit = 1000): TaskEvent[] {
+    const events: TaskEvent[] = [];
+    for (const row of this.sql.exec<{ seq: number; type: string; data: string; at: number }>("SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)) {
+      const event = taskEventFromJson(row.seq, row.type, row.at, row.data);
+      if (event) events.push(event);
+    }
+    return events;
+  }
+
+  lastSeq(): number {
+    return this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM events").one().seq ?? 0;
+  }
+
+  step(name: string): { value: unknown } | undefined {
+    const row = this.sql.exec<{ value: string }>("SELECT value FROM steps WHERE name = ?", name).toArray()[0];
+    return row ? { value: JSON.parse(row.value) as unknown } : undefined;
+  }
+
+  /** Stores a step's result once; returns false if it was already stored (a concurrent duplicate run). */
+  putStep(name: string, value: unknown, at: number): boolean {
+    const cursor = this.sql.exec("INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING", name, JSON.stringify(value ?? null), at);
+    return cursor.rowsWritten > 0;
+  }
+
+  /** Bytes used by this task's tables (for the storage benchmark). */
+  databaseSize(): number {
+    return this.sql.databaseSize;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * One JSON line per task transition on the Worker's log, for `wrangler tail` and Workers Logs:
+ * which task, which tool, the status and run phase it entered, and how long since it was created.
+ * Never the arguments, the result or the status message (a failure's message may quote either).
+ */
+import type { TaskObserver } from "./ports";
+import type { TaskEvent } from "./task-events";
+import type { RunPhase, TaskRecord, TaskStatus } from "./task-record";
+
+export interface TransitionLine {
+  event: "task.transition";
+  taskId: string;
+  tool: string;
+  status: TaskStatus;
+  /** What the runner is doing: queued, running, sleeping, backoff (waiting to retry) or done. */
+  phase: RunPhase;
+  /** Runs started so far (a resumed or retried run counts again). */
+  runs: number;
+  /** Milliseconds from the task's creation to this transition. */
+  durationMs: number;
+}
+
+/**
+ * The lines for one commit: one per `status` event (a commit holds at most one, and `record` is
+ * the state it describes). Progress, step and log events are not transitions.
+ */
+export function transitionLines(record: TaskRecord, events: readonly TaskEvent[]): TransitionLine[] {
+  return events
+    .filter((event) => event.type === "status")
+    .map((event) => ({
+      event: "task.transition",
+      taskId: record.taskId,
+      tool: record.tool,
+      status: record.status,
+      phase: record.run.phase,
+      runs: record.run.runs,
+      durationMs: Math.max(0, event.at - record.createdAt),
+    }));
+}
+
+/** Workers Logs indexes the fields of a JSON line. Level info (a failed task: warn), so `wrangler dev --log-level info` shows it too. */
+export const transitionLogObserver: TaskObserver = async ({ record, events }) => {
+  for (const line of transitionLines(record, events)) {
+    const text = JSON.stringify(line);
+    if (line.status === "failed") console.warn(text);
+    else console.info(text);
+  }
+};

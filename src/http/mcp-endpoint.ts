@@ -1,0 +1,26 @@
+/**
+ * The seam between the HTTP layer and a protocol adapter: what `/mcp` hands the adapter for one
+ * request, and the routes an adapter serves. src/index.ts plugs the adapter in.
+ */
+import type { Settings } from "../config";
+import type { BodyResult } from "./body";
+
+export interface McpRequest {
+  request: Request;
+  env: Env;
+  settings: Settings;
+  principal: string;
+  /** The server's public origin, for links such as `/tasks/{id}`. */
+  baseUrl: string;
+  /** Keeps background work (a stream still being written) alive after the response starts. */
+  waitUntil(promise: Promise<unknown>): void;
+  /** The POST body, when a router in front (the era router) already read it, and parsed it if it had to look inside. */
+  body?: BodyResult;
+  json?: { value: unknown };
+}
+
+export interface McpEndpoint {
+  post(input: McpRequest): Promise<Response>;
+  get(input: McpRequest): Promise<Response>;
+  delete(input: McpRequest): Promise<Response>;
+}

@@ -1,0 +1,107 @@
+/**
+ * POST /mcp: checks the HTTP envelope (media types, size, JSON, JSON-RPC shape, protocol
+ * version), then runs the messages through a per-request SDK Server and answers with JSON
+ * or, when a request may take a while and the client accepts it, an SSE stream.
+ */
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { TaskGateway } from "../core/gateway";
+import { readBodyWithLimit } from "../http/body";
+import type { McpRequest } from "../http/mcp-endpoint";
+import { jsonRpcErrorResponse } from "../protocol/errors";
+import { SseStream } from "../streams/sse";
+import type { McpContext } from "./context";
+import { RequestTransport } from "./request-transport";
+import { createMcpServer } from "./server";
+import { SESSION_HEADER, checkSession, startSession } from "./session";
+
+const MAX_BATCH = 32;
+/** Methods that may wait on a task: answered as SSE when the client accepts it. */
+const STREAMED_METHODS = new Set(["tools/call", "tasks/result"]);
+
+type ClientRequest = JSONRPCMessage & { id: RequestId; method: string; params?: Record<string, unknown> };
+const isRequest = (message: JSONRPCMessage): message is ClientRequest => "method" in message && "id" in message;
+
+export async function handleMcpPost(input: McpRequest): Promise<Response> {
+  const { request, settings } = input;
+  const contentType = request.headers.get("Content-Type") ?? "";
+  if (!/^application\/json\b/i.test(contentType)) {
+    return jsonRpcErrorResponse(415, -32600, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.");
+  }
+  const accept = request.headers.get("Accept") ?? "*/*";
+  const acceptsJson = /application\/json|\*\/\*|application\/\*/i.test(accept);
+  const acceptsSse = /text\/event-stream/i.test(accept);
+  if (!acceptsJson && !acceptsSse) {
+    return jsonRpcErrorResponse(406, -32600, "Not Acceptable: the client must accept application/json and text/event-stream.");
+  }
+  const version = request.headers.get("MCP-Protocol-Version");
+  if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    return jsonRpcErrorResponse(400, -32600, `Unsupported MCP-Protocol-Version "${version.slice(0, 40)}"; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`);
+  }
+
+  const body = input.body ?? (await readBodyWithLimit(request, settings.maxBodyBytes));
+  if (!body.ok) return jsonRpcErrorResponse(body.status, body.status === 413 ? -32600 : -32700, body.message);
+  let parsed: unknown;
+  try {
+    parsed = input.json ? input.json.value : JSON.parse(body.text);
+  } catch {
+    return jsonRpcErrorResponse(400, -32700, "Parse error: the body is not valid JSON.");
+  }
+  const batch = Array.isArray(parsed);
+  const raw: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
+  if (raw.length === 0 || raw.length > MAX_BATCH) {
+    return jsonRpcErrorResponse(400, -32600, `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`);
+  }
+  const messages: JSONRPCMessage[] = [];
+  for (const item of raw) {
+    const result = JSONRPCMessageSchema.safeParse(item);
+    if (!result.success) return jsonRpcErrorResponse(400, -32600, "Invalid Request: not a JSON-RPC 2.0 request, notification or response.");
+    messages.push(result.data);
+  }
+  const requests = messages.filter(isRequest);
+  if (requests.some((r) => r.method === "initialize") && messages.length > 1) {
+    return jsonRpcErrorResponse(400, -32600, "Invalid Request: initialize must be sent alone, not in a batch.");
+  }
+  const ids = new Set(requests.map((r) => String(r.id)));
+  if (ids.size !== requests.length) return jsonRpcErrorResponse(400, -32600, "Invalid Request: request ids in a batch must be unique.");
+  const initialize = requests.find((r) => r.method === "initialize");
+  let sessionId: string | undefined;
+  let clientTasks = false;
+  if (!initialize) {
+    const session = await checkSession(request, input.env, input.principal);
+    if (!session.ok) return session.response;
+    sessionId = session.sessionId;
+    clientTasks = session.clientTasks;
+  }
+
+  const streaming = acceptsSse && requests.some((r) => STREAMED_METHODS.has(r.method) && !(r.method === "tools/call" && r.params?.["task"] !== undefined));
+  const sse = streaming ? new SseStream({ retryMs: settings.pollIntervalMs }) : undefined;
+  const transport = new RequestTransport(sse, sessionId);
+  const ctx: McpContext = {
+    env: input.env,
+    settings,
+    gateway: new TaskGateway(input.env, settings, input.principal),
+    output: transport,
+    baseUrl: input.baseUrl,
+    waitUntil: input.waitUntil,
+    clientTasks,
+    ...(sessionId !== undefined && { sessionId }),
+  };
+  const server = createMcpServer(ctx);
+  await server.connect(transport);
+
+  for (const message of messages) if (!isRequest(message)) transport.deliver(message);
+  if (requests.length === 0) return new Response(null, { status: 202 });
+
+  const replies = Promise.all(requests.map((r) => transport.dispatch(r)));
+  if (sse) {
+    input.waitUntil(replies.finally(() => sse.close()).finally(() => server.close()));
+    return sse.response;
+  }
+  // Every request has its answer, and no handler sends requests of its own to the client (there is
+  // no channel for them in a JSON answer), so the per-request server holds nothing to release: it
+  // is dropped, not closed (closing builds errors with stacks for nothing: docs/core.md).
+  const responses = await replies;
+  const first = responses[0];
+  const started = initialize && first ? await startSession(input.env, input.principal, initialize, first) : undefined;
+  return Response.json(batch ? responses : first, started ? { headers: { [SESSION_HEADER]: started } } : undefined);
+}

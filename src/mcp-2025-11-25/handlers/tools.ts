@@ -1,0 +1,72 @@
+/**
+ * `tools/list` and `tools/call`: the era-free policy (protocol/call-tool.ts) decides what a call
+ * does; this frames its outcome for 2025-11-25 (a CreateTaskResult for a task-augmented call, the
+ * call's SSE stream for a plain one).
+ */
+import { CallToolRequestSchema, ListToolsRequestSchema, ListToolsResultSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import { callTool, type TaskPreference } from "../../protocol/call-tool";
+import { ErrorCode, ProtocolError } from "../../protocol/errors";
+import { finalResult } from "../../protocol/task-results";
+import { toolListings } from "../../protocol/tool-listings";
+import { readWebhookSettings } from "../../webhooks/settings";
+import type { McpContext } from "../context";
+import { followTask } from "../follow-task";
+import type { SdkServer } from "../sdk-server";
+import { progressNotification, wireTask } from "../task-messages";
+import { callStream, sessionFeedFor } from "../task-streams";
+
+/** Parsed once per isolate: the SDK's own schema checks our listing and gives it its type. */
+let listing: ListToolsResult | undefined;
+const listTools = (): ListToolsResult => (listing ??= ListToolsResultSchema.parse({ tools: toolListings() }));
+
+export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
+  server.setRequestHandler(ListToolsRequestSchema, async () => listTools());
+
+  server.onToolCall(CallToolRequestSchema, async (request, extra) => {
+    const { name, task } = request.params;
+    const preference: TaskPreference = task ? { kind: "requested", ttlMs: task.ttl ?? null } : { kind: "none" };
+    const outcome = await callTool(
+      { name, arguments: request.params.arguments, meta: request.params._meta, task: preference, signal: extra.signal },
+      {
+        gateway: ctx.gateway,
+        settings: ctx.settings,
+        webhooks: readWebhookSettings(ctx.env),
+        baseUrl: ctx.baseUrl,
+        ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
+        state: (meta) => sessionFeedFor(ctx, meta, task !== undefined),
+        onInlineProgress: (progress) => {
+          const token = request.params._meta?.progressToken;
+          if (token !== undefined && ctx.output.streaming) ctx.output.notify(progressNotification(token, progress));
+        },
+        follow: (snapshot, deadline) =>
+          followTask(ctx, {
+            taskId: snapshot.task.taskId,
+            requestId: extra.requestId,
+            stream: callStream(extra.requestId, snapshot.meta, ctx),
+            meta: snapshot.meta,
+            afterSeq: 0,
+            deadline,
+          }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended", lastSeq: 0 } : followed)),
+      },
+    );
+    switch (outcome.kind) {
+      case "inline":
+        return outcome.result;
+      case "task": {
+        const { snapshot } = outcome;
+        return {
+          task: wireTask(snapshot.task, snapshot.meta),
+          _meta: {
+            "io.modelcontextprotocol/model-immediate-response": `Started task ${snapshot.task.taskId} for "${name}". It runs in the background; its result will be available through tasks/result.`,
+          },
+        };
+      }
+      case "result":
+        return finalResult(outcome.snapshot.task.taskId, outcome.outcome, outcome.snapshot.meta);
+      case "still_running":
+        return outcome.fallback;
+      case "refused":
+        throw new ProtocolError(outcome.reason === "quota" ? ErrorCode.InvalidRequest : ErrorCode.MethodNotFound, outcome.message);
+    }
+  });
+}

@@ -1,0 +1,109 @@
+/**
+ * GET /mcp. With `Last-Event-ID`, the id's own route says which stream to resume: a task
+ * response stream (`t.<taskId>.<k>.<seq>`, replayed from the TaskObject's event log and
+ * continued live until the response) or a session's GET stream (`s.<sessionId>.<seq>`).
+ * Without it, the session's GET stream opens (Mcp-Session-Id required).
+ */
+import { TaskGateway } from "../core/gateway";
+import type { TaskEvent } from "../core/task-events";
+import type { McpRequest } from "../http/mcp-endpoint";
+import { jsonRpcErrorResponse } from "../protocol/errors";
+import { parseEventId, taskEventId, type EventRoute } from "../streams/event-ids";
+import { completeSseResponse, sseFrame, SseStream } from "../streams/sse";
+import { SESSION_HEADER, checkSession, requireSession } from "./session";
+import { openSessionStream } from "./session-stream";
+import { messageForEvent } from "./task-messages";
+import { RESPONSE_STREAM_STATE, ResponseStreamSchema } from "./task-streams";
+
+const noSuchEvent = () => jsonRpcErrorResponse(404, -32600, "Last-Event-ID names no event of a stream you can resume (unknown, expired or another principal's task). Read the task with tasks/get instead.");
+
+export async function handleMcpGet(input: McpRequest): Promise<Response> {
+  const { request } = input;
+  if (!/text\/event-stream/i.test(request.headers.get("Accept") ?? "")) {
+    return jsonRpcErrorResponse(406, -32600, "Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream.");
+  }
+  const lastEventId = request.headers.get("Last-Event-ID");
+  if (lastEventId === null || lastEventId === "") {
+    const session = await requireSession(request, input.env, input.principal);
+    if (!session.ok) return session.response;
+    return openSessionStream({ ...input, sessionId: session.sessionId, retryMs: input.settings.pollIntervalMs, signal: request.signal });
+  }
+  const route = parseEventId(lastEventId);
+  if (!route) return jsonRpcErrorResponse(400, -32600, "Bad Request: Last-Event-ID is not an event id this server issued. Reconnect without it.");
+  if (route.kind === "session") {
+    const session = await checkSession(request, input.env, input.principal);
+    if (!session.ok) return session.response;
+    if (session.sessionId !== undefined && session.sessionId !== route.sessionId) {
+      return jsonRpcErrorResponse(400, -32600, `Bad Request: Last-Event-ID belongs to another session's stream than the ${SESSION_HEADER} header names.`);
+    }
+    return openSessionStream({ ...input, sessionId: route.sessionId, afterSeq: route.seq, retryMs: input.settings.pollIntervalMs, signal: request.signal });
+  }
+  return resumeTaskStream(input, route);
+}
+
+/**
+ * Replays a task response stream after `route.seq`, then follows it live until its response.
+ * One round trip to the task: the feed's upgrade names the stream, and the object checks the
+ * resume point and replays at once; the session check runs alongside it.
+ */
+async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { kind: "task" }>): Promise<Response> {
+  const { taskId, stream, seq } = route;
+  const gateway = new TaskGateway(input.env, input.settings, input.principal);
+  const [session, opened] = await Promise.all([
+    checkSession(input.request, input.env, input.principal),
+    gateway.openFeed(taskId, seq, { state: { kind: RESPONSE_STREAM_STATE, key: String(stream) } }),
+  ]);
+  if (!session.ok || !opened.ok) {
+    if (opened.ok) opened.feed.close();
+    if (!session.ok) return session.response;
+    if (!opened.ok && opened.status === 410) {
+      return jsonRpcErrorResponse(410, -32600, `Gone: that stream already ended (its request was answered with a link to the task). Read task://${taskId} or call tasks/result.`);
+    }
+    return noSuchEvent();
+  }
+  const { feed } = opened;
+  const registered = ResponseStreamSchema.safeParse(feed.state);
+  if (!registered.success) {
+    feed.close();
+    return noSuchEvent();
+  }
+  const { endSeq } = registered.data;
+  const target = { taskId, requestId: registered.data.requestId, meta: feed.meta, stream: registered.data };
+  /** The event's frame, or "" for one the stream does not carry; undefined past the stream's end. */
+  const frameOf = (event: TaskEvent): string | undefined => {
+    if (endSeq !== undefined && event.seq > endSeq) return undefined;
+    const message = messageForEvent(event, target);
+    return message ? sseFrame({ id: taskEventId(taskId, stream, event.seq), data: JSON.stringify(message) }) : "";
+  };
+  const isLast = (event: TaskEvent) => event.type === "result" || (endSeq !== undefined && event.seq >= endSeq);
+  if (feed.known) {
+    // Nothing live can follow: the rest of the stream is one plain body.
+    let frames = "";
+    for (const event of feed.known) {
+      const frame = frameOf(event);
+      if (frame === undefined) break;
+      frames += frame;
+      if (isLast(event)) break;
+    }
+    return completeSseResponse(frames, { retryMs: input.settings.pollIntervalMs });
+  }
+  const sse = new SseStream({ retryMs: input.settings.pollIntervalMs });
+  sse.onClose(() => feed.close());
+  input.request.signal.addEventListener("abort", () => sse.close());
+  input.waitUntil(
+    (async () => {
+      try {
+        for await (const event of feed) {
+          const frame = frameOf(event);
+          if (frame === undefined) break;
+          if (frame) sse.sendFrame(frame);
+          if (isLast(event)) break;
+        }
+      } finally {
+        feed.close();
+        sse.close();
+      }
+    })(),
+  );
+  return sse.response;
+}

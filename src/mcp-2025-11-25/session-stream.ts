@@ -1,0 +1,73 @@
+/**
+ * A session's GET stream as SSE: the Worker holds the client's response and reads the
+ * SessionObject over a hibernatable WebSocket, so the object can sleep between messages.
+ * Event ids are `s.<sessionId>.<seq>`; a priming event (id, no data) comes first so the
+ * client always has a point to resume from.
+ */
+import { z } from "zod";
+import { jsonRpcErrorResponse } from "../protocol/errors";
+import { sessionEventId } from "../streams/event-ids";
+import { SseStream } from "../streams/sse";
+import { closeQuietly } from "../streams/websockets";
+import { SESSION_HEADER, sessionStub } from "./session";
+
+export interface SessionStreamInput {
+  env: Env;
+  principal: string;
+  sessionId: string;
+  /** Resume after this sequence number; undefined opens the stream at its current end. */
+  afterSeq?: number;
+  retryMs: number;
+  /** Aborts when the client disconnects (with the enable_request_signal compatibility flag). */
+  signal?: AbortSignal;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** What the SessionObject sends its reader: one event of the log, or a probe of the reader. */
+const FrameSchema = z.union([z.object({ seq: z.number(), data: z.string() }), z.object({ probe: z.literal(1) })]);
+
+function refusal(status: number, resuming: boolean): Response {
+  switch (status) {
+    case 409:
+      return jsonRpcErrorResponse(409, -32600, "Conflict: this session's GET stream is already open elsewhere. Resume it with Last-Event-ID to take it over, or keep using the open one.");
+    case 410:
+      return jsonRpcErrorResponse(410, -32600, "Gone: the events after that Last-Event-ID are no longer kept. Reconnect without Last-Event-ID and re-read the state you need.");
+    default:
+      return resuming
+        ? jsonRpcErrorResponse(404, -32600, "Last-Event-ID names no event of this session's stream. Reconnect without Last-Event-ID.")
+        : jsonRpcErrorResponse(404, -32001, "Session not found: send initialize again to start a new one.");
+  }
+}
+
+export async function openSessionStream(input: SessionStreamInput): Promise<Response> {
+  const { sessionId, afterSeq } = input;
+  const query = afterSeq === undefined ? "" : `?after=${afterSeq}`;
+  const upgrade = await sessionStub(input.env, input.principal, sessionId).fetch(`https://session.internal/stream${query}`, { headers: { Upgrade: "websocket" } });
+  const ws = upgrade.webSocket;
+  if (!ws) return refusal(upgrade.status, afterSeq !== undefined);
+  ws.accept();
+
+  const sse = new SseStream({ retryMs: input.retryMs, headers: { [SESSION_HEADER]: sessionId } });
+  ws.addEventListener("message", (message) => {
+    if (typeof message.data !== "string") return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    const frame = FrameSchema.safeParse(parsed);
+    if (!frame.success) return;
+    if ("seq" in frame.data) sse.send({ id: sessionEventId(sessionId, frame.data.seq), data: frame.data.data });
+    // The object asks whether this reader still exists: writing is how a dead client shows.
+    else sse.comment("probe");
+  });
+  ws.addEventListener("close", () => sse.close());
+  ws.addEventListener("error", () => sse.close());
+  // A client that goes away closes the socket at once, so the object drops its reader.
+  sse.onClose(() => closeQuietly(ws, 1000, "client gone"));
+  // Without a signal, a dead client is noticed at the next write (a keepalive at the latest).
+  input.signal?.addEventListener("abort", () => sse.close());
+  input.waitUntil(new Promise<void>((resolve) => sse.onClose(resolve)));
+  return sse.response;
+}

@@ -1,0 +1,174 @@
+/**
+ * The era-free policy of a `tools/call`: which tools run right here, which become tasks, and how
+ * long a plain call waits for its task. Both protocol adapters call callTool() and frame its
+ * outcome their own way (2025: CreateTaskResult and SSE notifications; 2026: `resultType: "task"`).
+ */
+import type { Settings } from "../config";
+import type { AdapterStateEntry } from "../core/adapter-state";
+import type { TaskGateway } from "../core/gateway";
+import type { TaskMeta } from "../core/task-meta";
+import type { LogLevel } from "../core/task-events";
+import type { TaskSnapshot } from "../core/task-object";
+import { isTerminal, type JsonObject, type Progress, type TaskOutcome } from "../core/task-record";
+import { inlineJobHost } from "../jobs/inline-host";
+import { runTool } from "../jobs/runner";
+import type { Tool } from "../tools/define";
+import { findTool } from "../tools/registry";
+import { parseWebhookRegistration } from "../webhooks/registration";
+import type { WebhookSettings } from "../webhooks/settings";
+import { parseCallMeta, type CallMeta } from "./call-meta";
+import { callCheckBackTool, isCheckBackTool } from "./check-back-tools";
+import { ErrorCode, ProtocolError } from "./errors";
+import { followFeed, type FollowResult } from "./follow";
+import { stillRunningResult } from "./task-results";
+
+/** Whether the client can take a task as the answer to this call. */
+export type TaskPreference =
+  /** It asked for one (2025's `params.task`): a tool that never runs as a task is refused. */
+  | { kind: "requested"; ttlMs?: number | null }
+  /** It takes one when the tool runs as a task, and an inline answer otherwise (2026, extension declared). */
+  | { kind: "accepted"; ttlMs?: number | null }
+  /** It cannot: a task-capable call waits for its task, then answers with its result or a link to it. */
+  | { kind: "none" };
+
+export interface ToolCall {
+  name: string;
+  arguments: unknown;
+  /** The request's `_meta`, unparsed (progress token and our keys). */
+  meta: unknown;
+  task: TaskPreference;
+  /** Aborts when the client cancels the request (it ends an inline run). */
+  signal: AbortSignal;
+}
+
+export interface ToolCallContext {
+  gateway: TaskGateway;
+  settings: Settings;
+  webhooks: WebhookSettings;
+  /** The server's public origin: the still-running answer and webhooks link to `${baseUrl}/tasks/{id}`. */
+  baseUrl: string;
+  /** The session the call came in, kept with the task. */
+  sessionId?: string;
+  /** Adapter state to keep with the task this call creates (which stream follows it, say). */
+  state?(meta: TaskMeta): AdapterStateEntry[];
+  /** Progress of a tool that runs here (taskSupport "forbidden"). */
+  onInlineProgress?(progress: Progress): void;
+  /** Log lines of a tool that runs here (a 2026 request that set a log level hears them). */
+  onInlineLog?(level: LogLevel, message: string): void;
+  /** How a plain call waits for its task until `deadline`: the adapter's own, to stream what it wants; by default a silent wait. */
+  follow?(snapshot: TaskSnapshot, deadline: number): Promise<FollowResult>;
+}
+
+export type ToolCallOutcome =
+  /** The tool ran here (taskSupport "forbidden", or a check-back tool). */
+  | { kind: "inline"; result: JsonObject }
+  /** A task was created (or found by its idempotency key): answer with it as a task. */
+  | { kind: "task"; snapshot: TaskSnapshot; created: boolean }
+  /** A plain call's task ended within INLINE_WAIT_MS: answer with its result. */
+  | { kind: "result"; snapshot: TaskSnapshot; outcome: TaskOutcome }
+  /** It did not: answer with `fallback`, a link to the task and how to check back. */
+  | { kind: "still_running"; snapshot: TaskSnapshot; fallback: JsonObject }
+  /** The tool's task support does not fit the call, or the principal's quota of unfinished tasks is full; each era says so its own way. */
+  | { kind: "refused"; reason: "task_required" | "task_forbidden" | "quota"; message: string };
+
+const forbidden = (name: string): ToolCallOutcome => ({
+  kind: "refused",
+  reason: "task_forbidden",
+  message: `Tool "${name}" does not run as a task (execution.taskSupport is "forbidden"); call it without params.task.`,
+});
+
+export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<ToolCallOutcome> {
+  const { name, task } = call;
+  if (isCheckBackTool(name)) {
+    if (task.kind === "requested") return forbidden(name);
+    return { kind: "inline", result: await callCheckBackTool(name, call.arguments, { gateway: ctx.gateway, inlineWaitMs: ctx.settings.inlineWaitMs }) };
+  }
+  const tool = findTool(name);
+  if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);
+  const meta = parseCallMeta(call.meta);
+  const args = parseArguments(tool, call.arguments, ctx.settings.maxArgumentBytes);
+
+  if (tool.taskSupport === "forbidden") {
+    if (task.kind === "requested") return forbidden(name);
+    return { kind: "inline", result: await runInline(tool, args, call.signal, ctx) };
+  }
+  if (task.kind === "none" && tool.taskSupport === "required") {
+    return { kind: "refused", reason: "task_required", message: `Tool "${name}" only runs as a task (execution.taskSupport is "required"); call it with params.task.` };
+  }
+
+  const taskMeta = taskMetaFor(meta, ctx);
+  const state = ctx.state?.(taskMeta);
+  const created = await ctx.gateway.create({
+    tool: tool.name,
+    args,
+    requestedTtlMs: task.kind === "none" ? null : (task.ttlMs ?? null),
+    meta: taskMeta,
+    ...(meta.idempotencyKey !== undefined && { idempotencyKey: meta.idempotencyKey }),
+    ...(state !== undefined && state.length > 0 && { state }),
+  });
+  if (!created.ok) return { kind: "refused", reason: "quota", message: created.message };
+  const { snapshot } = created;
+  if (task.kind !== "none") return { kind: "task", snapshot, created: created.created };
+
+  // A plain call: wait up to the inline budget, then fall back to a link.
+  const deadline = Date.now() + ctx.settings.inlineWaitMs;
+  const followed = ctx.follow ? await ctx.follow(snapshot, deadline) : await waitFor(ctx.gateway, snapshot, deadline);
+  if (followed.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
+  // A fresh look, so the data beside the link shows the progress made while the call waited.
+  const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
+  if (isTerminal(latest.task.status) && latest.outcome) return { kind: "result", snapshot: latest, outcome: latest.outcome };
+  return { kind: "still_running", snapshot: latest, fallback: stillRunningResult(latest, ctx.baseUrl) };
+}
+
+function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
+  if (new TextEncoder().encode(JSON.stringify(args ?? {})).byteLength > maxBytes) {
+    throw new ProtocolError(ErrorCode.InvalidParams, `Arguments for "${tool.name}" exceed ${maxBytes} bytes (MAX_ARGUMENT_BYTES); pass large inputs by reference (a URL or key) instead.`);
+  }
+  const parsed = tool.inputSchema.safeParse(args ?? {});
+  if (!parsed.success) {
+    const details = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${tool.name}": ${details}`);
+  }
+  return parsed.data;
+}
+
+function taskMetaFor(call: CallMeta, ctx: ToolCallContext): TaskMeta {
+  return {
+    ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
+    ...(call.correlationId !== undefined && { correlationId: call.correlationId }),
+    ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
+    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx.webhooks) }),
+    baseUrl: ctx.baseUrl,
+  };
+}
+
+/** Validated before the task exists, so a refused webhook never creates a task. */
+function checkedWebhook(raw: unknown, settings: WebhookSettings): NonNullable<TaskMeta["webhook"]> {
+  const checked = parseWebhookRegistration(raw, settings);
+  if (!checked.ok) throw new ProtocolError(ErrorCode.InvalidParams, checked.message);
+  return checked.webhook;
+}
+
+async function waitFor(gateway: TaskGateway, snapshot: TaskSnapshot, deadline: number): Promise<FollowResult> {
+  const feed = await gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
+  return feed ? followFeed(feed, { afterSeq: snapshot.lastSeq, deadline }) : { kind: "ended", lastSeq: snapshot.lastSeq };
+}
+
+async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, ctx: ToolCallContext): Promise<JsonObject> {
+  const host = inlineJobHost({
+    signal,
+    onProgress: (progress, total, message) => ctx.onInlineProgress?.({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
+    onLog: (level, message) => ctx.onInlineLog?.(level, message),
+  });
+  const outcome = await runTool(tool, args, host);
+  switch (outcome.kind) {
+    case "completed":
+      return outcome.result;
+    case "failed":
+      return { content: [{ type: "text", text: outcome.message }], isError: true };
+    case "yielded":
+      return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true };
+    case "aborted":
+      throw new ProtocolError(ErrorCode.RequestTimeout, "The call was cancelled.");
+  }
+}

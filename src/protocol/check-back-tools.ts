@@ -1,0 +1,187 @@
+/**
+ * Check-back tools for clients that do not speak MCP tasks (most of today's): a model that
+ * got a task link instead of a result calls `task_status`, `task_result` or `task_cancel`
+ * with the taskId; the task card (an MCP App) calls them too, and `task_activity`, which only
+ * it sees. They are ordinary quick tools (taskSupport "forbidden") bound to the caller's
+ * principal through the gateway, exactly like `tasks/*`: a foreign task is "not found".
+ * Each answers prose for the model and the task as data (`structuredContent`) for programs.
+ */
+import { z } from "zod";
+import type { TaskGateway } from "../core/gateway";
+import { echoMeta } from "../core/task-meta";
+import type { TaskSnapshot } from "../core/task-object";
+import { isTerminal, type JsonObject } from "../core/task-record";
+import { ErrorCode, ProtocolError } from "./errors";
+import { followFeed } from "./follow";
+import { jsonInputSchema } from "./input-schema";
+import { ACTIVITY_PAGE, taskActivity } from "./task-activity";
+import { appOnlyToolMeta } from "./task-card";
+import { finalResult, relatedTask } from "./task-results";
+import { taskStatusContent } from "./task-status-data";
+
+/** What a check-back tool reaches: the caller's tasks, and how long a call may wait inline. */
+export interface CheckBackContext {
+  gateway: TaskGateway;
+  inlineWaitMs: number;
+}
+
+/** task_result waits at most this long (and never past INLINE_WAIT_MS) before answering "still running". */
+const RESULT_WAIT_MS = 5000;
+
+const TaskIdField = z.string().min(1).max(128).describe("The taskId from the task link (task://<taskId>) a long tool call returned.");
+const TaskIdInput = z.object({ taskId: TaskIdField });
+const ActivityInput = z.object({
+  taskId: TaskIdField,
+  after: z.number().int().min(0).optional().describe("The cursor an earlier call returned; omit to read from the start."),
+});
+
+interface CheckBackTool {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: z.ZodObject;
+  /** Only the task card calls it: listed with `_meta.ui.visibility: ["app"]`, so hosts keep it from the model. */
+  appOnly?: boolean;
+  readOnly: boolean;
+  run(args: unknown, ctx: CheckBackContext): Promise<JsonObject>;
+}
+
+/** Binds a tool's parsed input type to its schema, then erases it for the list below. */
+function define<Input extends z.ZodObject>(tool: Omit<CheckBackTool, "inputSchema" | "run"> & { inputSchema: Input; run(args: z.infer<Input>, ctx: CheckBackContext): Promise<JsonObject> }): CheckBackTool {
+  return { ...tool, run: (args, ctx) => tool.run(tool.inputSchema.parse(args), ctx) };
+}
+
+const textResult = (text: string, extra: JsonObject = {}): JsonObject => ({ content: [{ type: "text", text }], ...extra });
+const notFound = (taskId: string): JsonObject =>
+  textResult(`No task "${taskId.slice(0, 64)}" was found. Check the taskId (32 hex characters from the task:// link); tasks are deleted once their ttl has passed.`, { isError: true });
+
+function metaFor(snapshot: TaskSnapshot): JsonObject {
+  return { ...echoMeta(snapshot.meta), ...relatedTask(snapshot.task.taskId) };
+}
+
+/** Prose for the model and the task as data, side by side. */
+const statusResult = (text: string, snapshot: TaskSnapshot): JsonObject => textResult(text, { structuredContent: taskStatusContent(snapshot), _meta: metaFor(snapshot) });
+
+function describe(snapshot: TaskSnapshot): string {
+  const { task, progress } = snapshot;
+  const parts = [`Task ${task.taskId} ("${snapshot.tool}") is ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : "."}`];
+  if (progress) parts.push(`Progress: ${progress.progress}${progress.total !== undefined ? ` of ${progress.total}` : ""}${progress.message ? ` (${progress.message})` : ""}.`);
+  if (isTerminal(task.status)) parts.push(`Call task_result with taskId "${task.taskId}" to get its result.`);
+  else parts.push(`It is still running. Check again in about ${Math.max(1, Math.round(task.pollInterval / 1000))} s or later with task_status, or call task_result, which waits a few seconds for the result.`);
+  return parts.join(" ");
+}
+
+/** The tool's own result for the model; the task as data, with that result inside, for programs. */
+function resultOf(snapshot: TaskSnapshot): JsonObject {
+  const { taskId } = snapshot.task;
+  if (!snapshot.outcome) return statusResult(describe(snapshot), snapshot);
+  try {
+    return { ...finalResult(taskId, snapshot.outcome, snapshot.meta), structuredContent: taskStatusContent(snapshot) };
+  } catch (error) {
+    // A task that ended with a protocol error: the model sees it as a failed tool result.
+    const message = error instanceof Error ? error.message : String(error);
+    return textResult(`Task ${taskId} failed: ${message}`, { isError: true, structuredContent: taskStatusContent(snapshot), _meta: metaFor(snapshot) });
+  }
+}
+
+/** Wait up to `ms` for the task's terminal event; false if it is surely still running. */
+async function awaitEnd(ctx: CheckBackContext, snapshot: TaskSnapshot, ms: number): Promise<boolean> {
+  if (ms <= 0) return false;
+  const feed = await ctx.gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
+  if (!feed) return false;
+  const followed = await followFeed(feed, { afterSeq: snapshot.lastSeq, deadline: Date.now() + ms });
+  return followed.kind !== "timeout";
+}
+
+const CHECK_BACK_TOOLS: CheckBackTool[] = [
+  define({
+    name: "task_status",
+    title: "Check a running task",
+    description: "Shows the status and progress of a long tool call that is running in the background as a task. Use it when a tool answered with a task link (task://...) instead of a result.",
+    inputSchema: TaskIdInput,
+    readOnly: true,
+    async run({ taskId }, ctx) {
+      const snapshot = await ctx.gateway.get(taskId);
+      if (!snapshot) return notFound(taskId);
+      return statusResult(describe(snapshot), snapshot);
+    },
+  }),
+  define({
+    name: "task_result",
+    title: "Get a task's result",
+    description: "Returns the result of a background task once it has finished; if it is still running, waits a few seconds and otherwise says so (call it again later). Use it when a tool answered with a task link (task://...).",
+    inputSchema: TaskIdInput,
+    readOnly: true,
+    async run({ taskId }, ctx) {
+      const snapshot = await ctx.gateway.get(taskId);
+      if (!snapshot) return notFound(taskId);
+      if (isTerminal(snapshot.task.status)) return resultOf(snapshot);
+      if (await awaitEnd(ctx, snapshot, Math.min(RESULT_WAIT_MS, ctx.inlineWaitMs))) {
+        const ended = await ctx.gateway.get(taskId);
+        if (!ended) return notFound(taskId);
+        if (isTerminal(ended.task.status)) return resultOf(ended);
+      }
+      const latest = (await ctx.gateway.get(taskId)) ?? snapshot;
+      return statusResult(`This is not the result yet. ${describe(latest)}`, latest);
+    },
+  }),
+  define({
+    name: "task_cancel",
+    title: "Cancel a running task",
+    description: "Cancels a background task that is still running. Finished tasks cannot be cancelled.",
+    inputSchema: TaskIdInput,
+    readOnly: false,
+    async run({ taskId }, ctx) {
+      const outcome = await ctx.gateway.cancel(taskId);
+      if (outcome.ok) return statusResult(`Cancelled task ${taskId}.`, outcome.snapshot);
+      if (outcome.reason === "not_found") return notFound(taskId);
+      const snapshot = await ctx.gateway.get(taskId);
+      const text = `Task ${taskId} is already ${snapshot?.task.status ?? "finished"}; only a running task can be cancelled.`;
+      return snapshot ? { ...statusResult(text, snapshot), isError: true } : textResult(text, { isError: true });
+    },
+  }),
+  define({
+    name: "task_activity",
+    title: "Follow a task (task card)",
+    description: "The task card's poll: a task's status as data, plus the steps it finished and the log lines it wrote after a cursor.",
+    inputSchema: ActivityInput,
+    appOnly: true,
+    readOnly: true,
+    async run({ taskId, after = 0 }, ctx) {
+      // Events first: a step logged between the two reads then shows with a status at least as new.
+      const events = await ctx.gateway.events(taskId, after, ACTIVITY_PAGE);
+      const snapshot = await ctx.gateway.get(taskId);
+      if (!snapshot) return notFound(taskId);
+      const activity = taskActivity(events, after);
+      const text = `Task ${taskId} is ${snapshot.task.status}: ${activity.steps.length} step(s) finished and ${activity.logs.length} log line(s) since ${after}.`;
+      return textResult(text, { structuredContent: { ...taskStatusContent(snapshot), ...activity }, _meta: metaFor(snapshot) });
+    },
+  }),
+];
+
+export const isCheckBackTool = (name: string): boolean => CHECK_BACK_TOOLS.some((tool) => tool.name === name);
+
+/** `tools/list` entries: always listed (see docs/webhooks.md, "Check-back tools"). */
+export function checkBackListings(): JsonObject[] {
+  return CHECK_BACK_TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: jsonInputSchema(tool.inputSchema),
+    annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+    execution: { taskSupport: "forbidden" },
+    ...(tool.appOnly && { _meta: appOnlyToolMeta() }),
+  }));
+}
+
+/** Runs a check-back tool (taskSupport "forbidden": the caller refuses task augmentation); bad arguments are -32602, like any tool's. */
+export async function callCheckBackTool(name: string, args: unknown, ctx: CheckBackContext): Promise<JsonObject> {
+  const tool = CHECK_BACK_TOOLS.find((candidate) => candidate.name === name);
+  if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}".`);
+  const parsed = tool.inputSchema.safeParse(args ?? {});
+  if (!parsed.success) {
+    const fields = Object.keys(tool.inputSchema.shape).join(", ");
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${name}": pass { ${fields} } (taskId: the 32 hex characters of the task link).`);
+  }
+  return tool.run(parsed.data, ctx);
+}

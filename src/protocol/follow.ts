@@ -1,0 +1,43 @@
+/**
+ * Following a task's feed until its result or a deadline: the one loop behind a plain call's
+ * inline wait, a running `tasks/result` and the check-back tools' short wait.
+ */
+import type { TaskFeed } from "../core/gateway";
+import { outcomeOf, type TaskEvent } from "../core/task-events";
+import type { TaskOutcome } from "../core/task-record";
+
+export type FollowResult =
+  /** The task ended; `seq` is its result event. */
+  | { kind: "result"; outcome: TaskOutcome; seq: number }
+  /** The deadline passed first; `lastSeq` is the last event seen. */
+  | { kind: "timeout"; lastSeq: number }
+  /** The feed ended without a result (the task expired, or the reader closed the feed). */
+  | { kind: "ended"; lastSeq: number };
+
+export interface FollowOptions {
+  /** The feed's starting point (its first event follows it). */
+  afterSeq: number;
+  /** Stop waiting then (ms since the epoch); no deadline waits for the result. */
+  deadline?: number;
+  /** Every event before the result, as it arrives. */
+  onEvent?(event: TaskEvent): void;
+}
+
+/** Reads `feed` until its result, the deadline or its end, then closes it. */
+export async function followFeed(feed: TaskFeed, options: FollowOptions): Promise<FollowResult> {
+  let lastSeq = options.afterSeq;
+  try {
+    for (;;) {
+      const remaining = options.deadline === undefined ? undefined : options.deadline - Date.now();
+      if (remaining !== undefined && remaining <= 0) return { kind: "timeout", lastSeq };
+      const event = await feed.next(remaining);
+      if (event === undefined) return { kind: "timeout", lastSeq };
+      if (event === null) return { kind: "ended", lastSeq };
+      lastSeq = event.seq;
+      if (event.type === "result") return { kind: "result", outcome: outcomeOf(event.data), seq: event.seq };
+      options.onEvent?.(event);
+    }
+  } finally {
+    feed.close();
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The task as one JSON document: what `resources/read` of its `task://` URI and `GET /tasks/{id}`
+ * return. The fields of `tasks/get`, plus progress and, once terminal, the result.
+ */
+import { echoMeta } from "../core/task-meta";
+import { isTerminal, type JsonObject } from "../core/task-record";
+import type { TaskSnapshot } from "../core/task-object";
+
+export function taskDocument(snapshot: TaskSnapshot): JsonObject {
+  const meta = echoMeta(snapshot.meta);
+  const doc: JsonObject = { ...snapshot.task, tool: snapshot.tool };
+  if (snapshot.progress) doc["progress"] = snapshot.progress;
+  if (isTerminal(snapshot.task.status) && snapshot.outcome) {
+    if (snapshot.outcome.kind === "result") doc["result"] = snapshot.outcome.result;
+    else doc["error"] = snapshot.outcome.error;
+  }
+  if (meta) doc["_meta"] = meta;
+  return doc;
+}

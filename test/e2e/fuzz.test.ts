@@ -1,5 +1,5 @@
 // Fuzzing the HTTP surface (/mcp, the task view and the console's routes, answers to a task's questions
-// through POST /tasks/{id}/input and forged 2025 response ids): ≥1,000 malformed or hostile requests
+// through POST /tasks/{id}/input, tasks/update, task_input and forged 2025 response ids, forged requestStates): ≥1,000 malformed or hostile requests
 // (seeded, so a failure replays with FUZZ_SEED) must give no 5xx and no dropped connection, and leave
 // earlier tasks intact (a task waiting for its answer keeps waiting, its question unchanged).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -75,10 +75,13 @@ const TASKS_CAPS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 /** A 2026-07-28 shaped request: an envelope, params and standard headers, each part possibly hostile. */
 function modernRequest(headers: Record<string, string>): { headers: Record<string, string>; body: string } {
   const method = pick(modernMethods);
-  const someTask = () => pick<unknown>([taskId, taskId, "0".repeat(32), hostileValues()]);
+  const someTask = () => pick<unknown>([taskId, taskId, waitingId, "0".repeat(32), hostileValues()]);
+  // Forged requestStates: well-formed, truncated, or with a payload naming the waiting task.
+  const forgedState = () =>
+    pick<unknown>([hostileValues(), "v1..", `v1.${Buffer.from(JSON.stringify({ t: waitingId, p: "x", n: "deploy", d: "x", e: 9e15 })).toString("base64url")}.${"A".repeat(43)}`, `v1.${"e30"}.${"B".repeat(43)}`, "v2.a.b"]);
   const params = pick<() => Record<string, unknown>>([
-    () => ({ name: pick(["countdown", "echo", "build_report", "task_status", "..", hostileValues()]), arguments: pick([{ seconds: pick([1, 2, hostileValues()]) }, { text: hostileValues() }, { pages: hostileValues() }, { taskId: someTask() }, hostileValues()]), task: pick([undefined, { ttl: hostileValues() }]), requestState: pick([undefined, undefined, hostileValues()]), inputResponses: pick([undefined, { k: { action: "accept" } }, hostileValues()]) }),
-    () => ({ taskId: someTask(), inputResponses: pick([{}, { k: { action: pick(["accept", "nope"]), content: hostileValues() } }, hostileValues()]) }),
+    () => ({ name: pick(["countdown", "echo", "build_report", "task_status", "deploy", "task_input", "..", hostileValues()]), arguments: pick([{ seconds: pick([1, 2, hostileValues()]) }, { text: hostileValues() }, { pages: hostileValues() }, { taskId: someTask(), inputResponses: badAnswers() }, { service: "api", version: "v2" }, hostileValues()]), task: pick([undefined, { ttl: hostileValues() }]), requestState: pick([undefined, undefined, forgedState()]), inputResponses: pick([undefined, { k: { action: "accept" } }, badAnswers(), hostileValues()]) }),
+    () => ({ taskId: someTask(), inputResponses: pick([{}, { k: { action: pick(["accept", "nope"]), content: hostileValues() } }, badAnswers(), hostileValues()]) }),
     () => ({ uri: pick([`task://${taskId}`, "task://../../x", hostileValues()]) }),
     () => ({ notifications: pick([{ taskIds: [someTask(), hostileValues()] }, { resourceSubscriptions: [pick([`task://${taskId}`, hostileValues()])] }, { toolsListChanged: hostileValues() }, hostileValues()]) }),
     () => ({ cursor: hostileValues() }),

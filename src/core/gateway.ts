@@ -25,6 +25,7 @@ export interface CreateTaskRequest {
 }
 
 export type CreateTaskResponse =
+  /** `created`: this request wrote the task (and its adapter state); false when its idempotency key named one that exists. */
   | { ok: true; snapshot: TaskSnapshot; created: boolean }
   | { ok: false; reason: "cap"; message: string };
 
@@ -68,7 +69,8 @@ export class TaskGateway {
       maxActive: settings.maxActiveTasksPerPrincipal,
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
     });
-    let created = true;
+    // Whether the index entry is this request's (to remove if writing the task fails).
+    let ownsEntry = true;
     if (admitted.ok) {
       taskId = admitted.taskId;
     } else {
@@ -80,7 +82,7 @@ export class TaskGateway {
       taskId = admitted.taskId;
       const existing = await this.task(taskId).get();
       if (existing) return { ok: true, snapshot: existing, created: false };
-      created = false;
+      ownsEntry = false;
     }
     let snapshot: TaskSnapshot;
     try {
@@ -90,10 +92,10 @@ export class TaskGateway {
         { enqueue: true, ...(request.state !== undefined && { state: request.state }) },
       );
     } catch (error) {
-      if (created) await this.index().remove(taskId).catch(() => undefined);
+      if (ownsEntry) await this.index().remove(taskId).catch(() => undefined);
       throw error;
     }
-    return { ok: true, snapshot, created };
+    return { ok: true, snapshot, created: true };
   }
 
   async get(taskId: string): Promise<TaskSnapshot | undefined> {

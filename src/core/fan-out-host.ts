@@ -50,7 +50,7 @@ export class FanOutHost {
     const batch = record && this.deps.fanOuts.claim(key, indexes, Date.now());
     if (!record || !batch) return { kind: "gone" };
     if (batch.finished.length > 0) await this.applyFinished(batch.finished, key);
-    else if (batch.claimed.length > 0) await this.refresh(record, key, []);
+    else if (batch.claimed.length > 0) await this.refresh(record, key, [], false);
     return { kind: "claimed", tool: record.tool, step: batch.step, items: batch.claimed, skipped: batch.skipped };
   }
 
@@ -133,7 +133,7 @@ export class FanOutHost {
         ? { type: "step", data: { name: `${header.step}[${index}]` } }
         : { type: "log", data: { level: header.settle ? "warning" : "error", message: `${header.step}[${index}] failed: ${error ?? "unknown error"}`.slice(0, 2000) } },
     );
-    await this.refresh(record, finished.at(-1)?.header.key ?? key, events);
+    await this.refresh(record, finished.at(-1)?.header.key ?? key, events, true);
     const abandoned = finished.some((f) => !f.ok && f.header.abandoned);
     if (!abandoned && !this.deps.fanOuts.allIn()) return undefined;
     const current = this.deps.liveRecord();
@@ -144,8 +144,8 @@ export class FanOutHost {
     return woken;
   }
 
-  /** Commits `events` with the fan-out's progress and statusMessage as they stand now. */
-  private async refresh(record: TaskRecord, key: string, events: NewTaskEvent[]): Promise<void> {
+  /** Commits `events` with the fan-out's statusMessage as it stands now, and its progress when items finished. */
+  private async refresh(record: TaskRecord, key: string, events: NewTaskEvent[], finished: boolean): Promise<void> {
     const header = this.deps.fanOuts.header(key);
     if (!header) {
       this.deps.append(events);
@@ -153,7 +153,7 @@ export class FanOutHost {
     }
     const done = header.done + header.failed;
     const progress: Progress | undefined =
-      header.progressBase === undefined ? undefined : { progress: header.progressBase + done, total: header.progressBase + header.total, message: `${done} of ${header.total} items done` };
+      header.progressBase === undefined || !finished ? undefined : { progress: header.progressBase + done, total: header.progressBase + header.total, message: `${done} of ${header.total} items done` };
     const moved = fanOutProgress(record, progress, statusMessage(done, header.total, this.deps.fanOuts.runningCount(key)), Date.now());
     if (moved.record === record) this.deps.append(events);
     else await this.deps.commit(record, { record: moved.record, events: [...events, ...moved.events] });

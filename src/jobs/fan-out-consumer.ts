@@ -69,7 +69,7 @@ export function stepBatchHandler(findStep: FindStep): (batch: MessageBatch<unkno
         return deadLetters ? recordUndeliverable(stub, body.fanOut, messages, tally) : runGroup(stub, body, messages, findStep, tally);
       }),
     );
-    console.log(JSON.stringify({ event: "fan_out.batch", queue: batch.queue, messages: batch.messages.length, ...tally, ms: Date.now() - started }));
+    console.info(JSON.stringify({ event: "fan_out.batch", queue: batch.queue, messages: batch.messages.length, ...tally, ms: Date.now() - started }));
   };
 }
 

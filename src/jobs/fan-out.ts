@@ -29,8 +29,8 @@ export interface FanOutDeps {
   throwIfAborted(): void;
 }
 
-/** One item's outcome, its value still JSON text. */
-type ItemOutcome = { ok: true; json: string } | { ok: false; error: string; attempts: number };
+/** One item's outcome, its value still JSON text; "skipped" items were left unrun when another failed. */
+type ItemOutcome = { ok: true; json: string } | { ok: false; error: string; skipped?: true };
 
 const summary = (input: unknown): string => {
   const text = JSON.stringify(input) ?? String(input);
@@ -55,12 +55,10 @@ export function fanOutFunction(deps: FanOutDeps): JobContext["fanOut"] {
     // The stored JSON, as job.step returns it: a replay sees exactly what the first run saw.
     const values = outcomes.map((o): Settled<O> => (o.ok ? { ok: true, value: JSON.parse(o.json) as O } : { ok: false, error: o.error }));
     if (options.settle === true) return values;
-    const failed = outcomes.findIndex((o) => !o.ok);
+    const failed = outcomes.findIndex((o) => !o.ok && !o.skipped);
     const failure = outcomes[failed];
-    if (failure && !failure.ok) {
-      const tries = failure.attempts > 1 ? ` after ${failure.attempts} attempts` : "";
-      throw new FanOutItemError(`${name}[${failed}] (input ${summary(inputs[failed])}) failed${tries}: ${failure.error}`, failed);
-    }
+    if (failure && !failure.ok) throw new FanOutItemError(`${name}[${failed}] (input ${summary(inputs[failed])}) failed: ${failure.error}`, failed);
+    if (outcomes.some((o) => !o.ok)) throw new PermanentError(`job.fanOut(${name}) ended without results for some items.`);
     return values.flatMap((v) => (v.ok ? [v.value] : []));
   }
   return fanOut;
@@ -88,7 +86,11 @@ function durable<I, O>(deps: FanOutDeps, key: string, name: string, step: Step<I
     deps.yieldState.fanOut = { message: `${status.finished} of ${status.total} items done.` };
     throw new FanOutWait();
   }
-  return status.items.map((item): ItemOutcome => (item.state === "done" ? { ok: true, json: item.value ?? "null" } : { ok: false, error: item.error ?? "it was not run", attempts: item.attempts }));
+  return status.items.map((item): ItemOutcome => {
+    if (item.state === "done") return { ok: true, json: item.value ?? "null" };
+    if (item.state === "failed") return { ok: false, error: item.error ?? "it failed" };
+    return { ok: false, error: "not run: another item failed first", skipped: true };
+  });
 }
 
 /** Without a task (an inline call): run every item here, concurrently, one attempt each. */
@@ -106,5 +108,5 @@ async function inPlace<I, O>(host: JobHost, name: string, step: Step<I, O>, inpu
       return storedJsonText(`${name}[${index}]`, await step.run(step.input.parse(input), ctx));
     }),
   );
-  return settled.map((s): ItemOutcome => (s.status === "fulfilled" ? { ok: true, json: s.value } : { ok: false, error: s.reason instanceof Error ? s.reason.message : String(s.reason), attempts: 1 }));
+  return settled.map((s): ItemOutcome => (s.status === "fulfilled" ? { ok: true, json: s.value } : { ok: false, error: s.reason instanceof Error ? s.reason.message : String(s.reason) }));
 }

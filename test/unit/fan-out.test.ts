@@ -142,7 +142,7 @@ describe("job.fanOut", () => {
     await createJobContext(host(fake), {}, steps).fanOut(square, inputs).catch(() => undefined);
     fake.finish("fanout:start#1", [1, "HTTP 503 (gave up after 3 attempts)", 9]);
     const failure = createJobContext(host(fake), {}, steps).fanOut(square, inputs);
-    await expect(failure).rejects.toMatchObject({ name: "PermanentError", index: 1, message: 'square[1] (input {"n":2}) failed after 3 attempts: HTTP 503 (gave up after 3 attempts)' });
+    await expect(failure).rejects.toMatchObject({ name: "PermanentError", index: 1, message: 'square[1] (input {"n":2}) failed: HTTP 503 (gave up after 3 attempts)' });
     const settled = await createJobContext(host(fake), {}, steps).fanOut(square, inputs, { settle: true });
     expect(settled).toEqual([{ ok: true, value: 1 }, { ok: false, error: "HTTP 503 (gave up after 3 attempts)" }, { ok: true, value: 9 }]);
   });

@@ -12,6 +12,15 @@ import { stepName, type Settled, type Step, type StepContext, type StepMap } fro
 import { storedJsonText } from "./stored-json";
 import type { YieldState } from "./job-context";
 
+/**
+ * Largest JSON of one item's input. A claim hands a consumer up to 100 inputs in one call, which
+ * must stay well under the 32 MiB limit of a Durable Object call; large data goes by key (R2, KV).
+ */
+export const MAX_STEP_INPUT_BYTES = 128 * 1024;
+
+/** Largest JSON of all of one fan-out's inputs together: they are written to the task in one turn. */
+export const MAX_FAN_OUT_INPUT_BYTES = 32 * 1024 * 1024;
+
 /** Thrown to end the run while fanned-out items run; the runner reads the wait from the YieldState. */
 export class FanOutWait extends Error {
   override readonly name = "FanOutWait";
@@ -70,11 +79,17 @@ function durable<I, O>(deps: FanOutDeps, key: string, name: string, step: Step<I
   if (!port) throw new PermanentError("job.fanOut needs a task.");
   let status: FanOutStatus | undefined = port.status(key);
   if (!status) {
+    let bytes = 0;
     const texts = inputs.map((input, index) => {
       const parsed = step.input.safeParse(input);
       if (!parsed.success) throw new PermanentError(`job.fanOut(${name}): input ${index} does not match the step's schema: ${parsed.error.message}`);
-      return storedJsonText(`job.fanOut(${name}) input ${index}`, input, "is");
+      const text = storedJsonText(`job.fanOut(${name}) input ${index}`, input, "is", MAX_STEP_INPUT_BYTES);
+      bytes += text.length;
+      return text;
     });
+    if (bytes > MAX_FAN_OUT_INPUT_BYTES) {
+      throw new PermanentError(`job.fanOut(${name}): its inputs total ${bytes} bytes; at most ${MAX_FAN_OUT_INPUT_BYTES}. Pass keys to large data (R2, KV) instead.`);
+    }
     port.start({ key, step: name, inputs: texts, settle: options.settle === true, progress: options.progress !== false });
     status = { state: "pending", finished: 0, total: inputs.length };
   }

@@ -35,6 +35,8 @@ export interface DevServerOptions {
    */
   observability?: boolean;
   startTimeoutMs?: number;
+  /** Another Worker's wrangler config, relative to the repo root (the benchmark's peers); default: ours. */
+  config?: string;
 }
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -63,6 +65,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
 
   const launch = async () => {
     const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", stateDir, "--show-interactive-dev-session=false", "--log-level", "info"];
+    if (options.config !== undefined) args.push("--config", options.config);
     for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
     child = spawn(process.execPath, args, {
       cwd: ROOT,

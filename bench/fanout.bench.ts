@@ -4,11 +4,13 @@
  *   same job run sequentially; the sequential 200 are estimated from a 20-item run × 10, not run
  *   (they take at least 200 s by construction);
  * - the runtime's CPU per item (workerd's user + system time from /proc over the run, ÷ items):
- *   1-s items, and 0-s items where the figure is all overhead, fanned out and sequential.
+ *   1-s items, and 0-s items where the figure is all overhead, fanned out and sequential;
+ * - cancel → the consumer's batch of running items has ended (their signals aborted), read from the
+ *   consumer's `fan_out.batch` log line: the heartbeat asks each task once a second.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import type { DevServer } from "../test/e2e/support/wrangler-dev.ts";
-import { createTask, median, serverLine, startBenchServer, taskResult } from "./support.ts";
+import { createTask, mcp, median, serverLine, startBenchServer, taskResult } from "./support.ts";
 
 const TICK_MS = 10; // /proc/<pid>/stat counts CPU in clock ticks of 1/100 s (getconf CLK_TCK)
 
@@ -53,6 +55,25 @@ async function run(server: DevServer, args: Record<string, unknown>): Promise<Ru
   return { wallMs, cpuMs: runtimeCpuMs(pid) - cpuBefore };
 }
 
+async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+/** 100 items of 30 s fanned out; once all run, cancel: how long until their batch has ended. */
+async function cancelLatency(server: DevServer): Promise<number> {
+  const taskId = await createTask(server.url, "batch_process", { items: 100, secondsPerItem: 30, parallel: true });
+  await until("100 running items", async () => /100 running/.test(String(((await (await fetch(`${server.url}/tasks/${taskId}`)).json()) as { statusMessage?: string }).statusMessage)));
+  const from = server.logs().length;
+  const cancelled = performance.now();
+  await mcp(server.url, "tasks/cancel", { taskId });
+  await until("the batch's end", () => server.logs().slice(from).includes('"fan_out.batch"'));
+  return performance.now() - cancelled;
+}
+
 const s = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 const perItem = (r: Run, items: number) => `${(r.cpuMs / items).toFixed(1)} ms`;
 
@@ -74,6 +95,9 @@ export default async function fanout(report: (line: string) => void): Promise<vo
 
     const parallel0 = await run(server, { items: 200, secondsPerItem: 0, parallel: true });
     const sequential0 = await run(server, { items: 200, secondsPerItem: 0 });
+    const cancels: number[] = [];
+    for (let round = 0; round < 3; round++) cancels.push(await cancelLatency(server));
+    report(`cancel → the running batch of 100 items ended: ${cancels.map((ms) => `${ms.toFixed(0)} ms`).join(", ")} (heartbeat every 1000 ms)`);
     report(`200 items × 0 s (all overhead): parallel ${s(parallel0.wallMs)}, ${perItem(parallel0, 200)} CPU per item; sequential ${s(sequential0.wallMs)}, ${perItem(sequential0, 200)} per item`);
   } finally {
     await server.stop();

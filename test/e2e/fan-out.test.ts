@@ -76,7 +76,7 @@ describe("batch_process with parallel: true", () => {
     const from = server.logs().length;
     // 150 items of 60 s: the first batch of 100 runs at once, the other 50 wait for the next batch.
     const taskId = await startTask(server.url, "batch_process", { items: 150, secondsPerItem: 60, parallel: true });
-    await vi.waitFor(async () => expect((await getTask(server.url, taskId))["statusMessage"]).toMatch(/100 running/), { timeout: 30_000, interval: 200 }).catch(withServerLogs);
+    await vi.waitFor(async () => expect((await getTask(server.url, taskId)).statusMessage).toMatch(/100 running/), { timeout: 30_000, interval: 200 }).catch(withServerLogs);
     const reply = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId } });
     expect(reply.body).toMatchObject({ result: { status: "cancelled" } });
 

@@ -10,6 +10,7 @@ import { PermanentError } from "../../src/jobs/context";
 import { createJobContext, type YieldState } from "../../src/jobs/job-context";
 import { runTool } from "../../src/jobs/runner";
 import { defineStep } from "../../src/jobs/steps";
+import { MAX_STEP_INPUT_BYTES } from "../../src/jobs/fan-out";
 import batchProcess from "../../src/tools/batch-process";
 
 const T = 1_000_000;
@@ -157,6 +158,23 @@ describe("job.fanOut", () => {
     expect(fake.started).toEqual([]);
     await createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }]).catch(() => undefined);
     await expect(createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }, { n: 2 }])).rejects.toMatchObject({ message: expect.stringContaining("deterministic") });
+  });
+
+  it("refuses an input over 128 KiB: the consumer's claim carries up to 100 of them", async ({ expect }) => {
+    const fake = new FakeFanOuts();
+    const text = defineStep({ input: z.object({ s: z.string() }), run: ({ s }) => s.length });
+    const job = createJobContext(host(fake), {}, { text });
+    await expect(job.fanOut(text, [{ s: "x" }, { s: "x".repeat(MAX_STEP_INPUT_BYTES) }])).rejects.toMatchObject({
+      name: "PermanentError",
+      message: expect.stringMatching(/input 1 is \d+ bytes; it may be at most 131072/),
+    });
+    expect(fake.started).toEqual([]);
+  });
+
+  it("turns automatic progress off when asked, and passes settle on", async ({ expect }) => {
+    const fake = new FakeFanOuts();
+    await createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }], { settle: true, progress: false }).catch(() => undefined);
+    expect(fake.started[0]).toMatchObject({ settle: true, progress: false });
   });
 
   it("returns [] for no inputs without storing anything", async ({ expect }) => {

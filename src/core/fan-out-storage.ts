@@ -3,7 +3,7 @@
  * claims, leases, sends), and its input and result in tables of their own, written once each, so
  * updating an item never rewrites them. The tables are made by the first fan-out.
  */
-import type { FanOutItem, FanOutItemState } from "./fan-out-items";
+import { newItem, type FanOutItem, type FanOutItemState } from "./fan-out-items";
 
 export interface FanOutHeader {
   /** Named by its place in the job (like a sleep), so a replayed run finds the same fan-out. */
@@ -105,7 +105,11 @@ export class FanOutStorage {
     }
     this.saveHeader(header);
     inputs.forEach((input, idx) => {
-      this.sql.exec("INSERT INTO fan_out_items (key, idx, state, claims, failures, lost, sends, due_at) VALUES (?, ?, 'pending', 0, 0, 0, 0, 0)", header.key, idx);
+      const item = newItem(idx);
+      this.sql.exec(
+        "INSERT INTO fan_out_items (key, idx, state, claims, failures, lost, sends, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        header.key, idx, item.state, item.claims, item.failures, item.lost, item.sends, item.dueAt,
+      );
       this.sql.exec("INSERT INTO fan_out_inputs (key, idx, input) VALUES (?, ?, ?)", header.key, idx, input);
     });
   }

@@ -53,7 +53,7 @@ export interface ClaimBatch {
 export class FanOuts {
   constructor(
     private readonly storage: FanOutStorage,
-    private readonly policy: () => ItemPolicy,
+    private readonly policy: ItemPolicy,
   ) {}
 
   status(key: string): FanOutStatus | undefined {
@@ -97,7 +97,7 @@ export class FanOuts {
         batch.skipped.push(index);
         continue;
       }
-      const { item: next, outcome } = claimItem(item, this.policy(), now);
+      const { item: next, outcome } = claimItem(item, this.policy, now);
       this.save(key, item, next);
       if (outcome === "run") batch.claimed.push({ index, attempt: next.claims, input: this.storage.input(key, index) ?? "null" });
       else batch.skipped.push(index);
@@ -122,7 +122,7 @@ export class FanOuts {
     const header = this.storage.header(key);
     const item = this.storage.item(key, index);
     if (!header || !item || header.abandoned) return { outcome: { kind: "ignored" } };
-    const { item: next, outcome } = failItem(item, message, permanent, this.policy(), now);
+    const { item: next, outcome } = failItem(item, message, permanent, this.policy, now);
     this.save(key, item, next);
     return outcome.kind === "final" ? { outcome, finished: this.finish(header, next) } : { outcome };
   }
@@ -149,7 +149,7 @@ export class FanOuts {
         stop.push(index);
         continue;
       }
-      this.save(key, item, renewItem(item, this.policy(), now));
+      this.save(key, item, renewItem(item, this.policy, now));
     }
     return stop;
   }
@@ -162,7 +162,7 @@ export class FanOuts {
     const send: { key: string; index: number }[] = [];
     const finished: FinishedItem[] = [];
     for (const { key, item } of this.storage.due(now, limit)) {
-      const result = resendItem(item, this.policy(), now);
+      const result = resendItem(item, this.policy, now);
       this.save(key, item, result.item);
       if (result.send) send.push({ key, index: item.index });
       else if (result.item.state === "failed") {

@@ -77,7 +77,7 @@ export class TaskObjectBase extends DurableObject<Env> {
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
     // Items get the job's retry policy; a running item's lease is a run's.
     const policy = { leaseMs: this.settings.leaseMs, maxAttempts: this.settings.jobMaxAttempts, retryBaseSeconds: this.settings.jobRetryBaseSeconds };
-    this.fanOuts = new FanOuts(this.storage.fanOuts, () => policy);
+    this.fanOuts = new FanOuts(this.storage.fanOuts, policy);
     this.fanOutHost = new FanOutHost({
       fanOuts: this.fanOuts,
       liveRecord: () => this.liveRecord(),
@@ -260,7 +260,8 @@ export class TaskObjectBase extends DurableObject<Env> {
     }
     if (isAwaitingFanOut(record)) {
       const woken = await this.fanOutHost.onAlarm(record, now);
-      if (woken) await this.runSlice(woken, now);
+      // Woken at the moment the last result was stored, which may be after `now`.
+      if (woken) await this.runSlice(woken, Date.now());
       return;
     }
     if (!isDueToRun(record, now)) {

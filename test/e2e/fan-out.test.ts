@@ -72,6 +72,24 @@ describe("batch_process with parallel: true", () => {
     expect(log.filter((e) => e.event === "result")).toHaveLength(1);
   });
 
+  it("runs each item once although the task sends queued ones again (duplicates), in whatever order they finish", async ({ expect }) => {
+    const from = server.logs().length;
+    // 150 items of 8 s: the 50 behind the first batch of 100 wait longer than LEASE_MS (3 s)
+    // unclaimed, so the task's alarm sends them again while their first messages are still queued.
+    const taskId = await startTask(server.url, "batch_process", { items: 150, secondsPerItem: 8, parallel: true });
+    const result = await taskResult(taskId);
+    expect(result["structuredContent"]).toEqual({ items: 150, checksum: sumOfSquares(150) });
+    await vi.waitFor(() => expect(total(batchLines(from), "stored")).toBe(150), { timeout: 30_000, interval: 250 }).catch(withServerLogs);
+    const lines = batchLines(from);
+    expect(total(lines, "ran")).toBe(150);
+    expect(total(lines, "skipped")).toBeGreaterThanOrEqual(1);
+    expect(total(lines, "messages")).toBe(150 + total(lines, "skipped"));
+    const log = await eventLog(taskId);
+    expect(new Set(log.filter((e) => e.event === "step").map((e) => e.data["name"])).size).toBe(150);
+    expect(log.filter((e) => e.event === "step")).toHaveLength(150);
+    expect(log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]))).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+  });
+
   it("stops on cancel: running items are aborted, queued ones acknowledged unrun, and no item finishes", async ({ expect }) => {
     const from = server.logs().length;
     // 150 items of 60 s: the first batch of 100 runs at once, the other 50 wait for the next batch.

@@ -170,6 +170,8 @@ describe("the step consumer", () => {
     const result = await consume(step.find, messages);
     expect(sorted(result.explicitAcks)).toEqual(ids(messages));
     expect(step.runs).toEqual([]);
+    expect(await expired.stub.stepDone(KEY, 0, "1")).toBe("gone");
+    expect(await unknown.stub.stepDone(KEY, 0, "1")).toBe("gone");
   });
 
   it("acknowledges malformed messages instead of retrying them", async ({ expect }) => {

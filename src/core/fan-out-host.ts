@@ -152,8 +152,9 @@ export class FanOutHost {
       return;
     }
     const done = header.done + header.failed;
+    // No progress message: the statusMessage says the same, and the 2026 view shows both side by side.
     const progress: Progress | undefined =
-      header.progressBase === undefined || !finished ? undefined : { progress: header.progressBase + done, total: header.progressBase + header.total, message: `${done} of ${header.total} items done` };
+      header.progressBase === undefined || !finished ? undefined : { progress: header.progressBase + done, total: header.progressBase + header.total };
     const moved = fanOutProgress(record, progress, statusMessage(done, header.total, this.deps.fanOuts.runningCount(key)), Date.now());
     if (moved.record === record) this.deps.append(events);
     else await this.deps.commit(record, { record: moved.record, events: [...events, ...moved.events] });

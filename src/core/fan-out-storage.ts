@@ -1,7 +1,9 @@
 /**
  * A task's fan-outs in its own SQLite: one row per fan-out, one small row per item (updated often:
  * claims, leases, sends), and its input and result in tables of their own, written once each, so
- * updating an item never rewrites them. The tables are made by the first fan-out.
+ * updating an item never rewrites them. The tables are made by the first fan-out. Two partial
+ * indexes keep the frequent reads off a full scan: unfinished items by due time (the alarm's
+ * redelivery check) and running items by fan-out (counted at every claim and result).
  */
 import { newItem, type FanOutItem, type FanOutItemState } from "./fan-out-items";
 
@@ -39,6 +41,7 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS fan_out_items (key TEXT NOT NULL, idx INTEGER NOT NULL, state TEXT NOT NULL, claims INTEGER NOT NULL,
     failures INTEGER NOT NULL, lost INTEGER NOT NULL, sends INTEGER NOT NULL, due_at INTEGER NOT NULL, error TEXT, PRIMARY KEY (key, idx));
   CREATE INDEX IF NOT EXISTS fan_out_items_due ON fan_out_items (due_at) WHERE state IN ('pending', 'running');
+  CREATE INDEX IF NOT EXISTS fan_out_items_running ON fan_out_items (key) WHERE state = 'running';
   CREATE TABLE IF NOT EXISTS fan_out_inputs (key TEXT NOT NULL, idx INTEGER NOT NULL, input TEXT NOT NULL, PRIMARY KEY (key, idx));
   CREATE TABLE IF NOT EXISTS fan_out_results (key TEXT NOT NULL, idx INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (key, idx));
 `;

@@ -4,10 +4,11 @@
  * persists what these return and performs the side effects.
  */
 import { backoff } from "./backoff";
+import { awaitFanOut } from "./fan-out";
 import type { RunOutcome } from "./ports";
 import { resultEventData, type NewTaskEvent } from "./task-events";
 import type { TaskMeta } from "./task-meta";
-import { isTerminal, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
+import { holdsLease, isTerminal, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
 
 export interface Transition {
   record: TaskRecord;
@@ -111,9 +112,6 @@ export function beginRun(record: TaskRecord, leaseId: string, leaseMs: number, n
   return { record: next, events };
 }
 
-const holdsLease = (record: TaskRecord, leaseId: string): boolean =>
-  !isTerminal(record.status) && record.run.phase === "running" && record.run.leaseId === leaseId;
-
 export function renewLease(record: TaskRecord, leaseId: string, leaseMs: number, now: number): Transition {
   if (!holdsLease(record, leaseId)) return unchanged(record);
   return { record: { ...record, run: { ...record.run, leaseUntil: now + leaseMs } }, events: [] };
@@ -202,6 +200,8 @@ export function endRun(record: TaskRecord, leaseId: string, outcome: RunOutcome,
       return failRun(record, leaseId, outcome.message, outcome.permanent, policy, now);
     case "aborted":
       return unchanged(record);
+    case "awaiting_fan_out":
+      return awaitFanOut(record, leaseId, outcome.message, now);
   }
 }
 

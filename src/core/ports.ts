@@ -4,6 +4,7 @@
  * (webhooks, the 2025 adapter's session streams). The core imports none of them.
  */
 import type { AdapterStateReader } from "./adapter-state";
+import type { FanOutRequest, FanOutStatus } from "./fan-outs";
 import type { LogLevel, TaskEvent } from "./task-events";
 import type { JsonObject, TaskRecord } from "./task-record";
 
@@ -21,6 +22,15 @@ export interface JobHost {
   saveStep(name: string, value: unknown): void;
   /** The job is about to wait (a sleep): deliver the events it has reported so far now. */
   flush?(): void;
+  /** Durable fan-out through the step queue; absent for inline calls, which run the items in place. */
+  fanOut?: FanOutPort;
+}
+
+/** What `job.fanOut` needs of the task: its fan-outs by key (fan-outs.ts). */
+export interface FanOutPort {
+  status(key: string): FanOutStatus | undefined;
+  /** Stores a new fan-out; its messages go out when the run has ended and the job waits. */
+  start(request: FanOutRequest): void;
 }
 
 /** How one run of a job ended; the TaskObject applies it through the state machine. */
@@ -28,7 +38,9 @@ export type RunOutcome =
   | { kind: "completed"; result: JsonObject }
   | { kind: "yielded"; wakeAt: number; reason?: string }
   | { kind: "failed"; message: string; permanent: boolean }
-  | { kind: "aborted" };
+  | { kind: "aborted" }
+  /** The job fanned items out (fan-out.ts) and waits, holding no run, until their results are in. */
+  | { kind: "awaiting_fan_out"; message: string };
 
 /** Runs one slice of the job of tool `tool`. Never throws. */
 export type JobRunner = (tool: string, args: JsonObject, host: JobHost) => Promise<RunOutcome>;

@@ -11,6 +11,10 @@ import type { EventStreamView } from "../streams/event-stream-frames";
 import { acceptFeedReader, FeedBroadcaster } from "../streams/task-feed";
 import { completeClose } from "../streams/websockets";
 import type { AdapterStateEntry } from "./adapter-state";
+import { isAwaitingFanOut } from "./fan-out";
+import { FanOutHost, type StepClaim, type StepFailure } from "./fan-out-host";
+import { sendBatches, type StepMessage } from "./fan-out-message";
+import { FanOuts } from "./fan-outs";
 import { principalObjectName } from "./ids";
 import type { JobMessage } from "./job-message";
 import {
@@ -61,6 +65,8 @@ export class TaskObjectBase extends DurableObject<Env> {
   private activeRun?: { leaseId: string; controller: AbortController };
   private view?: EventStreamView;
   private readonly feed: FeedBroadcaster;
+  private readonly fanOuts: FanOuts;
+  private readonly fanOutHost: FanOutHost;
 
   constructor(
     ctx: DurableObjectState,
@@ -71,6 +77,18 @@ export class TaskObjectBase extends DurableObject<Env> {
     this.storage = new TaskStorage(ctx.storage.sql);
     this.settings = readSettings(env);
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
+    // Items get the job's retry policy; a running item's lease is a run's.
+    const policy = { leaseMs: this.settings.leaseMs, maxAttempts: this.settings.jobMaxAttempts, retryBaseSeconds: this.settings.jobRetryBaseSeconds };
+    this.fanOuts = new FanOuts(this.storage.fanOuts, policy);
+    this.fanOutHost = new FanOutHost({
+      fanOuts: this.fanOuts,
+      liveRecord: () => this.liveRecord(),
+      commit: (before, transition) => this.commit(before, transition),
+      append: (events) => void this.append(events),
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+      send: (messages) => this.sendSteps(messages),
+      nextAlarmAt,
+    });
   }
 
   // ---- RPC interface -------------------------------------------------------
@@ -168,6 +186,33 @@ export class TaskObjectBase extends DurableObject<Env> {
     return this.liveRecord() ? this.storage.eventsAfter(afterSeq, limit) : [];
   }
 
+  // ---- fan-out: the step consumer's calls (fan-out-host.ts) -----------------
+
+  /** A consumer got these items' messages: which may it run (with their inputs), which are done or unwanted. */
+  async claimSteps(fanOut: string, indexes: number[]): Promise<StepClaim> {
+    return this.fanOutHost.claim(fanOut, indexes);
+  }
+
+  /** An item's result as JSON text; stored once, a duplicate or late one is ignored. */
+  async stepDone(fanOut: string, index: number, value: string): Promise<"stored" | "ignored" | "gone"> {
+    return this.fanOutHost.done(fanOut, index, value);
+  }
+
+  /** An item's step threw: retry it after a delay, or it failed for good. */
+  async stepFailed(fanOut: string, index: number, message: string, permanent: boolean): Promise<StepFailure> {
+    return this.fanOutHost.failed(fanOut, index, message, permanent);
+  }
+
+  /** The dead-letter queue: the queue gave up on an item's message. */
+  async stepUndeliverable(fanOut: string, index: number, message: string): Promise<void> {
+    return this.fanOutHost.giveUp(fanOut, index, message);
+  }
+
+  /** A consumer still runs these items: extends their leases and says which to stop (the task was cancelled, say). */
+  async stepHeartbeat(fanOut: string, indexes: number[]): Promise<number[]> {
+    return this.fanOutHost.heartbeat(fanOut, indexes);
+  }
+
   // ---- adapter state: entries only their adapter reads (adapter-state.ts) ----
 
   /** Keeps `value` under (kind, key) with the task; without a key, the next free number. Undefined for an unknown task. */
@@ -226,6 +271,12 @@ export class TaskObjectBase extends DurableObject<Env> {
       // Our own run is alive in this isolate: keep its lease.
       return this.commit(record, renewLease(record, this.activeRun.leaseId, this.settings.leaseMs, now));
     }
+    if (isAwaitingFanOut(record)) {
+      const woken = await this.fanOutHost.onAlarm(record, now);
+      // Woken at the moment the last result was stored, which may be after `now`.
+      if (woken) await this.runSlice(woken, Date.now());
+      return;
+    }
     if (!isDueToRun(record, now)) {
       await this.ctx.storage.setAlarm(nextAlarmAt(record));
       return;
@@ -256,6 +307,7 @@ export class TaskObjectBase extends DurableObject<Env> {
           signal: controller.signal,
           sliceDeadline: now + this.settings.runSliceMs,
           storage: this.storage,
+          fanOuts: this.fanOuts,
           commit: (before, transition) => void this.commit(before, transition), // storage is synchronous; only fan-out is async
           append: (events) => void this.append(events),
           flush: () => this.feed.flush(),
@@ -342,6 +394,13 @@ export class TaskObjectBase extends DurableObject<Env> {
       await this.env.JOBS.send(message, { contentType: "json" });
     } catch (error) {
       console.error("enqueue failed; the task's alarm starts it", record.taskId, error);
+    }
+  }
+
+  /** Items' messages to the step queue, in sendBatch calls within the queue's limits. */
+  private async sendSteps(messages: StepMessage[]): Promise<void> {
+    for (const chunk of sendBatches(messages)) {
+      await this.env.STEPS.sendBatch(chunk.map((body): MessageSendRequest<StepMessage> => ({ body, contentType: "json" })));
     }
   }
 

@@ -167,6 +167,7 @@ async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, ctx:
     case "failed":
       return { content: [{ type: "text", text: outcome.message }], isError: true };
     case "yielded":
+    case "awaiting_fan_out": // the inline host runs fan-outs in place, so only a durable sleep gets here
       return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true };
     case "aborted":
       throw new ProtocolError(ErrorCode.RequestTimeout, "The call was cancelled.");

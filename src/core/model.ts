@@ -4,12 +4,13 @@
  * persists what these return and performs the side effects.
  */
 import { backoff } from "./backoff";
+import { awaitFanOut } from "./fan-out";
 import { waitForInput } from "./input-model";
-import { holdsLease, statusEvent, unchanged, type Transition } from "./transition";
 import type { RunOutcome } from "./ports";
 import { resultEventData, type NewTaskEvent } from "./task-events";
 import type { TaskMeta } from "./task-meta";
-import { isTerminal, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
+import { holdsLease, isTerminal, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
+import { statusEvent, unchanged, type Transition } from "./transition";
 
 export type { Transition };
 const resultEvent = (outcome: TaskOutcome): NewTaskEvent => ({ type: "result", data: resultEventData(outcome) });
@@ -109,7 +110,6 @@ export function beginRun(record: TaskRecord, leaseId: string, leaseMs: number, n
   return { record: next, events };
 }
 
-
 export function renewLease(record: TaskRecord, leaseId: string, leaseMs: number, now: number): Transition {
   if (!holdsLease(record, leaseId)) return unchanged(record);
   return { record: { ...record, run: { ...record.run, leaseUntil: now + leaseMs } }, events: [] };
@@ -201,6 +201,8 @@ export function endRun(record: TaskRecord, leaseId: string, outcome: RunOutcome,
       return failRun(record, leaseId, outcome.message, outcome.permanent, policy, now);
     case "aborted":
       return unchanged(record);
+    case "awaiting_fan_out":
+      return awaitFanOut(record, leaseId, outcome.message, now);
   }
 }
 

@@ -11,6 +11,10 @@ import type { EventStreamView } from "../streams/event-stream-frames";
 import { acceptFeedReader, FeedBroadcaster } from "../streams/task-feed";
 import { completeClose } from "../streams/websockets";
 import { STATE_SPANS_FIELD, type AdapterStateEntry, type OpenStateEntry } from "./adapter-state";
+import { isAwaitingFanOut } from "./fan-out";
+import { FanOutHost, type StepClaim, type StepFailure } from "./fan-out-host";
+import { sendBatches, type StepMessage } from "./fan-out-message";
+import { FanOuts } from "./fan-outs";
 import { principalObjectName } from "./ids";
 import type { JobMessage } from "./job-message";
 import {
@@ -84,6 +88,8 @@ export class TaskObjectBase extends DurableObject<Env> {
   private readonly feed: FeedBroadcaster;
   /** Observers still at work on committed events (see attachState). */
   private readonly observing = new Set<Promise<void>>();
+  private readonly fanOuts: FanOuts;
+  private readonly fanOutHost: FanOutHost;
 
   constructor(
     ctx: DurableObjectState,
@@ -94,6 +100,18 @@ export class TaskObjectBase extends DurableObject<Env> {
     this.storage = new TaskStorage(ctx.storage.sql);
     this.settings = readSettings(env);
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
+    // Items get the job's retry policy; a running item's lease is a run's.
+    const policy = { leaseMs: this.settings.leaseMs, maxAttempts: this.settings.jobMaxAttempts, retryBaseSeconds: this.settings.jobRetryBaseSeconds };
+    this.fanOuts = new FanOuts(this.storage.fanOuts, policy);
+    this.fanOutHost = new FanOutHost({
+      fanOuts: this.fanOuts,
+      liveRecord: () => this.liveRecord(),
+      commit: (before, transition) => this.commit(before, transition),
+      append: (events) => void this.append(events),
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+      send: (messages) => this.sendSteps(messages),
+      nextAlarmAt,
+    });
   }
 
   // ---- RPC interface -------------------------------------------------------
@@ -192,6 +210,33 @@ export class TaskObjectBase extends DurableObject<Env> {
     return this.liveRecord() ? this.storage.eventsAfter(afterSeq, limit) : [];
   }
 
+  // ---- fan-out: the step consumer's calls (fan-out-host.ts) -----------------
+
+  /** A consumer got these items' messages: which may it run (with their inputs), which are done or unwanted. */
+  async claimSteps(fanOut: string, indexes: number[]): Promise<StepClaim> {
+    return this.fanOutHost.claim(fanOut, indexes);
+  }
+
+  /** An item's result as JSON text; stored once, a duplicate or late one is ignored. */
+  async stepDone(fanOut: string, index: number, value: string): Promise<"stored" | "ignored" | "gone"> {
+    return this.fanOutHost.done(fanOut, index, value);
+  }
+
+  /** An item's step threw: retry it after a delay, or it failed for good. */
+  async stepFailed(fanOut: string, index: number, message: string, permanent: boolean): Promise<StepFailure> {
+    return this.fanOutHost.failed(fanOut, index, message, permanent);
+  }
+
+  /** The dead-letter queue: the queue gave up on an item's message. */
+  async stepUndeliverable(fanOut: string, index: number, message: string): Promise<void> {
+    return this.fanOutHost.giveUp(fanOut, index, message);
+  }
+
+  /** A consumer still runs these items: extends their leases and says which to stop (the task was cancelled, say). */
+  async stepHeartbeat(fanOut: string, indexes: number[]): Promise<number[]> {
+    return this.fanOutHost.heartbeat(fanOut, indexes);
+  }
+
   // ---- adapter state: entries only their adapter reads (adapter-state.ts) ----
 
   /**
@@ -276,6 +321,12 @@ export class TaskObjectBase extends DurableObject<Env> {
       // Our own run is alive in this isolate: keep its lease.
       return this.commit(record, renewLease(record, this.activeRun.leaseId, this.settings.leaseMs, now));
     }
+    if (isAwaitingFanOut(record)) {
+      const woken = await this.fanOutHost.onAlarm(record, now);
+      // Woken at the moment the last result was stored, which may be after `now`.
+      if (woken) await this.runSlice(woken, Date.now());
+      return;
+    }
     if (!isDueToRun(record, now)) {
       await this.ctx.storage.setAlarm(nextAlarmAt(record));
       return;
@@ -306,6 +357,7 @@ export class TaskObjectBase extends DurableObject<Env> {
           signal: controller.signal,
           sliceDeadline: now + this.settings.runSliceMs,
           storage: this.storage,
+          fanOuts: this.fanOuts,
           commit: (before, transition) => void this.commit(before, transition), // storage is synchronous; only fan-out is async
           append: (events) => void this.append(events),
           flush: () => this.feed.flush(),
@@ -399,6 +451,13 @@ export class TaskObjectBase extends DurableObject<Env> {
       await this.env.JOBS.send(message, { contentType: "json" });
     } catch (error) {
       console.error("enqueue failed; the task's alarm starts it", record.taskId, error);
+    }
+  }
+
+  /** Items' messages to the step queue, in sendBatch calls within the queue's limits. */
+  private async sendSteps(messages: StepMessage[]): Promise<void> {
+    for (const chunk of sendBatches(messages)) {
+      await this.env.STEPS.sendBatch(chunk.map((body): MessageSendRequest<StepMessage> => ({ body, contentType: "json" })));
     }
   }
 

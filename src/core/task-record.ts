@@ -36,6 +36,8 @@ export interface RunState {
   leaseId?: string;
   leaseUntil?: number;
   wakeAt?: number;
+  /** Set while the job sleeps until its fanned-out items are done (fan-out.ts); wakeAt is then the next redelivery check. */
+  awaiting?: "fan-out";
   lastError?: string;
 }
 
@@ -121,3 +123,7 @@ export interface TaskEntryPage {
   entries: TaskEntry[];
   nextCursor?: string;
 }
+
+/** Whether `leaseId` names the live run of this task: only that run may write its outcome. */
+export const holdsLease = (record: TaskRecord, leaseId: string): boolean =>
+  !isTerminal(record.status) && record.run.phase === "running" && record.run.leaseId === leaseId;

@@ -4,8 +4,20 @@
  */
 import type { InputAnswer, InputQuestion } from "../core/input";
 import type { LogLevel } from "../core/task-events";
+import type { Settled, Step } from "./steps";
 
 export type { InputAnswer, InputQuestion, LogLevel };
+export type { Settled, Step, StepContext } from "./steps";
+
+export interface FanOutOptions {
+  /**
+   * Collect failures instead of failing: each result is `{ ok: true, value }` or `{ ok: false, error }`.
+   * Without it, an item that fails for good (a PermanentError, or its retries used up) fails the job.
+   */
+  settle?: boolean;
+  /** Report progress (items done of all) automatically; false when the tool reports its own. Default true. */
+  progress?: boolean;
+}
 
 export type ToolContent =
   | { type: "text"; text: string }
@@ -67,11 +79,30 @@ export interface JobContext {
    * if (answer.action !== "accept" || answer.content?.confirm !== true) return "Nothing deleted.";
    */
   elicit(key: string, question: InputQuestion): Promise<InputAnswer>;
+  /**
+   * Run `step` once per input, in parallel, each item a queue message run by a consumer; resolves
+   * with the results in input order. The job's run ends while the items run (it holds nothing) and
+   * resumes when the last result is stored; a resumed run gets the stored results without running
+   * any item again. `step` must be listed in the tool's `steps`. Named by its position, like a sleep.
+   * @example const sizes = await job.fanOut(resizeOne, keys.map((key) => ({ key })))
+   */
+  fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options?: FanOutOptions & { settle?: false }): Promise<O[]>;
+  fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options: FanOutOptions & { settle: true }): Promise<Settled<O>[]>;
 }
 
 /** Thrown by a tool to fail the task at once, without retries. */
 export class PermanentError extends Error {
   override readonly name = "PermanentError";
+}
+
+/** Thrown by `job.fanOut` (without `settle`) when an item failed for good; a PermanentError, so the job fails unless it catches it. */
+export class FanOutItemError extends PermanentError {
+  constructor(
+    message: string,
+    readonly index: number,
+  ) {
+    super(message);
+  }
 }
 
 /** Thrown inside `run` to end the run early; the runner reads the reason from the context, not the throw. */

@@ -173,6 +173,7 @@ async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, ctx:
     case "failed":
       return { content: [{ type: "text", text: outcome.message }], isError: true };
     case "yielded":
+    case "awaiting_fan_out": // the inline host runs fan-outs in place, so only a durable sleep gets here
       return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true };
     case "input":
       return { content: [{ type: "text", text: `"${tool.name}" asked a question (job.elicit), which a quick tool cannot do: the answer may take days. Declare taskSupport "optional" for it.` }], isError: true };

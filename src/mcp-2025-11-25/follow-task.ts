@@ -27,6 +27,11 @@ export interface FollowOptions {
   registered?: string;
   /** The questions the task waited on when the stream opened (asked here first, unless the client already heard them live). */
   pending?: Record<string, InputQuestion>;
+  /**
+   * A plain call: it ends at a question it cannot pass on (its client cannot be asked, or not on
+   * this answer), answering with the link that shows it. A `tasks/result` waits for the result.
+   */
+  endAtQuestion?: boolean;
 }
 
 export async function followTask(ctx: McpContext, options: FollowOptions): Promise<Followed> {
@@ -61,8 +66,7 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
     followed = await followFeed(feed, {
       afterSeq,
       ...(options.deadline !== undefined && { deadline: options.deadline }),
-      // A call whose client cannot be asked ends at the question, with a link that shows it.
-      stopOnQuestion: !stream.questions,
+      stopOnQuestion: options.endAtQuestion === true && (!stream.questions || streamNo === undefined),
       onEvent: (event) => {
         if (streamNo === undefined) return;
         const message = messageForEvent(event, target);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
+import { openSse } from "./support/sse-reader";
 import { DEPLOY, postInput, QUESTION, startDeploy, stepNames, taskDoc, textOf, waitForStatus, YES } from "./support/hitl";
 
 let server: DevServer;
@@ -12,7 +13,9 @@ const bob = { Authorization: "Bearer tokB" };
 
 beforeAll(async () => {
   // An inline budget far past the test timeout: a plain call that waited for an answer would time out.
-  server = await startDevServer({ vars: { API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "600000" } });
+  // Jobs start on their queue message (about a second locally), not at once from the alarm, so a
+  // stream opened right after a task is created is open before the task asks.
+  server = await startDevServer({ vars: { API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "600000", DISPATCH_GRACE_MS: "60000" } });
 });
 
 afterAll(async () => {
@@ -170,5 +173,48 @@ describe("a client with neither tasks nor elicitation", () => {
     expect(textOf(result)).toContain(QUESTION);
     expect(textOf(result)).toContain("task_input");
     expect(result.structuredContent).toMatchObject({ status: "input_required", inputRequests: { confirm: { method: "elicitation/create" } } });
+  });
+});
+
+/** A raw 2025-11-25 session that declared `capabilities`; the headers to send with it. */
+async function rawSession(capabilities: Record<string, unknown>) {
+  const init = await rpc(server.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } } }, { headers: alice });
+  const headers = { ...alice, "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "", "MCP-Protocol-Version": "2025-11-25" };
+  await rpc(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, { headers });
+  return headers;
+}
+
+describe("2025-11-25 clients that cannot be asked", () => {
+  it("a tasks/result open before the task asks keeps waiting through the question, and ends with the result once someone answers elsewhere", async ({ expect }) => {
+    const headers = await rawSession({});
+    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY, task: { ttl: 600_000 } } }, { headers });
+    const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
+    const stream = await openSse(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } }),
+    });
+    // Its priming event: the stream is registered and following, and the job has not started yet.
+    expect((await stream.next())?.data).toBe("");
+    await waitForStatus(server.url, taskId, "input_required", alice);
+    expect((await postInput(server.url, taskId, { confirm: YES }, alice)).status).toBe(200);
+    const messages: { id?: unknown; method?: string; result?: { content?: { type: string; text?: string }[] }; error?: unknown }[] = [];
+    for (;;) {
+      const event = await stream.next();
+      if (!event) break;
+      if (event.data !== "") messages.push(JSON.parse(event.data) as (typeof messages)[number]);
+    }
+    const response = messages.at(-1);
+    expect(response?.error).toBeUndefined();
+    expect(textOf(response?.result)).toMatch(/^Deployed/);
+    expect(messages.filter((m) => m.method === "elicitation/create")).toEqual([]);
+  });
+
+  it("a plain call answered as JSON gets the fallback at once, even from a client that declared elicitation (no stream to ask it on)", async ({ expect }) => {
+    const headers = await rawSession({ elicitation: {} });
+    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY } }, { headers: { ...headers, Accept: "application/json" } });
+    const result = (reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: { status: string } } }).result;
+    expect(result.structuredContent.status).toBe("input_required");
+    expect(textOf(result)).toContain(QUESTION);
   });
 });

@@ -54,6 +54,7 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
             meta: snapshot.meta,
             afterSeq: 0,
             deadline,
+            endAtQuestion: true,
             ...(created && { registered: CALL_STREAM_KEY }),
             ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
           }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended", lastSeq: 0 } : followed)),

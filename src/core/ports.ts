@@ -3,8 +3,9 @@
  * (src/index.ts) wires the implementations in: the job runner (src/jobs) and the observers
  * (webhooks, the 2025 adapter's session streams). The core imports none of them.
  */
-import type { AdapterStateReader } from "./adapter-state";
+import type { AdapterStateWriter } from "./adapter-state";
 import type { FanOutRequest, FanOutStatus } from "./fan-outs";
+import type { AskedQuestion } from "./input";
 import type { LogLevel, TaskEvent } from "./task-events";
 import type { JsonObject, TaskRecord } from "./task-record";
 
@@ -37,6 +38,8 @@ export interface FanOutPort {
 export type RunOutcome =
   | { kind: "completed"; result: JsonObject }
   | { kind: "yielded"; wakeAt: number; reason?: string }
+  /** The job asked (`job.elicit`): the task waits for the answers with nothing running. */
+  | { kind: "input"; questions: AskedQuestion[] }
   | { kind: "failed"; message: string; permanent: boolean }
   | { kind: "aborted" }
   /** The job fanned items out (fan-out.ts) and waits, holding no run, until their results are in. */
@@ -50,8 +53,11 @@ export interface TaskObserverContext {
   record: TaskRecord;
   /** The events just appended, in order. */
   events: TaskEvent[];
-  /** The adapters' state kept with this task (a session's subscription, say). */
-  state: AdapterStateReader;
+  /**
+   * The adapters' state kept with this task (a session's subscription, which streams were open when,
+   * say). An observer may also note what it did there (a question delivered to a live reader).
+   */
+  state: AdapterStateWriter;
 }
 
 /**

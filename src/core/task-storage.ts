@@ -19,7 +19,7 @@ export class TaskStorage {
   readonly fanOuts: FanOutStorage;
 
   constructor(private readonly sql: SqlStorage) {
-    this.state = new AdapterStateStore(sql);
+    this.state = new AdapterStateStore(sql, () => this.lastSeq());
     this.fanOuts = new FanOutStorage(sql);
   }
 
@@ -82,6 +82,8 @@ export class TaskStorage {
   }
 
   lastSeq(): number {
+    // Adapter state attached with a new task comes before its first event (and its tables).
+    if (!this.hasSchema()) return 0;
     return this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM events").one().seq ?? 0;
   }
 

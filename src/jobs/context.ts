@@ -2,10 +2,11 @@
  * The JobContext a tool's `run` receives: progress, cancellation, logs,
  * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
+import type { InputAnswer, InputQuestion } from "../core/input";
 import type { LogLevel } from "../core/task-events";
 import type { Settled, Step } from "./steps";
 
-export type { LogLevel };
+export type { InputAnswer, InputQuestion, LogLevel };
 export type { Settled, Step, StepContext } from "./steps";
 
 export interface FanOutOptions {
@@ -65,6 +66,20 @@ export interface JobContext {
   /** Like `sleep`, to an absolute time; not memoized (the target itself is stable). */
   sleepUntil(time: number | Date, reason?: string): Promise<void>;
   /**
+   * Ask a person and wait durably for the answer (human in the loop). The task goes
+   * `input_required` with `message` as its status message and nothing running; the answer (checked
+   * against `requestedSchema`, MCP's elicitation form: a flat object of string, number, boolean or
+   * enum fields) wakes it, and this run's replay gets it here. Memoized like `step`: `key` is asked
+   * once per task, and a resumed run gets the stored answer back. `content` comes only with `accept`.
+   * @example
+   * const answer = await job.elicit("approve", {
+   *   message: "Delete 120 rows from orders?",
+   *   requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+   * });
+   * if (answer.action !== "accept" || answer.content?.confirm !== true) return "Nothing deleted.";
+   */
+  elicit(key: string, question: InputQuestion): Promise<InputAnswer>;
+  /**
    * Run `step` once per input, in parallel, each item a queue message run by a consumer; resolves
    * with the results in input order. The job's run ends while the items run (it holds nothing) and
    * resumes when the last result is stored; a resumed run gets the stored results without running
@@ -95,6 +110,14 @@ export class JobYield extends Error {
   override readonly name = "JobYield";
   constructor(readonly wakeAt: number, readonly reason?: string) {
     super("The job yielded; it resumes later.");
+  }
+}
+
+/** Thrown inside `run` when the job asks a question; the runner reads the questions from the context. */
+export class JobInput extends Error {
+  override readonly name = "JobInput";
+  constructor() {
+    super("The job asked a question; it resumes once the answer arrives.");
   }
 }
 

@@ -2,7 +2,8 @@
  * Builds the JobContext a tool receives over a JobHost: memoized steps, durable sleeps
  * (remembered by position, so a replayed run does not wait again) and yields.
  */
-import { abortableDelay, JobYield, PermanentError, type JobContext } from "./context";
+import { abortableDelay, JobInput, JobYield, PermanentError, type InputAnswer, type JobContext } from "./context";
+import { answerStepName, questionProblem, type AskedQuestion } from "../core/input";
 import type { JobHost } from "../core/ports";
 import { fanOutFunction } from "./fan-out";
 import type { StepMap } from "./steps";
@@ -13,9 +14,11 @@ export { MAX_STEP_BYTES } from "./stored-json";
 /** Sleeps this long or longer always yield: the run ends and nothing is held while waiting. */
 export const YIELD_THRESHOLD_MS = 30_000;
 
-/** Set when the run yielded, even if the tool caught the JobYield we threw. */
+/** Set when the run yielded, asked or waits for fanned-out items, even if the tool caught what we threw. */
 export interface YieldState {
   yield?: JobYield;
+  /** Questions asked in this run (several when a job asks with Promise.all). */
+  questions?: AskedQuestion[];
   /** Set when the run ended to wait for fanned-out items: the task's statusMessage meanwhile. */
   fanOut?: { message: string };
 }
@@ -98,6 +101,19 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       const at = typeof time === "number" ? time : time.getTime();
       if (!Number.isFinite(at)) throw new PermanentError(`job.sleepUntil needs a valid time, got ${String(time)}.`);
       await waitUntil(at, reason);
+    },
+    async elicit(key, question) {
+      const problem = questionProblem(key, question ?? {});
+      if (problem !== undefined) throw new PermanentError(`job.elicit: ${problem}.`);
+      const stored = host.loadStep(answerStepName(key));
+      if (stored) {
+        moveTo(`after input ${key}`);
+        return stored.value as InputAnswer;
+      }
+      throwIfAborted();
+      // The run ends here; the task waits with nothing running and the answer wakes it.
+      (yieldState.questions ??= []).push({ key, message: question.message, requestedSchema: question.requestedSchema });
+      throw new JobInput();
     },
     // Named by position like a sleep: a replayed run reaches the same fan-out under the same key.
     fanOut: fanOutFunction({ host, yieldState, steps, nextKey: () => `fanout:${position}#${++fanOutsHere}`, throwIfAborted }),

@@ -27,8 +27,10 @@ export const isPermanent = (error: unknown): boolean => error instanceof Permane
 export async function runTool(tool: RunnableTool, args: unknown, host: JobHost): Promise<RunOutcome> {
   const yieldState: YieldState = {};
   const job = createJobContext(host, yieldState, tool.steps);
-  // A wait for fanned-out items wins over a sleep started beside it: the job is woken when they are in.
+  // A question outranks a wait for fanned-out items, which outranks a sleep started beside it: the run
+  // that follows the answer reaches the fan-out again, and a sleep's wake time is memoized.
   const yielded = (): RunOutcome | undefined =>
+    (yieldState.questions && { kind: "input", questions: yieldState.questions }) ??
     (yieldState.fanOut && { kind: "awaiting_fan_out", message: yieldState.fanOut.message }) ??
     (yieldState.yield && { kind: "yielded", wakeAt: yieldState.yield.wakeAt, ...(yieldState.yield.reason !== undefined && { reason: yieldState.yield.reason }) });
   try {

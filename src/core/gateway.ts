@@ -12,7 +12,7 @@ import { newTask } from "./model";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
 import { toTaskView, type JsonObject, type TaskEntryPage, type TaskPage } from "./task-record";
-import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-object";
+import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-rpc";
 
 export interface CreateTaskRequest {
   tool: string;

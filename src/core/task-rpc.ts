@@ -1,0 +1,57 @@
+/**
+ * The shapes of the TaskObject's RPC interface: what a caller sends to create a task, and what it
+ * gets back (a TaskSnapshot, or the outcome of a cancel or an answer). The gateway and the
+ * adapters read these; only the TaskObject builds them.
+ */
+import type { AdapterStateEntry } from "./adapter-state";
+import type { InputQuestion } from "./input";
+import type { NewTaskInput } from "./model";
+import type { TaskMeta } from "./task-meta";
+import { pendingInputs, toTaskView, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
+
+export interface TaskSnapshot {
+  task: TaskView;
+  tool: string;
+  meta: TaskMeta;
+  progress?: Progress;
+  outcome?: TaskOutcome;
+  /** The questions the task waits on, by key, while it is `input_required`. */
+  inputRequests?: Record<string, InputQuestion>;
+  lastSeq: number;
+}
+
+/** `createdAt` (ms) is the gateway's, so the principal's index and the task itself agree on it. */
+export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs"> & { createdAt?: number };
+export interface CreateOptions {
+  /** Send the job's queue message after answering. */
+  enqueue?: boolean;
+  /** Adapter state to keep with a task this call creates (written with it, in the same turn). */
+  state?: readonly AdapterStateEntry[];
+}
+export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
+
+/**
+ * What became of answers to a task's questions (every path a person's answer takes ends here):
+ * `accepted` keys were stored and wake the job once nothing else is pending; `ignored` keys name no
+ * pending question (never asked, or already answered), as the Tasks extension asks. A task that
+ * ended says so (`terminal`); an answer that breaks its form stores nothing (`invalid`, the field
+ * named in `message`); an unknown, expired or another principal's task is `not_found`.
+ */
+export type AnswerOutcome =
+  | { ok: true; accepted: string[]; ignored: string[]; snapshot: TaskSnapshot }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "terminal"; snapshot: TaskSnapshot }
+  | { ok: false; reason: "invalid"; key: string; message: string; snapshot: TaskSnapshot };
+
+/** The snapshot of `record`, whose latest event is `lastSeq`. */
+export function taskSnapshot(record: TaskRecord, lastSeq: number): TaskSnapshot {
+  return {
+    task: toTaskView(record),
+    tool: record.tool,
+    meta: record.meta,
+    ...(record.progress && { progress: record.progress }),
+    ...(record.outcome && { outcome: record.outcome }),
+    ...(record.status === "input_required" && { inputRequests: pendingInputs(record) }),
+    lastSeq,
+  };
+}

@@ -4,7 +4,7 @@
  */
 import { taskPolicy, type Settings } from "../config";
 import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../streams/event-stream-hub";
-import { openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
+import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
 import type { WireEvent } from "../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
@@ -12,7 +12,7 @@ import { newTask } from "./model";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
 import { toTaskView, type JsonObject, type TaskEntryPage, type TaskPage } from "./task-record";
-import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-rpc";
+import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, TaskSnapshot } from "./task-rpc";
 
 export interface CreateTaskRequest {
   tool: string;
@@ -22,7 +22,16 @@ export interface CreateTaskRequest {
   idempotencyKey?: string;
   /** Adapter state kept with the task if this request creates it. */
   state?: readonly AdapterStateEntry[];
+  /** A plain call that waits for its task: the object waits the job's first moments and may answer with its end. */
+  wait?: boolean;
 }
+
+/**
+ * How long a new task's object waits for the job's first run to end before answering a plain call
+ * (docs/core.md): most quick tools are done well within it, and their result then comes back with
+ * the creation. A longer job is followed on its feed from there, its progress replayed from the start.
+ */
+export const FIRST_MOMENTS_MS = 50;
 
 export type CreateTaskResponse =
   /** `created`: this request wrote the task (and its adapter state); false when its idempotency key named one that exists. */
@@ -39,6 +48,9 @@ export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: n
 const decodeEvent = (wire: WireEvent): TaskEvent | undefined => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
 
 export class TaskGateway {
+  /** Tasks this gateway created that ended within their creation: their logs, so following one opens no feed. */
+  private readonly endedHere = new Map<string, { meta: TaskMeta; events: TaskEvent[] }>();
+
   constructor(
     private readonly env: Env,
     private readonly settings: Settings,
@@ -84,13 +96,23 @@ export class TaskGateway {
       if (existing) return { ok: true, snapshot: existing, created: false };
       ownsEntry = false;
     }
+    // With no grace for the queue (the default), the object starts the job as it writes the task (task-launch.ts).
+    const options: CreateOptions = {
+      enqueue: true,
+      ...(request.state !== undefined && { state: request.state }),
+      ...(settings.dispatchGraceMs === 0 && { run: { waitMs: request.wait === true ? FIRST_MOMENTS_MS : 0 } }),
+    };
     let snapshot: TaskSnapshot;
     try {
-      // The object stores the task, arms its alarm (which starts the job) and enqueues the job.
-      snapshot = await this.task(taskId).create(
+      // The object stores the task, arms its alarm, starts the job and enqueues it.
+      // Typed here: the stub's own types turn our JSON records into `never` (see test/pool/support.ts).
+      const made: CreatedTask = await this.task(taskId).create(
         { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt: preview.createdAt },
-        { enqueue: true, ...(request.state !== undefined && { state: request.state }) },
+        options,
       );
+      const { ended, ...created } = made;
+      snapshot = created;
+      if (ended) this.endedHere.set(taskId, { meta: created.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
     } catch (error) {
       if (ownsEntry) await this.index().remove(taskId).catch(() => undefined);
       throw error;
@@ -136,6 +158,10 @@ export class TaskGateway {
   /** A feed, or why not (404 no task or state, 410 that stream ended, 416 seq past the end). */
   async openFeed(taskId: string, afterSeq: number, options: FeedOptions = {}): Promise<OpenTaskFeed> {
     if (!isTaskId(taskId)) return { ok: false, status: 404 };
+    const ended = this.endedHere.get(taskId);
+    if (ended && options.state === undefined && afterSeq <= (ended.events.at(-1)?.seq ?? 0)) {
+      return { ok: true, feed: Object.assign(feedOfEvents(ended.events.filter((event) => event.seq > afterSeq)), { meta: ended.meta }) };
+    }
     const opened: OpenFeed<TaskEvent> = await openFeed(this.task(taskId), afterSeq, decodeEvent, options);
     if (!opened.ok) return opened;
     const { feed } = opened;

@@ -19,8 +19,50 @@ export interface TaskCommitsDeps {
   outbox: TaskOutbox;
 }
 
+interface Committed {
+  before: TaskRecord | undefined;
+  record: TaskRecord;
+  appended: TaskEvent[];
+}
+
 export class TaskCommits {
+  /** While a new task's writes are deferred (TaskStorage.defer): its commits, for what follows them at persist(). */
+  private held: Committed[] | undefined;
+
   constructor(private readonly deps: TaskCommitsDeps) {}
+
+  /** Keeps this new task's commits in memory until persist(): no write, alarm, index call or observer until then. */
+  defer(): void {
+    this.deps.storage.defer();
+    this.held ??= [];
+  }
+
+  get deferred(): boolean {
+    return this.held !== undefined;
+  }
+
+  /**
+   * Writes the deferred commits in this synchronous turn, then does what they left to follow: the
+   * alarm (once, for the last record), the index (if the status moved), the observers (commit by
+   * commit, in order). Resolves when those are done; a no-op when nothing was deferred.
+   */
+  persist(): Promise<void> {
+    const held = this.held;
+    if (!held) return Promise.resolve();
+    this.held = undefined;
+    this.deps.storage.persist();
+    return this.followUps(held);
+  }
+
+  private async followUps(held: Committed[]): Promise<void> {
+    const first = held[0];
+    const last = held.at(-1);
+    if (!first || !last) return;
+    await this.deps.setAlarm(nextAlarmAt(last.record));
+    // The index holds the status the task had before these commits (a new task: its first one).
+    if ((first.before ?? first.record).status !== last.record.status) await this.deps.outbox.updateIndex(last.record);
+    for (const { record, appended } of held) await this.deps.observers.notify(record, appended, this.deps.storage.state);
+  }
 
   /** Persist a transition from `before` (undefined for a new task); an unchanged record is a no-op. */
   async commit(before: TaskRecord | undefined, { record, events }: Transition): Promise<void> {
@@ -28,6 +70,10 @@ export class TaskCommits {
     const { storage, observers, outbox } = this.deps;
     storage.save(record);
     const appended = this.append(events);
+    if (this.held) {
+      this.held.push({ before, record, appended });
+      return;
+    }
     if (!before || before.run.phase !== record.run.phase || before.run.leaseUntil !== record.run.leaseUntil || before.status !== record.status) {
       await this.deps.setAlarm(nextAlarmAt(record));
     }

@@ -79,6 +79,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
   // ---- alarm: expiry, dispatch fallback, wake-ups, lease recovery -----------
 
   override async alarm(): Promise<void> {
+    this.settle();
     const record = this.storage.load();
     if (!record) return;
     const now = Date.now();
@@ -104,7 +105,13 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
   // ---- persistence -----------------------------------------------------------
 
   /** The record, unless it has expired (then it is deleted now rather than at the alarm). */
+  /** A task whose writes were held for its call's first moments (task-launch.ts) is written before anyone else reads it. */
+  protected settle(): void {
+    if (this.commits.deferred) this.ctx.waitUntil(this.commits.persist());
+  }
+
   protected liveRecord(): TaskRecord | undefined {
+    this.settle();
     const record = this.storage.load();
     if (!record) return undefined;
     if (isExpired(record, Date.now())) {

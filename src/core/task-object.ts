@@ -15,27 +15,48 @@ import type { LogLevel, TaskEvent } from "./task-events";
 import type { JsonObject } from "./task-record";
 import { answerTask } from "./task-answers";
 import { TaskObjectRuntime } from "./task-object-runtime";
-import type { AnswerOutcome, CancelOutcome, CreateOptions, CreateTaskInput, TaskSnapshot } from "./task-rpc";
+import { launchRun } from "./task-launch";
+import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, TaskSnapshot } from "./task-rpc";
 
 export class TaskObjectBase extends TaskObjectRuntime {
   // ---- RPC interface -------------------------------------------------------
 
   /**
    * Writes the task durably and arms its alarm; repeating it with the same id returns the
-   * existing task. With `enqueue`, the job's queue message is sent after this call returns:
-   * local queues take 10-20 ms per send, and the armed alarm already guarantees the task runs
-   * (it starts the job after DISPATCH_GRACE_MS, at once by default), so the client need not wait.
+   * existing task. With `run`, the job starts in this call and the answer may already hold its
+   * end (task-launch.ts). With `enqueue`, the job's queue message is sent after this call
+   * returns: the armed alarm, or the run already started, guarantees the task runs, so the
+   * client need not wait for the queue.
    */
-  async create(input: CreateTaskInput, options: CreateOptions = {}): Promise<TaskSnapshot> {
+  async create(input: CreateTaskInput, options: CreateOptions = {}): Promise<CreatedTask> {
+    this.settle();
     const existing = this.storage.load();
     if (existing) return this.snapshot(existing);
     const { createdAt, ...task } = input;
-    const transition = newTask({ ...task, ...taskPolicy(this.settings) }, createdAt ?? Date.now());
+    const { run } = options;
+    // A job this call starts has its alarm as the fallback only: at the lease's length, in case this object dies first.
+    const policy = { ...taskPolicy(this.settings), ...(run && { dispatchGraceMs: this.settings.leaseMs }) };
+    const transition = newTask({ ...task, ...policy }, createdAt ?? Date.now());
+    // A plain call's first moments: nothing is written unless the job outlives them (task-launch.ts).
+    if (run && run.waitMs > 0) this.commits.defer();
     // Before the first commit: observers of the first event already find the adapters' state.
-    for (const entry of options.state ?? []) this.storage.state.attach(entry.kind, entry.value, entry.key);
-    await this.commits.commit(undefined, transition);
-    if (options.enqueue) this.ctx.waitUntil(this.outbox.enqueueJob(transition.record));
-    return this.snapshot(transition.record);
+    this.storage.attachInitialState(options.state ?? []);
+    const created = this.commits.commit(undefined, transition);
+    const snapshot = this.snapshot(transition.record);
+    const dispatch = (started: boolean) => (options.enqueue ? this.outbox.enqueueJob(transition.record, started) : Promise.resolve());
+    if (!run) {
+      await created;
+      this.ctx.waitUntil(dispatch(false));
+      return snapshot;
+    }
+    const ended = await launchRun(created, run.waitMs, {
+      runs: this.runs,
+      load: () => this.storage.load(),
+      commits: this.commits,
+      waitUntil: (promise) => this.ctx.waitUntil(promise),
+      dispatched: () => dispatch(true),
+    });
+    return { ...snapshot, ...(ended && { ended: { snapshot: this.snapshot(ended), events: this.storage.wireEventsAfter(0) } }) };
   }
 
   /**
@@ -50,6 +71,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
 
   /** The pool dropped this id unused: delete its (empty) database. A task, once created, is never touched. */
   async discard(): Promise<boolean> {
+    this.settle();
     if (this.storage.load()) return false;
     await this.ctx.storage.deleteAll();
     this.storage.dropped();

@@ -12,8 +12,9 @@ import { toTaskView, type TaskRecord } from "./task-record";
 export class TaskOutbox {
   constructor(private readonly env: Env) {}
 
-  async enqueueJob(record: TaskRecord): Promise<void> {
-    const message: JobMessage = { v: 1, principal: record.principal, taskId: record.taskId };
+  /** `started`: the job's run began in the object already (task-launch.ts), so the message only records the dispatch. */
+  async enqueueJob(record: TaskRecord, started: boolean): Promise<void> {
+    const message: JobMessage = { v: 1, principal: record.principal, taskId: record.taskId, ...(started && { started: true }) };
     try {
       await this.env.JOBS.send(message, { contentType: "json" });
     } catch (error) {

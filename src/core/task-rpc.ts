@@ -6,6 +6,7 @@
 import type { AdapterStateEntry } from "./adapter-state";
 import type { InputQuestion } from "./input";
 import type { NewTaskInput } from "./model";
+import type { WireEvent } from "../streams/feed-frames";
 import type { TaskMeta } from "./task-meta";
 import { pendingInputs, toTaskView, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
 
@@ -27,6 +28,22 @@ export interface CreateOptions {
   enqueue?: boolean;
   /** Adapter state to keep with a task this call creates (written with it, in the same turn). */
   state?: readonly AdapterStateEntry[];
+  /**
+   * Start the job in this call, right after the task is written, instead of from the alarm; and
+   * wait up to `waitMs` for its first run to end (a plain call: most quick jobs are done by then).
+   * Without it the task waits queued for its queue message or DISPATCH_GRACE_MS.
+   */
+  run?: { waitMs: number };
+}
+
+/**
+ * What create answers: the task as this call created it (queued), or as it was if it existed
+ * already; with `ended` when the job ran to its end within the call's wait (the task as it ended,
+ * and its event log up to the result).
+ */
+export interface CreatedTask extends TaskSnapshot {
+  /** Events as stored (data still JSON text: RPC types cannot carry the typed union), decoded by the gateway. */
+  ended?: { snapshot: TaskSnapshot; events: WireEvent[] };
 }
 export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
 

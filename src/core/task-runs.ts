@@ -45,15 +45,25 @@ export class TaskRuns {
     this.active?.controller.abort(reason);
   }
 
-  /** Starts a run if one is due (beginRun decides), runs the job for one slice and commits how it ended. */
-  async runSlice(record: TaskRecord, now: number): Promise<void> {
+  /**
+   * Starts a run if one is due (beginRun decides), runs the job for one slice and commits how it
+   * ended. The job starts as soon as the run's start is written, not after what follows a commit
+   * (the alarm, the observers): those go on beside it, in order. `onOutcome` hears the moment the
+   * run's outcome is written (before its own follow-ups), which is what a caller waiting for the
+   * job (a plain call's first moments) needs.
+   */
+  async runSlice(record: TaskRecord, now: number, onOutcome?: (record: TaskRecord) => void): Promise<void> {
     const { storage, settings } = this.deps;
     const leaseId = crypto.randomUUID();
     // A job whose runs keep dying with their process gets as many tries as one that keeps throwing.
     const started = beginRun(record, leaseId, settings.leaseMs, now, settings.jobMaxAttempts);
     if (started.record === record) return;
-    await this.deps.commit(record, started);
-    if (started.record.run.phase !== "running") return; // it failed instead of starting
+    const begun = this.deps.commit(record, started);
+    begun.catch(() => undefined); // awaited below; handled now so a failure while the job runs is not reported twice
+    if (started.record.run.phase !== "running") {
+      onOutcome?.(started.record); // it failed instead of starting
+      return begun;
+    }
     const controller = new AbortController();
     this.active = { leaseId, controller };
     const heartbeat = setInterval(() => {
@@ -81,8 +91,12 @@ export class TaskRuns {
       if (this.active?.leaseId === leaseId) this.active = undefined;
     }
     const current = storage.load();
-    if (!current) return;
+    if (!current) return begun;
     const policy = { maxAttempts: settings.jobMaxAttempts, baseSeconds: settings.jobRetryBaseSeconds };
-    return this.deps.commit(current, endRun(current, leaseId, outcome, policy, Date.now()));
+    const ended = endRun(current, leaseId, outcome, policy, Date.now());
+    const committed = this.deps.commit(current, ended);
+    onOutcome?.(ended.record);
+    await begun;
+    return committed;
   }
 }

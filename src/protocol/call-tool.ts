@@ -109,6 +109,7 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
     meta: taskMeta,
     ...(meta.idempotencyKey !== undefined && { idempotencyKey: meta.idempotencyKey }),
     ...(state !== undefined && state.length > 0 && { state }),
+    wait: task.kind === "none",
   });
   if (!created.ok) return { kind: "refused", reason: "quota", message: created.message };
   const { snapshot } = created;

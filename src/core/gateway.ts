@@ -9,6 +9,7 @@ import type { WireEvent } from "../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask } from "./model";
+import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
 import { toTaskView, type JsonObject, type TaskEntryPage, type TaskPage } from "./task-record";
@@ -45,6 +46,9 @@ export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
 }
 export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
 
+/** This isolate's admission slots, per principal and cap (slot-lease.ts). Lost on eviction: the index takes them back. */
+const slotLeases = new SlotLeases({ maxPrincipals: 1000 });
+
 const decodeEvent = (wire: WireEvent): TaskEvent | undefined => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
 
 export class TaskGateway {
@@ -65,14 +69,27 @@ export class TaskGateway {
     return this.env.PRINCIPALS.getByName(principalObjectName(this.principal));
   }
 
-  /** Durable before acknowledged: index entry, then the task's object with its alarm armed; the object enqueues the job. */
+  /**
+   * Durable before acknowledged: admitted (an admission slot this isolate holds, or the index asked
+   * itself), then written by the task's object, which starts the job and enqueues it.
+   */
   async create(request: CreateTaskRequest): Promise<CreateTaskResponse> {
+    const { settings } = this;
+    const createdAt = Date.now();
+    // An idempotency key needs the index's own answer: it may name a task that exists.
+    if (request.idempotencyKey === undefined) {
+      const maxActive = settings.maxActiveTasksPerPrincipal;
+      const slot = await slotLeases.take(JSON.stringify([this.principal, maxActive]), (want, giveBack) =>
+        this.index().lease({ principal: this.principal, want, giveBack, maxActive }),
+      );
+      // A slot's task reports itself to the index; if writing it fails, the slot is taken back when it is overdue.
+      if (slot !== undefined) return { ok: true, snapshot: await this.write(slot, request, createdAt, true), created: true };
+    }
     // The index may swap this id for a pre-provisioned one (its object already exists, so creating the task is cheaper).
     let taskId = newTaskId();
-    const { settings } = this;
     const preview = newTask(
       { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, ...taskPolicy(settings) },
-      Date.now(),
+      createdAt,
     ).record;
     const admitted = await this.index().admit({
       task: toTaskView(preview),
@@ -96,28 +113,30 @@ export class TaskGateway {
       if (existing) return { ok: true, snapshot: existing, created: false };
       ownsEntry = false;
     }
-    // With no grace for the queue (the default), the object starts the job as it writes the task (task-launch.ts).
-    const options: CreateOptions = {
-      enqueue: true,
-      ...(request.state !== undefined && { state: request.state }),
-      ...(settings.dispatchGraceMs === 0 && { run: { waitMs: request.wait === true ? FIRST_MOMENTS_MS : 0 } }),
-    };
-    let snapshot: TaskSnapshot;
     try {
-      // The object stores the task, arms its alarm, starts the job and enqueues it.
-      // Typed here: the stub's own types turn our JSON records into `never` (see test/pool/support.ts).
-      const made: CreatedTask = await this.task(taskId).create(
-        { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt: preview.createdAt },
-        options,
-      );
-      const { ended, ...created } = made;
-      snapshot = created;
-      if (ended) this.endedHere.set(taskId, { meta: created.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
+      return { ok: true, snapshot: await this.write(taskId, request, createdAt, false), created: true };
     } catch (error) {
       if (ownsEntry) await this.index().remove(taskId).catch(() => undefined);
       throw error;
     }
-    return { ok: true, snapshot, created: true };
+  }
+
+  /** The object stores the task, arms its alarm, starts the job (with no grace for the queue, the default: task-launch.ts) and enqueues it. */
+  private async write(taskId: string, request: CreateTaskRequest, createdAt: number, slotted: boolean): Promise<TaskSnapshot> {
+    const options: CreateOptions = {
+      enqueue: true,
+      ...(request.state !== undefined && { state: request.state }),
+      ...(this.settings.dispatchGraceMs === 0 && { run: { waitMs: request.wait === true ? FIRST_MOMENTS_MS : 0 } }),
+      ...(slotted && { slotted }),
+    };
+    // Typed here: the stub's own types turn our JSON records into `never` (see test/pool/support.ts).
+    const made: CreatedTask = await this.task(taskId).create(
+      { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt },
+      options,
+    );
+    const { ended, ...snapshot } = made;
+    if (ended) this.endedHere.set(taskId, { meta: snapshot.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
+    return snapshot;
   }
 
   async get(taskId: string): Promise<TaskSnapshot | undefined> {

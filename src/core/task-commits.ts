@@ -59,8 +59,10 @@ export class TaskCommits {
     const last = held.at(-1);
     if (!first || !last) return;
     await this.deps.setAlarm(nextAlarmAt(last.record));
-    // The index holds the status the task had before these commits (a new task: its first one).
-    if ((first.before ?? first.record).status !== last.record.status) await this.deps.outbox.updateIndex(last.record);
+    // The index holds the status the task had before these commits (a new task: its first one), or,
+    // for a task created under an admission slot, nothing yet.
+    const { outbox } = this.deps;
+    if (outbox.tracking || (first.before ?? first.record).status !== last.record.status) await outbox.updateIndex(last.record);
     for (const { record, appended } of held) await this.deps.observers.notify(record, appended, this.deps.storage.state);
   }
 

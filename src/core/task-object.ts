@@ -41,7 +41,10 @@ export class TaskObjectBase extends TaskObjectRuntime {
     if (run && run.waitMs > 0) this.commits.defer();
     // Before the first commit: observers of the first event already find the adapters' state.
     this.storage.attachInitialState(options.state ?? []);
-    const created = this.commits.commit(undefined, transition);
+    if (options.slotted) this.outbox.expectTracking();
+    const written = this.commits.commit(undefined, transition);
+    // Listed before anyone holds its id: tasks/list right after the answer shows it. A deferred task is reported when written.
+    const created = this.commits.deferred || !options.slotted ? written : Promise.all([written, this.outbox.updateIndex(transition.record)]).then(() => undefined);
     const snapshot = this.snapshot(transition.record);
     const dispatch = (started: boolean) => (options.enqueue ? this.outbox.enqueueJob(transition.record, started) : Promise.resolve());
     if (!run) {

@@ -1,8 +1,9 @@
 /**
  * What a TaskObject sends elsewhere: its job's queue message, its fanned-out items' messages, and
- * its status changes and removal to the principal's index. The task's own record stays the source
- * of truth, so a failed index update or job message is logged, not thrown: the index may lag, and
- * the task's alarm starts a job whose message was lost.
+ * what the principal's index keeps of it (its entry, its status changes, its removal). The task's
+ * own record stays the source of truth, so a failed index call or job message is logged, not
+ * thrown: the index may lag, and the task's alarm starts a job whose message was lost. Index calls
+ * leave one at a time, in order, so a later status never arrives before an earlier one.
  */
 import { sendBatches, type StepMessage } from "./fan-out-message";
 import { principalObjectName } from "./ids";
@@ -10,6 +11,10 @@ import type { JobMessage } from "./job-message";
 import { toTaskView, type TaskRecord } from "./task-record";
 
 export class TaskOutbox {
+  private indexCalls: Promise<void> = Promise.resolve();
+  /** Created under an admission slot and not yet reported to the index (slot-lease.ts). */
+  private untracked = false;
+
   constructor(private readonly env: Env) {}
 
   /** `started`: the job's run began in the object already (task-launch.ts), so the message only records the dispatch. */
@@ -29,23 +34,33 @@ export class TaskOutbox {
     }
   }
 
-  async updateIndex(record: TaskRecord): Promise<void> {
-    try {
-      await this.index(record).update(toTaskView(record));
-    } catch (error) {
-      console.error("task index update failed", record.taskId, error);
-    }
+  /** The task was created under an admission slot: its first index call reports it (track), not only its status. */
+  expectTracking(): void {
+    this.untracked = true;
   }
 
-  async removeFromIndex(record: TaskRecord): Promise<void> {
-    try {
-      await this.index(record).remove(record.taskId);
-    } catch (error) {
-      console.error("task index removal failed", record.taskId, error);
-    }
+  /** Whether the index has yet to hear of this task at all. */
+  get tracking(): boolean {
+    return this.untracked;
   }
 
-  private index(record: TaskRecord) {
-    return this.env.PRINCIPALS.getByName(principalObjectName(record.principal));
+  /** Tells the index the task's view now: its entry for a task created under a slot, else a status change. */
+  updateIndex(record: TaskRecord): Promise<void> {
+    const track = this.untracked;
+    this.untracked = false;
+    const view = toTaskView(record);
+    return this.inOrder("task index update failed", record, (index) => (track ? index.track(view, record.tool) : index.update(view)));
+  }
+
+  removeFromIndex(record: TaskRecord): Promise<void> {
+    this.untracked = false;
+    return this.inOrder("task index removal failed", record, (index) => index.remove(record.taskId));
+  }
+
+  private inOrder(failure: string, record: TaskRecord, call: (index: ReturnType<Env["PRINCIPALS"]["getByName"]>) => Promise<void>): Promise<void> {
+    const index = this.env.PRINCIPALS.getByName(principalObjectName(record.principal));
+    const next = this.indexCalls.then(() => call(index)).catch((error: unknown) => console.error(failure, record.taskId, error));
+    this.indexCalls = next;
+    return next;
   }
 }

@@ -34,6 +34,12 @@ export interface CreateOptions {
    * Without it the task waits queued for its queue message or DISPATCH_GRACE_MS.
    */
   run?: { waitMs: number };
+  /**
+   * Created under an admission slot (slot-lease.ts): the index has not admitted it, so the object
+   * reports it there itself, before answering (or, for a call that ended in its first moments, when
+   * it is written).
+   */
+  slotted?: boolean;
 }
 
 /**

@@ -5,7 +5,7 @@
  * hears a message twice.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import type { AdapterStateEntry } from "../core/adapter-state";
 import type { TaskMeta } from "../core/task-meta";
 

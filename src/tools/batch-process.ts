@@ -4,7 +4,7 @@
  * Each item's simulated work is a `job.sleep` inside its step: short ones are timers,
  * long ones (30 s and more) end the run and the task's alarm resumes it, holding nothing.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "./define";
 
 export default defineTool({

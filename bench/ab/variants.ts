@@ -1,0 +1,59 @@
+/**
+ * Variants of our Worker for an A/B run (bench/ab/run.ts): each is this repo's wrangler.toml and
+ * src/index.ts with one change, written to a temporary directory with absolute paths, so no file
+ * of the repo is touched and every variant bundles the same sources otherwise.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+interface Variant {
+  description: string;
+  toml?: (text: string) => string;
+  entry?: (text: string) => string;
+}
+
+/** Drops a `[name]` table (up to the next table) from wrangler.toml. */
+const dropTable = (name: string) => (text: string) => text.replace(new RegExp(`^\\[${name}\\]\\n(?:(?!\\[).*\\n)*`, "m"), "");
+
+const replaceOnce = (from: string, to: string) => (text: string) => {
+  if (!text.includes(from)) throw new Error(`variant: "${from}" not found`);
+  return text.replace(from, to);
+};
+
+export const VARIANTS: Record<string, Variant> = {
+  main: { description: "the repo as it is" },
+  "no-transition-log": {
+    description: "no transition log observer (src/core/transition-log.ts unwired)",
+    entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
+  },
+  "no-observability": { description: "no [observability] table in wrangler.toml (Workers Logs off)", toml: dropTable("observability") },
+  "no-log-no-observability": {
+    description: "neither the transition log nor [observability]",
+    toml: dropTable("observability"),
+    entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
+  },
+  "no-assets": { description: "no [assets] table (the pages are not served: latency rows only)", toml: dropTable("assets") },
+};
+
+/** Writes the variant's wrangler config (and entry, if changed); returns the config's absolute path. */
+export function writeVariant(name: string): string {
+  const variant = VARIANTS[name];
+  if (!variant) throw new Error(`unknown variant ${name}; known: ${Object.keys(VARIANTS).join(", ")}`);
+  const dir = mkdtempSync(join(tmpdir(), `ab-${name}-`));
+  let main = join(ROOT, "src/index.ts");
+  if (variant.entry) {
+    const entry = readFileSync(main, "utf8").replace(/from "\.\//g, `from "${join(ROOT, "src")}/`);
+    main = join(dir, "index.ts");
+    writeFileSync(main, variant.entry(entry));
+  }
+  let toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8")
+    .replace(/^main = .*$/m, `main = ${JSON.stringify(main)}`)
+    .replace(/"\.\/(src|dist)\//g, (_, folder: string) => `"${join(ROOT, folder)}/`);
+  if (variant.toml) toml = variant.toml(toml);
+  const config = join(dir, "wrangler.toml");
+  writeFileSync(config, toml);
+  return config;
+}

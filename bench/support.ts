@@ -104,10 +104,27 @@ export function httpGet(url: string, headers: Record<string, string> = {}, until
 
 /** POST of a JSON-RPC request to `${baseUrl}/mcp` over `node:http` (JSON answer); resolves with its time and result. */
 export function httpRpc(baseUrl: string, method: string, params: Record<string, unknown> = {}): Promise<{ ms: number; result: Record<string, unknown> }> {
-  const body = JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params });
+  const body = { jsonrpc: "2.0", id: nextId++, method, params };
+  return httpPost(baseUrl, body, { "MCP-Protocol-Version": "2025-11-25" });
+}
+
+const TASKS_EXTENSION = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+
+/**
+ * The same for a 2026-07-28 request: the per-request `_meta` envelope (declaring the Tasks
+ * extension, so a task-capable tool answers with a task) and the standard headers.
+ */
+export function httpModernRpc(baseUrl: string, method: string, params: Record<string, unknown> = {}, name?: string): Promise<{ ms: number; result: Record<string, unknown> }> {
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": TASKS_EXTENSION };
+  const body = { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } };
+  return httpPost(baseUrl, body, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) });
+}
+
+function httpPost(baseUrl: string, message: { method: string }, extraHeaders: Record<string, string>): Promise<{ ms: number; result: Record<string, unknown> }> {
+  const body = JSON.stringify(message);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const headers = { "Content-Type": "application/json", Accept: "application/json", "MCP-Protocol-Version": "2025-11-25", "Content-Length": String(Buffer.byteLength(body)) };
+    const headers = { "Content-Type": "application/json", Accept: "application/json", ...extraHeaders, "Content-Length": String(Buffer.byteLength(body)) };
     const req = request(`${baseUrl}/mcp`, { method: "POST", agent: keepAlive, headers }, (response) => {
       let text = "";
       response.setEncoding("utf8");
@@ -116,7 +133,7 @@ export function httpRpc(baseUrl: string, method: string, params: Record<string, 
         const ms = performance.now() - started;
         const parsed = JSON.parse(text) as { result?: Record<string, unknown>; error?: { message: string } };
         if (parsed.result) resolve({ ms, result: parsed.result });
-        else reject(new Error(`${method}: ${parsed.error?.message ?? `HTTP ${response.statusCode}`}`));
+        else reject(new Error(`${message.method}: ${parsed.error?.message ?? `HTTP ${response.statusCode}`}`));
       });
       response.on("error", reject);
     });

@@ -34,6 +34,8 @@ export interface Settings {
   allowedOrigins: string[];
   /** Extra Host names a loopback dev server answers to (a tunnel's name, say). */
   allowedHosts: string[];
+  /** How often a quiet 2026-07-28 event stream (subscriptions/listen, a long call) sends a `: keepalive` comment. */
+  keepaliveMs: number;
   /** Sustained requests per minute per principal; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
   /** Requests a principal may make in a burst before the per-minute rate applies. */
@@ -93,6 +95,7 @@ function parseSettings(vars: Vars): Settings {
     allowAnonymous: String(readVar(vars, "ALLOW_ANONYMOUS") ?? "").trim().toLowerCase() === "true",
     allowedOrigins: listVar(vars, "ALLOWED_ORIGINS"),
     allowedHosts: listVar(vars, "ALLOWED_HOSTS").map((host) => host.toLowerCase()),
+    keepaliveMs: intVar(vars, "KEEPALIVE_MS", 25_000, 100),
     rateLimitPerMinute: intVar(vars, "RATE_LIMIT_PER_MINUTE", 3000, 0),
     rateLimitBurst: intVar(vars, "RATE_LIMIT_BURST", 1000, 1),
   };

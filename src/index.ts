@@ -10,6 +10,7 @@ import { app, serveMcp } from "./http/app";
 import { handleJobBatch } from "./jobs/queue-consumer";
 import { jobRunner } from "./jobs/runner";
 import { mcp20251125, sessionObserver } from "./mcp-2025-11-25";
+import { withModernEra } from "./mcp-2026-07-28";
 import { findTool } from "./tools/registry";
 import { webhookObserver } from "./webhooks/webhook-observer";
 import { handleWebhookBatch, isWebhookQueue } from "./webhooks/queue-consumer";
@@ -30,7 +31,8 @@ export class TaskObject extends TaskObjectBase {
   }
 }
 
-serveMcp(mcp20251125);
+// One /mcp for both eras: a request claiming 2026-07-28 in its _meta is served by that adapter, the rest by 2025-11-25's.
+serveMcp(withModernEra(mcp20251125));
 
 export default {
   fetch: app.fetch,

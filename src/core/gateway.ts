@@ -12,7 +12,7 @@ import { newTask } from "./model";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
 import { toTaskView, type JsonObject, type TaskEntryPage, type TaskPage } from "./task-record";
-import type { CancelOutcome, TaskSnapshot } from "./task-object";
+import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-object";
 
 export interface CreateTaskRequest {
   tool: string;
@@ -104,6 +104,12 @@ export class TaskGateway {
   async cancel(taskId: string): Promise<CancelOutcome> {
     if (!isTaskId(taskId)) return { ok: false, reason: "not_found" };
     return this.task(taskId).cancel();
+  }
+
+  /** Answers to a task's questions (inputResponses, keyed as asked); keys not outstanding are ignored. */
+  async answer(taskId: string, responses: Record<string, unknown>): Promise<AnswerOutcome> {
+    if (!isTaskId(taskId)) return { ok: false, reason: "not_found" };
+    return this.task(taskId).answer(responses);
   }
 
   async list(cursor: string | undefined, limit = 50): Promise<TaskPage | undefined> {

@@ -52,6 +52,8 @@ export interface CreateOptions {
   state?: readonly AdapterStateEntry[];
 }
 export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
+/** Which of the given answers the task took (their keys); the rest were not outstanding and are ignored. */
+export type AnswerOutcome = { ok: true; accepted: string[] } | { ok: false; reason: "not_found" };
 
 export class TaskObjectBase extends DurableObject<Env> {
   private readonly storage: TaskStorage;
@@ -134,6 +136,17 @@ export class TaskObjectBase extends DurableObject<Env> {
     this.activeRun?.controller.abort(new Error("The task was cancelled."));
     await this.commit(record, result.transition);
     return { ok: true, snapshot: this.snapshot(result.transition.record) };
+  }
+
+  /**
+   * Answers to the task's questions, keyed as the questions were (`tasks/update`'s inputResponses).
+   * A key that is not outstanding is ignored, as the Tasks extension asks; no job can ask a question
+   * yet (the human-in-the-loop work adds that), so today every key is such a key.
+   */
+  async answer(responses: Record<string, unknown>): Promise<AnswerOutcome> {
+    if (!this.liveRecord()) return { ok: false, reason: "not_found" };
+    const outstanding = new Set<string>();
+    return { ok: true, accepted: Object.keys(responses).filter((key) => outstanding.has(key)) };
   }
 
   /** The dead-letter path: the queue gave up on delivering this job. */

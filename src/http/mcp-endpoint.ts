@@ -3,6 +3,7 @@
  * request, and the routes an adapter serves. src/index.ts plugs the adapter in.
  */
 import type { Settings } from "../config";
+import type { BodyResult } from "./body";
 
 export interface McpRequest {
   request: Request;
@@ -13,6 +14,9 @@ export interface McpRequest {
   baseUrl: string;
   /** Keeps background work (a stream still being written) alive after the response starts. */
   waitUntil(promise: Promise<unknown>): void;
+  /** The POST body, when a router in front (the era router) already read it, and parsed it if it had to look inside. */
+  body?: BodyResult;
+  json?: { value: unknown };
 }
 
 export interface McpEndpoint {

@@ -3,15 +3,17 @@
  * the same JobContext API, with steps memoized for this call only and no durable sleep.
  */
 import type { JobHost } from "../core/ports";
+import type { LogLevel } from "../core/task-events";
 
 export interface InlineHostOptions {
   signal: AbortSignal;
   onProgress?: (progress: number, total?: number, message?: string) => void;
+  onLog?: (level: LogLevel, message: string) => void;
   /** How long an inline call may wait in total; a longer sleep fails the call. */
   budgetMs?: number;
 }
 
-export function inlineJobHost({ signal, onProgress, budgetMs = 60_000 }: InlineHostOptions): JobHost {
+export function inlineJobHost({ signal, onProgress, onLog, budgetMs = 60_000 }: InlineHostOptions): JobHost {
   const steps = new Map<string, unknown>();
   let lastProgress = -Infinity;
   return {
@@ -24,7 +26,9 @@ export function inlineJobHost({ signal, onProgress, budgetMs = 60_000 }: InlineH
       lastProgress = progress;
       onProgress?.(progress, total, message);
     },
-    log() {},
+    log(level, message) {
+      onLog?.(level, message);
+    },
     loadStep: (name) => (steps.has(name) ? { value: steps.get(name) } : undefined),
     saveStep: (name, value) => void steps.set(name, value),
   };

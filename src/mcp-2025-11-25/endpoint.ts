@@ -38,11 +38,11 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
     return jsonRpcErrorResponse(400, -32600, `Unsupported MCP-Protocol-Version "${version.slice(0, 40)}"; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`);
   }
 
-  const body = await readBodyWithLimit(request, settings.maxBodyBytes);
+  const body = input.body ?? (await readBodyWithLimit(request, settings.maxBodyBytes));
   if (!body.ok) return jsonRpcErrorResponse(body.status, body.status === 413 ? -32600 : -32700, body.message);
   let parsed: unknown;
   try {
-    parsed = JSON.parse(body.text);
+    parsed = input.json ? input.json.value : JSON.parse(body.text);
   } catch {
     return jsonRpcErrorResponse(400, -32700, "Parse error: the body is not valid JSON.");
   }

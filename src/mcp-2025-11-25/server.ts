@@ -8,8 +8,8 @@ import { registerSubscriptionHandlers } from "./handlers/subscriptions";
 import { registerTaskHandlers } from "./handlers/tasks";
 import { registerToolHandlers } from "./handlers/tools";
 import { SdkServer } from "./sdk-server";
+import { SERVER_INFO } from "../protocol/server-info";
 
-export const SERVER_INFO = { name: "mcp-task-worker", version: "0.1.0" };
 
 export const SERVER_CAPABILITIES = {
   tools: { listChanged: false },

@@ -7,6 +7,7 @@ import type { Settings } from "../config";
 import type { AdapterStateEntry } from "../core/adapter-state";
 import type { TaskGateway } from "../core/gateway";
 import type { TaskMeta } from "../core/task-meta";
+import type { LogLevel } from "../core/task-events";
 import type { TaskSnapshot } from "../core/task-object";
 import { isTerminal, type JsonObject, type Progress, type TaskOutcome } from "../core/task-record";
 import { inlineJobHost } from "../jobs/inline-host";
@@ -52,6 +53,8 @@ export interface ToolCallContext {
   state?(meta: TaskMeta): AdapterStateEntry[];
   /** Progress of a tool that runs here (taskSupport "forbidden"). */
   onInlineProgress?(progress: Progress): void;
+  /** Log lines of a tool that runs here (a 2026 request that set a log level hears them). */
+  onInlineLog?(level: LogLevel, message: string): void;
   /** How a plain call waits for its task until `deadline`: the adapter's own, to stream what it wants; by default a silent wait. */
   follow?(snapshot: TaskSnapshot, deadline: number): Promise<FollowResult>;
 }
@@ -65,8 +68,8 @@ export type ToolCallOutcome =
   | { kind: "result"; snapshot: TaskSnapshot; outcome: TaskOutcome }
   /** It did not: answer with `fallback`, a link to the task and how to check back. */
   | { kind: "still_running"; snapshot: TaskSnapshot; fallback: JsonObject }
-  /** The tool's task support does not fit the call; each era says so with its own error. */
-  | { kind: "refused"; reason: "task_required" | "task_forbidden"; message: string };
+  /** The tool's task support does not fit the call, or the principal's quota of unfinished tasks is full; each era says so its own way. */
+  | { kind: "refused"; reason: "task_required" | "task_forbidden" | "quota"; message: string };
 
 const forbidden = (name: string): ToolCallOutcome => ({
   kind: "refused",
@@ -103,7 +106,7 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
     ...(meta.idempotencyKey !== undefined && { idempotencyKey: meta.idempotencyKey }),
     ...(state !== undefined && state.length > 0 && { state }),
   });
-  if (!created.ok) throw new ProtocolError(ErrorCode.InvalidRequest, created.message);
+  if (!created.ok) return { kind: "refused", reason: "quota", message: created.message };
   const { snapshot } = created;
   if (task.kind !== "none") return { kind: "task", snapshot, created: created.created };
 
@@ -155,6 +158,7 @@ async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, ctx:
   const host = inlineJobHost({
     signal,
     onProgress: (progress, total, message) => ctx.onInlineProgress?.({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
+    onLog: (level, message) => ctx.onInlineLog?.(level, message),
   });
   const outcome = await runTool(tool, args, host);
   switch (outcome.kind) {

@@ -8,7 +8,8 @@ export default defineTool({
   description: "Returns the given text at once. A quick tool: it never runs as a task.",
   inputSchema: z.object({ text: z.string().max(10_000).describe("The text to return.") }),
   taskSupport: "forbidden",
-  async run({ text }) {
+  async run({ text }, job) {
+    await job.log(`Echoing ${text.length} characters.`, "debug");
     return text;
   },
 });

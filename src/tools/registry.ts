@@ -4,11 +4,12 @@
  */
 import type { Tool } from "./define";
 import batchProcess from "./batch-process";
+import buildReport from "./build-report";
 import countdown from "./countdown";
 import echo from "./echo";
 import externalJob from "./external-job";
 
-export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob];
+export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob, buildReport];
 
 const byName = new Map(tools.map((tool) => [tool.name, tool]));
 

@@ -95,7 +95,7 @@ describe("browsers", () => {
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example.com");
-    expect(response.headers.get("Access-Control-Allow-Headers")).toBe("Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID");
+    expect(response.headers.get("Access-Control-Allow-Headers")).toBe("Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name");
     expect(response.headers.get("Access-Control-Allow-Methods")).toBe("GET, POST, DELETE, OPTIONS");
     expect(response.headers.get("Access-Control-Expose-Headers")).toBe("Mcp-Session-Id, WWW-Authenticate");
     const foreign = await fetch(`${server.url}/mcp`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" } });

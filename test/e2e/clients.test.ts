@@ -115,4 +115,13 @@ describe("MCP Inspector 2.12.0 --cli", () => {
     expect(run.code, run.stderr).toBe(0);
     expect((JSON.parse(run.stdout) as ToolReply).content).toEqual([{ type: "text", text: "Countdown of 2 s finished." }]);
   });
+
+  it("--protocol-era modern speaks 2026-07-28 (results carry resultType)", async ({ expect }) => {
+    const listed = await inspector(["--method", "tools/list", "--protocol-era", "modern"]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain("build_report");
+    const run = await inspector(["--method", "tools/call", "--tool-name", "countdown", "--tool-arg", "seconds=1", "--protocol-era", "modern"]);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: "text", text: "Countdown of 1 s finished." }], resultType: "complete" });
+  });
 });

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
+import { TASKS, modern } from "./support/modern";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20261105);
 const COUNT = 1200;
@@ -50,6 +51,40 @@ function message(): unknown {
   return base;
 }
 
+const modernMethods = ["server/discover", "tools/list", "tools/call", "tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list", "resources/read", "resources/list", "resources/templates/list", "subscriptions/listen", "initialize", "ping", "notifications/cancelled", "nope/nope"];
+const TASKS_CAPS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+
+/** A 2026-07-28 shaped request: an envelope, params and standard headers, each part possibly hostile. */
+function modernRequest(headers: Record<string, string>): { headers: Record<string, string>; body: string } {
+  const method = pick(modernMethods);
+  const someTask = () => pick<unknown>([taskId, taskId, "0".repeat(32), hostileValues()]);
+  const params = pick<() => Record<string, unknown>>([
+    () => ({ name: pick(["countdown", "echo", "build_report", "task_status", "..", hostileValues()]), arguments: pick([{ seconds: pick([1, 2, hostileValues()]) }, { text: hostileValues() }, { pages: hostileValues() }, { taskId: someTask() }, hostileValues()]), task: pick([undefined, { ttl: hostileValues() }]), requestState: pick([undefined, undefined, hostileValues()]), inputResponses: pick([undefined, { k: { action: "accept" } }, hostileValues()]) }),
+    () => ({ taskId: someTask(), inputResponses: pick([{}, { k: { action: pick(["accept", "nope"]), content: hostileValues() } }, hostileValues()]) }),
+    () => ({ uri: pick([`task://${taskId}`, "task://../../x", hostileValues()]) }),
+    () => ({ notifications: pick([{ taskIds: [someTask(), hostileValues()] }, { resourceSubscriptions: [pick([`task://${taskId}`, hostileValues()])] }, { toolsListChanged: hostileValues() }, hostileValues()]) }),
+    () => ({ cursor: hostileValues() }),
+  ])();
+  const meta: Record<string, unknown> = {
+    "io.modelcontextprotocol/protocolVersion": pick<unknown>(["2026-07-28", "2026-07-28", "2026-07-28", "2099-01-01", "2025-11-25", 20260728, null, ""]),
+    "io.modelcontextprotocol/clientCapabilities": pick<unknown>([{}, TASKS_CAPS, TASKS_CAPS, "all", null, { extensions: { "io.modelcontextprotocol/tasks": hostileValues() } }]),
+  };
+  if (rand() < 0.5) meta["io.modelcontextprotocol/clientInfo"] = pick<unknown>([{ name: "fuzz", version: "1" }, hostileValues()]);
+  if (rand() < 0.3) meta["io.modelcontextprotocol/logLevel"] = pick<unknown>(["debug", "emergency", "loud", hostileValues()]);
+  if (rand() < 0.2) meta["progressToken"] = hostileValues();
+  if (rand() < 0.1) delete meta[pick(Object.keys(meta))];
+  const body: Record<string, unknown> = { jsonrpc: pick(["2.0", "2.0", "2.0", "1.0"]), method: pick([method, method, method, hostileValues()]), params: rand() < 0.95 ? { ...params, _meta: rand() < 0.9 ? meta : hostileValues() } : hostileValues() };
+  if (rand() < 0.95) body["id"] = pick<unknown>([1, "x", null, {}, pick(hostileNumbers)]);
+  const nameSource = params["name"] ?? params["uri"] ?? params["taskId"];
+  const named = typeof nameSource === "string" ? nameSource : "";
+  const sentinel = (value: string) => `=?base64?${Buffer.from(value, "utf8").toString("base64")}?=`;
+  const out: Record<string, string> = { ...headers, "Content-Type": "application/json", Accept: pick(["application/json, text/event-stream", "application/json, text/event-stream", "text/event-stream", "application/json"]) };
+  if (rand() < 0.9) out["MCP-Protocol-Version"] = pick(["2026-07-28", "2026-07-28", "2025-11-25", "2099-01-01", " 2026-07-28 "]);
+  if (rand() < 0.9) out["Mcp-Method"] = rand() < 0.8 ? method : pick(["tools/list", "Tools/Call", "", "x".repeat(300)]);
+  if (rand() < 0.8) out["Mcp-Name"] = pick([named, named, sentinel(named), "=?base64?!!!?=", "=?base64??=", sentinel("\u0000"), "other", "\u00ff"]).replace(/[^\x20-\x7e]/g, "");
+  return { headers: out, body: JSON.stringify(body) };
+}
+
 interface FuzzRequest {
   method: string;
   path: string;
@@ -66,7 +101,8 @@ function request(): FuzzRequest {
   if (rand() < 0.15) headers["Last-Event-ID"] = pick(["t.", `t.${"a".repeat(32)}.0.99999999999999999`, "s.../..", "x".repeat(300), `t.${"b".repeat(32)}.1.1`]);
   if (rand() < 0.15) headers["Mcp-Session-Id"] = pick(["", "../../x", "z".repeat(500), "\u00ff", "0123456789abcdef0123456789abcdef"]);
   if (rand() < 0.05) headers["Origin"] = pick(["https://evil.example", "null", "http://localhost:1"]);
-  const kind = int(10);
+  const kind = int(13);
+  if (kind >= 10) return { method: "POST", path: "/mcp", ...modernRequest(headers) };
   if (kind === 0) return { method: "POST", path: "/mcp", headers, body: crypto.getRandomValues(new Uint8Array(1 + int(2048))) };
   if (kind === 1) return { method: "POST", path: "/mcp", headers, body: nested(1 + int(20_000)) };
   if (kind === 2) {
@@ -95,6 +131,8 @@ function request(): FuzzRequest {
 let taskId = "";
 let beforeGet: unknown;
 let beforeResult: unknown;
+let beforeModern: unknown;
+const modernGet = async () => (await modern(server.url, "tasks/get", { taskId }, { capabilities: TASKS, token: "fuzz-token" })).body;
 const last = (body: unknown) => (Array.isArray(body) ? body[body.length - 1] : body);
 
 beforeAll(async () => {
@@ -107,6 +145,7 @@ beforeAll(async () => {
     beforeGet = reply.body;
   }, { timeout: 30_000, interval: 250 });
   beforeResult = last((await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token })).body);
+  beforeModern = await modernGet();
 });
 
 afterAll(async () => {
@@ -145,5 +184,6 @@ describe(`fuzz (seed ${SEED})`, () => {
     expect(afterGet.body).toEqual(beforeGet);
     const afterResult = await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token });
     expect(last(afterResult.body)).toEqual(beforeResult);
+    expect(await modernGet()).toEqual(beforeModern);
   });
 });

@@ -66,7 +66,7 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
       case "still_running":
         return outcome.fallback;
       case "refused":
-        throw new ProtocolError(ErrorCode.MethodNotFound, outcome.message);
+        throw new ProtocolError(outcome.reason === "quota" ? ErrorCode.InvalidRequest : ErrorCode.MethodNotFound, outcome.message);
     }
   });
 }

@@ -1,0 +1,35 @@
+/**
+ * How a call from a client without the Tasks extension waits for its task (the policy's `follow`):
+ * the task's progress and log lines become the call's notifications until the result or the inline
+ * budget. Closing the response stream cancels the request (cancellation.mdx), and nobody else holds
+ * this task's id, so the task is cancelled too. Nothing is kept for resumption: 2026-07-28 streams
+ * are not resumable.
+ */
+import type { TaskSnapshot } from "../core/task-object";
+import { followFeed, type FollowResult } from "../protocol/follow";
+import type { CallNotifier } from "./call-notifications";
+import type { ModernContext } from "./context";
+
+export async function followCall(ctx: ModernContext, snapshot: TaskSnapshot, notifier: CallNotifier, deadline: number): Promise<FollowResult> {
+  const { taskId } = snapshot.task;
+  const feed = await ctx.gateway.feed(taskId, snapshot.lastSeq);
+  if (!feed) return { kind: "ended", lastSeq: snapshot.lastSeq };
+  const { signal } = ctx.output;
+  const leave = () => feed.close();
+  if (signal.aborted) leave();
+  else signal.addEventListener("abort", leave, { once: true });
+  try {
+    const followed = await followFeed(feed, {
+      afterSeq: snapshot.lastSeq,
+      deadline,
+      onEvent(event) {
+        if (event.type === "progress") notifier.progress(event.data);
+        else if (event.type === "log") notifier.log(event.data.level, event.data.message);
+      },
+    });
+    if (signal.aborted && followed.kind !== "result") await ctx.gateway.cancel(taskId);
+    return followed;
+  } finally {
+    signal.removeEventListener("abort", leave);
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The 2026-07-28 methods this server answers, and what each needs before it runs. A method not
+ * listed here (including `initialize`, `ping`, `tasks/result`, `tasks/list`, `prompts/*`) is
+ * `-32601` on HTTP 404 (streamable-http.mdx, "Protocol Version Header").
+ */
+import type { JsonObject } from "../core/task-record";
+import type { ModernContext } from "./context";
+import { discover } from "./discover";
+import { listen } from "./listen";
+import { listResources, listResourceTemplates, readResource } from "./resources";
+import { cancelTask, getTask, updateTask } from "./tasks";
+import { toolsCall, listTools } from "./tools";
+
+export interface ModernMethod {
+  run(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject>;
+  /** Only for clients that declared the Tasks extension on this request (else `-32021`). */
+  needsTasksExtension?: boolean;
+}
+
+export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string, ModernMethod>([
+  ["server/discover", { run: async () => discover() }],
+  ["tools/list", { run: async () => listTools() }],
+  ["tools/call", { run: toolsCall }],
+  ["resources/list", { run: listResources }],
+  ["resources/read", { run: readResource }],
+  ["resources/templates/list", { run: async () => listResourceTemplates() }],
+  ["subscriptions/listen", { run: listen }],
+  ["tasks/get", { run: getTask, needsTasksExtension: true }],
+  ["tasks/update", { run: updateTask, needsTasksExtension: true }],
+  ["tasks/cancel", { run: cancelTask, needsTasksExtension: true }],
+]);

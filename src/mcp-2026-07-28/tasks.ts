@@ -1,0 +1,48 @@
+/**
+ * The Tasks extension's methods (ext-tasks `specification/draft/tasks.md`): `tasks/get` inlines the
+ * result, the error or the pending questions; `tasks/update` hands answers to the task;
+ * `tasks/cancel` acknowledges and cancels cooperatively. Each goes through the caller's gateway, so
+ * another principal's task is exactly an unknown one. There is no `tasks/result` or `tasks/list`.
+ */
+import { z } from "zod";
+import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
+import type { JsonObject } from "../core/task-record";
+import type { ModernContext } from "./context";
+import { invalidParams } from "./errors";
+import { detailedTask, taskResultMeta } from "./task-wire";
+
+const TaskIdParams = z.object({ taskId: z.string().max(256) }).loose();
+const UpdateParams = z.object({ taskId: z.string().max(256), inputResponses: InputResponsesV2Schema }).loose();
+
+function parse<T>(schema: z.ZodType<T>, method: string, params: Record<string, unknown>): T {
+  const parsed = schema.safeParse(params);
+  if (parsed.success) return parsed.data;
+  const details = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
+  throw invalidParams(`Invalid params for ${method}: ${details.join("; ")}`);
+}
+
+/** Unknown, expired and foreign tasks all get exactly this error. */
+export const taskNotFound = () => invalidParams("Failed to retrieve task: Task not found. Check the taskId; tasks are deleted once their ttl has passed.");
+
+export async function getTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+  const { taskId } = parse(TaskIdParams, "tasks/get", params);
+  const snapshot = await ctx.gateway.get(taskId);
+  if (!snapshot) throw taskNotFound();
+  const meta = taskResultMeta(snapshot);
+  return { ...detailedTask(snapshot), ...(meta && { _meta: meta }) };
+}
+
+export async function updateTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+  const { taskId, inputResponses } = parse(UpdateParams, "tasks/update", params);
+  const answered = await ctx.gateway.answer(taskId, inputResponses);
+  if (!answered.ok) throw taskNotFound();
+  return {};
+}
+
+/** Cooperative: the ack comes at once; a task that already ended keeps its ending (and the ack is the same). */
+export async function cancelTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+  const { taskId } = parse(TaskIdParams, "tasks/cancel", params);
+  const outcome = await ctx.gateway.cancel(taskId);
+  if (!outcome.ok && outcome.reason === "not_found") throw taskNotFound();
+  return {};
+}

@@ -36,6 +36,7 @@ export const VARIANTS: Record<string, Variant> = {
     entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
   },
   "no-assets": { description: "no [assets] table (the pages are not served: latency rows only)", toml: dropTable("assets") },
+  "no-minify": { description: "minify = false", toml: replaceOnce("minify = true", "minify = false") },
 };
 
 /** Writes the variant's wrangler config (and entry, if changed); returns the config's absolute path. */

@@ -12,7 +12,7 @@
 import { loadavg } from "node:os";
 import { get, oneSocket, rpc, type RpcTarget } from "../peers/client.ts";
 import { STATE_ROOT, startBenchServer, summarize } from "../support.ts";
-import { VARIANTS, writeVariant } from "./variants.ts";
+import { devOptions, VARIANTS, writeVariant } from "./variants.ts";
 
 const RUNS = Number(process.env["AB_RUNS"] ?? 2);
 const ROUNDS = Number(process.env["AB_ROUNDS"] ?? 120);
@@ -45,7 +45,7 @@ for (const config of CONFIGS) {
   for (let run = 1; run <= RUNS; run++) {
     const servers = [];
     for (const name of names) {
-      servers.push(await startBenchServer({ config: configs.get(name), observability: !bench, ...(bench ? {} : { stateRoot: undefined }) }));
+      servers.push(await startBenchServer({ config: configs.get(name), observability: !bench, ...devOptions(name), ...(bench ? {} : { stateRoot: undefined }) }));
     }
     try {
       const targets = servers.map((s) => ({ url: s.url, agent: oneSocket() }));

@@ -7,7 +7,9 @@ import { TaskObjectBase } from "./core/task-object";
 import { transitionLogObserver } from "./core/transition-log";
 import type { TaskObjectWiring } from "./core/ports";
 import { app, serveMcp } from "./http/app";
+import { isStepQueue, stepBatchHandler } from "./jobs/fan-out-consumer";
 import { handleJobBatch } from "./jobs/queue-consumer";
+import { findStep } from "./jobs/steps";
 import { jobRunner } from "./jobs/runner";
 import { mcp20251125, sessionObserver } from "./mcp-2025-11-25";
 import { withModernEra } from "./mcp-2026-07-28";
@@ -34,8 +36,11 @@ export class TaskObject extends TaskObjectBase {
 // One /mcp for both eras: a request claiming 2026-07-28 in its _meta is served by that adapter, the rest by 2025-11-25's.
 serveMcp(withModernEra(mcp20251125));
 
+const handleStepBatch = stepBatchHandler((tool, step) => findStep(findTool(tool)?.steps, step));
+
 export default {
   fetch: app.fetch,
-  // One Worker consumes both queues (and their DLQs): route each batch by its queue name.
-  queue: (batch, env) => (isWebhookQueue(batch.queue) ? handleWebhookBatch(batch, env) : handleJobBatch(batch, env)),
+  // One Worker consumes every queue (and their DLQs): route each batch by its queue name.
+  queue: (batch, env) =>
+    isWebhookQueue(batch.queue) ? handleWebhookBatch(batch, env) : isStepQueue(batch.queue) ? handleStepBatch(batch, env) : handleJobBatch(batch, env),
 } satisfies ExportedHandler<Env>;

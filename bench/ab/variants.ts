@@ -23,6 +23,12 @@ interface Variant {
 /** Drops a `[name]` table (up to the next table) from wrangler.toml. */
 const dropTable = (name: string) => (text: string) => text.replace(new RegExp(`^\\[${name}\\]\\n(?:(?!\\[).*\\n)*`, "m"), "");
 
+const dropLines = (pattern: RegExp) => (text: string) => {
+  const next = text.replace(pattern, "");
+  if (next === text) throw new Error(`variant: no line matches ${pattern}`);
+  return next;
+};
+
 const replaceOnce = (from: string, to: string) => (text: string) => {
   if (!text.includes(from)) throw new Error(`variant: "${from}" not found`);
   return text.replace(from, to);
@@ -62,6 +68,8 @@ export const VARIANTS: Record<string, Variant> = {
   },
   "no-assets": { description: "no [assets] table (the pages are not served: latency rows only)", toml: dropTable("assets") },
   "no-minify": { description: "minify = false", toml: replaceOnce("minify = true", "minify = false") },
+  "no-zod-v4-alias": { description: "without the zod/v4 stand-in (wrangler.toml [alias])", toml: dropLines(/^"zod\/v4(\/core)?" = .*\n/gm) },
+  "no-ajv-alias": { description: "without the ajv stand-ins (wrangler.toml [alias])", toml: dropLines(/^"ajv(-formats)?" = .*\n/gm) },
   "scale-counters": { description: "the bench-only counting build (bench/scale/worker/entry.ts)", main: "bench/scale/worker/entry.ts" },
 };
 

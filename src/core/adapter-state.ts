@@ -3,8 +3,17 @@
  * subscribed to it): entries by (kind, key) whose JSON values only their adapter reads. The core
  * stores them with the task, deletes them with it and never looks inside. The table is made by the
  * first entry, so the many tasks that never get one pay nothing; entries are cached per instance.
+ *
+ * Each entry also records when it was open, in the task's own clock (its event sequence numbers):
+ * `spans` are the ranges (since, until] of events committed while it was open. Attaching opens it,
+ * `close` ends the open span, `reopen` starts a new one. Both happen in the object's single thread,
+ * so every event falls on one side of each boundary: an adapter that must send a message on exactly
+ * one of several streams (docs/streams.md, "Who hears what") decides by these spans.
  */
 import type { JsonObject } from "./task-record";
+
+/** Events with since < seq ≤ until (until null: still open) were committed while the entry was open. */
+export type StateSpan = [since: number, until: number | null];
 
 export interface AdapterStateEntry {
   kind: string;
@@ -12,20 +21,39 @@ export interface AdapterStateEntry {
   value: JsonObject;
 }
 
-export interface AdapterStateReader {
-  lookup(kind: string, key: string): JsonObject | undefined;
-  list(kind: string): AdapterStateEntry[];
+export interface OpenStateEntry extends AdapterStateEntry {
+  spans: StateSpan[];
 }
 
-const TABLE = "CREATE TABLE IF NOT EXISTS adapter_state (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, PRIMARY KEY (kind, key))";
+export interface AdapterStateReader {
+  lookup(kind: string, key: string): JsonObject | undefined;
+  list(kind: string): OpenStateEntry[];
+}
 
-export class AdapterStateStore implements AdapterStateReader {
-  private readonly kinds = new Map<string, Map<string, JsonObject>>();
+/** What observers may do with the state: read it, and keep a note of what they did (a delivery, say). */
+export interface AdapterStateWriter extends AdapterStateReader {
+  attach(kind: string, value: JsonObject, key?: string): string;
+}
+
+/** Where a feed opened for a resume (gateway.openFeed's `state`) carries the entry's spans beside its value. */
+export const STATE_SPANS_FIELD = "~spans";
+
+/** Whether `seq` was committed while the entry was open. */
+export const isOpenAt = (spans: readonly StateSpan[], seq: number): boolean => spans.some(([since, until]) => seq > since && (until === null || seq <= until));
+
+const TABLE = "CREATE TABLE IF NOT EXISTS adapter_state (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, spans TEXT NOT NULL DEFAULT '[]', PRIMARY KEY (kind, key))";
+
+export class AdapterStateStore implements AdapterStateWriter {
+  private readonly kinds = new Map<string, Map<string, { value: JsonObject; spans: StateSpan[] }>>();
   private exists: boolean | undefined;
 
-  constructor(private readonly sql: SqlStorage) {}
+  /** `lastSeq` is the task's event clock: the sequence number of its latest event. */
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly lastSeq: () => number,
+  ) {}
 
-  /** Stores `value` under (kind, key), replacing what was there; without a key, the next free number. Returns the key. */
+  /** Stores `value` under (kind, key), replacing what was there (its spans stay); without a key, the next free number. Returns the key. */
   attach(kind: string, value: JsonObject, key?: string): string {
     if (!this.tableExists()) {
       this.sql.exec(TABLE);
@@ -33,17 +61,38 @@ export class AdapterStateStore implements AdapterStateReader {
     }
     const entries = this.entries(kind);
     const chosen = key ?? String(Math.max(0, ...[...entries.keys()].map(Number).filter(Number.isSafeInteger)) + 1);
-    this.sql.exec("INSERT INTO adapter_state (kind, key, value) VALUES (?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value", kind, chosen, JSON.stringify(value));
-    entries.set(chosen, value);
+    const spans = entries.get(chosen)?.spans ?? [[this.lastSeq(), null]];
+    this.write(kind, chosen, value, spans);
     return chosen;
   }
 
   lookup(kind: string, key: string): JsonObject | undefined {
-    return this.entries(kind).get(key);
+    return this.entries(kind).get(key)?.value;
   }
 
-  list(kind: string): AdapterStateEntry[] {
-    return [...this.entries(kind)].map(([key, value]) => ({ kind, key, value }));
+  entry(kind: string, key: string): OpenStateEntry | undefined {
+    const entry = this.entries(kind).get(key);
+    return entry && { kind, key, ...entry };
+  }
+
+  list(kind: string): OpenStateEntry[] {
+    return [...this.entries(kind)].map(([key, entry]) => ({ kind, key, ...entry }));
+  }
+
+  /** Ends the entry's open span at the latest event (no-op if it is closed or unknown). */
+  close(kind: string, key: string): void {
+    const entry = this.entries(kind).get(key);
+    const last = entry?.spans.at(-1);
+    if (!entry || !last || last[1] !== null) return;
+    this.write(kind, key, entry.value, [...entry.spans.slice(0, -1), [last[0], Math.max(last[0], this.lastSeq())]]);
+  }
+
+  /** Opens a new span from the latest event, if the entry is closed; returns the entry. */
+  reopen(kind: string, key: string): OpenStateEntry | undefined {
+    const entry = this.entries(kind).get(key);
+    if (!entry) return undefined;
+    if (entry.spans.at(-1)?.[1] !== null) this.write(kind, key, entry.value, [...entry.spans, [this.lastSeq(), null]]);
+    return this.entry(kind, key);
   }
 
   detach(kind: string, key: string): void {
@@ -58,18 +107,34 @@ export class AdapterStateStore implements AdapterStateReader {
     this.exists = undefined;
   }
 
+  private write(kind: string, key: string, value: JsonObject, spans: StateSpan[]): void {
+    this.sql.exec(
+      "INSERT INTO adapter_state (kind, key, value, spans) VALUES (?, ?, ?, ?) ON CONFLICT(kind, key) DO UPDATE SET value = excluded.value, spans = excluded.spans",
+      kind,
+      key,
+      JSON.stringify(value),
+      JSON.stringify(spans),
+    );
+    this.entries(kind).set(key, { value, spans });
+  }
+
   private tableExists(): boolean {
-    this.exists ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'adapter_state'").toArray().length > 0;
+    if (this.exists === undefined) {
+      const row = this.sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'adapter_state'").toArray()[0];
+      // A table made before entries had spans gets the column (its entries count as open since the start).
+      if (row && !row.sql.includes("spans")) this.sql.exec("ALTER TABLE adapter_state ADD COLUMN spans TEXT NOT NULL DEFAULT '[[0,null]]'");
+      this.exists = row !== undefined;
+    }
     return this.exists;
   }
 
-  private entries(kind: string): Map<string, JsonObject> {
+  private entries(kind: string): Map<string, { value: JsonObject; spans: StateSpan[] }> {
     let entries = this.kinds.get(kind);
     if (!entries) {
       entries = new Map();
       if (this.tableExists()) {
-        for (const row of this.sql.exec<{ key: string; value: string }>("SELECT key, value FROM adapter_state WHERE kind = ?", kind)) {
-          entries.set(row.key, JSON.parse(row.value));
+        for (const row of this.sql.exec<{ key: string; value: string; spans: string }>("SELECT key, value, spans FROM adapter_state WHERE kind = ?", kind)) {
+          entries.set(row.key, { value: JSON.parse(row.value), spans: JSON.parse(row.spans) });
         }
       }
       this.kinds.set(kind, entries);

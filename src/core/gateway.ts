@@ -6,7 +6,7 @@ import { taskPolicy, type Settings } from "../config";
 import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../streams/event-stream-hub";
 import { openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
 import type { WireEvent } from "../streams/feed-frames";
-import type { AdapterStateEntry } from "./adapter-state";
+import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask } from "./model";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
@@ -25,6 +25,7 @@ export interface CreateTaskRequest {
 }
 
 export type CreateTaskResponse =
+  /** `created`: this request wrote the task (and its adapter state); false when its idempotency key named one that exists. */
   | { ok: true; snapshot: TaskSnapshot; created: boolean }
   | { ok: false; reason: "cap"; message: string };
 
@@ -68,7 +69,8 @@ export class TaskGateway {
       maxActive: settings.maxActiveTasksPerPrincipal,
       ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
     });
-    let created = true;
+    // Whether the index entry is this request's (to remove if writing the task fails).
+    let ownsEntry = true;
     if (admitted.ok) {
       taskId = admitted.taskId;
     } else {
@@ -80,7 +82,7 @@ export class TaskGateway {
       taskId = admitted.taskId;
       const existing = await this.task(taskId).get();
       if (existing) return { ok: true, snapshot: existing, created: false };
-      created = false;
+      ownsEntry = false;
     }
     let snapshot: TaskSnapshot;
     try {
@@ -90,10 +92,10 @@ export class TaskGateway {
         { enqueue: true, ...(request.state !== undefined && { state: request.state }) },
       );
     } catch (error) {
-      if (created) await this.index().remove(taskId).catch(() => undefined);
+      if (ownsEntry) await this.index().remove(taskId).catch(() => undefined);
       throw error;
     }
-    return { ok: true, snapshot, created };
+    return { ok: true, snapshot, created: true };
   }
 
   async get(taskId: string): Promise<TaskSnapshot | undefined> {
@@ -106,7 +108,11 @@ export class TaskGateway {
     return this.task(taskId).cancel();
   }
 
-  /** Answers to a task's questions (inputResponses, keyed as asked); keys not outstanding are ignored. */
+  /**
+   * Answers to a task's questions (`{ <key>: { action, content? } }`): the one way in for every path
+   * a person's answer takes (tasks/update, a 2025 elicitation response, a multi round-trip retry,
+   * the task_input tool, POST /tasks/{id}/input). Another principal's task is an unknown one.
+   */
   async answer(taskId: string, responses: Record<string, unknown>): Promise<AnswerOutcome> {
     if (!isTaskId(taskId)) return { ok: false, reason: "not_found" };
     return this.task(taskId).answer(responses);
@@ -159,6 +165,23 @@ export class TaskGateway {
   async lookupState(taskId: string, kind: string, key: string): Promise<JsonObject | undefined> {
     if (!isTaskId(taskId)) return undefined;
     return this.task(taskId).lookupState(kind, key);
+  }
+
+  /** A new entry under the next free key, open from the task's latest event on: the entry with its span. */
+  async openState(taskId: string, kind: string, value: JsonObject): Promise<OpenStateEntry | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.task(taskId).openState(kind, value);
+  }
+
+  /** Ends the entry's open span at the task's latest event (adapter-state.ts). */
+  async closeState(taskId: string, kind: string, key: string): Promise<void> {
+    if (isTaskId(taskId)) await this.task(taskId).closeState(kind, key);
+  }
+
+  /** Opens the entry again from the task's latest event; the entry with its spans. */
+  async reopenState(taskId: string, kind: string, key: string): Promise<OpenStateEntry | undefined> {
+    if (!isTaskId(taskId)) return undefined;
+    return this.task(taskId).reopenState(kind, key);
   }
 
   async detachState(taskId: string, kind: string, key: string): Promise<void> {

@@ -4,17 +4,15 @@
  * persists what these return and performs the side effects.
  */
 import { backoff } from "./backoff";
+import { awaitFanOut } from "./fan-out";
+import { waitForInput } from "./input-model";
 import type { RunOutcome } from "./ports";
 import { resultEventData, type NewTaskEvent } from "./task-events";
 import type { TaskMeta } from "./task-meta";
-import { isTerminal, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
+import { holdsLease, isTerminal, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
+import { statusEvent, unchanged, type Transition } from "./transition";
 
-export interface Transition {
-  record: TaskRecord;
-  events: NewTaskEvent[];
-}
-
-const statusEvent = (record: TaskRecord): NewTaskEvent => ({ type: "status", data: toTaskView(record) });
+export type { Transition };
 const resultEvent = (outcome: TaskOutcome): NewTaskEvent => ({ type: "result", data: resultEventData(outcome) });
 
 export interface NewTaskInput {
@@ -58,7 +56,6 @@ export function newTask(input: NewTaskInput, now: number): Transition {
   return { record, events: [statusEvent(record)] };
 }
 
-const unchanged = (record: TaskRecord): Transition => ({ record, events: [] });
 
 /** The queue delivered the job: it is due now. A duplicate delivery changes nothing. */
 export function markDelivered(record: TaskRecord): Transition {
@@ -78,7 +75,9 @@ export function isDueToRun(record: TaskRecord, now: number): boolean {
       return now >= (run.wakeAt ?? 0);
     case "running":
       return now >= (run.leaseUntil ?? 0);
+    case "waiting_input":
     case "done":
+      // A waiting task becomes due when its last answer arrives (input-model.ts moves it to sleeping).
       return false;
   }
 }
@@ -110,9 +109,6 @@ export function beginRun(record: TaskRecord, leaseId: string, leaseMs: number, n
   if (recovering) events.unshift({ type: "log", data: { level: "warning", message: "Lease expired; the job is restarted from its last finished step." } });
   return { record: next, events };
 }
-
-const holdsLease = (record: TaskRecord, leaseId: string): boolean =>
-  !isTerminal(record.status) && record.run.phase === "running" && record.run.leaseId === leaseId;
 
 export function renewLease(record: TaskRecord, leaseId: string, leaseMs: number, now: number): Transition {
   if (!holdsLease(record, leaseId)) return unchanged(record);
@@ -186,8 +182,9 @@ export function failRun(record: TaskRecord, leaseId: string, message: string, pe
 }
 
 /**
- * The run ended with `outcome` (ports.ts): completed, yielded (asleep until `wakeAt`), failed
- * (retried or given up), or aborted (cancelled or expired: its terminal state is already written).
+ * The run ended with `outcome` (ports.ts): completed, yielded (asleep until `wakeAt`), asked for
+ * input (waiting, input-model.ts), failed (retried or given up), or aborted (cancelled or expired:
+ * its terminal state is already written).
  */
 export function endRun(record: TaskRecord, leaseId: string, outcome: RunOutcome, policy: RetryPolicy, now: number): Transition {
   switch (outcome.kind) {
@@ -198,10 +195,14 @@ export function endRun(record: TaskRecord, leaseId: string, outcome: RunOutcome,
       const message = long ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.` : undefined;
       return yieldRun(record, leaseId, outcome.wakeAt, message, now);
     }
+    case "input":
+      return waitForInput(record, leaseId, outcome.questions, now);
     case "failed":
       return failRun(record, leaseId, outcome.message, outcome.permanent, policy, now);
     case "aborted":
       return unchanged(record);
+    case "awaiting_fan_out":
+      return awaitFanOut(record, leaseId, outcome.message, now);
   }
 }
 
@@ -245,6 +246,7 @@ export function nextAlarmAt(record: TaskRecord): number {
     case "running":
       due = run.leaseUntil ?? 0;
       break;
+    case "waiting_input":
     case "done":
       due = record.expiresAt;
   }

@@ -3,7 +3,9 @@
  * (src/index.ts) wires the implementations in: the job runner (src/jobs) and the observers
  * (webhooks, the 2025 adapter's session streams). The core imports none of them.
  */
-import type { AdapterStateReader } from "./adapter-state";
+import type { AdapterStateWriter } from "./adapter-state";
+import type { FanOutRequest, FanOutStatus } from "./fan-outs";
+import type { AskedQuestion } from "./input";
 import type { LogLevel, TaskEvent } from "./task-events";
 import type { JsonObject, TaskRecord } from "./task-record";
 
@@ -21,14 +23,27 @@ export interface JobHost {
   saveStep(name: string, value: unknown): void;
   /** The job is about to wait (a sleep): deliver the events it has reported so far now. */
   flush?(): void;
+  /** Durable fan-out through the step queue; absent for inline calls, which run the items in place. */
+  fanOut?: FanOutPort;
+}
+
+/** What `job.fanOut` needs of the task: its fan-outs by key (fan-outs.ts). */
+export interface FanOutPort {
+  status(key: string): FanOutStatus | undefined;
+  /** Stores a new fan-out; its messages go out when the run has ended and the job waits. */
+  start(request: FanOutRequest): void;
 }
 
 /** How one run of a job ended; the TaskObject applies it through the state machine. */
 export type RunOutcome =
   | { kind: "completed"; result: JsonObject }
   | { kind: "yielded"; wakeAt: number; reason?: string }
+  /** The job asked (`job.elicit`): the task waits for the answers with nothing running. */
+  | { kind: "input"; questions: AskedQuestion[] }
   | { kind: "failed"; message: string; permanent: boolean }
-  | { kind: "aborted" };
+  | { kind: "aborted" }
+  /** The job fanned items out (fan-out.ts) and waits, holding no run, until their results are in. */
+  | { kind: "awaiting_fan_out"; message: string };
 
 /** Runs one slice of the job of tool `tool`. Never throws. */
 export type JobRunner = (tool: string, args: JsonObject, host: JobHost) => Promise<RunOutcome>;
@@ -38,8 +53,11 @@ export interface TaskObserverContext {
   record: TaskRecord;
   /** The events just appended, in order. */
   events: TaskEvent[];
-  /** The adapters' state kept with this task (a session's subscription, say). */
-  state: AdapterStateReader;
+  /**
+   * The adapters' state kept with this task (a session's subscription, which streams were open when,
+   * say). An observer may also note what it did there (a question delivered to a live reader).
+   */
+  state: AdapterStateWriter;
 }
 
 /**

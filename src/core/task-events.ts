@@ -2,6 +2,7 @@
  * A task's events, one typed shape per `type`: what its log stores and its readers receive.
  * A new kind of event is one more entry in TaskEventData (and in KNOWN, which the compiler keeps complete).
  */
+import type { InputAction } from "./input";
 import type { JsonObject, Progress, TaskOutcome, TaskView } from "./task-record";
 
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error";
@@ -13,6 +14,10 @@ export interface TaskEventData {
   /** A `job.step` finished for the first time. */
   step: { name: string };
   log: { level: LogLevel; message: string };
+  /** The job asked a question (`job.elicit`) and the task now waits for its answer. */
+  question: { key: string; message: string; requestedSchema: JsonObject };
+  /** A question was answered (the answer's content is stored with the steps, not logged). */
+  answer: { key: string; action: InputAction };
   /** The final tool result, or `{ error }` when the call ended with a JSON-RPC error: the log's last event. */
   result: JsonObject;
 }
@@ -21,7 +26,7 @@ export type TaskEventType = keyof TaskEventData;
 export type NewTaskEvent = { [K in TaskEventType]: { type: K; data: TaskEventData[K] } }[TaskEventType];
 export type TaskEvent = NewTaskEvent & { seq: number; at: number };
 
-const KNOWN: { readonly [K in TaskEventType]: true } = { status: true, progress: true, step: true, log: true, result: true };
+const KNOWN: { readonly [K in TaskEventType]: true } = { status: true, progress: true, step: true, log: true, question: true, answer: true, result: true };
 
 export const isTaskEventType = (type: string): type is TaskEventType => Object.hasOwn(KNOWN, type);
 

@@ -3,6 +3,7 @@
  * storage and event log, through the state machine, synchronously.
  */
 import { recordProgress, type Transition } from "./model";
+import type { FanOuts } from "./fan-outs";
 import type { JobHost } from "./ports";
 import type { NewTaskEvent } from "./task-events";
 import { isTerminal, type Progress, type TaskRecord } from "./task-record";
@@ -13,13 +14,14 @@ export interface TaskJobHostInput {
   signal: AbortSignal;
   sliceDeadline: number;
   storage: TaskStorage;
+  fanOuts: FanOuts;
   commit(before: TaskRecord, transition: Transition): void;
   append(events: NewTaskEvent[]): void;
   /** Send the events committed so far to the task's readers now, not at the end of the turn. */
   flush(): void;
 }
 
-export function taskJobHost({ record, signal, sliceDeadline, storage, commit, append, flush }: TaskJobHostInput): JobHost {
+export function taskJobHost({ record, signal, sliceDeadline, storage, fanOuts, commit, append, flush }: TaskJobHostInput): JobHost {
   return {
     taskId: record.taskId,
     attempt: record.run.runs,
@@ -36,6 +38,11 @@ export function taskJobHost({ record, signal, sliceDeadline, storage, commit, ap
       if (current && !isTerminal(current.status)) append([{ type: "log", data: { level, message } }]);
     },
     flush,
+    fanOut: {
+      status: (key) => fanOuts.status(key),
+      // Automatic progress continues from whatever the task reported before the fan-out.
+      start: (request) => fanOuts.start(request, storage.load()?.progress?.progress ?? 0),
+    },
     loadStep: (name) => storage.step(name),
     saveStep: (name, value) => {
       // Only a step's first completion is an event; sleeps are stored the same way, silently.

@@ -10,7 +10,11 @@ import { readSettings, taskPolicy, type Settings } from "../config";
 import type { EventStreamView } from "../streams/event-stream-frames";
 import { acceptFeedReader, FeedBroadcaster } from "../streams/task-feed";
 import { completeClose } from "../streams/websockets";
-import type { AdapterStateEntry } from "./adapter-state";
+import { STATE_SPANS_FIELD, type AdapterStateEntry, type OpenStateEntry } from "./adapter-state";
+import { isAwaitingFanOut } from "./fan-out";
+import { FanOutHost, type StepClaim, type StepFailure } from "./fan-out-host";
+import { sendBatches, type StepMessage } from "./fan-out-message";
+import { FanOuts } from "./fan-outs";
 import { principalObjectName } from "./ids";
 import type { JobMessage } from "./job-message";
 import {
@@ -27,10 +31,12 @@ import {
   type NewTaskInput,
   type Transition,
 } from "./model";
+import { answerStepName, type InputQuestion } from "./input";
+import { answerInputs } from "./input-model";
 import type { RunOutcome, TaskObjectWiring } from "./ports";
 import type { LogLevel, NewTaskEvent, TaskEvent } from "./task-events";
 import { echoMeta, type TaskMeta } from "./task-meta";
-import { isTerminal, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
+import { isTerminal, pendingInputs, toTaskView, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
 import { taskJobHost } from "./task-job-host";
 import { TaskStorage } from "./task-storage";
 
@@ -40,6 +46,8 @@ export interface TaskSnapshot {
   meta: TaskMeta;
   progress?: Progress;
   outcome?: TaskOutcome;
+  /** The questions the task waits on, by key, while it is `input_required`. */
+  inputRequests?: Record<string, InputQuestion>;
   lastSeq: number;
 }
 
@@ -52,8 +60,25 @@ export interface CreateOptions {
   state?: readonly AdapterStateEntry[];
 }
 export type CancelOutcome = { ok: true; snapshot: TaskSnapshot } | { ok: false; reason: "not_found" | "terminal" };
-/** Which of the given answers the task took (their keys); the rest were not outstanding and are ignored. */
-export type AnswerOutcome = { ok: true; accepted: string[] } | { ok: false; reason: "not_found" };
+
+/**
+ * What became of answers to a task's questions (every path a person's answer takes ends here):
+ * `accepted` keys were stored and wake the job once nothing else is pending; `ignored` keys name no
+ * pending question (never asked, or already answered), as the Tasks extension asks. A task that
+ * ended says so (`terminal`); an answer that breaks its form stores nothing (`invalid`, the field
+ * named in `message`); an unknown, expired or another principal's task is `not_found`.
+ */
+export type AnswerOutcome =
+  | { ok: true; accepted: string[]; ignored: string[]; snapshot: TaskSnapshot }
+  | { ok: false; reason: "not_found" }
+  | { ok: false; reason: "terminal"; snapshot: TaskSnapshot }
+  | { ok: false; reason: "invalid"; key: string; message: string; snapshot: TaskSnapshot };
+
+/**
+ * What `GET /tasks/{id}/events` shows (its documented event names). Questions and answers stay out:
+ * the `status` event says the task waits and what it asks, and `GET /tasks/{id}` has the form.
+ */
+const EVENT_STREAM_TYPES: ReadonlySet<string> = new Set(["status", "progress", "step", "log", "result"]);
 
 export class TaskObjectBase extends DurableObject<Env> {
   private readonly storage: TaskStorage;
@@ -61,6 +86,10 @@ export class TaskObjectBase extends DurableObject<Env> {
   private activeRun?: { leaseId: string; controller: AbortController };
   private view?: EventStreamView;
   private readonly feed: FeedBroadcaster;
+  /** Observers still at work on committed events (see attachState). */
+  private readonly observing = new Set<Promise<void>>();
+  private readonly fanOuts: FanOuts;
+  private readonly fanOutHost: FanOutHost;
 
   constructor(
     ctx: DurableObjectState,
@@ -71,6 +100,18 @@ export class TaskObjectBase extends DurableObject<Env> {
     this.storage = new TaskStorage(ctx.storage.sql);
     this.settings = readSettings(env);
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
+    // Items get the job's retry policy; a running item's lease is a run's.
+    const policy = { leaseMs: this.settings.leaseMs, maxAttempts: this.settings.jobMaxAttempts, retryBaseSeconds: this.settings.jobRetryBaseSeconds };
+    this.fanOuts = new FanOuts(this.storage.fanOuts, policy);
+    this.fanOutHost = new FanOutHost({
+      fanOuts: this.fanOuts,
+      liveRecord: () => this.liveRecord(),
+      commit: (before, transition) => this.commit(before, transition),
+      append: (events) => void this.append(events),
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+      send: (messages) => this.sendSteps(messages),
+      nextAlarmAt,
+    });
   }
 
   // ---- RPC interface -------------------------------------------------------
@@ -138,15 +179,16 @@ export class TaskObjectBase extends DurableObject<Env> {
     return { ok: true, snapshot: this.snapshot(result.transition.record) };
   }
 
-  /**
-   * Answers to the task's questions, keyed as the questions were (`tasks/update`'s inputResponses).
-   * A key that is not outstanding is ignored, as the Tasks extension asks; no job can ask a question
-   * yet (the human-in-the-loop work adds that), so today every key is such a key.
-   */
+  /** Answers to the task's questions, by key (AnswerOutcome). Stored once, with the steps; the task's alarm resumes the job. */
   async answer(responses: Record<string, unknown>): Promise<AnswerOutcome> {
-    if (!this.liveRecord()) return { ok: false, reason: "not_found" };
-    const outstanding = new Set<string>();
-    return { ok: true, accepted: Object.keys(responses).filter((key) => outstanding.has(key)) };
+    const record = this.liveRecord();
+    if (!record) return { ok: false, reason: "not_found" };
+    const result = answerInputs(record, responses, Date.now());
+    if (!result.ok) return result.reason === "terminal" ? { ok: false, reason: "terminal", snapshot: this.snapshot(record) } : { ...result, snapshot: this.snapshot(record) };
+    // Answers and the transition in one synchronous turn: both are stored, or neither.
+    for (const { key, answer } of result.accepted) this.storage.putStep(answerStepName(key), answer, Date.now());
+    await this.commit(record, result.transition);
+    return { ok: true, accepted: result.accepted.map((a) => a.key), ignored: result.ignored, snapshot: this.snapshot(result.transition.record) };
   }
 
   /** The dead-letter path: the queue gave up on delivering this job. */
@@ -168,11 +210,61 @@ export class TaskObjectBase extends DurableObject<Env> {
     return this.liveRecord() ? this.storage.eventsAfter(afterSeq, limit) : [];
   }
 
+  // ---- fan-out: the step consumer's calls (fan-out-host.ts) -----------------
+
+  /** A consumer got these items' messages: which may it run (with their inputs), which are done or unwanted. */
+  async claimSteps(fanOut: string, indexes: number[]): Promise<StepClaim> {
+    return this.fanOutHost.claim(fanOut, indexes);
+  }
+
+  /** An item's result as JSON text; stored once, a duplicate or late one is ignored. */
+  async stepDone(fanOut: string, index: number, value: string): Promise<"stored" | "ignored" | "gone"> {
+    return this.fanOutHost.done(fanOut, index, value);
+  }
+
+  /** An item's step threw: retry it after a delay, or it failed for good. */
+  async stepFailed(fanOut: string, index: number, message: string, permanent: boolean): Promise<StepFailure> {
+    return this.fanOutHost.failed(fanOut, index, message, permanent);
+  }
+
+  /** The dead-letter queue: the queue gave up on an item's message. */
+  async stepUndeliverable(fanOut: string, index: number, message: string): Promise<void> {
+    return this.fanOutHost.giveUp(fanOut, index, message);
+  }
+
+  /** A consumer still runs these items: extends their leases and says which to stop (the task was cancelled, say). */
+  async stepHeartbeat(fanOut: string, indexes: number[]): Promise<number[]> {
+    return this.fanOutHost.heartbeat(fanOut, indexes);
+  }
+
   // ---- adapter state: entries only their adapter reads (adapter-state.ts) ----
 
-  /** Keeps `value` under (kind, key) with the task; without a key, the next free number. Undefined for an unknown task. */
+  /**
+   * Keeps `value` under (kind, key) with the task; without a key, the next free number. Undefined
+   * for an unknown task. A new entry is open from the latest event on (adapter-state.ts). Observers
+   * still at work on earlier events finish first, so what they note about those events (a delivery)
+   * is in the state before the new entry is, and its adapter reads both in order.
+   */
   async attachState(kind: string, value: JsonObject, key?: string): Promise<string | undefined> {
+    if (this.observing.size > 0) await Promise.all(this.observing);
     return this.liveRecord() ? this.storage.state.attach(kind, value, key) : undefined;
+  }
+
+  /** attachState under the next free key, answering the entry with its open span (from the latest event on). */
+  async openState(kind: string, value: JsonObject): Promise<OpenStateEntry | undefined> {
+    const key = await this.attachState(kind, value);
+    return key === undefined ? undefined : this.storage.state.entry(kind, key);
+  }
+
+  /** Ends the entry's open span at the latest event (a response stream closed). */
+  async closeState(kind: string, key: string): Promise<void> {
+    if (this.liveRecord()) this.storage.state.close(kind, key);
+  }
+
+  /** Opens the entry again from the latest event (a closed response stream resumed); the entry with its spans. */
+  async reopenState(kind: string, key: string): Promise<OpenStateEntry | undefined> {
+    if (this.observing.size > 0) await Promise.all(this.observing);
+    return this.liveRecord() ? this.storage.state.reopen(kind, key) : undefined;
   }
 
   async lookupState(kind: string, key: string): Promise<JsonObject | undefined> {
@@ -202,7 +294,10 @@ export class TaskObjectBase extends DurableObject<Env> {
         ended: isTerminal(record.status),
         lastSeq: () => storage.lastSeq(),
         eventsAfter: (seq, limit) => storage.eventsAfter(seq, limit),
-        lookupState: (kind, key) => storage.state.lookup(kind, key),
+        lookupState: (kind, key) => {
+          const entry = storage.state.entry(kind, key);
+          return entry && { ...entry.value, [STATE_SPANS_FIELD]: entry.spans };
+        },
       },
     );
   }
@@ -225,6 +320,12 @@ export class TaskObjectBase extends DurableObject<Env> {
     if (this.activeRun && record.run.phase === "running" && record.run.leaseId === this.activeRun.leaseId) {
       // Our own run is alive in this isolate: keep its lease.
       return this.commit(record, renewLease(record, this.activeRun.leaseId, this.settings.leaseMs, now));
+    }
+    if (isAwaitingFanOut(record)) {
+      const woken = await this.fanOutHost.onAlarm(record, now);
+      // Woken at the moment the last result was stored, which may be after `now`.
+      if (woken) await this.runSlice(woken, Date.now());
+      return;
     }
     if (!isDueToRun(record, now)) {
       await this.ctx.storage.setAlarm(nextAlarmAt(record));
@@ -256,6 +357,7 @@ export class TaskObjectBase extends DurableObject<Env> {
           signal: controller.signal,
           sliceDeadline: now + this.settings.runSliceMs,
           storage: this.storage,
+          fanOuts: this.fanOuts,
           commit: (before, transition) => void this.commit(before, transition), // storage is synchronous; only fan-out is async
           append: (events) => void this.append(events),
           flush: () => this.feed.flush(),
@@ -291,6 +393,7 @@ export class TaskObjectBase extends DurableObject<Env> {
       meta: record.meta,
       ...(record.progress && { progress: record.progress }),
       ...(record.outcome && { outcome: record.outcome }),
+      ...(record.status === "input_required" && { inputRequests: pendingInputs(record) }),
       lastSeq: this.storage.lastSeq(),
     };
   }
@@ -314,9 +417,15 @@ export class TaskObjectBase extends DurableObject<Env> {
     const { observers } = this.wiring;
     if (events.length === 0 || observers.length === 0) return;
     const state = this.storage.state;
-    await Promise.all(
+    const done = Promise.all(
       observers.map((observe) => observe({ env: this.env, record, events, state }).catch((error: unknown) => console.error("task observer failed", record.taskId, error))),
-    );
+    ).then(() => undefined);
+    this.observing.add(done);
+    try {
+      await done;
+    } finally {
+      this.observing.delete(done);
+    }
   }
 
   private append(events: NewTaskEvent[]): TaskEvent[] {
@@ -331,7 +440,7 @@ export class TaskObjectBase extends DurableObject<Env> {
     if (!this.view) {
       const record = this.storage.load();
       const statusMeta = record && echoMeta(record.meta);
-      this.view = { taskId: record?.taskId ?? "", ...(statusMeta && { statusMeta }) };
+      this.view = { taskId: record?.taskId ?? "", ...(statusMeta && { statusMeta }), shown: EVENT_STREAM_TYPES };
     }
     return this.view;
   }
@@ -342,6 +451,13 @@ export class TaskObjectBase extends DurableObject<Env> {
       await this.env.JOBS.send(message, { contentType: "json" });
     } catch (error) {
       console.error("enqueue failed; the task's alarm starts it", record.taskId, error);
+    }
+  }
+
+  /** Items' messages to the step queue, in sendBatch calls within the queue's limits. */
+  private async sendSteps(messages: StepMessage[]): Promise<void> {
+    for (const chunk of sendBatches(messages)) {
+      await this.env.STEPS.sendBatch(chunk.map((body): MessageSendRequest<StepMessage> => ({ body, contentType: "json" })));
     }
   }
 

@@ -1,10 +1,11 @@
 /**
  * A task's data: the record the TaskObject stores, and the era-neutral view every protocol shows.
  */
+import type { InputAction } from "./input";
 import type { TaskMeta } from "./task-meta";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
-export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "done";
+export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "waiting_input" | "done";
 export type JsonObject = { [key: string]: unknown };
 
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
@@ -35,7 +36,21 @@ export interface RunState {
   leaseId?: string;
   leaseUntil?: number;
   wakeAt?: number;
+  /** Set while the job sleeps until its fanned-out items are done (fan-out.ts); wakeAt is then the next redelivery check. */
+  awaiting?: "fan-out";
   lastError?: string;
+}
+
+/**
+ * A question the job asked (`job.elicit`), kept for the task's life so its key is never asked
+ * again. The answer itself is stored beside the job's steps (input.ts, answerStepName).
+ */
+export interface AskedInput {
+  message: string;
+  requestedSchema: JsonObject;
+  askedAt: number;
+  answeredAt?: number;
+  action?: InputAction;
 }
 
 export interface TaskRecord {
@@ -55,6 +70,18 @@ export interface TaskRecord {
   /** The request's context kept for the task's life (progress token, correlation id, session, webhook). */
   meta: TaskMeta;
   run: RunState;
+  /** Every question asked so far, by key (absent until the job first asks). */
+  inputs?: Record<string, AskedInput>;
+}
+
+/** The questions the task waits on (asked, not yet answered), by key; empty once it has ended. */
+export function pendingInputs(record: TaskRecord): Record<string, { message: string; requestedSchema: JsonObject }> {
+  const pending: Record<string, { message: string; requestedSchema: JsonObject }> = {};
+  if (isTerminal(record.status)) return pending;
+  for (const [key, asked] of Object.entries(record.inputs ?? {})) {
+    if (asked.answeredAt === undefined) pending[key] = { message: asked.message, requestedSchema: asked.requestedSchema };
+  }
+  return pending;
 }
 
 /** The wire view of a task: the fields of MCP's `Task`, era-neutral. */
@@ -96,3 +123,7 @@ export interface TaskEntryPage {
   entries: TaskEntry[];
   nextCursor?: string;
 }
+
+/** Whether `leaseId` names the live run of this task: only that run may write its outcome. */
+export const holdsLease = (record: TaskRecord, leaseId: string): boolean =>
+  !isTerminal(record.status) && record.run.phase === "running" && record.run.leaseId === leaseId;

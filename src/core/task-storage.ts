@@ -4,6 +4,7 @@
  * number and its row are written in one statement.
  */
 import { AdapterStateStore } from "./adapter-state";
+import { FanOutStorage } from "./fan-out-storage";
 import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "./task-events";
 import type { TaskRecord } from "./task-record";
 
@@ -15,9 +16,11 @@ export class TaskStorage {
    */
   private ready: boolean | undefined;
   readonly state: AdapterStateStore;
+  readonly fanOuts: FanOutStorage;
 
   constructor(private readonly sql: SqlStorage) {
-    this.state = new AdapterStateStore(sql);
+    this.state = new AdapterStateStore(sql, () => this.lastSeq());
+    this.fanOuts = new FanOutStorage(sql);
   }
 
   /**
@@ -29,6 +32,7 @@ export class TaskStorage {
   ensureSchema(): void {
     this.ready = true;
     this.state.reset();
+    this.fanOuts.reset();
     this.sql.exec(`
       CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
@@ -40,6 +44,7 @@ export class TaskStorage {
   dropped(): void {
     this.ready = false;
     this.state.reset();
+    this.fanOuts.reset();
   }
 
   private hasSchema(): boolean {
@@ -77,6 +82,8 @@ export class TaskStorage {
   }
 
   lastSeq(): number {
+    // Adapter state attached with a new task comes before its first event (and its tables).
+    if (!this.hasSchema()) return 0;
     return this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM events").one().seq ?? 0;
   }
 

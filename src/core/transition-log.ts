@@ -12,7 +12,7 @@ export interface TransitionLine {
   taskId: string;
   tool: string;
   status: TaskStatus;
-  /** What the runner is doing: queued, running, sleeping, backoff (waiting to retry) or done. */
+  /** What the runner is doing: queued, running, sleeping, backoff (waiting to retry), waiting_input (for a person's answer) or done. */
   phase: RunPhase;
   /** Runs started so far (a resumed or retried run counts again). */
   runs: number;

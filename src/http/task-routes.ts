@@ -1,7 +1,8 @@
 /**
  * The plain HTTP view of tasks, for the task console, dashboards, scripts and webhook receivers:
  * `GET /tasks` (the caller's tasks, newest first, cursor pages), `GET /tasks/{id}` (JSON),
- * `GET /tasks/{id}/events` (SSE of the event log, then live) and `POST /tasks/{id}/cancel`.
+ * `GET /tasks/{id}/events` (SSE of the event log, then live), `POST /tasks/{id}/cancel` and
+ * `POST /tasks/{id}/input` (answers to its questions, task-input.ts).
  */
 import { Hono, type Context } from "hono";
 import { TaskGateway } from "../core/gateway";
@@ -10,6 +11,7 @@ import { taskDocument } from "../protocol/task-document";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";
 import { completeSseResponse, SseStream } from "../streams/sse";
 import type { AppEnv } from "./env";
+import { answerTaskInput } from "./task-input";
 
 const notFound = () => Response.json({ error: "not_found", message: "No such task. Tasks are deleted once their ttl has passed." }, { status: 404 });
 
@@ -55,6 +57,9 @@ taskRoutes.post("/:taskId/cancel", async (c) => {
   );
 });
 taskRoutes.all("/:taskId/cancel", methodNotAllowed("POST"));
+
+taskRoutes.post("/:taskId/input", answerTaskInput);
+taskRoutes.all("/:taskId/input", methodNotAllowed("POST"));
 
 
 taskRoutes.get("/:taskId", async (c) => {

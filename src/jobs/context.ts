@@ -2,9 +2,22 @@
  * The JobContext a tool's `run` receives: progress, cancellation, logs,
  * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
+import type { InputAnswer, InputQuestion } from "../core/input";
 import type { LogLevel } from "../core/task-events";
+import type { Settled, Step } from "./steps";
 
-export type { LogLevel };
+export type { InputAnswer, InputQuestion, LogLevel };
+export type { Settled, Step, StepContext } from "./steps";
+
+export interface FanOutOptions {
+  /**
+   * Collect failures instead of failing: each result is `{ ok: true, value }` or `{ ok: false, error }`.
+   * Without it, an item that fails for good (a PermanentError, or its retries used up) fails the job.
+   */
+  settle?: boolean;
+  /** Report progress (items done of all) automatically; false when the tool reports its own. Default true. */
+  progress?: boolean;
+}
 
 export type ToolContent =
   | { type: "text"; text: string }
@@ -52,6 +65,29 @@ export interface JobContext {
   sleep(seconds: number, reason?: string): Promise<void>;
   /** Like `sleep`, to an absolute time; not memoized (the target itself is stable). */
   sleepUntil(time: number | Date, reason?: string): Promise<void>;
+  /**
+   * Ask a person and wait durably for the answer (human in the loop). The task goes
+   * `input_required` with `message` as its status message and nothing running; the answer (checked
+   * against `requestedSchema`, MCP's elicitation form: a flat object of string, number, boolean or
+   * enum fields) wakes it, and this run's replay gets it here. Memoized like `step`: `key` is asked
+   * once per task, and a resumed run gets the stored answer back. `content` comes only with `accept`.
+   * @example
+   * const answer = await job.elicit("approve", {
+   *   message: "Delete 120 rows from orders?",
+   *   requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] },
+   * });
+   * if (answer.action !== "accept" || answer.content?.confirm !== true) return "Nothing deleted.";
+   */
+  elicit(key: string, question: InputQuestion): Promise<InputAnswer>;
+  /**
+   * Run `step` once per input, in parallel, each item a queue message run by a consumer; resolves
+   * with the results in input order. The job's run ends while the items run (it holds nothing) and
+   * resumes when the last result is stored; a resumed run gets the stored results without running
+   * any item again. `step` must be listed in the tool's `steps`. Named by its position, like a sleep.
+   * @example const sizes = await job.fanOut(resizeOne, keys.map((key) => ({ key })))
+   */
+  fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options?: FanOutOptions & { settle?: false }): Promise<O[]>;
+  fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options: FanOutOptions & { settle: true }): Promise<Settled<O>[]>;
 }
 
 /** Thrown by a tool to fail the task at once, without retries. */
@@ -59,11 +95,29 @@ export class PermanentError extends Error {
   override readonly name = "PermanentError";
 }
 
+/** Thrown by `job.fanOut` (without `settle`) when an item failed for good; a PermanentError, so the job fails unless it catches it. */
+export class FanOutItemError extends PermanentError {
+  constructor(
+    message: string,
+    readonly index: number,
+  ) {
+    super(message);
+  }
+}
+
 /** Thrown inside `run` to end the run early; the runner reads the reason from the context, not the throw. */
 export class JobYield extends Error {
   override readonly name = "JobYield";
   constructor(readonly wakeAt: number, readonly reason?: string) {
     super("The job yielded; it resumes later.");
+  }
+}
+
+/** Thrown inside `run` when the job asks a question; the runner reads the questions from the context. */
+export class JobInput extends Error {
+  override readonly name = "JobInput";
+  constructor() {
+    super("The job asked a question; it resumes once the answer arrives.");
   }
 }
 

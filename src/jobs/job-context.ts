@@ -2,43 +2,38 @@
  * Builds the JobContext a tool receives over a JobHost: memoized steps, durable sleeps
  * (remembered by position, so a replayed run does not wait again) and yields.
  */
-import { abortableDelay, JobYield, PermanentError, type JobContext } from "./context";
+import { abortableDelay, JobInput, JobYield, PermanentError, type InputAnswer, type JobContext } from "./context";
+import { answerStepName, questionProblem, type AskedQuestion } from "../core/input";
 import type { JobHost } from "../core/ports";
+import { fanOutFunction } from "./fan-out";
+import type { StepMap } from "./steps";
+import { storedJsonText } from "./stored-json";
+
+export { MAX_STEP_BYTES } from "./stored-json";
 
 /** Sleeps this long or longer always yield: the run ends and nothing is held while waiting. */
 export const YIELD_THRESHOLD_MS = 30_000;
 
-/** A stored step result must fit a Durable Object row (2 MB) with room to spare. */
-export const MAX_STEP_BYTES = 1024 * 1024;
-
-/** Set when the run yielded, even if the tool caught the JobYield we threw. */
+/** Set when the run yielded, asked or waits for fanned-out items, even if the tool caught what we threw. */
 export interface YieldState {
   yield?: JobYield;
+  /** Questions asked in this run (several when a job asks with Promise.all). */
+  questions?: AskedQuestion[];
+  /** Set when the run ended to wait for fanned-out items: the task's statusMessage meanwhile. */
+  fanOut?: { message: string };
 }
 
-function toStoredJson(name: string, value: unknown): unknown {
-  let text: string;
-  try {
-    // JSON.stringify returns undefined for a bare function or symbol.
-    text = (JSON.stringify(value ?? null) as string | undefined) ?? "null";
-  } catch (error) {
-    throw new PermanentError(`job.step("${name}") returned a value that is not JSON (${error instanceof Error ? error.message : String(error)}); return plain data.`);
-  }
-  if (text.length > MAX_STEP_BYTES) {
-    throw new PermanentError(`job.step("${name}") returned ${text.length} bytes; a step result may be at most ${MAX_STEP_BYTES}. Store large data elsewhere (R2, KV) and return its key.`);
-  }
-  return JSON.parse(text) as unknown;
-}
-
-export function createJobContext(host: JobHost, yieldState: YieldState): JobContext {
+export function createJobContext(host: JobHost, yieldState: YieldState, steps?: StepMap): JobContext {
   // A sleep is named by the step it follows (or runs inside) and its count since then.
   // Counting sleeps over the whole run would not do: a replayed step skips its body,
   // and with it any sleep inside, which would shift the numbers of every later sleep.
   let position = "start";
   let sleepsHere = 0;
+  let fanOutsHere = 0;
   const moveTo = (next: string): void => {
     position = next;
     sleepsHere = 0;
+    fanOutsHere = 0;
   };
 
   const throwIfAborted = (): void => {
@@ -79,7 +74,7 @@ export function createJobContext(host: JobHost, yieldState: YieldState): JobCont
       }
       throwIfAborted();
       moveTo(`in ${name}`);
-      const value = toStoredJson(name, await fn());
+      const value: unknown = JSON.parse(storedJsonText(`job.step("${name}")`, await fn()));
       throwIfAborted();
       host.saveStep(key, value);
       moveTo(`after ${name}`);
@@ -107,5 +102,20 @@ export function createJobContext(host: JobHost, yieldState: YieldState): JobCont
       if (!Number.isFinite(at)) throw new PermanentError(`job.sleepUntil needs a valid time, got ${String(time)}.`);
       await waitUntil(at, reason);
     },
+    async elicit(key, question) {
+      const problem = questionProblem(key, question ?? {});
+      if (problem !== undefined) throw new PermanentError(`job.elicit: ${problem}.`);
+      const stored = host.loadStep(answerStepName(key));
+      if (stored) {
+        moveTo(`after input ${key}`);
+        return stored.value as InputAnswer;
+      }
+      throwIfAborted();
+      // The run ends here; the task waits with nothing running and the answer wakes it.
+      (yieldState.questions ??= []).push({ key, message: question.message, requestedSchema: question.requestedSchema });
+      throw new JobInput();
+    },
+    // Named by position like a sleep: a replayed run reaches the same fan-out under the same key.
+    fanOut: fanOutFunction({ host, yieldState, steps, nextKey: () => `fanout:${position}#${++fanOutsHere}`, throwIfAborted }),
   };
 }

@@ -7,25 +7,32 @@ import type { JobHost, JobRunner, RunOutcome } from "../core/ports";
 import type { JsonObject } from "../core/task-record";
 import { PermanentError, toToolResult, type JobContext, type ToolResult } from "./context";
 import { createJobContext, type YieldState } from "./job-context";
+import type { StepMap } from "./steps";
 
 export { YIELD_THRESHOLD_MS } from "./job-context";
 
 /** What the runner needs of a tool (tools/define.ts's Tool is one). */
 export interface RunnableTool {
   run(input: unknown, job: JobContext): Promise<ToolResult | string>;
+  /** The step functions its job may fan out (steps.ts). */
+  steps?: StepMap;
 }
 
-const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Errors a retry cannot fix: the tool said so, or its input does not parse. */
-const isPermanent = (error: unknown): boolean => error instanceof PermanentError || (error instanceof Error && (error.name === "PermanentError" || error.name === "ZodError"));
+export const isPermanent = (error: unknown): boolean => error instanceof PermanentError || (error instanceof Error && (error.name === "PermanentError" || error.name === "ZodError"));
 
 /** Run `tool` on `args` for one slice. Never throws. */
 export async function runTool(tool: RunnableTool, args: unknown, host: JobHost): Promise<RunOutcome> {
   const yieldState: YieldState = {};
-  const job = createJobContext(host, yieldState);
+  const job = createJobContext(host, yieldState, tool.steps);
+  // A question outranks a wait for fanned-out items, which outranks a sleep started beside it: the run
+  // that follows the answer reaches the fan-out again, and a sleep's wake time is memoized.
   const yielded = (): RunOutcome | undefined =>
-    yieldState.yield && { kind: "yielded", wakeAt: yieldState.yield.wakeAt, ...(yieldState.yield.reason !== undefined && { reason: yieldState.yield.reason }) };
+    (yieldState.questions && { kind: "input", questions: yieldState.questions }) ??
+    (yieldState.fanOut && { kind: "awaiting_fan_out", message: yieldState.fanOut.message }) ??
+    (yieldState.yield && { kind: "yielded", wakeAt: yieldState.yield.wakeAt, ...(yieldState.yield.reason !== undefined && { reason: yieldState.yield.reason }) });
   try {
     const value = await tool.run(args, job);
     // Cancellation wins over everything: a cancelled task must not be resumed or completed.

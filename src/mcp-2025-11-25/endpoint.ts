@@ -10,6 +10,7 @@ import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { SseStream } from "../streams/sse";
 import type { McpContext } from "./context";
+import { routeAnswers } from "./answers";
 import { RequestTransport } from "./request-transport";
 import { createMcpServer } from "./server";
 import { SESSION_HEADER, checkSession, startSession } from "./session";
@@ -66,12 +67,18 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
   const initialize = requests.find((r) => r.method === "initialize");
   let sessionId: string | undefined;
   let clientTasks = false;
+  let clientElicitation = false;
   if (!initialize) {
     const session = await checkSession(request, input.env, input.principal);
     if (!session.ok) return session.response;
     sessionId = session.sessionId;
     clientTasks = session.clientTasks;
+    clientElicitation = session.clientElicitation;
   }
+
+  const gateway = new TaskGateway(input.env, settings, input.principal);
+  const routed = requests.length === messages.length ? { rest: messages } : await routeAnswers(messages, gateway);
+  if (requests.length === 0 && routed.refusal) return routed.refusal;
 
   const streaming = acceptsSse && requests.some((r) => STREAMED_METHODS.has(r.method) && !(r.method === "tools/call" && r.params?.["task"] !== undefined));
   const sse = streaming ? new SseStream({ retryMs: settings.pollIntervalMs }) : undefined;
@@ -79,17 +86,18 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
   const ctx: McpContext = {
     env: input.env,
     settings,
-    gateway: new TaskGateway(input.env, settings, input.principal),
+    gateway,
     output: transport,
     baseUrl: input.baseUrl,
     waitUntil: input.waitUntil,
     clientTasks,
+    clientElicitation,
     ...(sessionId !== undefined && { sessionId }),
   };
   const server = createMcpServer(ctx);
   await server.connect(transport);
 
-  for (const message of messages) if (!isRequest(message)) transport.deliver(message);
+  for (const message of routed.rest) if (!isRequest(message)) transport.deliver(message);
   if (requests.length === 0) return new Response(null, { status: 202 });
 
   const replies = Promise.all(requests.map((r) => transport.dispatch(r)));

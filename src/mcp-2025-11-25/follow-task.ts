@@ -1,15 +1,18 @@
 /**
- * Follow a task on a response stream: register the stream (so its event ids can be resumed),
- * forward the events it carries as MCP messages with routable ids, until the task's result, a
- * deadline, or the client leaves.
+ * Follow a task on a response stream: register the stream (so its event ids can be resumed, and so
+ * the task's session hears on its GET stream only what this stream does not carry), ask the
+ * questions that wait unheard, forward the events it carries as MCP messages with routable ids,
+ * until the task's result, a deadline, a question nobody here can answer, or the client leaves.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { isOpenAt, type StateSpan } from "../core/adapter-state";
+import type { InputQuestion } from "../core/input";
 import type { TaskMeta } from "../core/task-meta";
 import { followFeed, type FollowResult } from "../protocol/follow";
 import { taskEventId } from "../streams/event-ids";
 import type { McpContext } from "./context";
-import { messageForEvent } from "./task-messages";
-import { RESPONSE_STREAM_STATE, type ResponseStream } from "./task-streams";
+import { messageForEvent, questionRequest } from "./task-messages";
+import { ASKED_LIVE_STATE, AskedLiveSchema, ownSessionStream, RESPONSE_STREAM_STATE, type ResponseStream } from "./task-streams";
 
 export type Followed = FollowResult | { kind: "disconnected" };
 
@@ -20,15 +23,36 @@ export interface FollowOptions {
   meta: TaskMeta;
   afterSeq: number;
   deadline?: number;
+  /** The stream's key if it was registered with the task when this call created it (open from its first event). */
+  registered?: string;
+  /** The questions the task waited on when the stream opened (asked here first, unless the client already heard them live). */
+  pending?: Record<string, InputQuestion>;
+  /**
+   * A plain call: it ends at a question it cannot pass on (its client cannot be asked, or not on
+   * this answer), answering with the link that shows it. A `tasks/result` waits for the result.
+   */
+  endAtQuestion?: boolean;
 }
 
 export async function followTask(ctx: McpContext, options: FollowOptions): Promise<Followed> {
   const { gateway, output } = ctx;
-  const { taskId, requestId, stream, afterSeq } = options;
-  const key = output.streaming ? await gateway.attachState(taskId, RESPONSE_STREAM_STATE, stream) : undefined;
+  const { taskId, requestId, stream, afterSeq, meta } = options;
+  let key: string | undefined;
+  let spans: StateSpan[] = [[0, null]];
+  if (output.streaming) {
+    if (options.registered !== undefined) key = options.registered;
+    else {
+      const opened = await gateway.openState(taskId, RESPONSE_STREAM_STATE, stream);
+      key = opened?.key;
+      if (opened) spans = opened.spans;
+    }
+  }
   const streamNo = key === undefined ? undefined : Number(key);
   // A priming event (an id, no data) first: a stream dropped before its first message is still resumable.
   if (streamNo !== undefined) output.prime(taskEventId(taskId, streamNo, afterSeq));
+  const own = ownSessionStream(stream, meta);
+  if (streamNo !== undefined && stream.questions) await askPending(ctx, options, own, taskEventId(taskId, streamNo, afterSeq));
+
   const feed = await gateway.feed(taskId, afterSeq);
   if (!feed) return { kind: "ended", lastSeq: afterSeq };
   let disconnected = false;
@@ -36,19 +60,47 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
     disconnected = true;
     feed.close();
   });
-  const target = { taskId, requestId, meta: options.meta, stream };
-  const followed = await followFeed(feed, {
-    afterSeq,
-    ...(options.deadline !== undefined && { deadline: options.deadline }),
-    onEvent: (event) => {
-      if (streamNo === undefined) return;
-      const message = messageForEvent(event, target);
-      if (message) output.notify(message, taskEventId(taskId, streamNo, event.seq));
-    },
-  });
+  const target = { taskId, requestId, meta, stream, ...(own && { openAt: (seq: number) => isOpenAt(spans, seq) }) };
+  let followed: FollowResult | undefined;
+  try {
+    followed = await followFeed(feed, {
+      afterSeq,
+      ...(options.deadline !== undefined && { deadline: options.deadline }),
+      stopOnQuestion: options.endAtQuestion === true && (!stream.questions || streamNo === undefined),
+      onEvent: (event) => {
+        if (streamNo === undefined) return;
+        const message = messageForEvent(event, target);
+        if (message) output.notify(message, taskEventId(taskId, streamNo, event.seq));
+      },
+    });
+  } finally {
+    // From here on the session's GET stream carries what this stream did (a resume opens it again).
+    // After the result nothing follows, so that close would change nothing.
+    if (key !== undefined && followed?.kind !== "result") await gateway.closeState(taskId, RESPONSE_STREAM_STATE, key);
+  }
   if (followed.kind === "result" && streamNo !== undefined) output.setResponseEventId(requestId, taskEventId(taskId, streamNo, followed.seq));
   // The response will not come on this stream: a resume past its last event is refused (410).
-  if (followed.kind === "timeout" && key !== undefined) await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: followed.lastSeq }, key);
+  if ((followed.kind === "timeout" || followed.kind === "asked") && key !== undefined) {
+    await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: followed.lastSeq }, key);
+  }
   if (followed.kind === "ended" && disconnected) return { kind: "disconnected" };
   return followed;
+}
+
+/**
+ * Asks the questions the task waited on when this stream opened: the client may never have heard
+ * them (a `tasks/result` called after the task asked). Not again to a client whose session's GET
+ * stream already delivered them to a live reader: that client is answering already.
+ */
+async function askPending(ctx: McpContext, options: FollowOptions, own: boolean, eventId: string): Promise<void> {
+  const pending = Object.entries(options.pending ?? {});
+  if (pending.length === 0) return;
+  let heard: string[] = [];
+  if (own && ctx.sessionId !== undefined) {
+    const noted = AskedLiveSchema.safeParse(await ctx.gateway.lookupState(options.taskId, ASKED_LIVE_STATE, ctx.sessionId));
+    if (noted.success) heard = noted.data.keys;
+  }
+  for (const [key, question] of pending) {
+    if (!heard.includes(key)) ctx.output.notify(questionRequest(options.taskId, key, question), eventId);
+  }
 }

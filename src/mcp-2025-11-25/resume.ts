@@ -4,6 +4,8 @@
  * continued live until the response) or a session's GET stream (`s.<sessionId>.<seq>`).
  * Without it, the session's GET stream opens (Mcp-Session-Id required).
  */
+import * as z from "zod";
+import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/adapter-state";
 import { TaskGateway } from "../core/gateway";
 import type { TaskEvent } from "../core/task-events";
 import type { McpRequest } from "../http/mcp-endpoint";
@@ -13,7 +15,9 @@ import { completeSseResponse, sseFrame, SseStream } from "../streams/sse";
 import { SESSION_HEADER, checkSession, requireSession } from "./session";
 import { openSessionStream } from "./session-stream";
 import { messageForEvent } from "./task-messages";
-import { RESPONSE_STREAM_STATE, ResponseStreamSchema } from "./task-streams";
+import { ownSessionStream, RESPONSE_STREAM_STATE, ResponseStreamSchema } from "./task-streams";
+
+const SpansSchema = z.array(z.tuple([z.number(), z.number().nullable()]));
 
 const noSuchEvent = () => jsonRpcErrorResponse(404, -32600, "Last-Event-ID names no event of a stream you can resume (unknown, expired or another principal's task). Read the task with tasks/get instead.");
 
@@ -68,7 +72,16 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
     return noSuchEvent();
   }
   const { endSeq } = registered.data;
-  const target = { taskId, requestId: registered.data.requestId, meta: feed.meta, stream: registered.data };
+  // A stream of the task's own session carries only what it was open for (the GET stream got the rest);
+  // a live resume opens it again, so what comes next is its own once more.
+  let spans: StateSpan[] | undefined;
+  if (ownSessionStream(registered.data, feed.meta)) {
+    const reopened = feed.known ? undefined : await gateway.reopenState(taskId, RESPONSE_STREAM_STATE, String(stream));
+    const stored = SpansSchema.safeParse(reopened?.spans ?? feed.state?.[STATE_SPANS_FIELD]);
+    spans = stored.success ? stored.data : [[0, null]];
+  }
+  const openSpans = spans;
+  const target = { taskId, requestId: registered.data.requestId, meta: feed.meta, stream: registered.data, ...(openSpans && { openAt: (seq: number) => isOpenAt(openSpans, seq) }) };
   /** The event's frame, or "" for one the stream does not carry; undefined past the stream's end. */
   const frameOf = (event: TaskEvent): string | undefined => {
     if (endSeq !== undefined && event.seq > endSeq) return undefined;
@@ -90,6 +103,7 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
   const sse = new SseStream({ retryMs: input.settings.pollIntervalMs });
   sse.onClose(() => feed.close());
   input.request.signal.addEventListener("abort", () => sse.close());
+  let finished = false;
   input.waitUntil(
     (async () => {
       try {
@@ -97,11 +111,16 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
           const frame = frameOf(event);
           if (frame === undefined) break;
           if (frame) sse.sendFrame(frame);
-          if (isLast(event)) break;
+          if (isLast(event)) {
+            finished = true;
+            break;
+          }
         }
       } finally {
         feed.close();
         sse.close();
+        // The client left again: the session's GET stream takes over until the next resume.
+        if (openSpans && !finished) await gateway.closeState(taskId, RESPONSE_STREAM_STATE, String(stream)).catch(() => undefined);
       }
     })(),
   );

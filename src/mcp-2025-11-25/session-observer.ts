@@ -1,32 +1,38 @@
 /**
- * Fans task changes out to sessions' GET streams: the session a task was created in hears it
- * there if its client declared tasks (task-streams.ts says what), and every session subscribed to
- * the task's resource gets `notifications/resources/updated` once per change.
+ * Fans task changes out to sessions' GET streams: the session a task was created in hears there
+ * what none of its open response streams carries (task-streams.ts says what), and every session
+ * subscribed to the task's resource gets `notifications/resources/updated` once per change.
+ * A question that reached a live GET-stream reader is noted with the task, so a `tasks/result`
+ * that opens later does not ask it a second time (follow-task.ts).
  */
-import type { JSONRPCNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { taskResourceUri } from "../core/ids";
 import type { TaskObserver } from "../core/ports";
 import { SESSION_WATCH_STATE, sessionObjectName } from "../sessions/ids";
 import { sessionMessageForEvent } from "./task-messages";
-import { SESSION_FEED_STATE, SessionFeedSchema } from "./task-streams";
+import { ASKED_LIVE_STATE, AskedLiveSchema, RESPONSE_STREAM_STATE, SESSION_FEED_STATE, SessionFeedSchema, takenByResponseStream } from "./task-streams";
 
 /** Events that change what the task resource shows (log and step lines do not). */
-const CHANGES = new Set(["status", "progress", "result"]);
+const CHANGES = new Set(["status", "progress", "question", "answer", "result"]);
 
 export const sessionObserver: TaskObserver = async ({ env, record, events, state }) => {
-  const outbox = new Map<string, string[]>();
-  const post = (sessionId: string, message: JSONRPCNotification) => {
-    const list = outbox.get(sessionId) ?? [];
-    list.push(JSON.stringify(message));
-    outbox.set(sessionId, list);
+  const outbox = new Map<string, { messages: string[]; questions: string[] }>();
+  const post = (sessionId: string, message: JSONRPCNotification | JSONRPCRequest, question?: string) => {
+    const entry = outbox.get(sessionId) ?? { messages: [], questions: [] };
+    entry.messages.push(JSON.stringify(message));
+    if (question !== undefined) entry.questions.push(question);
+    outbox.set(sessionId, entry);
   };
 
-  for (const { key: sessionId, value } of state.list(SESSION_FEED_STATE)) {
+  const feeds = state.list(SESSION_FEED_STATE);
+  const streams = feeds.length > 0 ? state.list(RESPONSE_STREAM_STATE) : [];
+  for (const { key: sessionId, value } of feeds) {
     const feed = SessionFeedSchema.safeParse(value);
     if (!feed.success) continue;
     for (const event of events) {
+      if (takenByResponseStream(event, sessionId, streams)) continue;
       const message = sessionMessageForEvent(event, record.taskId, record.meta, feed.data);
-      if (message) post(sessionId, message);
+      if (message) post(sessionId, message, event.type === "question" ? event.data.key : undefined);
     }
   }
   const watchers = state.list(SESSION_WATCH_STATE);
@@ -36,8 +42,11 @@ export const sessionObserver: TaskObserver = async ({ env, record, events, state
   }
 
   await Promise.all(
-    [...outbox].map(async ([sessionId, messages]) => {
-      await env.SESSIONS.getByName(sessionObjectName(record.principal, sessionId)).publish(messages);
+    [...outbox].map(async ([sessionId, { messages, questions }]) => {
+      const readers = await env.SESSIONS.getByName(sessionObjectName(record.principal, sessionId)).publish(messages);
+      if (questions.length === 0 || readers === false || readers === 0) return;
+      const noted = AskedLiveSchema.safeParse(state.lookup(ASKED_LIVE_STATE, sessionId));
+      state.attach(ASKED_LIVE_STATE, { keys: [...(noted.success ? noted.data.keys : []), ...questions] }, sessionId);
     }),
   );
 };

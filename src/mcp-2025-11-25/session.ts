@@ -11,8 +11,8 @@ import { isSessionId, newSessionId, sessionObjectName } from "../sessions/ids";
 
 export const SESSION_HEADER = "Mcp-Session-Id";
 
-/** A live session: its id, and whether its client declared the tasks capability in `initialize`. */
-export type SessionCheck = { ok: true; sessionId?: string; clientTasks: boolean } | { ok: false; response: Response };
+/** A live session: its id, and whether its client declared the tasks and elicitation capabilities in `initialize`. */
+export type SessionCheck = { ok: true; sessionId?: string; clientTasks: boolean; clientElicitation: boolean } | { ok: false; response: Response };
 
 export const sessionStub = (env: Env, principal: string, sessionId: string) => env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
 
@@ -22,11 +22,11 @@ const unknownSession = (): Response =>
 /** The session a request names, if any; 404 when it names one that is not live for this principal. */
 export async function checkSession(request: Request, env: Env, principal: string): Promise<SessionCheck> {
   const header = request.headers.get(SESSION_HEADER);
-  if (header === null) return { ok: true, clientTasks: false };
+  if (header === null) return { ok: true, clientTasks: false, clientElicitation: false };
   // Malformed ids are just unknown ids: the same answer, no name derived from them.
   if (!isSessionId(header)) return { ok: false, response: unknownSession() };
   const info = await sessionStub(env, principal, header).touch();
-  return info ? { ok: true, sessionId: header, clientTasks: info.clientTasks } : { ok: false, response: unknownSession() };
+  return info ? { ok: true, sessionId: header, clientTasks: info.clientTasks, clientElicitation: info.clientElicitation } : { ok: false, response: unknownSession() };
 }
 
 /** Like checkSession, but the header is required (GET and DELETE /mcp). */

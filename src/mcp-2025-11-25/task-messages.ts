@@ -2,11 +2,13 @@
  * How task events become MCP 2025-11-25 messages: a pure mapping, shared by live streams and by
  * resumption (so a replay sends exactly what the live stream sent) and by the GET stream.
  */
-import type { GetTaskResult, JSONRPCMessage, JSONRPCNotification, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import type { GetTaskResult, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { elicitationRequest, type InputQuestion } from "../core/input";
 import { outcomeOf, type TaskEvent } from "../core/task-events";
 import { echoMeta, type TaskMeta } from "../core/task-meta";
 import type { Progress, TaskView } from "../core/task-record";
 import { finalResult, relatedTask } from "../protocol/task-results";
+import { questionRequestId } from "./question-ids";
 import type { ResponseStream, SessionFeed } from "./task-streams";
 
 /** The MCP `Task` object, with the correlation id echoed in `_meta`. */
@@ -28,11 +30,26 @@ export const progressNotification = (token: string | number, progress: Progress,
   params: { progressToken: token, ...progress, ...(taskId !== undefined && { _meta: relatedTask(taskId) }) },
 });
 
+/**
+ * A task's question as the server's `elicitation/create` request, tied to the task by related-task
+ * `_meta`; its id names the task and the question, so the client's response (POSTed to /mcp, to
+ * any isolate) finds its way back (question-ids.ts).
+ */
+export const questionRequest = (taskId: string, key: string, question: InputQuestion): JSONRPCRequest => {
+  const { method, params } = elicitationRequest(question);
+  return { jsonrpc: "2.0", id: questionRequestId(taskId, key), method, params: { ...params, _meta: relatedTask(taskId) } };
+};
+
 export interface StreamTarget {
   taskId: string;
   requestId: RequestId;
   meta: TaskMeta;
   stream: ResponseStream;
+  /**
+   * For a stream of the task's own session: whether it was open when event `seq` was committed.
+   * Events it was not open for went to the session's GET stream instead (task-streams.ts).
+   */
+  openAt?(seq: number): boolean;
 }
 
 /**
@@ -41,12 +58,15 @@ export interface StreamTarget {
  */
 export function messageForEvent(event: TaskEvent, target: StreamTarget): JSONRPCMessage | undefined {
   const { stream } = target;
+  if (event.type !== "result" && target.openAt && !target.openAt(event.seq)) return undefined;
   switch (event.type) {
     case "progress":
       if (stream.progressToken === undefined) return undefined;
       return progressNotification(stream.progressToken, event.data, stream.related ? target.taskId : undefined);
     case "status":
       return stream.status ? statusNotification(event.data, target.meta) : undefined;
+    case "question":
+      return stream.questions ? questionRequest(target.taskId, event.data.key, event.data) : undefined;
     case "result": {
       const outcome = outcomeOf(event.data);
       if (outcome.kind === "error") return { jsonrpc: "2.0", id: target.requestId, error: outcome.error };
@@ -58,12 +78,14 @@ export function messageForEvent(event: TaskEvent, target: StreamTarget): JSONRPC
 }
 
 /** The message a task event becomes on the GET stream of the session that follows it. */
-export function sessionMessageForEvent(event: TaskEvent, taskId: string, meta: TaskMeta, feed: SessionFeed): JSONRPCNotification | undefined {
+export function sessionMessageForEvent(event: TaskEvent, taskId: string, meta: TaskMeta, feed: SessionFeed): JSONRPCNotification | JSONRPCRequest | undefined {
   switch (event.type) {
     case "status":
-      return statusNotification(event.data, meta);
+      return feed.tasks ? statusNotification(event.data, meta) : undefined;
     case "progress":
-      return feed.progressToken === undefined ? undefined : progressNotification(feed.progressToken, event.data, taskId);
+      return feed.progressToken === undefined ? undefined : progressNotification(feed.progressToken, event.data, feed.tasks ? taskId : undefined);
+    case "question":
+      return feed.questions ? questionRequest(taskId, event.data.key, event.data) : undefined;
     default:
       return undefined;
   }

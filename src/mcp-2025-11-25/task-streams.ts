@@ -1,12 +1,17 @@
 /**
  * Which stream carries which message of a task, for a 2025-11-25 client (docs/streams.md,
- * "Who hears what"): decided once, when a stream opens or a task is created, and kept with the
- * task as adapter state, so a resumed stream carries exactly what the live one did and no client
- * hears a message twice.
+ * "Who hears what"). The rule: a message of a task reaches the session it was created in on ONE
+ * stream: a response stream of that session (a `tasks/result`, or the plain call's own stream)
+ * if one that carries that kind of message was open when the event was committed, else the
+ * session's GET stream. "Open when committed" is decided by the task's own clock: each registered
+ * stream is adapter state with spans of event sequence numbers (core/adapter-state.ts), written in
+ * the TaskObject's single thread, so every event falls on exactly one side. What a stream carries
+ * is decided when it opens and kept with it, so a resumed stream carries exactly what the live one did.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import type { AdapterStateEntry } from "../core/adapter-state";
+import { isOpenAt, type AdapterStateEntry, type OpenStateEntry } from "../core/adapter-state";
+import type { TaskEvent } from "../core/task-events";
 import type { TaskMeta } from "../core/task-meta";
 
 const TokenSchema = z.union([z.string(), z.number()]);
@@ -21,6 +26,10 @@ export const ResponseStreamSchema = z.object({
   status: z.boolean(),
   /** Its progress carries related-task `_meta` (its client declared tasks). */
   related: z.boolean(),
+  /** It carries the task's questions as `elicitation/create` requests (its client declared elicitation). */
+  questions: z.boolean().default(false),
+  /** The session it was opened in: a stream of the task's own session takes messages from its GET stream while open. */
+  sessionId: z.string().optional(),
   /** The last event it carries, once it ended before the task did (a plain call's inline wait ran out). */
   endSeq: z.number().int().optional(),
 });
@@ -31,37 +40,89 @@ export const SESSION_FEED_STATE = "mcp-2025-11-25/session";
 export const SessionFeedSchema = z.object({
   /** The GET stream carries the task's progress with this token (task-augmented calls only). */
   progressToken: TokenSchema.optional(),
+  /** The client declared tasks: status notifications, and related-task `_meta` on progress. */
+  tasks: z.boolean().default(true),
+  /** The client declared elicitation: the task's questions, as `elicitation/create` requests. */
+  questions: z.boolean().default(false),
 });
 export type SessionFeed = z.infer<typeof SessionFeedSchema>;
 
-/** What a client is: its session (if any) and whether it declared the tasks capability there. */
+/** Which questions reached a live reader of the session's GET stream (key: the session id). */
+export const ASKED_LIVE_STATE = "mcp-2025-11-25/asked-live";
+export const AskedLiveSchema = z.object({ keys: z.array(z.string()) });
+
+/** What a client is: its session (if any) and what it declared there. */
 export interface Caller {
   sessionId?: string;
   clientTasks: boolean;
+  clientElicitation: boolean;
 }
 
 /**
- * A task created by `caller`: if its client declared tasks, its session's GET stream carries the
- * task's status notifications and, for a task-augmented call, its progress. A plain call's progress
- * stays on the call's own stream: its token dies with the call's response.
+ * A task created by `caller` in a session: its GET stream carries the task's messages no response
+ * stream of the session carries. For a task-augmented call that includes its progress, whatever the
+ * client declared (its token stays valid for the task's life); a plain call's progress stays on the
+ * call's own stream, its token dying with the call's response. Status only for a client that
+ * declared tasks, questions only for one that declared elicitation.
  */
 export function sessionFeedFor(caller: Caller, meta: TaskMeta, augmented: boolean): AdapterStateEntry[] {
-  if (!caller.clientTasks || caller.sessionId === undefined) return [];
-  const value: SessionFeed = augmented && meta.progressToken !== undefined ? { progressToken: meta.progressToken } : {};
+  if (caller.sessionId === undefined) return [];
+  const progressToken = augmented ? meta.progressToken : undefined;
+  if (progressToken === undefined && !caller.clientTasks && !caller.clientElicitation) return [];
+  const value: SessionFeed = { ...(progressToken !== undefined && { progressToken }), tasks: caller.clientTasks, questions: caller.clientElicitation };
   return [{ kind: SESSION_FEED_STATE, key: caller.sessionId, value }];
 }
 
-/** A plain `tools/call`'s own stream: its progress, then its response. Status goes to the GET stream of a client that speaks tasks, else nowhere. */
+/** A plain `tools/call`'s own stream: its progress, its questions (if the client can answer them), then its response. Status goes to the GET stream. */
 export function callStream(requestId: RequestId, meta: TaskMeta, caller: Caller): ResponseStream {
-  return { requestId, ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }), status: false, related: caller.clientTasks };
+  return {
+    requestId,
+    ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }),
+    status: false,
+    related: caller.clientTasks,
+    questions: caller.clientElicitation,
+    ...(caller.sessionId !== undefined && { sessionId: caller.sessionId }),
+  };
+}
+
+/** A `tasks/result` stream: progress (with the task's original token), status if the client speaks tasks, questions if it can answer them. */
+export function resultStream(requestId: RequestId, meta: TaskMeta, caller: Caller): ResponseStream {
+  return {
+    requestId,
+    ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }),
+    status: caller.clientTasks,
+    related: caller.clientTasks,
+    questions: caller.clientElicitation,
+    ...(caller.sessionId !== undefined && { sessionId: caller.sessionId }),
+  };
+}
+
+/** Whether a stream carries an event of this type at all. */
+export function carries(stream: Pick<ResponseStream, "progressToken" | "status" | "questions">, type: TaskEvent["type"]): boolean {
+  switch (type) {
+    case "progress":
+      return stream.progressToken !== undefined;
+    case "status":
+      return stream.status;
+    case "question":
+      return stream.questions;
+    default:
+      return false;
+  }
+}
+
+/** A stream of the task's own session takes an event from the GET stream only while it was open; any other stream carries them all. */
+export function ownSessionStream(stream: ResponseStream, meta: TaskMeta): boolean {
+  return stream.sessionId !== undefined && stream.sessionId === meta.sessionId;
 }
 
 /**
- * A `tasks/result` stream. The task's own session already hears the task on its GET stream, so
- * there it carries only the response; any other caller gets progress (with the task's original
- * token) and, if its client speaks tasks, status.
+ * Whether an event of the task's session goes to one of the session's response streams instead of
+ * its GET stream: a stream of that session that carries its kind was open when it was committed.
  */
-export function resultStream(requestId: RequestId, meta: TaskMeta, caller: Caller): ResponseStream {
-  if (caller.clientTasks && caller.sessionId !== undefined && meta.sessionId === caller.sessionId) return { requestId, status: false, related: true };
-  return { requestId, ...(meta.progressToken !== undefined && { progressToken: meta.progressToken }), status: caller.clientTasks, related: caller.clientTasks };
+export function takenByResponseStream(event: TaskEvent, sessionId: string, streams: readonly OpenStateEntry[]): boolean {
+  return streams.some(({ value, spans }) => {
+    const stream = ResponseStreamSchema.safeParse(value);
+    return stream.success && stream.data.sessionId === sessionId && carries(stream.data, event.type) && isOpenAt(spans, event.seq);
+  });
 }

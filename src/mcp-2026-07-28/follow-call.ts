@@ -1,7 +1,7 @@
 /**
  * How a call from a client without the Tasks extension waits for its task (the policy's `follow`):
- * the task's progress and log lines become the call's notifications until the result or the inline
- * budget. Closing the response stream cancels the request (cancellation.mdx), and nobody else holds
+ * the task's progress and log lines become the call's notifications until the result, a question
+ * (input-required.ts) or the inline budget. Closing the response stream cancels the request (cancellation.mdx), and nobody else holds
  * this task's id, so the task is cancelled too. Nothing is kept for resumption: 2026-07-28 streams
  * are not resumable.
  */
@@ -22,6 +22,8 @@ export async function followCall(ctx: ModernContext, snapshot: TaskSnapshot, not
     const followed = await followFeed(feed, {
       afterSeq: snapshot.lastSeq,
       deadline,
+      // A question ends the wait: the call answers with it (input_required) or with the link that shows it.
+      stopOnQuestion: true,
       onEvent(event) {
         if (event.type === "progress") notifier.progress(event.data);
         else if (event.type === "log") notifier.log(event.data.level, event.data.message);

@@ -107,6 +107,8 @@ async function follow(ctx: ModernContext, watch: Watch, sendTask: (snapshot: Tas
       snapshot = next;
       // A task ends with two events (its status, then its result): one notification, carrying the result.
       if (event.type === "status" && isTerminal(snapshot.task.status) && snapshot.outcome === undefined) continue;
+      // A question comes with the status that says the task waits for it: one notification, after both.
+      if (event.type === "question") continue;
       if (watch.notifyTask) sendTask(snapshot);
       if (watch.notifyResource) ctx.output.notify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri, _meta: subscriptionMeta } });
     }

@@ -6,7 +6,8 @@
  * extension has no progress notifications.
  */
 import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/ext-tasks/core";
-import type { CreateTaskResultV2, DetailedTaskV2, InputRequestsV2, TaskStatusV2, TaskV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
+import { InputRequestsV2Schema, type CreateTaskResultV2, type DetailedTaskV2, type InputRequestsV2, type TaskStatusV2, type TaskV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
+import { elicitationRequest } from "../core/input";
 import { echoMeta } from "../core/task-meta";
 import type { JsonObject, Progress } from "../core/task-record";
 import type { TaskSnapshot } from "../core/task-object";
@@ -60,12 +61,18 @@ function taskBase(snapshot: TaskSnapshot): Omit<TaskV2, "status"> {
 }
 
 /**
- * The questions a task waits on (issue 13 stores them in the task). Until a job can ask, no task is
- * ever `input_required`, and this answers the empty map the extension's shape requires.
+ * The questions a task waits on, as `elicitation/create` requests (form mode) by key: what
+ * `tasks/get`, `notifications/tasks` and a multi round-trip `input_required` result carry. Checked
+ * with the extension's own schema; a form it would refuse (none a job can ask passes ours and fails
+ * it) is left out rather than sent malformed.
  */
 export function pendingInputRequests(snapshot: TaskSnapshot): InputRequestsV2 {
-  void snapshot;
-  return {};
+  const requests: InputRequestsV2 = {};
+  for (const [key, question] of Object.entries(snapshot.inputRequests ?? {})) {
+    const parsed = InputRequestsV2Schema.safeParse({ [key]: elicitationRequest(question) });
+    if (parsed.success) Object.assign(requests, parsed.data);
+  }
+  return requests;
 }
 
 /**

@@ -9,7 +9,7 @@ import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2"
 import type { JsonObject } from "../core/task-record";
 import type { ModernContext } from "./context";
 import { invalidParams } from "./errors";
-import { detailedTask, taskResultMeta } from "./task-wire";
+import { detailedTask, modernStatus, taskResultMeta } from "./task-wire";
 
 const TaskIdParams = z.object({ taskId: z.string().max(256) }).loose();
 const UpdateParams = z.object({ taskId: z.string().max(256), inputResponses: InputResponsesV2Schema }).loose();
@@ -32,11 +32,23 @@ export async function getTask(ctx: ModernContext, params: Record<string, unknown
   return { ...detailedTask(snapshot), ...(meta && { _meta: meta }) };
 }
 
+/**
+ * Answers to the task's questions. Keys no question waits on are ignored (the extension's rule); an
+ * answer that breaks its form is `-32602` naming the field, and nothing is taken (the task keeps
+ * waiting); a task that has ended takes no answers, and says so.
+ */
 export async function updateTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
   const { taskId, inputResponses } = parse(UpdateParams, "tasks/update", params);
   const answered = await ctx.gateway.answer(taskId, inputResponses);
-  if (!answered.ok) throw taskNotFound();
-  return {};
+  if (answered.ok) return {};
+  switch (answered.reason) {
+    case "not_found":
+      throw taskNotFound();
+    case "invalid":
+      throw invalidParams(`Invalid inputResponses: the answer to "${answered.key}" does not fit its question: ${answered.message}. Nothing was taken; the task still waits.`);
+    case "terminal":
+      throw invalidParams(`Task ${taskId} is already ${modernStatus(answered.snapshot)}; it no longer takes answers.`);
+  }
 }
 
 /** Cooperative: the ack comes at once; a task that already ended keeps its ending (and the ack is the same). */

@@ -7,19 +7,18 @@
  */
 import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
-import type { TaskSnapshot } from "../core/task-object";
-import type { JsonObject, TaskOutcome } from "../core/task-record";
+import type { JsonObject } from "../core/task-record";
 import { callTool } from "../protocol/call-tool";
-import { ProtocolError } from "../protocol/errors";
-import { RELATED_TASK_META } from "../protocol/task-results";
 import { toolListings } from "../protocol/tool-listings";
 import { readWebhookSettings } from "../webhooks/settings";
 import { callNotifier } from "./call-notifications";
 import type { ModernContext } from "./context";
 import { invalidParams, tasksExtensionRequired } from "./errors";
+import { callResult, withoutRelatedTask } from "./call-results";
 import { followCall } from "./follow-call";
+import { canElicit, continueCall, inputRequired } from "./input-required";
 import { cacheable, STATIC_TTL_MS } from "./results";
-import { createTaskResult, inlinedResult } from "./task-wire";
+import { createTaskResult } from "./task-wire";
 
 /** The same listing as 2025 (task card `_meta` included), in the registry's fixed order, with caching hints. */
 export function listTools(): JsonObject {
@@ -30,7 +29,7 @@ const CallParamsSchema = z
   .object({
     name: z.string().min(1).max(256),
     arguments: z.record(z.string(), z.unknown()).optional(),
-    // Multi round-trip retries (issue 13 issues `requestState`; until then none is valid).
+    // A multi round-trip retry: the answers, and the requestState the first answer issued (input-required.ts).
     inputResponses: InputResponsesV2Schema.optional(),
     requestState: z.string().max(16_384).optional(),
   })
@@ -45,24 +44,11 @@ function parseParams(params: Record<string, unknown>): z.infer<typeof CallParams
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** 2025 `related-task` `_meta` has no meaning in this era; the correlation id stays. */
-function withoutRelatedTask(result: JsonObject): JsonObject {
-  const meta = result["_meta"];
-  if (!isRecord(meta) || !(RELATED_TASK_META in meta)) return result;
-  return { ...result, _meta: Object.fromEntries(Object.entries(meta).filter(([key]) => key !== RELATED_TASK_META)) };
-}
-
-/** What the call answers once its task ended: the tool's result, or the JSON-RPC error the task ended with. */
-function callResult(snapshot: TaskSnapshot, outcome: TaskOutcome): JsonObject {
-  if (outcome.kind === "error") throw new ProtocolError(outcome.error.code, outcome.error.message);
-  return { ...inlinedResult(snapshot, outcome.result) };
-}
-
 export async function toolsCall(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
-  const { name, arguments: args, requestState } = parseParams(params);
-  if (requestState !== undefined) throw invalidParams("requestState was not issued by this server (or has expired): call the tool again without it.");
+  const { name, arguments: args, requestState, inputResponses } = parseParams(params);
   const progressToken = isRecord(params["_meta"]) ? params["_meta"]["progressToken"] : undefined;
   const notifier = callNotifier(ctx, name, typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined);
+  if (requestState !== undefined) return continueCall(ctx, { tool: name, args, requestState, ...(inputResponses !== undefined && { inputResponses }) }, notifier);
   const outcome = await callTool(
     // `params.task` means nothing in this era: the client's declaration of the extension decides.
     { name, arguments: args, meta: params["_meta"], task: ctx.envelope.tasks ? { kind: "accepted" } : { kind: "none" }, signal: ctx.output.signal },
@@ -84,6 +70,8 @@ export async function toolsCall(ctx: ModernContext, params: Record<string, unkno
     case "result":
       return callResult(outcome.snapshot, outcome.outcome);
     case "still_running":
+      // The task asks a question: a client that can show a form gets it now, as a multi round-trip.
+      if (outcome.snapshot.task.status === "input_required" && canElicit(ctx.envelope)) return inputRequired(ctx, outcome.snapshot, { tool: name, args });
       return withoutRelatedTask(outcome.fallback);
     case "refused":
       if (outcome.reason === "task_required") throw tasksExtensionRequired(`tool "${name}" only runs as a task.`);

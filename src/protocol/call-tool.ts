@@ -55,8 +55,12 @@ export interface ToolCallContext {
   onInlineProgress?(progress: Progress): void;
   /** Log lines of a tool that runs here (a 2026 request that set a log level hears them). */
   onInlineLog?(level: LogLevel, message: string): void;
-  /** How a plain call waits for its task until `deadline`: the adapter's own, to stream what it wants; by default a silent wait. */
-  follow?(snapshot: TaskSnapshot, deadline: number): Promise<FollowResult>;
+  /**
+   * How a plain call waits for its task until `deadline`: the adapter's own, to stream what it wants
+   * (and pass the task's questions on, if its client can answer them); by default a silent wait that
+   * stops at the first question. `created`: this call created the task (with the `state` above).
+   */
+  follow?(snapshot: TaskSnapshot, deadline: number, created: boolean): Promise<FollowResult>;
 }
 
 export type ToolCallOutcome =
@@ -112,7 +116,7 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
 
   // A plain call: wait up to the inline budget, then fall back to a link.
   const deadline = Date.now() + ctx.settings.inlineWaitMs;
-  const followed = ctx.follow ? await ctx.follow(snapshot, deadline) : await waitFor(ctx.gateway, snapshot, deadline);
+  const followed = ctx.follow ? await ctx.follow(snapshot, deadline, created.created) : await waitFor(ctx.gateway, snapshot, deadline);
   if (followed.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
   // A fresh look, so the data beside the link shows the progress made while the call waited.
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
@@ -150,8 +154,10 @@ function checkedWebhook(raw: unknown, settings: WebhookSettings): NonNullable<Ta
 }
 
 async function waitFor(gateway: TaskGateway, snapshot: TaskSnapshot, deadline: number): Promise<FollowResult> {
+  // Already waiting for an answer (a repeated call found it by its idempotency key): nothing to wait for here.
+  if (snapshot.task.status === "input_required") return { kind: "asked", lastSeq: snapshot.lastSeq };
   const feed = await gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
-  return feed ? followFeed(feed, { afterSeq: snapshot.lastSeq, deadline }) : { kind: "ended", lastSeq: snapshot.lastSeq };
+  return feed ? followFeed(feed, { afterSeq: snapshot.lastSeq, deadline, stopOnQuestion: true }) : { kind: "ended", lastSeq: snapshot.lastSeq };
 }
 
 async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, ctx: ToolCallContext): Promise<JsonObject> {
@@ -167,7 +173,10 @@ async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, ctx:
     case "failed":
       return { content: [{ type: "text", text: outcome.message }], isError: true };
     case "yielded":
+    case "awaiting_fan_out": // the inline host runs fan-outs in place, so only a durable sleep gets here
       return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true };
+    case "input":
+      return { content: [{ type: "text", text: `"${tool.name}" asked a question (job.elicit), which a quick tool cannot do: the answer may take days. Declare taskSupport "optional" for it.` }], isError: true };
     case "aborted":
       throw new ProtocolError(ErrorCode.RequestTimeout, "The call was cancelled.");
   }

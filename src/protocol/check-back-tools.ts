@@ -9,10 +9,11 @@
 import * as z from "zod";
 import type { TaskGateway } from "../core/gateway";
 import { echoMeta } from "../core/task-meta";
-import type { TaskSnapshot } from "../core/task-object";
+import type { AnswerOutcome, TaskSnapshot } from "../core/task-object";
 import { isTerminal, type JsonObject } from "../core/task-record";
 import { ErrorCode, ProtocolError } from "./errors";
 import { followFeed } from "./follow";
+import { howToAnswer } from "./input-requests";
 import { jsonInputSchema } from "./input-schema";
 import { ACTIVITY_PAGE, taskActivity } from "./task-activity";
 import { appOnlyToolMeta } from "./task-card";
@@ -30,6 +31,12 @@ const RESULT_WAIT_MS = 5000;
 
 const TaskIdField = z.string().min(1).max(128).describe("The taskId from the task link (task://<taskId>) a long tool call returned.");
 const TaskIdInput = z.object({ taskId: TaskIdField });
+const InputInput = z.object({
+  taskId: TaskIdField,
+  inputResponses: z
+    .record(z.string().max(64), z.unknown())
+    .describe('The answers by question key, as the task asked them: { "<key>": { "action": "accept", "content": { ... } } }, or { "action": "decline" } / { "action": "cancel" }.'),
+});
 const ActivityInput = z.object({
   taskId: TaskIdField,
   after: z.number().int().min(0).optional().describe("The cursor an earlier call returned; omit to read from the start."),
@@ -67,6 +74,7 @@ function describe(snapshot: TaskSnapshot): string {
   const parts = [`Task ${task.taskId} ("${snapshot.tool}") is ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : "."}`];
   if (progress) parts.push(`Progress: ${progress.progress}${progress.total !== undefined ? ` of ${progress.total}` : ""}${progress.message ? ` (${progress.message})` : ""}.`);
   if (isTerminal(task.status)) parts.push(`Call task_result with taskId "${task.taskId}" to get its result.`);
+  else if (task.status === "input_required") parts.push(howToAnswer(snapshot));
   else parts.push(`It is still running. Check again in about ${Math.max(1, Math.round(task.pollInterval / 1000))} s or later with task_status, or call task_result, which waits a few seconds for the result.`);
   return parts.join(" ");
 }
@@ -82,6 +90,24 @@ function resultOf(snapshot: TaskSnapshot): JsonObject {
     const message = error instanceof Error ? error.message : String(error);
     return textResult(`Task ${taskId} failed: ${message}`, { isError: true, structuredContent: taskStatusContent(snapshot), _meta: metaFor(snapshot) });
   }
+}
+
+/** What became of a task_input call, for the model (and the card, which shows a refusal's text). */
+function answerReport(taskId: string, outcome: AnswerOutcome, keys: string[]): JsonObject {
+  if (!outcome.ok && outcome.reason === "not_found") return notFound(taskId);
+  if (!outcome.ok && outcome.reason === "terminal") {
+    return { ...statusResult(`Task ${taskId} is already ${outcome.snapshot.task.status}; it no longer takes answers.`, outcome.snapshot), isError: true };
+  }
+  if (!outcome.ok) {
+    const text = `The answer to "${outcome.key}" was not passed on: ${outcome.message}. Nothing was taken; the task still waits. Ask the person again and call task_input with a corrected answer.`;
+    return { ...statusResult(text, outcome.snapshot), isError: true };
+  }
+  if (outcome.accepted.length === 0) {
+    const pending = Object.keys(outcome.snapshot.inputRequests ?? {});
+    const text = `No question named ${keys.map((k) => `"${k.slice(0, 64)}"`).join(", ") || "(none given)"} is waiting for an answer (never asked, or already answered). ${pending.length > 0 ? `It waits on: ${pending.map((k) => `"${k}"`).join(", ")}.` : "It waits on no question."}`;
+    return { ...statusResult(text, outcome.snapshot), isError: true };
+  }
+  return statusResult(`Passed on the answer to ${outcome.accepted.map((k) => `"${k}"`).join(", ")}; the task goes on. ${describe(outcome.snapshot)}`, outcome.snapshot);
 }
 
 /** Wait up to `ms` for the task's terminal event; false if it is surely still running. */
@@ -138,6 +164,17 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
       const snapshot = await ctx.gateway.get(taskId);
       const text = `Task ${taskId} is already ${snapshot?.task.status ?? "finished"}; only a running task can be cancelled.`;
       return snapshot ? { ...statusResult(text, snapshot), isError: true } : textResult(text, { isError: true });
+    },
+  }),
+  define({
+    name: "task_input",
+    title: "Answer a task's question",
+    description:
+      "Passes a person's answer on to a background task that waits for input (status input_required; task_status and task links show its question). Ask the person the question first; never answer for them.",
+    inputSchema: InputInput,
+    readOnly: false,
+    async run({ taskId, inputResponses }, ctx) {
+      return answerReport(taskId, await ctx.gateway.answer(taskId, inputResponses), Object.keys(inputResponses));
     },
   }),
   define({

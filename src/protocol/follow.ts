@@ -11,6 +11,8 @@ export type FollowResult =
   | { kind: "result"; outcome: TaskOutcome; seq: number }
   /** The deadline passed first; `lastSeq` is the last event seen. */
   | { kind: "timeout"; lastSeq: number }
+  /** The task asked a question this follower cannot pass on (`stopOnQuestion`): answer with a link that shows it. */
+  | { kind: "asked"; lastSeq: number }
   /** The feed ended without a result (the task expired, or the reader closed the feed). */
   | { kind: "ended"; lastSeq: number };
 
@@ -21,6 +23,8 @@ export interface FollowOptions {
   deadline?: number;
   /** Every event before the result, as it arrives. */
   onEvent?(event: TaskEvent): void;
+  /** Stop at the task's first question: nobody on this follower's side can answer it. */
+  stopOnQuestion?: boolean;
 }
 
 /** Reads `feed` until its result, the deadline or its end, then closes it. */
@@ -36,6 +40,7 @@ export async function followFeed(feed: TaskFeed, options: FollowOptions): Promis
       lastSeq = event.seq;
       if (event.type === "result") return { kind: "result", outcome: outcomeOf(event.data), seq: event.seq };
       options.onEvent?.(event);
+      if (event.type === "question" && options.stopOnQuestion) return { kind: "asked", lastSeq };
     }
   } finally {
     feed.close();

@@ -1,15 +1,19 @@
 /**
  * The task as one JSON document: what `resources/read` of its `task://` URI and `GET /tasks/{id}`
- * return. The fields of `tasks/get`, plus progress and, once terminal, the result.
+ * return. The fields of `tasks/get`, plus progress, the pending questions (`inputRequests`) while
+ * it waits for an answer and, once terminal, the result.
  */
 import { echoMeta } from "../core/task-meta";
 import { isTerminal, type JsonObject } from "../core/task-record";
 import type { TaskSnapshot } from "../core/task-object";
+import { inputRequestsOf } from "./input-requests";
 
 export function taskDocument(snapshot: TaskSnapshot): JsonObject {
   const meta = echoMeta(snapshot.meta);
   const doc: JsonObject = { ...snapshot.task, tool: snapshot.tool };
   if (snapshot.progress) doc["progress"] = snapshot.progress;
+  const inputRequests = inputRequestsOf(snapshot);
+  if (inputRequests) doc["inputRequests"] = inputRequests;
   if (isTerminal(snapshot.task.status) && snapshot.outcome) {
     if (snapshot.outcome.kind === "result") doc["result"] = snapshot.outcome.result;
     else doc["error"] = snapshot.outcome.error;

@@ -8,6 +8,7 @@ import { echoMeta, type TaskMeta } from "../core/task-meta";
 import type { TaskSnapshot } from "../core/task-object";
 import type { JsonObject, TaskOutcome } from "../core/task-record";
 import { ProtocolError } from "./errors";
+import { howToAnswer } from "./input-requests";
 import { taskStatusContent } from "./task-status-data";
 
 /** The `_meta` key that ties a message to its task (2025-11-25 tasks; kept by the tasks extension). */
@@ -35,7 +36,8 @@ export function stillRunningResult(snapshot: TaskSnapshot, baseUrl: string): Jso
         text:
           `"${toolName}" is still running in the background as task ${taskId}; this is not its result. ` +
           `To check back later, read the resource ${uri} (it shows status, progress and, once finished, the result), ` +
-          `or call the task_status / task_result tools with taskId "${taskId}". Plain HTTP: GET ${baseUrl}/tasks/${taskId}.`,
+          `or call the task_status / task_result tools with taskId "${taskId}". Plain HTTP: GET ${baseUrl}/tasks/${taskId}.` +
+          (snapshot.task.status === "input_required" ? ` ${howToAnswer(snapshot, baseUrl)}` : ""),
       },
       { type: "resource_link", uri, name: `task-${taskId}`, title: `Task ${taskId} (${toolName})`, mimeType: "application/json", description: "Status, progress and result of the running tool call." },
     ],

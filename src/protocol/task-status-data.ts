@@ -5,12 +5,7 @@
  */
 import type { TaskSnapshot } from "../core/task-object";
 import { isTerminal, type JsonObject, type TaskStatus } from "../core/task-record";
-
-/** A question the task waits on (human in the loop): the same shape as `inputRequests` in 2026 `tasks/get`. */
-export interface InputRequest {
-  method: "elicitation/create";
-  params: { message: string; requestedSchema: JsonObject };
-}
+import { inputRequestsOf, type InputRequest } from "./input-requests";
 
 export interface TaskStatusData {
   taskId: string;
@@ -55,6 +50,8 @@ export function taskStatusData(snapshot: TaskSnapshot): TaskStatusData {
     if (outcome.kind === "result") data.result = outcome.result;
     else data.error = outcome.error;
   }
+  const inputRequests = inputRequestsOf(snapshot);
+  if (inputRequests) data.inputRequests = inputRequests;
   return data;
 }
 

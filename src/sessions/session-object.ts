@@ -28,9 +28,18 @@ export interface LiveSession {
   protocolVersion: string;
   /** The client declared the tasks capability in `initialize`: only then does it get task notifications (docs/streams.md). */
   clientTasks: boolean;
+  /** The client declared form-mode elicitation: it can be asked a task's questions (`elicitation/create`). */
+  clientElicitation: boolean;
 }
 
-const declaresTasks = (capabilities: Record<string, unknown>): boolean => typeof capabilities["tasks"] === "object" && capabilities["tasks"] !== null;
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+const declaresTasks = (capabilities: Record<string, unknown>): boolean => isObject(capabilities["tasks"]);
+/** `elicitation: {}` means form mode (the spec's backwards-compatible reading); `{ url: {} }` alone does not. */
+const declaresFormElicitation = (capabilities: Record<string, unknown>): boolean => {
+  const elicitation = capabilities["elicitation"];
+  if (!isObject(elicitation)) return false;
+  return isObject(elicitation["form"]) || !isObject(elicitation["url"]);
+};
 
 export class SessionObject extends DurableObject<Env> {
   private readonly storage: SessionStorage;
@@ -57,7 +66,7 @@ export class SessionObject extends DurableObject<Env> {
     if (!info) return undefined;
     const now = Date.now();
     if (now - info.lastSeenAt >= TOUCH_EVERY_MS) this.storage.save({ ...info, lastSeenAt: now });
-    return { sessionId: info.sessionId, protocolVersion: info.protocolVersion, clientTasks: declaresTasks(info.capabilities) };
+    return { sessionId: info.sessionId, protocolVersion: info.protocolVersion, clientTasks: declaresTasks(info.capabilities), clientElicitation: declaresFormElicitation(info.capabilities) };
   }
 
   /** Ends the session: readers are closed, task watches removed, storage wiped. */
@@ -97,10 +106,11 @@ export class SessionObject extends DurableObject<Env> {
   }
 
   /**
-   * Appends serialized JSON-RPC messages to the GET stream's log and sends them to its
-   * reader. False if the session is gone (the caller should stop publishing to it).
+   * Appends serialized JSON-RPC messages to the GET stream's log and sends them to its reader.
+   * Returns how many readers got them live (0: kept for a resume only), or false if the session is
+   * gone (the caller should stop publishing to it).
    */
-  async publish(messages: string[]): Promise<boolean> {
+  async publish(messages: string[]): Promise<number | false> {
     if (!this.storage.load()) return false;
     const now = Date.now();
     const readers = this.ctx.getWebSockets(READER_TAG);
@@ -108,7 +118,7 @@ export class SessionObject extends DurableObject<Env> {
       const frame = JSON.stringify(this.storage.append(data, now));
       for (const ws of readers) sendQuietly(ws, frame);
     }
-    return true;
+    return readers.length;
   }
 
   // ---- the GET stream: one hibernatable WebSocket reader --------------------

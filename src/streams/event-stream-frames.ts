@@ -19,6 +19,8 @@ export interface EventStreamView {
   taskId: string;
   /** The `_meta` status events carry (the task's correlation id). */
   statusMeta?: Record<string, unknown>;
+  /** The event types this view shows (all when absent); others keep their place in the log but send no frame. */
+  shown?: ReadonlySet<string>;
 }
 
 /** A decoded envelope: the frames of some consecutive events. */
@@ -35,6 +37,7 @@ export interface EventStreamChunk {
 const encoder = new TextEncoder();
 
 function frame(event: StreamEvent, view: EventStreamView, timing: boolean): string {
+  if (view.shown && !view.shown.has(event.type)) return "";
   const data = event.type === "status" && view.statusMeta ? Object.assign({}, event.data, { _meta: view.statusMeta }) : event.data;
   const at = timing ? `: at ${event.at}\n\n` : "";
   return at + sseFrame({ id: rawEventId(view.taskId, event.seq), event: event.type, data: JSON.stringify(data) });

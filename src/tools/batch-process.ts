@@ -3,29 +3,49 @@
  * after the last finished item and the event log records each finished item once.
  * Each item's simulated work is a `job.sleep` inside its step: short ones are timers,
  * long ones (30 s and more) end the run and the task's alarm resumes it, holding nothing.
+ * With `parallel: true` the items are fanned out instead: each one a queue message, run by the
+ * step consumer concurrently with the others, its result stored in the task (docs/fan-out.md).
  */
 import * as z from "zod";
+import { defineStep } from "../jobs/steps";
 import { defineTool } from "./define";
+
+/** One item's simulated work, run by the step queue's consumer when fanned out. */
+export const processItem = defineStep({
+  input: z.object({ item: z.number().int().min(1), seconds: z.number().min(0).max(60) }),
+  async run({ item, seconds }, ctx) {
+    // A plain timer: the item is one consumer invocation, and the signal stops it on cancel.
+    if (seconds > 0) await ctx.sleep(seconds);
+    return item * item;
+  },
+});
 
 export default defineTool({
   name: "batch_process",
   title: "Batch process",
-  description: "Processes a batch of items, one checkpointed step per item, reporting progress after each.",
+  description: "Processes a batch of items, one checkpointed step per item, reporting progress after each; with parallel, the items run at once on the queue.",
   inputSchema: z.object({
     items: z.number().int().min(1).max(1000).describe("How many items to process (1 to 1000)."),
     secondsPerItem: z.number().min(0).max(60).describe("Simulated work per item, in seconds (0 to 60)."),
+    parallel: z.boolean().optional().describe("Fan the items out to run in parallel on the queue instead of one after another."),
   }),
   taskSupport: "optional",
-  async run({ items, secondsPerItem }, job) {
+  steps: { processItem },
+  async run({ items, secondsPerItem, parallel }, job) {
     let checksum = 0;
-    for (let item = 1; item <= items; item++) {
-      checksum += await job.step(`item-${item}`, async () => {
-        // The sleep is remembered by its place inside this step: a run resumed mid-item
-        // waits only for what is left of it.
-        if (secondsPerItem > 0) await job.sleep(secondsPerItem, `processing item ${item} of ${items}`);
-        return item * item;
-      });
-      await job.progress(item, items, `item ${item} of ${items} done`);
+    if (parallel) {
+      const inputs = Array.from({ length: items }, (_, i) => ({ item: i + 1, seconds: secondsPerItem }));
+      for (const square of await job.fanOut(processItem, inputs)) checksum += square;
+    } else {
+      for (let item = 1; item <= items; item++) {
+        checksum += await job.step(`item-${item}`, async () => {
+          // The sleep is remembered by its place inside this step: a run resumed mid-item
+          // waits only for what is left of it.
+          if (secondsPerItem > 0) await job.sleep(secondsPerItem, `processing item ${item} of ${items}`);
+          return item * item;
+        });
+        await job.progress(item, items, `item ${item} of ${items} done`);
+      }
     }
     return {
       content: [{ type: "text", text: `Processed ${items} items.` }],

@@ -20,6 +20,7 @@
  */
 import type * as z from "zod";
 import type { JobContext, ToolResult } from "../jobs/context";
+import type { StepMap } from "../jobs/steps";
 
 export type { ToolContent, ToolResult } from "../jobs/context";
 
@@ -32,6 +33,11 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   inputSchema: Schema;
   /** "forbidden": runs inline, never as a task. "optional": a task when asked, or when it outlasts the inline budget. "required": task only. */
   taskSupport: TaskSupport;
+  /**
+   * Step functions the job may fan out with `job.fanOut(step, inputs)`: each item runs in a queue
+   * consumer, which finds the step by its name here (docs/fan-out.md).
+   */
+  steps?: StepMap;
   run(input: z.infer<Schema>, job: JobContext): Promise<ToolResult | string>;
 }
 

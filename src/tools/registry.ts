@@ -6,10 +6,11 @@ import type { Tool } from "./define";
 import batchProcess from "./batch-process";
 import buildReport from "./build-report";
 import countdown from "./countdown";
+import deploy from "./deploy";
 import echo from "./echo";
 import externalJob from "./external-job";
 
-export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob, buildReport];
+export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob, buildReport, deploy];
 
 const byName = new Map(tools.map((tool) => [tool.name, tool]));
 

@@ -3,8 +3,9 @@
  * unit-tested without a runtime. The body names the task and where to pull it from; the
  * result itself is never pushed (the receiver fetches it with its own credentials).
  */
+import { elicitationRequest } from "../core/input";
 import type { TaskEvent } from "../core/task-events";
-import { isTerminal, type Progress, type TaskRecord, type TaskStatus } from "../core/task-record";
+import { isTerminal, pendingInputs, type Progress, type TaskRecord, type TaskStatus } from "../core/task-record";
 import { taskResourceUri } from "../core/ids";
 import type { WebhookRegistration } from "./registration";
 
@@ -77,6 +78,19 @@ export function webhookMessagesFor(record: TaskRecord, events: readonly TaskEven
   return { messages, lastProgressAt: throttle };
 }
 
+/**
+ * What a `task.input_required` webhook adds: the questions (so a chat bot can render a button) and
+ * where to POST the answer (`POST /tasks/{id}/input`, same auth), so the receiver needs no MCP client.
+ */
+function inputFields(record: TaskRecord, baseUrl: string | undefined) {
+  const questions = Object.entries(pendingInputs(record));
+  if (questions.length === 0) return {};
+  return {
+    inputRequests: Object.fromEntries(questions.map(([key, question]) => [key, elicitationRequest(question)])),
+    ...(baseUrl !== undefined && { inputUrl: `${baseUrl}/tasks/${record.taskId}/input` }),
+  };
+}
+
 function webhookBody(record: TaskRecord, type: WebhookEventType, at: number, status: TaskStatus, statusMessage: string | undefined, progress: Progress | undefined) {
   const { correlationId, baseUrl } = record.meta;
   return {
@@ -90,6 +104,7 @@ function webhookBody(record: TaskRecord, type: WebhookEventType, at: number, sta
       resourceUri: taskResourceUri(record.taskId),
       ...(baseUrl !== undefined && { url: `${baseUrl}/tasks/${record.taskId}` }),
       ...(progress !== undefined && { progress }),
+      ...(type === "task.input_required" && inputFields(record, baseUrl)),
     },
   };
 }

@@ -102,6 +102,27 @@ describe("task console", () => {
     expect((await getTask(server.url, taskId)).status).toBe("cancelled");
   });
 
+  it("shows a waiting task's question as a form; Submit answers it and the task goes on to its result", async ({ expect }) => {
+    const taskId = await startTask(server.url, "deploy", { service: "api", version: "v2" });
+    const { page, problems } = await openConsole();
+    const form = card(page, taskId).locator('form.question[data-key="confirm"]');
+    await vi.waitFor(async () => expect(await form.count()).toBe(1), settle);
+    await expect(form.locator(".ask").textContent()).resolves.toBe("Deploy api v2 to production?");
+    await expect(card(page, taskId).locator(".status").textContent()).resolves.toBe("input_required");
+    // A note longer than the form allows: the server refuses it and the form says why.
+    await form.locator('input[name="note"]').fill("x".repeat(501));
+    await form.locator('[data-action="answer"]').click();
+    await vi.waitFor(async () => expect(await form.locator(".question-error").textContent()).toContain('"note"'), settle);
+    await form.locator('input[name="note"]').fill("ship it");
+    await form.locator('input[name="confirm"]').check();
+    await form.locator('[data-action="answer"]').click();
+    await vi.waitFor(async () => expect(await card(page, taskId).locator(".status").textContent()).toBe("completed"), settle);
+    await expect(card(page, taskId).locator(".outcome").textContent()).resolves.toContain("Deployed api v2");
+    expect(await card(page, taskId).locator("form.question").count()).toBe(0);
+    expect((await getTask(server.url, taskId)).status).toBe("completed");
+    expect(problems.filter((p) => !p.includes("422"))).toEqual([]);
+  });
+
   it("shows a finished task's result text and structured content, with a full bar", async ({ expect }) => {
     const taskId = await startTask(server.url, "batch_process", { items: 3, secondsPerItem: 0 });
     await vi.waitFor(async () => expect((await getTask(server.url, taskId)).status).toBe("completed"), settle);

@@ -1,5 +1,7 @@
-// Fuzzing the HTTP surface (/mcp, the task view and the console's routes): ≥1,000 malformed or hostile requests (seeded, so a failure replays
-// with FUZZ_SEED) must give no 5xx and no dropped connection, and leave earlier tasks intact.
+// Fuzzing the HTTP surface (/mcp, the task view and the console's routes, answers to a task's questions
+// through POST /tasks/{id}/input, tasks/update, task_input and forged 2025 response ids, forged requestStates): ≥1,000 malformed or hostile requests
+// (seeded, so a failure replays with FUZZ_SEED) must give no 5xx and no dropped connection, and leave
+// earlier tasks intact (a task waiting for its answer keeps waiting, its question unchanged).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
@@ -29,7 +31,7 @@ const int = (n: number) => Math.floor(rand() * n);
 const hostileStrings = ["", "../../x", "..%2F..%2Fetc%2Fpasswd", "%00", "\u0000", "a".repeat(70_000), "\ud800", "💥".repeat(100), "task://../../x", "t.", "s.x.1", "<script>", "0".repeat(32), "G".repeat(32), " ", "\n\r", "${jndi:x}", "__proto__", "constructor"];
 const hostileNumbers = [-1, 0, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, 86401, 1e21];
 const hostileValues = (): unknown => pick<() => unknown>([() => pick(hostileStrings), () => pick(hostileNumbers), () => null, () => true, () => [], () => ({}), () => ({ __proto__: { x: 1 } }), () => [pick(hostileStrings)], () => ({ [pick(hostileStrings)]: pick(hostileNumbers) })])();
-const methods = ["initialize", "tools/list", "tools/call", "tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "resources/read", "resources/list", "resources/templates/list", "resources/subscribe", "ping", "notifications/initialized", "nope/nope", "", "__proto__"];
+const methods = ["initialize", "tools/list", "tools/call", "tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "tasks/update", "resources/read", "resources/list", "resources/templates/list", "resources/subscribe", "ping", "notifications/initialized", "nope/nope", "", "__proto__"];
 
 /** Deeply nested JSON, balanced or not. */
 function nested(depth: number): string {
@@ -51,16 +53,35 @@ function message(): unknown {
   return base;
 }
 
+/** Answer bodies that must never be taken: a bad action, or accept with a confirm that is not a boolean. */
+function badAnswers(): unknown {
+  const notBoolean = pick<unknown>([...hostileStrings, ...hostileNumbers, null, [], {}, [true]]);
+  return pick<() => unknown>([
+    () => ({ confirm: { action: "accept", content: { confirm: notBoolean, note: hostileValues() } } }),
+    () => ({ confirm: { action: pick(hostileStrings) } }),
+    () => ({ confirm: hostileValues() }),
+    () => ({ confirm: { action: "accept", content: hostileValues() === null ? null : [notBoolean] } }),
+    () => ({ [pick(hostileStrings)]: { action: "accept", content: { confirm: notBoolean } } }),
+    () => hostileValues(),
+  ])();
+}
+
+/** One answer of an answers body (what a response's result carries), or the body itself. */
+const answerOf = (answers: unknown): unknown => (typeof answers === "object" && answers !== null && !Array.isArray(answers) ? Object.values(answers)[0] : answers);
+
 const modernMethods = ["server/discover", "tools/list", "tools/call", "tasks/get", "tasks/update", "tasks/cancel", "tasks/result", "tasks/list", "resources/read", "resources/list", "resources/templates/list", "subscriptions/listen", "initialize", "ping", "notifications/cancelled", "nope/nope"];
 const TASKS_CAPS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 
 /** A 2026-07-28 shaped request: an envelope, params and standard headers, each part possibly hostile. */
 function modernRequest(headers: Record<string, string>): { headers: Record<string, string>; body: string } {
   const method = pick(modernMethods);
-  const someTask = () => pick<unknown>([taskId, taskId, "0".repeat(32), hostileValues()]);
+  const someTask = () => pick<unknown>([taskId, taskId, waitingId, "0".repeat(32), hostileValues()]);
+  // Forged requestStates: well-formed, truncated, or with a payload naming the waiting task.
+  const forgedState = () =>
+    pick<unknown>([hostileValues(), "v1..", `v1.${Buffer.from(JSON.stringify({ t: waitingId, p: "x", n: "deploy", d: "x", e: 9e15 })).toString("base64url")}.${"A".repeat(43)}`, `v1.${"e30"}.${"B".repeat(43)}`, "v2.a.b"]);
   const params = pick<() => Record<string, unknown>>([
-    () => ({ name: pick(["countdown", "echo", "build_report", "task_status", "..", hostileValues()]), arguments: pick([{ seconds: pick([1, 2, hostileValues()]) }, { text: hostileValues() }, { pages: hostileValues() }, { taskId: someTask() }, hostileValues()]), task: pick([undefined, { ttl: hostileValues() }]), requestState: pick([undefined, undefined, hostileValues()]), inputResponses: pick([undefined, { k: { action: "accept" } }, hostileValues()]) }),
-    () => ({ taskId: someTask(), inputResponses: pick([{}, { k: { action: pick(["accept", "nope"]), content: hostileValues() } }, hostileValues()]) }),
+    () => ({ name: pick(["countdown", "echo", "build_report", "task_status", "deploy", "task_input", "..", hostileValues()]), arguments: pick([{ seconds: pick([1, 2, hostileValues()]) }, { text: hostileValues() }, { pages: hostileValues() }, { taskId: someTask(), inputResponses: badAnswers() }, { service: "api", version: "v2" }, hostileValues()]), task: pick([undefined, { ttl: hostileValues() }]), requestState: pick([undefined, undefined, forgedState()]), inputResponses: pick([undefined, { k: { action: "accept" } }, badAnswers(), hostileValues()]) }),
+    () => ({ taskId: someTask(), inputResponses: pick([{}, { k: { action: pick(["accept", "nope"]), content: hostileValues() } }, badAnswers(), hostileValues()]) }),
     () => ({ uri: pick([`task://${taskId}`, "task://../../x", hostileValues()]) }),
     () => ({ notifications: pick([{ taskIds: [someTask(), hostileValues()] }, { resourceSubscriptions: [pick([`task://${taskId}`, hostileValues()])] }, { toolsListChanged: hostileValues() }, hostileValues()]) }),
     () => ({ cursor: hostileValues() }),
@@ -125,10 +146,31 @@ function request(): FuzzRequest {
     return { method: "POST", path: `/tasks/${hostile()}/cancel`, headers, ...(rand() < 0.5 && { body: JSON.stringify(hostileValues()) }) };
   }
   if (kind === 5) return { method: "POST", path: "/mcp", headers, body: JSON.stringify(pick([1e400, "str", null, [], true, -0])).replace("null", pick(["null", "1e400", "NaN", "\"\\ud800\""])) };
+  if (kind === 7) {
+    // Answers to the waiting deploy task (never a valid one) and to hostile task ids.
+    const target = rand() < 0.6 ? waitingId : pick(hostileStrings);
+    let path: string;
+    try {
+      path = `/tasks/${encodeURIComponent(target)}/input`;
+    } catch {
+      path = "/tasks/%ED%A0%80/input";
+    }
+    // No body on a GET: the dev runtime leaves a GET's body unread on a kept-alive socket, where it garbles the next request.
+    const method = pick(["POST", "POST", "POST", "PUT", "GET"]);
+    return { method, path, headers, ...(method !== "GET" && { body: JSON.stringify(badAnswers()) }) };
+  }
+  if (kind === 8) {
+    // JSON-RPC responses whose ids look like a question's route: forged, malformed, or the waiting task's with a bad answer.
+    const id = pick<unknown>([`input/${waitingId}/confirm`, `input/${waitingId}/${pick(hostileStrings)}`, `input/${pick(hostileStrings)}/confirm`, "input/", "input//", `input/${"f".repeat(32)}/confirm`, hostileValues()]);
+    const response = rand() < 0.8 ? { jsonrpc: "2.0", id, result: pick<unknown>([answerOf(badAnswers()), hostileValues()]) } : { jsonrpc: "2.0", id, error: { code: pick(hostileNumbers), message: pick(hostileStrings) } };
+    return { method: "POST", path: "/mcp", headers, body: JSON.stringify(rand() < 0.2 ? [response, message()] : response) };
+  }
   return { method: "POST", path: "/mcp", headers, body: JSON.stringify(message()) };
 }
 
 let taskId = "";
+let waitingId = "";
+let waitingBefore: unknown;
 let beforeGet: unknown;
 let beforeResult: unknown;
 let beforeModern: unknown;
@@ -145,6 +187,14 @@ beforeAll(async () => {
     beforeGet = reply.body;
   }, { timeout: 30_000, interval: 250 });
   beforeResult = last((await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token })).body);
+  // A deploy task waiting for its answer: hostile answers must leave it waiting, its question unchanged.
+  const waiting = await rpc(server.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "deploy", arguments: { service: "api", version: "v2" }, task: { ttl: 600_000 } } }, { headers: token });
+  waitingId = (waiting.body as { result: { task: { taskId: string } } }).result.task.taskId;
+  await vi.waitFor(async () => {
+    const doc = (await (await fetch(`${server.url}/tasks/${waitingId}`, { headers: token })).json()) as { status: string };
+    expect(doc.status).toBe("input_required");
+    waitingBefore = doc;
+  }, { timeout: 30_000, interval: 250 });
   beforeModern = await modernGet();
 });
 
@@ -184,6 +234,8 @@ describe(`fuzz (seed ${SEED})`, () => {
     expect(afterGet.body).toEqual(beforeGet);
     const afterResult = await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token });
     expect(last(afterResult.body)).toEqual(beforeResult);
+    const waitingAfter = await (await fetch(`${server.url}/tasks/${waitingId}`, { headers: token })).json();
+    expect(waitingAfter).toEqual(waitingBefore);
     expect(await modernGet()).toEqual(beforeModern);
   });
 });

@@ -1,13 +1,15 @@
 // Who hears which message of a task (docs/streams.md, "Who hears what"), seen by the SDK v1 Client
-// on the real runtime: a client that declared tasks gets a task-augmented call's progress while the
-// task runs (on its session's GET stream), every status once, and a client that never declared
-// tasks (or a stateless request) gets its progress and nothing task-shaped.
+// on the real runtime: any client gets a task-augmented call's progress while the task runs (on its
+// session's GET stream, or on the task's tasks/result stream from that session while one is open:
+// each value once), a client that declared tasks gets every status once, and a client that never
+// declared tasks (or a stateless request) gets nothing task-shaped.
 import { afterAll, beforeAll, describe, expect as expectIn, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, TaskStatusNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
+import { openSse, type SseReader } from "./support/sse-reader";
 
 let server: DevServer;
 const settle = { timeout: 15_000, interval: 100 };
@@ -132,6 +134,20 @@ describe("a client that never declared tasks", () => {
     expect(connected.errors).toEqual([]);
   });
 
+  it("sees a task-augmented call's progress in callToolStream's onprogress while the task runs, each value once", async ({ expect }) => {
+    const order: string[] = [];
+    const stream = connected.client.experimental.tasks.callToolStream({ name: "batch_process", arguments: { items: 3, secondsPerItem: 0.6 } }, CallToolResultSchema, {
+      task: { ttl: 60_000 },
+      onprogress: (p) => void order.push(`progress ${p.progress}`),
+    });
+    for await (const message of stream) if (message.type === "taskStatus") order.push(`poll ${message.task.status}`);
+    expect(order.indexOf("progress 1")).toBeGreaterThanOrEqual(0);
+    expect(order.indexOf("progress 1")).toBeLessThan(order.indexOf("poll completed"));
+    await vi.waitFor(() => expect(order.filter((o) => o.startsWith("progress"))).toEqual(["progress 1", "progress 2", "progress 3"]), settle);
+    expect(connected.statuses).toEqual([]);
+    expect(connected.errors).toEqual([]);
+  });
+
   it("gets no task notification for a task-augmented call either, and its result through tasks/result", async ({ expect }) => {
     const run = await streamTask(connected.client, "countdown", { seconds: 2 });
     expect(run.result?.content).toEqual([{ type: "text", text: "Countdown of 2 s finished." }]);
@@ -151,4 +167,49 @@ describe("a stateless request", () => {
       { progressToken: "p", progress: 2, total: 2, message: "0 s left" },
     ]);
   });
+});
+
+/** The progress values and methods on a raw SSE stream until `stop` says so (or the stream ends). */
+async function collect(reader: SseReader, into: { method?: string; id?: unknown; params?: Record<string, unknown> }[], stop: () => boolean): Promise<void> {
+  while (!stop()) {
+    const event = await reader.next(20_000);
+    if (!event) return;
+    if (event.data !== "") into.push(JSON.parse(event.data) as { method?: string; params?: Record<string, unknown> });
+  }
+}
+
+describe("one stream per message of a task, in its session", () => {
+  for (const [name, capabilities] of [
+    ["a client that never declared tasks", {}],
+    ["a client that declared tasks", { tasks: {} }],
+  ] as const) {
+    it(`${name}: progress goes to the GET stream, then to a tasks/result opened from the session, each value on exactly one`, async ({ expect }) => {
+      const init = await rpc(server.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } } });
+      const headers = { "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "", "MCP-Protocol-Version": "2025-11-25" };
+      const get = await openSse(`${server.url}/mcp`, { headers: { ...headers, Accept: "text/event-stream" } });
+      const onGet: { method?: string; params?: Record<string, unknown> }[] = [];
+      await get.next(); // the priming event: the stream is attached
+      const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "batch_process", arguments: { items: 6, secondsPerItem: 0.5 }, task: {}, _meta: { progressToken: "bp" } } }, { headers });
+      const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
+      const progressOn = (messages: typeof onGet) => messages.filter((m) => m.method === "notifications/progress").map((m) => Number(m.params?.["progress"]));
+      await collect(get, onGet, () => progressOn(onGet).length >= 2);
+      const result = await openSse(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } }),
+      });
+      const onResult: (typeof onGet)[number][] = [];
+      await collect(result, onResult, () => onResult.some((m) => "result" in m || "error" in m));
+      // Whatever the GET stream had by then; it gets nothing more of this task's progress.
+      await collect(get, onGet, () => progressOn(onGet).length + progressOn(onResult).length >= 6).catch(() => undefined);
+      get.drop();
+      expect([...progressOn(onGet), ...progressOn(onResult)]).toEqual([1, 2, 3, 4, 5, 6]);
+      expect(progressOn(onResult).length).toBeGreaterThan(0);
+      const related = onGet.concat(onResult).filter((m) => m.method === "notifications/progress").map((m) => (m.params?.["_meta"] as Record<string, unknown> | undefined)?.["io.modelcontextprotocol/related-task"]);
+      expect(related.every((r) => ("tasks" in capabilities ? r !== undefined : r === undefined))).toBe(true);
+      const statuses = onGet.concat(onResult).filter((m) => m.method === "notifications/tasks/status");
+      if ("tasks" in capabilities) expect(new Set(statuses.map((m) => JSON.stringify(m.params))).size).toBe(statuses.length);
+      else expect(statuses).toEqual([]);
+    });
+  }
 });

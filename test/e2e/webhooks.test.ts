@@ -54,6 +54,27 @@ async function taskCount(): Promise<number> {
 }
 
 describe("signed webhooks (real runtime, real receiver on loopback)", () => {
+  it("POSTs task.input_required with the question and the URL that answers it; a POST there resumes the task", async ({ expect }) => {
+    const path = "/hooks/approval";
+    const reply = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "tools/call",
+      params: { name: "deploy", arguments: { service: "api", version: "v2" }, task: { ttl: 600_000 }, _meta: { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } } },
+    });
+    const taskId = (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
+    await vi.waitFor(() => expect(hooksAt(path).map((hook) => bodyOf(hook).type)).toContain("task.input_required"), { timeout: 20_000, interval: 100 });
+    const hook = hooksAt(path).find((h) => bodyOf(h).type === "task.input_required");
+    const data = JSON.parse(hook?.body ?? "{}").data as { inputUrl?: string; inputRequests?: Record<string, { method: string; params: { message: string } }>; statusMessage?: string };
+    expect(data.statusMessage).toBe("Deploy api v2 to production?");
+    expect(data.inputUrl).toBe(`${server.url}/tasks/${taskId}/input`);
+    expect(data.inputRequests?.["confirm"]).toMatchObject({ method: "elicitation/create", params: { message: "Deploy api v2 to production?" } });
+    // A chat button or a script answers with no MCP client at all.
+    const answered = await fetch(data.inputUrl ?? "", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ confirm: { action: "decline" } }) });
+    expect(answered.status).toBe(200);
+    await vi.waitFor(() => expect(hooksAt(path).map((h) => bodyOf(h).type)).toContain("task.completed"), { timeout: 20_000, interval: 100 });
+  });
+
   it("POSTs task.completed signed the Standard Webhooks way, with the correlation id and pull URLs", async ({ expect }) => {
     const path = "/hooks/completed";
     const started = await startTask(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` }, "mcp-task-worker/correlation-id": "corr-42" });

@@ -23,7 +23,10 @@ export function freshTask(tool = "countdown", args: Record<string, unknown> = { 
  * The RPC methods with their declared types first: workers-types turns results holding
  * `unknown` (our JSON objects) into `never`, which would hide every field from the tests.
  */
-type TaskApi = Pick<TaskObject, "create" | "get" | "deliver" | "cancel" | "failDelivery" | "events" | "attachState" | "lookupState" | "detachState">;
+type TaskApi = Pick<
+  TaskObject,
+  "create" | "get" | "deliver" | "cancel" | "failDelivery" | "events" | "answer" | "attachState" | "lookupState" | "detachState" | "claimSteps" | "stepDone" | "stepFailed" | "stepHeartbeat" | "stepUndeliverable"
+>;
 export type TaskStub = TaskApi & DurableObjectStub<TaskObject>;
 
 /** The stored record, read straight from SQLite (no expiry check, no side effects). */

@@ -1,7 +1,7 @@
 // The console's rules for folding what it reads into what it shows (ui/console/state.ts).
 import { describe, it } from "vitest";
 import { eventSeq, parseTaskEvent, type ListedTask, type TaskEvent } from "../../ui/console/schema";
-import { applyDocument, applyEvent, expired, fromListed, MAX_LOG_LINES, mergeListed, newestFirst, progressBar, type TaskState } from "../../ui/console/state";
+import { applyDocument, applyEvent, expired, fromListed, MAX_LOG_LINES, mergeListed, needsQuestions, newestFirst, progressBar, type TaskState } from "../../ui/console/state";
 
 const ID = "a".repeat(32);
 const listed = (over: Partial<ListedTask> = {}): ListedTask => ({
@@ -18,6 +18,17 @@ const view = (status: ListedTask["status"], lastUpdatedAt: string, statusMessage
 const apply = (state: TaskState, ...events: TaskEvent[]) => events.reduce(applyEvent, state);
 
 describe("console state", () => {
+  it("reads a waiting task's questions from its document and forgets them once it goes on", ({ expect }) => {
+    const question = { method: "elicitation/create" as const, params: { message: "Deploy?", requestedSchema: { properties: { confirm: { type: "boolean" } }, required: ["confirm"] } } };
+    const waiting = apply(fromListed(listed({ tool: "deploy" })), { type: "status", seq: 1, task: view("input_required", "2026-11-23T10:00:02.000Z", "Deploy?") });
+    expect(needsQuestions(waiting)).toBe(true);
+    const read = applyDocument(waiting, { ...view("input_required", "2026-11-23T10:00:02.000Z", "Deploy?"), tool: "deploy", inputRequests: { confirm: question } });
+    expect(read.inputRequests).toEqual({ confirm: question });
+    expect(needsQuestions(read)).toBe(false);
+    const resumed = apply(read, { type: "status", seq: 2, task: view("working", "2026-11-23T10:00:03.000Z", "Answer received; resuming.") });
+    expect(resumed.inputRequests).toBeUndefined();
+  });
+
   it("keeps a finished task finished when a lagging list entry still says working", ({ expect }) => {
     const done = apply(fromListed(listed()), { type: "status", seq: 1, task: view("completed", "2026-11-23T10:00:05.000Z") });
     expect(done.status).toBe("completed");

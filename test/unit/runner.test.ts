@@ -2,7 +2,7 @@ import { describe, it, vi } from "vitest";
 import type { JobHost } from "../../src/core/ports";
 import { jobRunner } from "../../src/jobs/runner";
 import { findTool } from "../../src/tools/registry";
-import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";
+import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS, type YieldState } from "../../src/jobs/job-context";
 import type { LogLevel } from "../../src/jobs/context";
 
 /** A JobHost over plain maps, standing in for the TaskObject's tables across runs. */
@@ -186,5 +186,53 @@ describe("JobContext steps and sleeps", () => {
     await expect(job.sleep(-1)).rejects.toMatchObject({ name: "PermanentError" });
     await expect(job.sleep(Number.NaN)).rejects.toMatchObject({ name: "PermanentError" });
     await expect(job.sleepUntil(new Date("nope"))).rejects.toMatchObject({ name: "PermanentError" });
+  });
+});
+
+describe("job.elicit", () => {
+  const answerWith = (task: FakeTask, answer: unknown) => task.steps.set("input:confirm", answer);
+
+  it("ends the run asking deploy's question after its plan step", async ({ expect }) => {
+    const task = new FakeTask();
+    const outcome = await runJob("deploy", { service: "api", version: "v2" }, task.host());
+    expect(outcome).toMatchObject({ kind: "input", questions: [{ key: "confirm", message: "Deploy api v2 to production?" }] });
+    expect(outcome.kind === "input" && outcome.questions[0]?.requestedSchema).toMatchObject({ required: ["confirm"], properties: { confirm: { type: "boolean" }, note: { type: "string" } } });
+    expect(task.stepEvents).toEqual(["plan"]);
+  });
+
+  it("resumes with the stored answer, rolls out in three steps with progress, and says Deployed", async ({ expect }) => {
+    const task = new FakeTask();
+    await runJob("deploy", { service: "api", version: "v2" }, task.host());
+    answerWith(task, { action: "accept", content: { confirm: true, note: "go" } });
+    const outcome = await runJob("deploy", { service: "api", version: "v2" }, task.host());
+    expect(outcome).toMatchObject({ kind: "completed", result: { content: [{ type: "text", text: expect.stringMatching(/^Deployed api v2/) }] } });
+    expect(task.stepEvents).toEqual(["plan", "rollout 1", "rollout 2", "rollout 3"]);
+    expect(task.progress).toEqual([1, 2, 3]);
+    expect(task.logs).toContainEqual({ level: "info", message: "Deploy note: go" });
+  });
+
+  it("deploys nothing on decline, cancel or confirm false, as a normal result", async ({ expect }) => {
+    for (const answer of [{ action: "decline" }, { action: "cancel" }, { action: "accept", content: { confirm: false } }]) {
+      const task = new FakeTask();
+      await runJob("deploy", { service: "api", version: "v2" }, task.host());
+      answerWith(task, answer);
+      const outcome = await runJob("deploy", { service: "api", version: "v2" }, task.host());
+      expect(outcome).toMatchObject({ kind: "completed", result: { content: [{ type: "text", text: expect.stringContaining("Not deployed") }] } });
+      expect(outcome.kind === "completed" && outcome.result["isError"]).toBeFalsy();
+      expect(task.stepEvents).toEqual(["plan"]);
+    }
+  });
+
+  it("asks every question a run asks at once, even when the tool catches the throw", async ({ expect }) => {
+    const task = new FakeTask();
+    const job = createJobContext(task.host(), {});
+    const state: YieldState = {};
+    const asking = createJobContext(task.host(), state);
+    const form = { type: "object", properties: { ok: { type: "boolean" } } };
+    await Promise.allSettled([asking.elicit("a", { message: "A?", requestedSchema: form }), asking.elicit("b", { message: "B?", requestedSchema: form })]);
+    expect(state.questions).toHaveLength(2);
+    await expect(job.elicit("bad key!", { message: "?", requestedSchema: form })).rejects.toMatchObject({ name: "PermanentError" });
+    await expect(job.elicit("k", { message: "", requestedSchema: form })).rejects.toMatchObject({ name: "PermanentError" });
+    await expect(job.elicit("k", { message: "Nested?", requestedSchema: { type: "object", properties: { deep: { type: "object" } } } })).rejects.toMatchObject({ name: "PermanentError", message: expect.stringContaining("flat object") });
   });
 });

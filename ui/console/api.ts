@@ -3,7 +3,7 @@
  * API keys the token lives in sessionStorage: this tab only, gone when it closes.
  */
 import * as z from "zod/mini";
-import { ErrorBodySchema, TaskDocumentSchema, TaskListSchema, type TaskDocument, type TaskList } from "./schema";
+import { AnswerBodySchema, ErrorBodySchema, TaskDocumentSchema, TaskListSchema, type TaskDocument, type TaskList } from "./schema";
 
 const TOKEN_KEY = "mcp-task-worker.console.token";
 
@@ -22,6 +22,8 @@ export class HttpError extends Error {
 }
 
 export type CancelOutcome = { ok: true; task: TaskDocument } | { ok: false; reason: "finished"; task?: TaskDocument; message: string } | { ok: false; reason: "gone" };
+
+export type AnswerOutcome = { ok: true; task: TaskDocument; message: string } | { ok: false; reason: "refused"; message: string; task?: TaskDocument } | { ok: false; reason: "gone" };
 
 export class Api {
   private token: string | undefined;
@@ -80,6 +82,18 @@ export class Api {
       return { ok: false, reason: "finished", message: body?.message ?? "The task has already finished.", ...(body?.task && { task: body.task }) };
     }
     return { ok: true, task: await parse(response, TaskDocumentSchema) };
+  }
+
+  /** Answers to a task's questions (`POST /tasks/{id}/input`): taken (the task after them), refused (why), or the task is gone. */
+  async answer(taskId: string, responses: Record<string, unknown>): Promise<AnswerOutcome> {
+    const response = await this.fetch(`/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(responses) });
+    if (response.status === 404) return { ok: false, reason: "gone" };
+    if (response.status === 400 || response.status === 409 || response.status === 422) {
+      const body = await errorBody(response);
+      return { ok: false, reason: "refused", message: body?.message ?? `The server refused the answer (${response.status}).`, ...(body?.task && { task: body.task }) };
+    }
+    const body = await parse(response, AnswerBodySchema);
+    return { ok: true, task: body.task, message: body.message };
   }
 }
 

@@ -1,14 +1,17 @@
 /**
  * One task as a card. Test hooks (a fixed contract): the card is `[data-task-id]`, it holds a
  * `<progress>` whose value/max are the task's progress and a `.status` with the status text, and
- * a `[data-action="cancel"]` button only while the task runs.
+ * a `[data-action="cancel"]` button only while the task runs. While it waits for an answer it also
+ * holds the question's form (question.ts).
  */
 import { age, duration, fraction, percent } from "./format";
+import { questionForm, showRefusal, type Answer } from "./question";
 import { isTerminalStatus } from "./schema";
 import { progressBar, type TaskState } from "./state";
 
 export interface CardActions {
   cancel(taskId: string): void;
+  answer(taskId: string, key: string, answer: Answer): void;
   details(taskId: string, open: boolean): void;
 }
 
@@ -28,6 +31,9 @@ export class Card {
   private readonly count = el("span", "count");
   private readonly message = el("p", "message");
   private readonly outcome = el("div", "outcome");
+  private readonly asking = el("div", "asking");
+  /** The question the form shows (its key), so a re-render keeps what the person typed. */
+  private asked: string | undefined;
   private readonly toggle = el("button", "toggle");
   private readonly body = el("div", "more");
   private cancelButton: HTMLButtonElement | undefined;
@@ -52,7 +58,8 @@ export class Card {
       this.toggle.setAttribute("aria-expanded", String(open));
       this.act.details(state.taskId, open);
     });
-    this.root.append(head, meter, this.message, this.outcome, this.body);
+    this.asking.hidden = true;
+    this.root.append(head, meter, this.message, this.asking, this.outcome, this.body);
     this.render(state, undefined);
   }
 
@@ -78,6 +85,7 @@ export class Card {
     this.renderCancel(state);
     if (previous?.result !== state.result || previous?.error !== state.error || !previous) this.renderOutcome(state);
     this.renderProgress(state);
+    this.renderQuestion(state);
     if (previous?.steps !== state.steps || previous?.logs !== state.logs || previous?.eventsRead !== state.eventsRead || !previous) this.renderDetails(state);
   }
 
@@ -99,6 +107,27 @@ export class Card {
     });
     this.cancelButton = button;
     this.actions.append(button);
+  }
+
+  private renderQuestion(state: TaskState): void {
+    const first = state.status === "input_required" ? Object.entries(state.inputRequests ?? {})[0] : undefined;
+    if (!first) {
+      this.asking.replaceChildren();
+      this.asking.hidden = true;
+      this.asked = undefined;
+      return;
+    }
+    const [key, request] = first;
+    if (this.asked === key) return;
+    this.asked = key;
+    this.asking.replaceChildren(questionForm(key, request, (k, answer) => this.act.answer(state.taskId, k, answer)));
+    this.asking.hidden = false;
+  }
+
+  /** The server refused the answer (it does not fit the form, or the task moved on): the form says why. */
+  answerRefused(message: string): void {
+    const form = this.asking.querySelector("form");
+    if (form) showRefusal(form, message);
   }
 
   /** The cancel request failed: the button comes back. */

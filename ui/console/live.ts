@@ -8,7 +8,7 @@
  */
 import { AuthRequired, type Api } from "./api";
 import { eventSeq, parseTaskEvent } from "./schema";
-import { applyDocument, applyEvent, expired, isRunning, type TaskState } from "./state";
+import { applyDocument, applyEvent, expired, isRunning, needsQuestions, type TaskState } from "./state";
 import { readSse, SseParser } from "./sse";
 import type { TaskStore } from "./store";
 
@@ -121,7 +121,8 @@ export class Live {
     }
     for (const state of tasks) {
       if (this.reads.size >= MAX_READS) break;
-      if (!isRunning(state) && !state.outcomeRead && !this.streams.has(state.taskId)) this.read(state.taskId);
+      // A finished task's outcome on first sight, and what a waiting task asks (its stream says only that it waits).
+      if ((!isRunning(state) && !state.outcomeRead && !this.streams.has(state.taskId)) || needsQuestions(state)) this.read(state.taskId);
     }
   }
 
@@ -185,6 +186,7 @@ export class Live {
             const seq = eventSeq(message.id, taskId);
             const event = seq === undefined ? undefined : parseTaskEvent(message.event, message.data, seq);
             if (event) this.store.update(taskId, (s) => applyEvent(s, event));
+            if (event?.type === "status" && event.task.status === "input_required") this.reconcile();
           },
           parser,
         );

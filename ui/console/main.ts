@@ -4,6 +4,7 @@
  */
 import { Api, AuthRequired } from "./api";
 import { ListView } from "./list-view";
+import type { Answer } from "./question";
 import { Live, MAX_STREAMS_H1, MAX_STREAMS_MULTIPLEXED } from "./live";
 import { applyDocument } from "./state";
 import { TaskStore } from "./store";
@@ -50,6 +51,7 @@ let olderCursor: string | undefined;
 
 const view = new ListView(ui.tasks, ui.counts, ui.empty, {
   cancel: (taskId) => void cancel(taskId),
+  answer: (taskId, key, answer) => void answerQuestion(taskId, key, answer),
   details: (taskId, open) => live.want(taskId, open),
 });
 const store = new TaskStore(view);
@@ -94,6 +96,20 @@ async function cancel(taskId: string): Promise<void> {
     if (error instanceof AuthRequired) return showSignIn(error);
     ui.problem.textContent = `Cancel failed: ${error instanceof Error ? error.message : String(error)}`;
     ui.problem.hidden = false;
+  }
+}
+
+async function answerQuestion(taskId: string, key: string, answer: Answer): Promise<void> {
+  try {
+    const outcome = await api.answer(taskId, { [key]: answer });
+    if (!outcome.ok && outcome.reason === "gone") return store.remove(taskId);
+    const doc = outcome.task;
+    if (doc) store.update(taskId, (state) => applyDocument(state, doc));
+    if (!outcome.ok) view.card(taskId)?.answerRefused(outcome.message);
+    live.poke();
+  } catch (error) {
+    if (error instanceof AuthRequired) return showSignIn(error);
+    view.card(taskId)?.answerRefused(`The answer did not reach the server: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

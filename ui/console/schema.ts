@@ -54,11 +54,25 @@ export const TaskListSchema = z.looseObject({
 export type TaskList = z.infer<typeof TaskListSchema>;
 export type ListedTask = TaskList["tasks"][number];
 
-/** `GET /tasks/{id}` and `POST /tasks/{id}/cancel`: the task with its progress and outcome. */
+/** A question the task waits on (`inputRequests` entries): an elicitation form of flat fields. */
+export const InputRequestSchema = z.looseObject({
+  method: z.literal("elicitation/create"),
+  params: z.looseObject({
+    message: z.string(),
+    requestedSchema: z.looseObject({
+      properties: z.record(z.string(), z.looseObject({ type: z.optional(z.string()) })),
+      required: z.optional(z.array(z.string())),
+    }),
+  }),
+});
+export type InputRequest = z.infer<typeof InputRequestSchema>;
+
+/** `GET /tasks/{id}` and `POST /tasks/{id}/cancel|input`: the task with its progress, questions and outcome. */
 export const TaskDocumentSchema = z.looseObject({
   ...TaskViewShape,
   tool: z.string(),
   progress: z.optional(ProgressSchema),
+  inputRequests: z.optional(z.record(z.string(), InputRequestSchema)),
   result: z.optional(ToolResultSchema),
   error: z.optional(TaskErrorSchema),
 });
@@ -66,6 +80,9 @@ export type TaskDocument = z.infer<typeof TaskDocumentSchema>;
 
 /** An error body of the data routes: `{ error, message }`. */
 export const ErrorBodySchema = z.looseObject({ error: z.string(), message: z.string(), task: z.optional(TaskDocumentSchema) });
+
+/** `POST /tasks/{id}/input`: which answers were taken, and the task after them. */
+export const AnswerBodySchema = z.looseObject({ accepted: z.array(z.string()), message: z.string(), task: TaskDocumentSchema });
 
 /** One event of `GET /tasks/{id}/events`, by its `event:` name. */
 export type TaskEvent =

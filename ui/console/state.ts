@@ -4,7 +4,7 @@
  * final: a lagging list entry never brings a finished task back to "working". No DOM here, so
  * the rules are unit-tested in Node.
  */
-import { isTerminalStatus, type ListedTask, type Progress, type TaskDocument, type TaskError, type TaskEvent, type TaskStatus, type TaskView, type ToolResult } from "./schema";
+import { isTerminalStatus, type InputRequest, type ListedTask, type Progress, type TaskDocument, type TaskError, type TaskEvent, type TaskStatus, type TaskView, type ToolResult } from "./schema";
 
 /** Log lines kept per task: enough to read what happened, bounded for a long job. */
 export const MAX_LOG_LINES = 200;
@@ -29,6 +29,8 @@ export interface TaskState {
   logsDropped: number;
   result?: ToolResult;
   error?: TaskError;
+  /** The questions it waits on, while `input_required` (read from the task document). */
+  inputRequests?: Record<string, InputRequest>;
   /** The last event applied from the task's stream (0: none); a resume asks for what follows. */
   lastSeq: number;
   /** The whole event log has been read once (steps and log are complete). */
@@ -67,8 +69,10 @@ function withView(state: TaskState, view: TaskView): TaskState {
   const lastUpdatedAt = time(view.lastUpdatedAt, state.lastUpdatedAt);
   if (lastUpdatedAt < state.lastUpdatedAt) return state; // older news than what is shown
   if (view.status === state.status && lastUpdatedAt === state.lastUpdatedAt && view.statusMessage === state.statusMessage) return state;
-  const { statusMessage: _old, ...rest } = state;
-  return { ...rest, status: view.status, lastUpdatedAt, ...(view.statusMessage !== undefined && { statusMessage: view.statusMessage }) };
+  const { statusMessage: _old, inputRequests, ...rest } = state;
+  // The questions hold only while it waits; a new wait brings its own (read from the document).
+  const keep = view.status === "input_required" && state.status === "input_required" && inputRequests;
+  return { ...rest, status: view.status, lastUpdatedAt, ...(view.statusMessage !== undefined && { statusMessage: view.statusMessage }), ...(keep && { inputRequests }) };
 }
 
 /** A list entry. The index leaves out a working task's statusMessage, so the one shown stays. */
@@ -82,6 +86,7 @@ export function applyDocument(state: TaskState, doc: TaskDocument): TaskState {
   if (doc.progress && (!next.progress || doc.progress.progress >= next.progress.progress)) next.progress = doc.progress;
   if (doc.result) next.result = doc.result;
   if (doc.error) next.error = doc.error;
+  if (next.status === "input_required" && doc.status === "input_required" && doc.inputRequests) next.inputRequests = doc.inputRequests;
   // A finished task's document holds its final progress and outcome: nothing more to read.
   if (isTerminalStatus(doc.status)) next.outcomeRead = true;
   return next;
@@ -132,3 +137,6 @@ export function newestFirst(a: TaskState, b: TaskState): number {
 export const expired = (state: TaskState, now: number): boolean => now > state.createdAt + state.ttl;
 
 export const isRunning = (state: TaskState): boolean => !isTerminalStatus(state.status);
+
+/** It waits for an answer, and the page has not read what it asks yet. */
+export const needsQuestions = (state: TaskState): boolean => state.status === "input_required" && state.inputRequests === undefined;

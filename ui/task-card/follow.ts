@@ -84,7 +84,7 @@ export class TaskFollower {
     await this.act("cancel", () => this.tools.call("task_cancel", { taskId }));
   }
 
-  /** Answers one question (`inputResponses` as in 2026 `tasks/update`); issue 13's `task_input` tool takes it. */
+  /** Answers one question (`inputResponses` as in 2026 `tasks/update`) through the `task_input` tool. */
   async answer(key: string, response: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }): Promise<void> {
     const taskId = this.model.task?.taskId;
     if (!taskId || this.model.busy) return;

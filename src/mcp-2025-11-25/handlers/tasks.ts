@@ -36,6 +36,7 @@ export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
       stream: resultStream(extra.requestId, snapshot.meta, ctx),
       meta: snapshot.meta,
       afterSeq: snapshot.lastSeq,
+      ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
     });
     if (followed.kind === "result") return finalResult(taskId, followed.outcome, snapshot.meta);
     if (followed.kind === "disconnected") throw new ProtocolError(ErrorCode.ConnectionClosed, "The client stopped reading.");

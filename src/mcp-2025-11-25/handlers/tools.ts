@@ -13,7 +13,10 @@ import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import type { SdkServer } from "../sdk-server";
 import { progressNotification, wireTask } from "../task-messages";
-import { callStream, sessionFeedFor } from "../task-streams";
+import { callStream, RESPONSE_STREAM_STATE, sessionFeedFor } from "../task-streams";
+
+/** The key of the plain call's own stream when it is registered with the task it creates (its first stream). */
+const CALL_STREAM_KEY = "1";
 
 /** Parsed once per isolate: the SDK's own schema checks our listing and gives it its type. */
 let listing: ListToolsResult | undefined;
@@ -33,12 +36,17 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
         webhooks: readWebhookSettings(ctx.env),
         baseUrl: ctx.baseUrl,
         ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
-        state: (meta) => sessionFeedFor(ctx, meta, task !== undefined),
+        // A plain call's own stream is registered with the task it creates, so it is open from the
+        // task's first event: a question asked at once is asked here, not on the GET stream.
+        state: (meta) => [
+          ...sessionFeedFor(ctx, meta, task !== undefined),
+          ...(task === undefined && ctx.output.streaming ? [{ kind: RESPONSE_STREAM_STATE, key: CALL_STREAM_KEY, value: callStream(extra.requestId, meta, ctx) }] : []),
+        ],
         onInlineProgress: (progress) => {
           const token = request.params._meta?.progressToken;
           if (token !== undefined && ctx.output.streaming) ctx.output.notify(progressNotification(token, progress));
         },
-        follow: (snapshot, deadline) =>
+        follow: (snapshot, deadline, created) =>
           followTask(ctx, {
             taskId: snapshot.task.taskId,
             requestId: extra.requestId,
@@ -46,6 +54,9 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
             meta: snapshot.meta,
             afterSeq: 0,
             deadline,
+            endAtQuestion: true,
+            ...(created && { registered: CALL_STREAM_KEY }),
+            ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
           }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended", lastSeq: 0 } : followed)),
       },
     );

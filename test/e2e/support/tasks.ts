@@ -12,6 +12,7 @@ export async function startTask(baseUrl: string, name: string, args: Record<stri
 export interface TaskDoc {
   taskId: string;
   status: string;
+  statusMessage?: string;
   tool: string;
   progress?: { progress: number; total?: number; message?: string };
   result?: unknown;

@@ -14,6 +14,8 @@ export interface DevServer {
   stateDir: string;
   /** Output so far, for diagnosing a failed test. */
   logs(): string;
+  /** The wrangler process's id (the leader of its process group, workerd included), while it runs. */
+  pid(): number | undefined;
   /** SIGKILL the whole process group (wrangler and workerd), as a crash would. */
   kill(): Promise<void>;
   /** Start again on the same port and state directory. */
@@ -117,6 +119,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     port,
     stateDir,
     logs: () => output,
+    pid: () => child?.pid,
     kill: () => killGroup("SIGKILL"),
     async restart() {
       await killGroup("SIGKILL");

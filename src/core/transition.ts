@@ -1,0 +1,17 @@
+/**
+ * What every transition of the state machine is made of (model.ts, input-model.ts): the next
+ * record and the events it appends. A no-op returns the same record, so callers skip work by identity.
+ */
+import type { NewTaskEvent } from "./task-events";
+import { toTaskView, type TaskRecord } from "./task-record";
+
+export { holdsLease } from "./task-record";
+
+export interface Transition {
+  record: TaskRecord;
+  events: NewTaskEvent[];
+}
+
+export const statusEvent = (record: TaskRecord): NewTaskEvent => ({ type: "status", data: toTaskView(record) });
+
+export const unchanged = (record: TaskRecord): Transition => ({ record, events: [] });

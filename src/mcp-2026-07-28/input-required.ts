@@ -1,0 +1,80 @@
+/**
+ * Questions inside a call that is not a task (2026-07-28 multi round-trip, basic/patterns/mrtr.mdx):
+ * a plain `tools/call` whose task asks answers `resultType: "input_required"` with the task's
+ * `inputRequests` and a `requestState`; the client asks its user and retries the same call with
+ * `inputResponses` and that `requestState`, which continues the same task (durably: the task, not
+ * the request, holds the job) and answers inline, again `input_required`, or with the fallback
+ * link if it then runs long. Only a client that declared elicitation on the request is asked so
+ * (a server MUST NOT send requests the client has not declared); any other gets the fallback,
+ * which shows the question and how to pass the answer on.
+ */
+import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
+import type { TaskSnapshot } from "../core/task-object";
+import { isTerminal, type JsonObject } from "../core/task-record";
+import type { CallNotifier } from "./call-notifications";
+import { callResult, stillRunningFallback } from "./call-results";
+import type { ModernContext } from "./context";
+import type { RequestEnvelope } from "./envelope";
+import { invalidParams } from "./errors";
+import { followCall } from "./follow-call";
+import { openRequestState, sealRequestState } from "./request-state";
+import { pendingInputRequests } from "./task-wire";
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The client declared form-mode elicitation on this request (`elicitation: {}` means form). */
+export function canElicit(envelope: RequestEnvelope): boolean {
+  const elicitation = envelope.capabilities["elicitation"];
+  return isObject(elicitation) && (isObject(elicitation["form"]) || !isObject(elicitation["url"]));
+}
+
+const unknownState = () => invalidParams("requestState was not issued by this server for this call (or it has expired): call the tool again without it.");
+
+/** The InputRequiredResult for a call whose task waits on questions. */
+export async function inputRequired(ctx: ModernContext, snapshot: TaskSnapshot, call: { tool: string; args: unknown }): Promise<JsonObject> {
+  const requestState = await sealRequestState(ctx.gateway, { taskId: snapshot.task.taskId, ...call });
+  // The task is gone (it expired this instant): answer as if it had ended.
+  if (requestState === undefined) throw unknownState();
+  return { resultType: "input_required", inputRequests: pendingInputRequests(snapshot), requestState };
+}
+
+export interface Retry {
+  tool: string;
+  args: unknown;
+  requestState: string;
+  inputResponses?: InputResponsesV2;
+}
+
+/** A retry that carries a requestState: answer the call's task, then wait for it as the first call did. */
+export async function continueCall(ctx: ModernContext, retry: Retry, notifier: CallNotifier): Promise<JsonObject> {
+  const call = { tool: retry.tool, args: retry.args };
+  const taskId = await openRequestState(ctx.gateway, retry.requestState, call);
+  if (taskId === undefined) throw unknownState();
+  let snapshot: TaskSnapshot | undefined;
+  if (retry.inputResponses !== undefined && Object.keys(retry.inputResponses).length > 0) {
+    const answered = await ctx.gateway.answer(taskId, retry.inputResponses);
+    if (!answered.ok) {
+      if (answered.reason === "not_found") throw unknownState();
+      if (answered.reason === "invalid") throw invalidParams(`The answer to "${answered.key}" does not fit its question: ${answered.message}. Nothing was taken; ask again and retry with a corrected answer.`);
+      // The task ended meanwhile (cancelled, say): the call answers with how it ended.
+      snapshot = answered.snapshot;
+    } else snapshot = answered.snapshot;
+  } else {
+    snapshot = await ctx.gateway.get(taskId);
+    if (!snapshot) throw unknownState();
+  }
+  return answerWith(ctx, snapshot, call, notifier);
+}
+
+/** The call's answer from its task's state: its result, its remaining questions, or the wait and then either (or the link). */
+async function answerWith(ctx: ModernContext, snapshot: TaskSnapshot, call: { tool: string; args: unknown }, notifier: CallNotifier): Promise<JsonObject> {
+  if (isTerminal(snapshot.task.status) && snapshot.outcome) return callResult(snapshot, snapshot.outcome);
+  // Questions still unanswered: ask for them again rather than fail (mrtr.mdx, "Error Handling").
+  if (snapshot.task.status === "input_required") return canElicit(ctx.envelope) ? inputRequired(ctx, snapshot, call) : stillRunningFallback(snapshot, ctx.baseUrl);
+  const followed = await followCall(ctx, snapshot, notifier, Date.now() + ctx.settings.inlineWaitMs);
+  if (followed.kind === "result") return callResult(snapshot, followed.outcome);
+  const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
+  if (isTerminal(latest.task.status) && latest.outcome) return callResult(latest, latest.outcome);
+  if (latest.task.status === "input_required" && canElicit(ctx.envelope)) return inputRequired(ctx, latest, call);
+  return stillRunningFallback(latest, ctx.baseUrl);
+}

@@ -20,6 +20,8 @@ const TASKS = Number(process.env["SCALE_TASKS"] ?? 8);
 const SPACING_MS = 300;
 /** After the last result: queue deliveries (1 s batches), index updates and id-pool refills land. */
 const SETTLE_MS = 3000;
+/** How long the person of the human-in-the-loop shape takes to answer. */
+const ANSWER_AFTER_MS = 2000;
 
 interface Shape {
   name: string;
@@ -27,15 +29,27 @@ interface Shape {
   args: Record<string, unknown>;
   /** A task-augmented call, then tasks/result; or a plain tools/call, answered when the tool ends. */
   taskAugmented: boolean;
+  /** Poll tasks/get this often until the task ends, before tasks/result (what SDK 1.x callToolStream does). */
+  pollMs?: number;
   vars?: Record<string, string>;
+  /** Answers to POST to /tasks/{id}/input once the task waits for them (human in the loop). */
+  answer?: Record<string, unknown>;
 }
 
 const SHAPES: Shape[] = [
+  { name: "echo, no task (the Worker alone: one plain tools/call)", tool: "echo", args: { text: "hello" }, taskAugmented: false },
   { name: "countdown 2 s, task-augmented call + tasks/result", tool: "countdown", args: { seconds: 2 }, taskAugmented: true },
   { name: "countdown 2 s, plain call answered inline", tool: "countdown", args: { seconds: 2 }, taskAugmented: false },
   { name: "countdown 20 s (20 progress events), task-augmented + tasks/result", tool: "countdown", args: { seconds: 20 }, taskAugmented: true },
+  { name: "countdown 20 s, the client polling tasks/get every second, then tasks/result", tool: "countdown", args: { seconds: 20 }, taskAugmented: true, pollMs: 1000 },
   { name: "countdown 20 s in 10-s run slices (RUN_SLICE_MS=10000)", tool: "countdown", args: { seconds: 20 }, taskAugmented: true, vars: { RUN_SLICE_MS: "10000" } },
-  { name: "a 31-s durable wait (batch_process 1 item, secondsPerItem 31: the run ends, the alarm resumes it)", tool: "batch_process", args: { items: 1, secondsPerItem: 31 }, taskAugmented: true },
+  {
+    name: "deploy: a question answered after a wait with nothing running (POST /tasks/{id}/input), then 3 one-second steps",
+    tool: "deploy",
+    args: { service: "api", version: "1.2.3" },
+    taskAugmented: true,
+    answer: { confirm: { action: "accept", content: { confirm: true } } },
+  },
 ];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -82,6 +96,24 @@ async function runTask(target: RpcTarget, shape: Shape): Promise<string> {
   }
   const created = await rpc(target, "tools/call", { ...params, task: {} });
   const taskId = String((created.result["task"] as { taskId: unknown }).taskId);
+  if (shape.answer) {
+    // The person takes a while; meanwhile the task holds nothing running. One look, then the answer.
+    await sleep(ANSWER_AFTER_MS);
+    for (;;) {
+      const task = (await (await fetch(`${target.url}/tasks/${taskId}`)).json()) as { status?: string };
+      if (task.status === "input_required") break;
+      await sleep(500);
+    }
+    const answered = await fetch(`${target.url}/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(shape.answer) });
+    if (!answered.ok) throw new Error(`answer refused: ${answered.status} ${await answered.text()}`);
+  }
+  if (shape.pollMs !== undefined) {
+    for (;;) {
+      await sleep(shape.pollMs);
+      const { result } = await rpc(target, "tasks/get", { taskId });
+      if (["completed", "failed", "cancelled"].includes(String(result["status"]))) break;
+    }
+  }
   await rpc(target, "tasks/result", { taskId });
   return taskId;
 }
@@ -97,7 +129,7 @@ const sum = (tally: Record<string, number>): number => Object.values(tally).redu
 async function measure(server: DevServer, shape: Shape, report: (line: string) => void): Promise<void> {
   const target: RpcTarget = { url: server.url, agent: socketPool() };
   // Warm-up: the principal's id pool fills and every code path is compiled.
-  await Promise.all(Array.from({ length: 3 }, () => runTask(target, { ...shape, args: shape.tool === "countdown" ? { seconds: 1 } : { items: 1, secondsPerItem: 0 } })));
+  await Promise.all(Array.from({ length: 3 }, () => runTask(target, shape.tool === "countdown" ? { ...shape, args: { seconds: 1 }, pollMs: undefined } : shape)));
   await sleep(SETTLE_MS);
   await counters(server.url, true);
   const cpuBefore = runtimeCpuMs(server.stateDir);
@@ -119,9 +151,10 @@ async function measure(server: DevServer, shape: Shape, report: (line: string) =
   report(`  Worker invocations: ${(c.workerRequests / n).toFixed(2)} HTTP + ${(sum(c.queueBatches) / n).toFixed(2)} queue batches (${perTask(c.queueBatches, n)})`);
   report(`  Durable Object requests: ${(sum(c.doRequests) / n).toFixed(2)} calls (${perTask(c.doRequests, n)}) + ${(sum(c.alarms) / n).toFixed(2)} alarms (${perTask(c.alarms, n)}) + ${(sum(c.webSocketMessagesIn) / n).toFixed(2)} WebSocket messages in`);
   report(`  SQL rows written: ${(sum(c.rowsWritten) / n).toFixed(1)} (${perTask(c.rowsWritten, n)}); read: ${(sum(c.rowsRead) / n).toFixed(1)} (${perTask(c.rowsRead, n)})`);
+  report(`    by statement: ${Object.entries(c.rowsWrittenBy).sort(([, a], [, b]) => b - a).map(([k, v]) => `[${k}] ${(v / n).toFixed(2)}`).join("; ")}`);
   report(`  storage calls: ${perTask(c.storageCalls, n)}`);
   report(`  queue operations: writes ${perTask(c.queueWrites, n)}; reads ${perTask(c.queueReads, n)}; acks ${perTask(c.queueAcks, n)}; retries ${perTask(c.queueRetries, n)}`);
-  report(`  objects active: ${perTask(Object.fromEntries(Object.entries(c.activeMs).map(([k, v]) => [k, v / 1000])), n)} s (${perTask(c.objects, n)} objects)`);
+  report(`  objects active (ms, handlers running): ${perTask(c.activeMs, n)}; objects used: ${perTask(c.objects, n)}`);
   report(`  runtime CPU (workerd processes, all of the above plus the local platform): ${(cpuMs / n).toFixed(1)} ms; the task's database: ${(bytes / 1024).toFixed(1)} KiB`);
 }
 

@@ -27,6 +27,8 @@ export interface CounterSnapshot {
   webSocketMessagesIn: Tally;
   rowsRead: Tally;
   rowsWritten: Tally;
+  /** Rows written by "Class: statement" (its first words), to see where the writes come from. */
+  rowsWrittenBy: Tally;
   /** Key-value and alarm calls on an object's storage, by "Class.method" (setAlarm is billed as one row written). */
   storageCalls: Tally;
   /** Milliseconds each class had at least one handler running, summed over objects (its billed duration, less idle tails). */
@@ -47,13 +49,14 @@ const empty = (): CounterSnapshot => ({
   webSocketMessagesIn: {},
   rowsRead: {},
   rowsWritten: {},
+  rowsWrittenBy: {},
   storageCalls: {},
   activeMs: {},
   objects: {},
 });
 
 let counters = empty();
-let cursors: { className: string; cursor: RowCounts }[] = [];
+let cursors: { className: string; statement: string; cursor: RowCounts }[] = [];
 const inFlight = new Map<string, { count: number; since: number }>();
 const seen = new Set<string>();
 
@@ -67,8 +70,8 @@ export function countWorkerRequest(): void {
 }
 
 /** Rows are summed when the counters are read: by then every statement has run. */
-export function recordCursor(className: string, cursor: RowCounts): void {
-  cursors.push({ className, cursor });
+export function recordCursor(className: string, query: string, cursor: RowCounts): void {
+  cursors.push({ className, statement: query.replace(/\s+/g, " ").trim().slice(0, 60), cursor });
 }
 
 /** A handler of `className` object `id` starts; the object is active from the first until the last ends. */
@@ -95,9 +98,10 @@ export function leave(className: string, id: string): void {
 
 export function snapshot(): CounterSnapshot {
   const result = structuredClone(counters);
-  for (const { className, cursor } of cursors) {
+  for (const { className, statement, cursor } of cursors) {
     result.rowsRead[className] = (result.rowsRead[className] ?? 0) + cursor.rowsRead;
     result.rowsWritten[className] = (result.rowsWritten[className] ?? 0) + cursor.rowsWritten;
+    if (cursor.rowsWritten > 0) result.rowsWrittenBy[`${className}: ${statement}`] = (result.rowsWrittenBy[`${className}: ${statement}`] ?? 0) + cursor.rowsWritten;
   }
   return result;
 }

@@ -12,14 +12,15 @@ function bound(target: object, prop: string | symbol): unknown {
   return typeof value === "function" ? value.bind(target) : value;
 }
 
+/** A stub's every property is an RPC method (even `bind`), so its methods are called on it rather than bound. */
 function countedStub<T extends object>(stub: T, className: string): T {
   return new Proxy(stub, {
     get(target, prop) {
-      const value = bound(target, prop);
+      const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== "function" || typeof prop !== "string" || prop === "then") return value;
       return (...args: unknown[]) => {
         add("doRequests", `${className}.${prop}`);
-        return Reflect.apply(value, undefined, args);
+        return Reflect.apply(value, target, args);
       };
     },
   });
@@ -67,7 +68,7 @@ export function countedMessage<T extends Message<unknown>>(message: T, queue: st
 }
 
 const NAMESPACES: Record<string, string> = { TASKS: "TaskObject", SESSIONS: "SessionObject", PRINCIPALS: "PrincipalObject", RATE_LIMITER: "RateLimiterObject" };
-const QUEUES: Record<string, string> = { JOBS: "jobs", WEBHOOKS: "webhooks" };
+const QUEUES: Record<string, string> = { JOBS: "jobs", STEPS: "steps", WEBHOOKS: "webhooks" };
 
 export function countedEnv(env: Env): Env {
   return new Proxy(env, {
@@ -84,44 +85,30 @@ export function countedEnv(env: Env): Env {
 
 const STORAGE_CALLS = new Set(["get", "put", "delete", "list", "deleteAll", "getAlarm", "setAlarm", "deleteAlarm"]);
 
-function countedSql(sql: SqlStorage, className: string): SqlStorage {
-  return new Proxy(sql, {
-    get(target, prop) {
-      const value = bound(target, prop);
-      if (prop !== "exec" || typeof value !== "function") return value;
-      return (...args: unknown[]) => {
-        const cursor: unknown = Reflect.apply(value, undefined, args);
-        if (typeof cursor === "object" && cursor !== null) {
-          recordCursor(className, { get rowsRead() { return Number(Reflect.get(cursor, "rowsRead")); }, get rowsWritten() { return Number(Reflect.get(cursor, "rowsWritten")); } });
-        }
-        return cursor;
-      };
-    },
+/**
+ * Counts what an object does with its storage: the rows each SQL statement read and wrote, and its
+ * key-value and alarm calls. The runtime refuses a proxy in place of the state it hands a Durable
+ * Object, so the methods are replaced on the state's own storage objects, before the object is built.
+ */
+export function instrumentState(ctx: DurableObjectState, className: string): void {
+  const { storage } = ctx;
+  const { sql } = storage;
+  if (storage.sql !== sql) throw new Error("ctx.storage.sql is not one object: its exec cannot be counted");
+  const exec = sql.exec.bind(sql);
+  Reflect.set(sql, "exec", (query: string, ...bindings: unknown[]) => {
+    const cursor = exec(query, ...bindings);
+    recordCursor(className, query, cursor);
+    return cursor;
   });
-}
-
-function countedStorage(storage: DurableObjectStorage, className: string): DurableObjectStorage {
-  const sql = countedSql(storage.sql, className);
-  return new Proxy(storage, {
-    get(target, prop) {
-      if (prop === "sql") return sql;
-      const value = bound(target, prop);
-      if (typeof value !== "function" || typeof prop !== "string" || !STORAGE_CALLS.has(prop)) return value;
-      return (...args: unknown[]) => {
-        add("storageCalls", `${className}.${prop}`);
-        return Reflect.apply(value, undefined, args);
-      };
-    },
-  });
-}
-
-export function countedState(ctx: DurableObjectState, className: string): DurableObjectState {
-  const storage = countedStorage(ctx.storage, className);
-  return new Proxy(ctx, {
-    get(target, prop) {
-      return prop === "storage" ? storage : bound(target, prop);
-    },
-  });
+  for (const name of STORAGE_CALLS) {
+    const method: unknown = Reflect.get(storage, name);
+    if (typeof method !== "function") continue;
+    const call = method.bind(storage);
+    Reflect.set(storage, name, (...args: unknown[]) => {
+      add("storageCalls", `${className}.${name}`);
+      return call(...args);
+    });
+  }
 }
 
 /** Handlers the runtime calls on an object besides its RPC methods. */

@@ -8,15 +8,19 @@
  *
  * AB_RUNS (2), AB_ROUNDS (120), AB_CONFIGS ("bench,default": state on tmpfs with wrangler's local
  * observability collector off, as the bench runs; or on disk with it on, as `npm run dev` runs).
+ * AB_BURST=200 also creates that many 2-s countdowns at once on each variant in turn, after the
+ * latency rounds (the peers' burst: bench/peers/concurrency.ts), and prints the wall time.
  */
 import { loadavg } from "node:os";
 import { get, oneSocket, rpc, type RpcTarget } from "../peers/client.ts";
+import { burstTarget, countdownBurst } from "../peers/concurrency.ts";
 import { STATE_ROOT, startBenchServer, summarize } from "../support.ts";
 import { devOptions, VARIANTS, writeVariant } from "./variants.ts";
 
 const RUNS = Number(process.env["AB_RUNS"] ?? 2);
 const ROUNDS = Number(process.env["AB_ROUNDS"] ?? 120);
 const CONFIGS = (process.env["AB_CONFIGS"] ?? "bench,default").split(",");
+const BURST = Number(process.env["AB_BURST"] ?? 0);
 const names = process.argv.slice(2);
 if (names.length < 2) throw new Error(`name two or more variants: ${Object.keys(VARIANTS).join(", ")}`);
 
@@ -69,6 +73,17 @@ for (const config of CONFIGS) {
         const [bare, echo, batch] = [summarize(s.bare).p50, summarize(s.echo).p50, summarize(s.batch).p50];
         console.log(`  ${name.padEnd(26)} bare ${bare.toFixed(2)} ms  echo ${echo.toFixed(2)} ms  batch_process ${batch.toFixed(2)} ms  (${(batch / echo).toFixed(2)}× echo)`);
       });
+      if (BURST > 0) {
+        // Who goes first rotates from run to run; a pause lets each burst's leftovers settle.
+        for (let k = 0; k < servers.length; k++) {
+          const v = (k + run) % servers.length;
+          const server = servers[v];
+          if (!server) continue;
+          const burst = await countdownBurst(burstTarget(server.url), BURST);
+          console.log(`  ${String(names[v]).padEnd(26)} ${BURST} countdowns at once: wall ${(burst.wallMs / 1000).toFixed(2)} s, last created at ${(burst.createdMs / 1000).toFixed(2)} s`);
+          await new Promise((r) => setTimeout(r, 2000));
+        }
+      }
     } finally {
       for (const server of servers) await server.stop();
     }

@@ -3,7 +3,7 @@
  * the caller's tasks and `resources/read` returns the task document. Each result carries its caching
  * hints: templates are the same for everyone; a task is private and fresh only once it has ended.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { taskDocument } from "../protocol/task-document";
 import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../core/ids";
 import { isTerminal, type JsonObject } from "../core/task-record";

@@ -4,7 +4,7 @@
  * after a lost message) and comes back with the claim every delivery makes anyway, so a message is
  * about 200 bytes whatever the input's size.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { isTaskId } from "./ids";
 
 /** Most items one fan-out may have: the messages, rows and results of one task stay bounded. */

@@ -4,7 +4,7 @@
  * against it before the job sees it. Pure: the state machine and the TaskObject both use it.
  */
 import { Validator, type OutputUnit } from "@cfworker/json-schema";
-import { z } from "zod";
+import * as z from "zod";
 import type { JsonObject } from "./task-record";
 
 /** A question's key: the job names it, it is asked once per task, and it travels in request ids and URLs. */

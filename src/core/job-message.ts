@@ -1,5 +1,5 @@
 /** The queue message that dispatches a task's job: written by the TaskObject, read by the consumer. */
-import { z } from "zod";
+import * as z from "zod";
 import { isTaskId } from "./ids";
 
 export const JobMessageSchema = z.object({

@@ -2,7 +2,7 @@
  * The context a task keeps from the call that created it, for its whole life: typed here and
  * parsed with zod wherever it crosses a boundary (a feed's header, a caller's input).
  */
-import { z } from "zod";
+import * as z from "zod";
 
 /** Our `_meta` key for the client's correlation id (README, "Our `_meta` keys"). */
 export const CORRELATION_ID_META = "mcp-task-worker/correlation-id";

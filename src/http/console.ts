@@ -1,11 +1,11 @@
 /**
- * `GET /`: the task console, one self-contained page (ui/console/, bundled at build time). The
- * shell loads without auth; its script asks for a token only when the data routes (`/tasks…`)
- * answer 401. A strict CSP lets in exactly the page's own inline script and style, and lets it
- * talk to this origin only.
+ * `GET /`: the task console, one self-contained page (ui/console/, built into the Worker's static
+ * assets, src/pages). The shell loads without auth; its script asks for a token only when the
+ * data routes (`/tasks…`) answer 401. A strict CSP lets in exactly the page's own inline script
+ * and style, and lets it talk to this origin only.
  */
 import { Hono } from "hono";
-import consolePage from "../ui/generated/console";
+import { readPage } from "../pages";
 import type { AppEnv } from "./env";
 
 /** SHA-256 CSP sources (`'sha256-…'`) of the inline `<script>` and `<style>` blocks of a page. */
@@ -31,20 +31,26 @@ export function contentSecurityPolicy(hashes: { scripts: string[]; styles: strin
   ].join("; ");
 }
 
-// Hashed once per isolate: the page is fixed at build time.
-let headers: Promise<Record<string, string>> | undefined;
-function pageHeaders(): Promise<Record<string, string>> {
-  headers ??= inlineHashes(consolePage).then((hashes) => ({
-    "Content-Type": "text/html; charset=utf-8",
-    "Content-Security-Policy": contentSecurityPolicy(hashes),
-    "Cache-Control": "no-cache",
-    "Referrer-Policy": "no-referrer",
-    "X-Content-Type-Options": "nosniff",
-    "X-Frame-Options": "DENY",
-  }));
-  return headers;
+// Hashed once per isolate: the page is fixed at build time, and readPage hands out the same string.
+let hashed: { page: string; headers: Promise<Record<string, string>> } | undefined;
+function pageHeaders(page: string): Promise<Record<string, string>> {
+  if (hashed?.page !== page) {
+    const headers = inlineHashes(page).then((hashes) => ({
+      "Content-Type": "text/html; charset=utf-8",
+      "Content-Security-Policy": contentSecurityPolicy(hashes),
+      "Cache-Control": "no-cache",
+      "Referrer-Policy": "no-referrer",
+      "X-Content-Type-Options": "nosniff",
+      "X-Frame-Options": "DENY",
+    }));
+    hashed = { page, headers };
+  }
+  return hashed.headers;
 }
 
 export const consoleRoutes = new Hono<AppEnv>();
 
-consoleRoutes.get("/", async () => new Response(consolePage, { headers: await pageHeaders() }));
+consoleRoutes.get("/", async (c) => {
+  const page = await readPage(c.env, "console");
+  return new Response(page, { headers: await pageHeaders(page) });
+});

@@ -3,7 +3,7 @@
  * authorization server (`@cloudflare/workers-oauth-provider`, grants in the OAUTH_KV namespace)
  * and the protected resource. The identity step is yours: replace `signIn` below.
  */
-import { AuthorizationError, OAuthAuthorizationServer, type AuthRequest } from "@cloudflare/workers-oauth-provider";
+import type { AuthRequest, OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env";
 import { isLoopbackRequest } from "./origin";
@@ -41,12 +41,21 @@ export async function signIn(request: Request, authRequest: AuthRequest, env: En
   return { userId: hint };
 }
 
+/**
+ * The provider is loaded on first use, so a server with another AUTH_MODE never runs its module
+ * (which logs a warning at load): it stays in the bundle, but out of every isolate's startup.
+ */
+type Provider = typeof import("@cloudflare/workers-oauth-provider");
+let provider: Promise<Provider> | undefined;
+const loadProvider = (): Promise<Provider> => (provider ??= import("@cloudflare/workers-oauth-provider"));
+
 /** One authorization server per origin: the issuer and resource are this server's own URLs. */
 const servers = new Map<string, OAuthAuthorizationServer<Env>>();
-function authorizationServer(request: Request): OAuthAuthorizationServer<Env> {
+async function authorizationServer(request: Request): Promise<OAuthAuthorizationServer<Env>> {
   const origin = new URL(request.url).origin;
   let server = servers.get(origin);
   if (!server) {
+    const { OAuthAuthorizationServer } = await loadProvider();
     server = new OAuthAuthorizationServer<Env>({
       issuer: origin,
       resources: [resourceUrl(request)],
@@ -69,7 +78,7 @@ export async function verifyOAuthToken(request: Request, env: Env): Promise<{ ok
   if (token === undefined) return { ok: false, response: unauthorized(request, request.headers.has("Authorization")) };
   let validated: { userId: string; props: unknown } | null;
   try {
-    validated = await authorizationServer(request).validateToken(resourceUrl(request), token, env);
+    validated = await (await authorizationServer(request)).validateToken(resourceUrl(request), token, env);
   } catch {
     // A token for another resource, or a malformed one the library refuses to look up.
     validated = null;
@@ -91,7 +100,8 @@ const oauthOn: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
   const request = c.req.raw;
-  const api = authorizationServer(request).getOAuthApi(c.env);
+  const api = (await authorizationServer(request)).getOAuthApi(c.env);
+  const { AuthorizationError } = await loadProvider();
   let authRequest: AuthRequest;
   try {
     authRequest = await api.parseAuthRequest(request);
@@ -118,5 +128,5 @@ oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
 
 for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.metadata]) {
   // hono types its context's ExecutionContext loosely; at runtime it is the Worker's own.
-  oauthRoutes.all(path, oauthOn, (c) => authorizationServer(c.req.raw).fetch(c.req.raw, c.env, c.executionCtx as unknown as ExecutionContext));
+  oauthRoutes.all(path, oauthOn, async (c) => (await authorizationServer(c.req.raw)).fetch(c.req.raw, c.env, c.executionCtx as unknown as ExecutionContext));
 }

@@ -12,7 +12,7 @@
  *   },
  * });
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { LogLevel } from "../core/task-events";
 
 export interface StepContext {

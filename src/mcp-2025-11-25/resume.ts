@@ -4,7 +4,7 @@
  * continued live until the response) or a session's GET stream (`s.<sessionId>.<seq>`).
  * Without it, the session's GET stream opens (Mcp-Session-Id required).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/adapter-state";
 import { TaskGateway } from "../core/gateway";
 import type { TaskEvent } from "../core/task-events";

@@ -4,7 +4,7 @@
  * Event ids are `s.<sessionId>.<seq>`; a priming event (id, no data) comes first so the
  * client always has a point to resume from.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { sessionEventId } from "../streams/event-ids";
 import { SseStream } from "../streams/sse";

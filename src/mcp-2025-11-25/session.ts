@@ -5,7 +5,7 @@
  * are served statelessly; GET and DELETE /mcp need it (400 without).
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { isSessionId, newSessionId, sessionObjectName } from "../sessions/ids";
 

@@ -9,7 +9,7 @@
  * is decided when it opens and kept with it, so a resumed stream carries exactly what the live one did.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { z } from "zod";
+import * as z from "zod";
 import { isOpenAt, type AdapterStateEntry, type OpenStateEntry } from "../core/adapter-state";
 import type { TaskEvent } from "../core/task-events";
 import type { TaskMeta } from "../core/task-meta";

@@ -3,7 +3,7 @@
  * the client's capabilities, identity and log level for this request alone. Nothing is remembered
  * between requests; a malformed envelope is `-32602` on HTTP 400.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { hasTaskClientCapabilityV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { invalidEnvelope } from "./errors";
 import { META } from "./protocol";

@@ -9,7 +9,7 @@
  * principal's id is simply not in the acknowledged filter. When every followed task has ended the
  * subscription closes gracefully with its result.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { parseTaskResourceUri, taskResourceUri } from "../core/ids";
 import { isTerminal, type JsonObject } from "../core/task-record";
 import { applyTaskEvent } from "../core/snapshot-events";

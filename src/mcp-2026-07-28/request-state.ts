@@ -6,7 +6,7 @@
  * issued it, reached through the caller's own gateway: forged, altered, expired, replayed on
  * another tool or arguments, or presented by another principal, it is exactly an unknown one.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { TaskGateway } from "../core/gateway";
 import { isTaskId } from "../core/ids";
 

@@ -1,9 +1,11 @@
 /**
- * Tasks as resources in 2026-07-28: `task://{taskId}` is a template, `resources/list` pages through
- * the caller's tasks and `resources/read` returns the task document. Each result carries its caching
- * hints: templates are the same for everyone; a task is private and fresh only once it has ended.
+ * Resources in 2026-07-28: `task://{taskId}` is a template, `resources/list` pages through the
+ * caller's tasks (the task card first on the first page) and `resources/read` returns the task
+ * document or the card. Each result carries its caching hints: templates and the card are the same
+ * for everyone; a task is private and fresh only once it has ended.
  */
-import { z } from "zod";
+import * as z from "zod";
+import { isTaskCardUri, readTaskCard, taskCardResource } from "../protocol/task-card";
 import { taskDocument } from "../protocol/task-document";
 import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../core/ids";
 import { isTerminal, type JsonObject } from "../core/task-record";
@@ -34,7 +36,7 @@ export function listResourceTemplates(): JsonObject {
 }
 
 const resourceNotFound = (uri: string): ModernError =>
-  new ModernError(ERROR.invalidParams, `Resource not found: "${uri.slice(0, 200)}". This server's resources are your tasks, task://{taskId}; tasks are deleted once their ttl has passed.`, 200, { uri: uri.slice(0, 2048) });
+  new ModernError(ERROR.invalidParams, `Resource not found: "${uri.slice(0, 200)}". This server's resources are your tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html; tasks are deleted once their ttl has passed.`, 200, { uri: uri.slice(0, 2048) });
 
 const CursorParams = z.object({ cursor: z.string().max(1024).optional() }).loose();
 const ReadParams = z.object({ uri: z.string().max(2048) }).loose();
@@ -43,7 +45,8 @@ export async function listResources(ctx: ModernContext, params: Record<string, u
   const parsed = CursorParams.safeParse(params);
   const page = parsed.success ? await ctx.gateway.list(parsed.data.cursor) : undefined;
   if (!page) throw invalidParams("Invalid cursor: pass back a nextCursor from an earlier resources/list response unchanged.");
-  const resources = page.tasks.map((task) => ({ uri: taskResourceUri(task.taskId), name: `task-${task.taskId}`, title: `Task ${task.taskId} (${task.status})`, mimeType: "application/json" }));
+  const tasks = page.tasks.map((task) => ({ uri: taskResourceUri(task.taskId), name: `task-${task.taskId}`, title: `Task ${task.taskId} (${task.status})`, mimeType: "application/json" }));
+  const resources = parsed.success && parsed.data.cursor === undefined ? [taskCardResource(), ...tasks] : tasks;
   return cacheable({ resources, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) }, 0, "private");
 }
 
@@ -51,6 +54,8 @@ export async function readResource(ctx: ModernContext, params: Record<string, un
   const parsed = ReadParams.safeParse(params);
   if (!parsed.success) throw invalidParams("Invalid params for resources/read: uri must be a string.");
   const { uri } = parsed.data;
+  // The card is built with the Worker, so it changes only with a deploy.
+  if (isTaskCardUri(uri)) return cacheable({ contents: await readTaskCard(ctx.env) }, STATIC_TTL_MS, "public");
   const taskId = parseTaskResourceUri(uri);
   const snapshot = taskId ? await ctx.gateway.get(taskId) : undefined;
   // An unknown URI, an expired task and another principal's task are all simply not found.

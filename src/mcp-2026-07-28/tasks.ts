@@ -4,7 +4,7 @@
  * `tasks/cancel` acknowledges and cancels cooperatively. Each goes through the caller's gateway, so
  * another principal's task is exactly an unknown one. There is no `tasks/result` or `tasks/list`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { JsonObject } from "../core/task-record";
 import type { ModernContext } from "./context";

@@ -5,7 +5,7 @@
  * task: the call waits up to INLINE_WAIT_MS and answers the result, or the fallback link; a tool
  * that only runs as a task is `-32021`. Quick ("forbidden") tools run right here.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { JsonObject } from "../core/task-record";
 import { callTool } from "../protocol/call-tool";

@@ -1,5 +1,5 @@
 /** Parses the `_meta` of a `tools/call`: the progress token and our own keys (README, "Our `_meta` keys"). */
-import { z } from "zod";
+import * as z from "zod";
 import { CORRELATION_ID_META } from "../core/task-meta";
 import { ErrorCode, ProtocolError } from "./errors";
 

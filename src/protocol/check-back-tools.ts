@@ -6,7 +6,7 @@
  * principal through the gateway, exactly like `tasks/*`: a foreign task is "not found".
  * Each answers prose for the model and the task as data (`structuredContent`) for programs.
  */
-import { z } from "zod";
+import * as z from "zod";
 import type { TaskGateway } from "../core/gateway";
 import { echoMeta } from "../core/task-meta";
 import type { AnswerOutcome, TaskSnapshot } from "../core/task-rpc";

@@ -1,5 +1,5 @@
 /** A zod input schema as the JSON Schema `tools/list` publishes (no `$schema` key). */
-import { z } from "zod";
+import * as z from "zod";
 import type { JsonObject } from "../core/task-record";
 
 export function jsonInputSchema(schema: z.ZodObject): JsonObject {

@@ -3,8 +3,8 @@
  * task-capable tool names in its listing, so chat clients that render MCP Apps show the
  * call's task live beside the tool result. Era-free: both protocol adapters list and serve it.
  */
-import taskCardHtml from "../ui/generated/task-card";
 import type { JsonObject } from "../core/task-record";
+import { readPage } from "../pages";
 
 export const TASK_CARD_URI = "ui://mcp-task-worker/task-card.html";
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
@@ -39,8 +39,9 @@ export function taskCardResource(): JsonObject {
   };
 }
 
-/** `resources/read` contents for the card's URI, or undefined for any other URI. */
-export function readTaskCard(uri: string): JsonObject[] | undefined {
-  if (uri !== TASK_CARD_URI) return undefined;
-  return [{ uri, mimeType: MCP_APP_MIME_TYPE, text: taskCardHtml, _meta: TASK_CARD_RESOURCE_META }];
+export const isTaskCardUri = (uri: string): boolean => uri === TASK_CARD_URI;
+
+/** `resources/read` contents of the card (the page is one of the Worker's static assets, src/pages). */
+export async function readTaskCard(env: Env): Promise<JsonObject[]> {
+  return [{ uri: TASK_CARD_URI, mimeType: MCP_APP_MIME_TYPE, text: await readPage(env, "task-card"), _meta: TASK_CARD_RESOURCE_META }];
 }

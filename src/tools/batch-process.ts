@@ -6,7 +6,7 @@
  * With `parallel: true` the items are fanned out instead: each one a queue message, run by the
  * step consumer concurrently with the others, its result stored in the task (docs/fan-out.md).
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineStep } from "../jobs/steps";
 import { defineTool } from "./define";
 

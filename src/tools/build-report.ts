@@ -3,7 +3,7 @@
  * A client that cannot follow a task gets an error saying so instead of a call that would time out:
  * `-32601` in 2025-11-25 without `params.task`, `-32021` in 2026-07-28 without the Tasks extension.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "./define";
 
 export default defineTool({

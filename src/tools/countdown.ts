@@ -1,5 +1,5 @@
 /** `countdown`: one progress notification per second, stops at once on cancel. */
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "./define";
 
 export default defineTool({

@@ -18,7 +18,7 @@
  *   },
  * });
  */
-import type { z } from "zod";
+import type * as z from "zod";
 import type { JobContext, ToolResult } from "../jobs/context";
 import type { StepMap } from "../jobs/steps";
 

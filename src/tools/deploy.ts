@@ -4,7 +4,7 @@
  * running; on yes it rolls out in three steps with progress, on anything else it deploys nothing.
  * The rollout is simulated (about a second per step); the question and its answer are real.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "./define";
 
 const ROLLOUT = ["canary", "half of the fleet", "the whole fleet"] as const;

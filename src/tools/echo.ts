@@ -1,5 +1,5 @@
 /** `echo`: a quick tool that never becomes a task (taskSupport "forbidden"). */
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool } from "./define";
 
 export default defineTool({

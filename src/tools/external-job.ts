@@ -4,7 +4,7 @@
  * step (a retry or resume never submits twice), each poll is a step, and the wait
  * between polls is a durable `job.sleep`, so nothing runs while the service works.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { PermanentError } from "../jobs/context";
 import { defineTool } from "./define";
 import { pollExternalJob, submitExternalJob } from "./support/fake-external-service";

@@ -4,7 +4,7 @@
  * and an event that exhausts its attempts recorded on the task (and in the worker log).
  * The dead-letter queue catches what the consumer itself could not handle.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { isTaskId, taskObjectName } from "../core/ids";
 import { attemptDelivery } from "./deliver";
 import { readWebhookSettings, webhookRetryDelaySeconds, type WebhookSettings } from "./settings";

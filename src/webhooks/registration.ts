@@ -3,7 +3,7 @@
  * call arrives so a refused webhook never creates a task. By default the server POSTs every
  * terminal status and `input_required`; `events` may add `working` and `progress`.
  */
-import { z } from "zod";
+import * as z from "zod";
 import { checkDestination } from "./destination";
 import { decodeWebhookSecret } from "./sign";
 import type { WebhookSettings } from "./settings";

@@ -6,6 +6,7 @@ import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 
 let server: DevServer;
+const PROVIDER_LOAD_LINE = "CIMD (Client ID Metadata Document) is disabled";
 const redirectUri = "http://127.0.0.1:9/callback";
 const base64url = (bytes: Buffer) => bytes.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
@@ -84,8 +85,17 @@ describe("API-key mode", () => {
       expect((await fetch(`${plain.url}/oauth/token`, { method: "POST" })).status).toBe(404);
       const doc = (await (await fetch(`${plain.url}/.well-known/oauth-protected-resource`)).json()) as Record<string, unknown>;
       expect(doc["authorization_servers"]).toBeUndefined();
+      // The provider's module logs this line when it loads (src/http/oauth.ts loads it on first use).
+      expect(plain.logs()).not.toContain(PROVIDER_LOAD_LINE);
     } finally {
       await plain.stop();
     }
+  });
+});
+
+describe("the OAuth provider's module", () => {
+  it("loads once OAuth is used, and only then", async ({ expect }) => {
+    // The server above has served the whole OAuth dance by now.
+    expect(server.logs()).toContain(PROVIDER_LOAD_LINE);
   });
 });

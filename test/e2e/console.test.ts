@@ -65,6 +65,15 @@ describe("task console", () => {
     expect(requests.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith("data:"))).toEqual([]);
   });
 
+  it("the built pages are reached only through the Worker's routes, never as files", async ({ expect }) => {
+    // The pages are static assets (src/pages); run_worker_first keeps their paths in the Worker.
+    for (const path of ["/console.html", "/task-card.html"]) {
+      const response = await fetch(`${server.url}${path}`);
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toMatchObject({ error: "not_found" });
+    }
+  });
+
   it("moves a running countdown's bar as its progress events arrive", async ({ expect }) => {
     const taskId = await startTask(server.url, "countdown", { seconds: 60 });
     const { page } = await openConsole();

@@ -95,6 +95,17 @@ describe("the stateless envelope", () => {
     expect(read).toMatchObject({ resultType: "complete", ttlMs: 0, cacheScope: "private", contents: [{ mimeType: "application/json" }] });
   });
 
+  it("serves the task card its tool listings name, as an MCP App resource", async ({ expect }) => {
+    const tools = resultOf(await modern(server.url, "tools/list"))["tools"] as { name: string; _meta?: { ui?: { resourceUri?: string } } }[];
+    const uri = tools.find((tool) => tool.name === "countdown")?._meta?.ui?.resourceUri;
+    expect(uri).toMatch(/^ui:\/\//);
+    const listed = resultOf(await modern(server.url, "resources/list"))["resources"] as { uri: string }[];
+    expect(listed[0]?.uri).toBe(uri);
+    const read = resultOf(await modern(server.url, "resources/read", { uri }));
+    expect(read).toMatchObject({ resultType: "complete", cacheScope: "public", contents: [{ uri, mimeType: "text/html;profile=mcp-app", _meta: { ui: { csp: expect.any(Object) } } }] });
+    expect((read["contents"] as { text: string }[])[0]?.text).toMatch(/^<!doctype html>/i);
+  });
+
   it("lists tools in the same order every time", async ({ expect }) => {
     const names = async () => (resultOf(await modern(server.url, "tools/list"))["tools"] as { name: string }[]).map((tool) => tool.name);
     const first = await names();

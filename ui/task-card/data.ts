@@ -3,7 +3,7 @@
  * (`structuredContent` of the still-running fallback and the check-back tools) and the
  * activity `task_activity` adds. Anything else is treated as a plain tool result.
  */
-import { z } from "zod";
+import * as z from "zod";
 
 export const TERMINAL = ["completed", "failed", "cancelled"] as const;
 export const StatusSchema = z.enum(["working", "input_required", ...TERMINAL]);

@@ -8,7 +8,7 @@ import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { taskDocument } from "../../protocol/task-document";
 import type { McpContext } from "../context";
 import type { SdkServer } from "../sdk-server";
-import { readTaskCard, taskCardResource } from "../../protocol/task-card";
+import { isTaskCardUri, readTaskCard, taskCardResource } from "../../protocol/task-card";
 import { taskNotFound } from "./tasks";
 
 export function registerResourceHandlers(server: SdkServer, ctx: McpContext): void {
@@ -44,8 +44,7 @@ export function registerResourceHandlers(server: SdkServer, ctx: McpContext): vo
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
-    const card = readTaskCard(uri);
-    if (card) return { contents: card };
+    if (isTaskCardUri(uri)) return { contents: await readTaskCard(ctx.env) };
     const taskId = parseTaskResourceUri(uri);
     if (!taskId) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${uri.slice(0, 200)}": this server's resources are tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html.`);
     const snapshot = await ctx.gateway.get(taskId);

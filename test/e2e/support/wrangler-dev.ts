@@ -37,6 +37,10 @@ export interface DevServerOptions {
   startTimeoutMs?: number;
   /** Another Worker's wrangler config, relative to the repo root (the benchmark's peers); default: ours. */
   config?: string;
+  /** More environment for the wrangler process (the A/B bench's variants). */
+  processEnv?: Record<string, string>;
+  /** wrangler's `--log-level` (default info: the tests read the task transition lines, logged at info). */
+  logLevel?: "debug" | "info" | "log" | "warn" | "error" | "none";
 }
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -64,7 +68,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   let output = "";
 
   const launch = async () => {
-    const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", stateDir, "--show-interactive-dev-session=false", "--log-level", "info"];
+    const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", stateDir, "--show-interactive-dev-session=false", "--log-level", options.logLevel ?? "info"];
     if (options.config !== undefined) args.push("--config", options.config);
     for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
     child = spawn(process.execPath, args, {
@@ -78,6 +82,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
         CI: "true",
         NO_COLOR: "1",
         X_LOCAL_OBSERVABILITY: options.observability ? "true" : "false",
+        ...options.processEnv,
       },
     });
     child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));

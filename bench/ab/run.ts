@@ -1,0 +1,91 @@
+/**
+ * An interleaved A/B of Worker variants (bench/ab/variants.ts), each in its own `wrangler dev`:
+ * every round sends a bare `GET /health`, a plain `tools/call` of `echo` and one of
+ * `batch_process {items:1, secondsPerItem:0}` to every variant, in an order that rotates from
+ * round to round, so all variants meet the same machine load. Prints p50s per run.
+ *
+ *   npm exec -- node bench/ab/run.ts main no-transition-log
+ *
+ * AB_RUNS (2), AB_ROUNDS (120), AB_CONFIGS ("bench,default": state on tmpfs with wrangler's local
+ * observability collector off, as the bench runs; or on disk with it on, as `npm run dev` runs).
+ * AB_BURST=200 also creates that many 2-s countdowns at once on each variant in turn, after the
+ * latency rounds (the peers' burst: bench/peers/concurrency.ts), and prints the wall time.
+ */
+import { loadavg } from "node:os";
+import { get, oneSocket, rpc, type RpcTarget } from "../peers/client.ts";
+import { burstTarget, countdownBurst } from "../peers/concurrency.ts";
+import { STATE_ROOT, startBenchServer, summarize } from "../support.ts";
+import { devOptions, VARIANTS, writeVariant } from "./variants.ts";
+
+const RUNS = Number(process.env["AB_RUNS"] ?? 2);
+const ROUNDS = Number(process.env["AB_ROUNDS"] ?? 120);
+const CONFIGS = (process.env["AB_CONFIGS"] ?? "bench,default").split(",");
+const BURST = Number(process.env["AB_BURST"] ?? 0);
+const names = process.argv.slice(2);
+if (names.length < 2) throw new Error(`name two or more variants: ${Object.keys(VARIANTS).join(", ")}`);
+
+const ECHO = { name: "echo", arguments: { text: "hello" } };
+const QUICK_TASK_TOOL = { name: "batch_process", arguments: { items: 1, secondsPerItem: 0 } };
+const SERIES = ["bare", "echo", "batch"] as const;
+type Series = (typeof SERIES)[number];
+
+async function callOk(target: RpcTarget, params: Record<string, unknown>, text: string): Promise<number> {
+  const { ms, result } = await rpc(target, "tools/call", params);
+  if (!JSON.stringify(result["content"]).includes(text)) throw new Error(`unexpected answer: ${JSON.stringify(result).slice(0, 200)}`);
+  return ms;
+}
+
+const step: Record<Series, (t: RpcTarget) => Promise<number>> = {
+  bare: (t) => get(t, "/health"),
+  echo: (t) => callOk(t, ECHO, "hello"),
+  batch: (t) => callOk(t, QUICK_TASK_TOOL, "Processed 1 items."),
+};
+
+const configs = new Map(names.map((name) => [name, writeVariant(name)]));
+for (const name of names) console.log(`${name}: ${VARIANTS[name]?.description}`);
+
+for (const config of CONFIGS) {
+  const bench = config === "bench";
+  for (let run = 1; run <= RUNS; run++) {
+    const servers = [];
+    for (const name of names) {
+      servers.push(await startBenchServer({ config: configs.get(name), observability: !bench, ...devOptions(name), ...(bench ? {} : { stateRoot: undefined }) }));
+    }
+    try {
+      const targets = servers.map((s) => ({ url: s.url, agent: oneSocket() }));
+      const samples = names.map(() => ({ bare: [] as number[], echo: [] as number[], batch: [] as number[] }));
+      const calls: [number, Series][] = names.flatMap((_, v) => SERIES.map((s): [number, Series] => [v, s]));
+      for (let round = -20; round < ROUNDS; round++) {
+        for (let k = 0; k < calls.length; k++) {
+          const call = calls[(Math.abs(round) + k) % calls.length];
+          if (!call) continue;
+          const [v, series] = call;
+          const target = targets[v];
+          if (!target) continue;
+          const ms = await step[series](target);
+          if (round >= 0) samples[v]?.[series].push(ms);
+        }
+      }
+      console.log(`\n${config} config (state in ${bench ? (STATE_ROOT ?? "the OS temp dir") : "the OS temp dir"}, collector ${bench ? "off" : "on"}), run ${run}, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+      names.forEach((name, v) => {
+        const s = samples[v];
+        if (!s) return;
+        const [bare, echo, batch] = [summarize(s.bare).p50, summarize(s.echo).p50, summarize(s.batch).p50];
+        console.log(`  ${name.padEnd(26)} bare ${bare.toFixed(2)} ms  echo ${echo.toFixed(2)} ms  batch_process ${batch.toFixed(2)} ms  (${(batch / echo).toFixed(2)}× echo)`);
+      });
+      if (BURST > 0) {
+        // Who goes first rotates from run to run; a pause lets each burst's leftovers settle.
+        for (let k = 0; k < servers.length; k++) {
+          const v = (k + run) % servers.length;
+          const server = servers[v];
+          if (!server) continue;
+          const burst = await countdownBurst(burstTarget(server.url), BURST);
+          console.log(`  ${String(names[v]).padEnd(26)} ${BURST} countdowns at once: wall ${(burst.wallMs / 1000).toFixed(2)} s, last created at ${(burst.createdMs / 1000).toFixed(2)} s`);
+          await new Promise((r) => setTimeout(r, 2000));
+        }
+      }
+    } finally {
+      for (const server of servers) await server.stop();
+    }
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * Variants of our Worker for an A/B run (bench/ab/run.ts): each is this repo's wrangler.toml and
+ * src/index.ts with one change, written to a temporary directory with absolute paths, so no file
+ * of the repo is touched and every variant bundles the same sources otherwise.
+ */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import type { DevServerOptions } from "../../test/e2e/support/wrangler-dev.ts";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+
+interface Variant {
+  description: string;
+  /** Another entry module (relative to the repo root) in place of src/index.ts. */
+  main?: string;
+  /** How its `wrangler dev` is started, where that differs. */
+  dev?: Pick<DevServerOptions, "logLevel" | "processEnv">;
+  toml?: (text: string) => string;
+  entry?: (text: string) => string;
+}
+
+/** Drops a `[name]` table (up to the next table) from wrangler.toml. */
+const dropTable = (name: string) => (text: string) => text.replace(new RegExp(`^\\[${name}\\]\\n(?:(?!\\[).*\\n)*`, "m"), "");
+
+const dropLines = (pattern: RegExp) => (text: string) => {
+  const next = text.replace(pattern, "");
+  if (next === text) throw new Error(`variant: no line matches ${pattern}`);
+  return next;
+};
+
+const replaceOnce = (from: string, to: string) => (text: string) => {
+  if (!text.includes(from)) throw new Error(`variant: "${from}" not found`);
+  return text.replace(from, to);
+};
+
+/** How a variant's `wrangler dev` is started, beyond its config. */
+export const devOptions = (name: string): Pick<DevServerOptions, "logLevel" | "processEnv"> => VARIANTS[name]?.dev ?? {};
+
+export const VARIANTS: Record<string, Variant> = {
+  main: { description: "the repo as it is" },
+  "no-transition-log": {
+    description: "no transition log observer (src/core/transition-log.ts unwired)",
+    entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
+  },
+  "no-observability": { description: "no [observability] table in wrangler.toml (Workers Logs off)", toml: dropTable("observability") },
+  "no-log-no-observability": {
+    description: "neither the transition log nor [observability]",
+    toml: dropTable("observability"),
+    entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
+  },
+  "log-level-warn": { description: "the repo as it is, under wrangler dev --log-level warn (info lines are not printed)", dev: { logLevel: "warn" } },
+  "no-inspector-proxy": {
+    description: "the repo as it is, with wrangler's inspector proxy not attached (VSCODE_INSPECTOR_OPTIONS set: the runtime's console calls no longer become inspector events)",
+    dev: { processEnv: { VSCODE_INSPECTOR_OPTIONS: "{}" } },
+  },
+  "no-inspector-proxy-no-log": {
+    description: "no inspector proxy and no transition log observer",
+    dev: { processEnv: { VSCODE_INSPECTOR_OPTIONS: "{}" } },
+    entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
+  },
+  "transition-log-unprinted": {
+    description: "the transition lines built (JSON.stringify) but not logged",
+    entry: (text) =>
+      replaceOnce("import { transitionLogObserver }", "import { transitionLines }")(
+        replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver, async ({ record, events }) => void transitionLines(record, events).map((line) => JSON.stringify(line))]")(text),
+      ),
+  },
+  "no-assets": { description: "no [assets] table (the pages are not served: latency rows only)", toml: dropTable("assets") },
+  "no-minify": { description: "minify = false", toml: replaceOnce("minify = true", "minify = false") },
+  "no-zod-v4-alias": { description: "without the zod/v4 stand-in (wrangler.toml [alias])", toml: dropLines(/^"zod\/v4(\/core)?" = .*\n/gm) },
+  "no-ajv-alias": { description: "without the ajv stand-ins (wrangler.toml [alias])", toml: dropLines(/^"ajv(-formats)?" = .*\n/gm) },
+  "scale-counters": { description: "the bench-only counting build (bench/scale/worker/entry.ts)", main: "bench/scale/worker/entry.ts" },
+};
+
+/** Writes the variant's wrangler config (and entry, if changed); returns the config's absolute path. */
+export function writeVariant(name: string): string {
+  const variant = VARIANTS[name];
+  if (!variant) throw new Error(`unknown variant ${name}; known: ${Object.keys(VARIANTS).join(", ")}`);
+  const dir = mkdtempSync(join(tmpdir(), `ab-${name}-`));
+  let main = join(ROOT, variant.main ?? "src/index.ts");
+  if (variant.entry) {
+    const entry = readFileSync(main, "utf8").replace(/from "\.\//g, `from "${join(ROOT, "src")}/`);
+    main = join(dir, "index.ts");
+    writeFileSync(main, variant.entry(entry));
+  }
+  let toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8")
+    .replace(/^main = .*$/m, `main = ${JSON.stringify(main)}`)
+    .replace(/"\.\/(src|dist|node_modules)\//g, (_, folder: string) => `"${join(ROOT, folder)}/`);
+  if (variant.toml) toml = variant.toml(toml);
+  const config = join(dir, "wrangler.toml");
+  writeFileSync(config, toml);
+  return config;
+}

@@ -9,6 +9,7 @@ import type { WireEvent } from "../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask } from "./model";
+import { JobDispatch } from "./job-dispatch";
 import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
@@ -48,6 +49,8 @@ export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: n
 
 /** This isolate's admission slots, per principal and cap (slot-lease.ts). Lost on eviction: the index takes them back. */
 const slotLeases = new SlotLeases({ maxPrincipals: 1000 });
+/** This isolate's job messages, sent in batches (job-dispatch.ts). */
+const jobDispatch = new JobDispatch();
 
 const decodeEvent = (wire: WireEvent): TaskEvent | undefined => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
 
@@ -55,10 +58,15 @@ export class TaskGateway {
   /** Tasks this gateway created that ended within their creation: their logs, so following one opens no feed. */
   private readonly endedHere = new Map<string, { meta: TaskMeta; events: TaskEvent[] }>();
 
+  /**
+   * `waitUntil` (the request's): with it, the job messages of this isolate's creations leave in
+   * batches after the answer (job-dispatch.ts); without it, each task's object sends its own.
+   */
   constructor(
     private readonly env: Env,
     private readonly settings: Settings,
     readonly principal: string,
+    private readonly waitUntil?: (promise: Promise<unknown>) => void,
   ) {}
 
   private task(taskId: string) {
@@ -123,10 +131,12 @@ export class TaskGateway {
 
   /** The object stores the task, arms its alarm, starts the job (with no grace for the queue, the default: task-launch.ts) and enqueues it. */
   private async write(taskId: string, request: CreateTaskRequest, createdAt: number, slotted: boolean): Promise<TaskSnapshot> {
+    const { waitUntil } = this;
+    const started = this.settings.dispatchGraceMs === 0;
     const options: CreateOptions = {
-      enqueue: true,
+      enqueue: waitUntil === undefined,
       ...(request.state !== undefined && { state: request.state }),
-      ...(this.settings.dispatchGraceMs === 0 && { run: { waitMs: request.wait === true ? FIRST_MOMENTS_MS : 0 } }),
+      ...(started && { run: { waitMs: request.wait === true ? FIRST_MOMENTS_MS : 0 } }),
       ...(slotted && { slotted }),
     };
     // Typed here: the stub's own types turn our JSON records into `never` (see test/pool/support.ts).
@@ -136,6 +146,8 @@ export class TaskGateway {
     );
     const { ended, ...snapshot } = made;
     if (ended) this.endedHere.set(taskId, { meta: snapshot.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
+    // The queue stays the job's dispatch of record; a job already started needs nothing from it (queue-consumer.ts).
+    if (waitUntil) waitUntil(jobDispatch.send(this.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) }));
     return snapshot;
   }
 

@@ -14,7 +14,7 @@
 import { markDelivered } from "./model";
 import type { TaskCommits } from "./task-commits";
 import { isTerminal, type TaskRecord } from "./task-record";
-import type { TaskRuns } from "./task-runs";
+import type { RunHooks, TaskRuns } from "./task-runs";
 
 /**
  * How long after answering a call that ended in its first moments its task is written. Not at once:
@@ -42,10 +42,10 @@ export interface LaunchDeps {
  */
 export async function launchRun(created: Promise<void>, waitMs: number, deps: LaunchDeps): Promise<TaskRecord | undefined> {
   if (waitMs <= 0) {
-    // Nobody waits for the job: it starts just after the answer, which it would otherwise delay by
-    // whatever it does before its first wait.
+    // Nobody waits for the job: its start is written with the task (one commit), and its body runs
+    // just after the answer, which it would otherwise delay by whatever it does before its first wait.
+    deps.waitUntil(startRun(deps, { deferJob: true }));
     await created;
-    setTimeout(() => deps.waitUntil(startRun(deps)), 0);
     deps.waitUntil(deps.dispatched());
     return undefined;
   }
@@ -53,9 +53,11 @@ export async function launchRun(created: Promise<void>, waitMs: number, deps: La
   let wake: () => void = () => undefined;
   const outcome = new Promise<void>((resolve) => (wake = resolve));
   deps.waitUntil(
-    startRun(deps, (after) => {
-      ended = after;
-      wake();
+    startRun(deps, {
+      onOutcome: (after) => {
+        ended = after;
+        wake();
+      },
     }),
   );
   await created;
@@ -73,8 +75,8 @@ export async function launchRun(created: Promise<void>, waitMs: number, deps: La
 }
 
 /** Starts the first run of a task still queued; its start is due now, as if the queue had delivered it. */
-function startRun(deps: LaunchDeps, onOutcome?: (record: TaskRecord) => void): Promise<void> {
+function startRun(deps: LaunchDeps, hooks: RunHooks): Promise<void> {
   const record = deps.load();
   if (!record || record.run.phase !== "queued") return Promise.resolve();
-  return deps.runs.runSlice(markDelivered(record).record, Date.now(), onOutcome).catch((error: unknown) => console.error("task run failed to commit; its alarm retries", record.taskId, error));
+  return deps.runs.runSlice(markDelivered(record).record, Date.now(), hooks).catch((error: unknown) => console.error("task run failed to commit; its alarm retries", record.taskId, error));
 }

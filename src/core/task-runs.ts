@@ -25,6 +25,14 @@ export interface TaskRunsDeps {
   flush(): void;
 }
 
+/** What a caller of runSlice may ask for. */
+export interface RunHooks {
+  /** Hears the moment the run's outcome is written (before its own follow-ups). */
+  onOutcome?(record: TaskRecord): void;
+  /** The job's body waits for the next turn: the run's start is written now, with the caller's writes, but its job does not delay the caller's answer. */
+  deferJob?: boolean;
+}
+
 export class TaskRuns {
   private active?: { leaseId: string; controller: AbortController };
 
@@ -48,11 +56,9 @@ export class TaskRuns {
   /**
    * Starts a run if one is due (beginRun decides), runs the job for one slice and commits how it
    * ended. The job starts as soon as the run's start is written, not after what follows a commit
-   * (the alarm, the observers): those go on beside it, in order. `onOutcome` hears the moment the
-   * run's outcome is written (before its own follow-ups), which is what a caller waiting for the
-   * job (a plain call's first moments) needs.
+   * (the alarm, the observers): those go on beside it, in order (RunHooks).
    */
-  async runSlice(record: TaskRecord, now: number, onOutcome?: (record: TaskRecord) => void): Promise<void> {
+  async runSlice(record: TaskRecord, now: number, { onOutcome, deferJob = false }: RunHooks = {}): Promise<void> {
     const { storage, settings } = this.deps;
     const leaseId = crypto.randomUUID();
     // A job whose runs keep dying with their process gets as many tries as one that keeps throwing.
@@ -72,6 +78,7 @@ export class TaskRuns {
     }, Math.max(1000, Math.floor(settings.leaseMs / 3)));
     let outcome: RunOutcome;
     try {
+      if (deferJob) await new Promise((resolve) => setTimeout(resolve, 0));
       outcome = await this.deps.runJob(
         record.tool,
         record.args,

@@ -13,13 +13,16 @@ import { loadavg } from "node:os";
 import { ms, ratio } from "./support.ts";
 import { bundleSize, pagesSize } from "../test/e2e/support/bundle.ts";
 import { burstRun, burstTarget, countdownBurst, COUNTS, SECONDS, type BurstRun } from "./peers/concurrency.ts";
+import { prepareCreation, sampleCreation, type CreationRun } from "./peers/creation.ts";
 import { prepareLatency, sampleLatency, type LatencyRun } from "./peers/latency.ts";
 import { PEER_CONFIGS, startNodePeer, startWorkers, type ConfigName } from "./peers/servers.ts";
 
 const RUNS = Number(process.env["BENCH_PEERS_RUNS"] ?? 3);
 const ROUNDS = Number(process.env["BENCH_PEERS_ROUNDS"] ?? 150);
 const WARMUP_ROUNDS = 20;
-const CONFIGS = (process.env["BENCH_PEERS_CONFIGS"] ?? "bench,default").split(",").filter((c): c is ConfigName => c === "bench" || c === "default");
+/** Rounds of the creation and resume rows (each leaves a 1-s countdown running, as bench/core.bench.ts does). */
+const CREATION_ROUNDS = Number(process.env["BENCH_PEERS_CREATION_ROUNDS"] ?? 100);
+const CONFIGS = (process.env["BENCH_PEERS_CONFIGS"] ?? "bench,default").split(",").filter((c): c is ConfigName => c === "bench" || c === "default" || c === "collector");
 const BUNDLE_GOAL_KIB = 250;
 
 type Report = (line: string) => void;
@@ -39,20 +42,25 @@ export default async function peers(report: Report): Promise<void> {
         report("");
         report(`-- ${config} config: ${workers.description}; ours ${workers.ours.url}, createMcpHandler ${workers.createMcpHandler.url}, McpAgent ${workers.mcpAgent.url}, Node in-memory tasks ${node.url} (Node ${process.version}); load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
         const targets = await prepareLatency(workers, WARMUP_ROUNDS);
+        const creationTargets = await prepareCreation(workers.ours.url, WARMUP_ROUNDS);
         const oursBurst = burstTarget(workers.ours.url);
         const nodeBurst = burstTarget(node.url);
         await Promise.all([countdownBurst(oursBurst, 5), countdownBurst(nodeBurst, 5)]);
         const latency: LatencyRun[] = [];
+        const creations: CreationRun[] = [];
         const bursts: BurstRun[] = [];
         for (let run = 1; run <= RUNS; run++) {
           const l = await sampleLatency(targets, ROUNDS);
           latency.push(l);
           reportLatency(report, run, l);
+          const c = await sampleCreation(creationTargets, CREATION_ROUNDS);
+          creations.push(c);
+          reportCreation(report, run, c);
           const b = await burstRun(oursBurst, nodeBurst, run % 2 === 0);
           bursts.push(b);
           reportBursts(report, run, b);
         }
-        reportSummary(report, config, latency, bursts);
+        reportSummary(report, config, latency, creations, bursts);
       } finally {
         await workers.stop();
       }
@@ -63,8 +71,13 @@ export default async function peers(report: Report): Promise<void> {
 }
 
 function reportLatency(report: Report, run: number, l: LatencyRun): void {
-  report(`run ${run} (load average ${loadavg()[0]?.toFixed(1)}), latency (n=${l.oursBare.n} each, interleaved): p50 bare ours ${ms(l.oursBare.p50)} / createMcpHandler ${ms(l.peerBare.p50)}; echo ours ${ms(l.oursEcho.p50)} / createMcpHandler ${ms(l.peerEcho.p50)} / McpAgent ${ms(l.agentEcho.p50)}; batch_process plain ${ms(l.oursTaskTool.p50)}; tasks/get ${ms(l.oursTasksGet.p50)}`);
-  report(`  bare ${ratio(l.oursBare.p50 / l.peerBare.p50)} createMcpHandler; echo ${ratio(l.oursEcho.p50 / l.peerEcho.p50)} createMcpHandler, ${ratio(l.oursEcho.p50 / l.agentEcho.p50)} McpAgent; batch_process plain ${ratio(l.oursTaskTool.p50 / l.oursEcho.p50)} our echo (goal ≤ 1.3×), ${ratio(l.oursTaskTool.p50 / l.peerEcho.p50)} createMcpHandler echo; tasks/get ${ratio(l.oursTasksGet.p50 / l.oursBare.p50)} our bare (goal ≤ 1.5×)`);
+  report(`run ${run} (load average ${loadavg()[0]?.toFixed(1)}), latency (n=${l.oursBare.n} each, interleaved): p50 bare ours ${ms(l.oursBare.p50)} / createMcpHandler ${ms(l.peerBare.p50)}; echo ours ${ms(l.oursEcho.p50)} / createMcpHandler ${ms(l.peerEcho.p50)} / McpAgent ${ms(l.agentEcho.p50)}; batch_process plain ${ms(l.oursTaskTool.p50)}; tasks/get ${ms(l.oursTasksGet.p50)} (2026: ${ms(l.oursTasksGet2026.p50)})`);
+  report(`  bare ${ratio(l.oursBare.p50 / l.peerBare.p50)} createMcpHandler; echo ${ratio(l.oursEcho.p50 / l.peerEcho.p50)} createMcpHandler, ${ratio(l.oursEcho.p50 / l.agentEcho.p50)} McpAgent; batch_process plain ${ratio(l.oursTaskTool.p50 / l.oursEcho.p50)} our echo (goal ≤ 1.3×), ${ratio(l.oursTaskTool.p50 / l.peerEcho.p50)} createMcpHandler echo; tasks/get ${ratio(l.oursTasksGet.p50 / l.oursBare.p50)} our bare, 2026 ${ratio(l.oursTasksGet2026.p50 / l.oursBare.p50)} (goal ≤ 1.5×)`);
+}
+
+function reportCreation(report: Report, run: number, c: CreationRun): void {
+  report(`run ${run}, creation and resume (n=${c.bare.n} each, interleaved): p50 bare ${ms(c.bare.p50)}; creation ${ms(c.create.p50)} (2026: ${ms(c.create2026.p50)}); resume ${ms(c.resume.p50)}`);
+  report(`  creation ${ratio(c.create.p50 / c.bare.p50)} bare, 2026 ${ratio(c.create2026.p50 / c.bare.p50)} (goal ≤ 2×); resume ${ratio(c.resume.p50 / c.bare.p50)} bare (goal ≤ 2×)`);
 }
 
 function reportBursts(report: Report, run: number, b: BurstRun): void {
@@ -79,7 +92,7 @@ function reportBursts(report: Report, run: number, b: BurstRun): void {
 /** One summary line: a label, each run's figure, how to print it, and the issue's goal if it has one. */
 type Row = [label: string, perRun: number[], format: (value: number) => string, goal?: string];
 
-function reportSummary(report: Report, config: ConfigName, latency: LatencyRun[], bursts: BurstRun[]): void {
+function reportSummary(report: Report, config: ConfigName, latency: LatencyRun[], creations: CreationRun[], bursts: BurstRun[]): void {
   const p50 = (pick: (l: LatencyRun) => { p50: number }) => latency.map((l) => pick(l).p50);
   const over = (a: (l: LatencyRun) => { p50: number }, b: (l: LatencyRun) => { p50: number }) => latency.map((l) => a(l).p50 / b(l).p50);
   const s = (value: number) => `${(value / 1000).toFixed(2)} s`;
@@ -97,6 +110,15 @@ function reportSummary(report: Report, config: ConfigName, latency: LatencyRun[]
     ["  / createMcpHandler echo", over((l) => l.oursTaskTool, (l) => l.peerEcho), ratio],
     ["tasks/get p50, ours", p50((l) => l.oursTasksGet), ms],
     ["  / our bare", over((l) => l.oursTasksGet, (l) => l.oursBare), ratio, "≤ 1.5×"],
+    ["tasks/get (2026-07-28) p50, ours", p50((l) => l.oursTasksGet2026), ms],
+    ["  / our bare", over((l) => l.oursTasksGet2026, (l) => l.oursBare), ratio, "≤ 1.5×"],
+    ["bare GET /health p50, creation rounds", creations.map((c) => c.bare.p50), ms],
+    ["task creation p50 (countdown 1 s)", creations.map((c) => c.create.p50), ms],
+    ["  / bare", creations.map((c) => c.create.p50 / c.bare.p50), ratio, "≤ 2×"],
+    ["task creation (2026-07-28) p50", creations.map((c) => c.create2026.p50), ms],
+    ["  / bare", creations.map((c) => c.create2026.p50 / c.bare.p50), ratio, "≤ 2×"],
+    ["resume → first replayed event p50", creations.map((c) => c.resume.p50), ms],
+    ["  / bare", creations.map((c) => c.resume.p50 / c.bare.p50), ratio, "≤ 2×"],
     ["one countdown alone, ours", bursts.map((b) => b.one.ours), s],
     ["one countdown alone, Node in-memory", bursts.map((b) => b.one.node), s],
   ];

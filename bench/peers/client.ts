@@ -48,10 +48,10 @@ export function notify(target: RpcTarget, method: string): Promise<void> {
 }
 
 /** A JSON-RPC request to `${url}/mcp`; rejects on a JSON-RPC error or an HTTP failure. */
-export async function rpc(target: RpcTarget, method: string, params: Record<string, unknown> = {}): Promise<RpcAnswer> {
+export async function rpc(target: RpcTarget, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<RpcAnswer> {
   const id = nextId++;
   const started = performance.now();
-  const { status, text, contentType, sessionId } = await post(target, JSON.stringify({ jsonrpc: "2.0", id, method, params }));
+  const { status, text, contentType, sessionId } = await post(target, JSON.stringify({ jsonrpc: "2.0", id, method, params }), headers);
   const ms = performance.now() - started;
   const message = contentType.includes("text/event-stream") ? responseInSse(text, id) : parse(text);
   if (message?.result !== undefined) return { ms, result: message.result, ...(sessionId !== undefined && { sessionId }) };
@@ -82,11 +82,46 @@ function responseInSse(text: string, id: number): JsonRpcResponse | undefined {
   return undefined;
 }
 
-function post(target: RpcTarget, body: string): Promise<{ status: number; text: string; contentType: string; sessionId?: string }> {
+const TASKS_EXTENSION = { extensions: { "io.modelcontextprotocol/tasks": {} } };
+
+/**
+ * The same request in the 2026-07-28 era: the per-request `_meta` envelope (declaring the Tasks
+ * extension, so a task-capable tool answers with a task) and the standard headers. `name` is the
+ * request's `Mcp-Name` (the tool, or the task id).
+ */
+export function rpcModern(target: RpcTarget, method: string, params: Record<string, unknown>, name?: string): Promise<RpcAnswer> {
+  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "peers-bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": TASKS_EXTENSION };
+  return rpc(target, method, { ...params, _meta: meta }, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) });
+}
+
+/** GET `${url}${path}` until `until` holds for the text so far (the rest is still read, so the socket is reused); its time. */
+export function getUntil(target: RpcTarget, path: string, headers: Record<string, string>, until: (text: string) => boolean): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = request(`${target.url}${path}`, { agent: target.agent, headers }, (response) => {
+      if (response.statusCode !== 200) reject(new Error(`GET ${path}: HTTP ${response.statusCode}`));
+      let text = "";
+      let at: number | undefined;
+      response.setEncoding("utf8");
+      response.on("data", (chunk: string) => {
+        if (at !== undefined) return;
+        text += chunk;
+        if (until(text)) at = performance.now() - started;
+      });
+      response.on("end", () => (at !== undefined ? resolve(at) : reject(new Error(`GET ${path}: ended before the awaited moment`))));
+      response.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+function post(target: RpcTarget, body: string, extraHeaders: Record<string, string> = {}): Promise<{ status: number; text: string; contentType: string; sessionId?: string }> {
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     Accept: "application/json, text/event-stream",
     "MCP-Protocol-Version": "2025-11-25",
+    ...extraHeaders,
     "Content-Length": String(Buffer.byteLength(body)),
   };
   if (target.sessionId !== undefined) headers["Mcp-Session-Id"] = target.sessionId;

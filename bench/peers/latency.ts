@@ -4,7 +4,7 @@
  * none always follows the same neighbour (a task creation leaves background work behind it).
  */
 import { summarize, type Summary } from "../support.ts";
-import { get, notify, oneSocket, rpc, type RpcTarget } from "./client.ts";
+import { get, notify, oneSocket, rpc, rpcModern, type RpcTarget } from "./client.ts";
 import type { WorkerSet } from "./servers.ts";
 
 export interface LatencyRun {
@@ -15,6 +15,8 @@ export interface LatencyRun {
   agentEcho: Summary;
   oursTaskTool: Summary;
   oursTasksGet: Summary;
+  /** `tasks/get` of a finished task in the 2026-07-28 era. */
+  oursTasksGet2026: Summary;
 }
 
 export interface LatencyTargets {
@@ -23,6 +25,8 @@ export interface LatencyTargets {
   mcpAgent: RpcTarget;
   /** A finished task on ours, read by `tasks/get`. */
   taskId: string;
+  /** The same made and read in the 2026-07-28 era. */
+  modernTaskId: string;
 }
 
 const ECHO = { name: "echo", arguments: { text: "hello" } };
@@ -41,13 +45,16 @@ export async function prepareLatency(workers: WorkerSet, warmupRounds: number): 
   const created = await rpc(ours, "tools/call", { ...QUICK_TASK_TOOL, task: {} });
   const taskId = String((created.result["task"] as { taskId: unknown }).taskId);
   await rpc(ours, "tasks/result", { taskId });
-  const targets = { ours, createMcpHandler, mcpAgent, taskId };
+  const modern = await rpcModern(ours, "tools/call", QUICK_TASK_TOOL, QUICK_TASK_TOOL.name);
+  if (modern.result["resultType"] !== "task") throw new Error(`no 2026 task: ${JSON.stringify(modern.result).slice(0, 200)}`);
+  const modernTaskId = String(modern.result["taskId"]);
+  const targets = { ours, createMcpHandler, mcpAgent, taskId, modernTaskId };
   await sampleLatency(targets, warmupRounds);
   return targets;
 }
 
 export async function sampleLatency(t: LatencyTargets, rounds: number): Promise<LatencyRun> {
-  const series: Record<keyof LatencyRun, number[]> = { oursBare: [], peerBare: [], oursEcho: [], peerEcho: [], agentEcho: [], oursTaskTool: [], oursTasksGet: [] };
+  const series: Record<keyof LatencyRun, number[]> = { oursBare: [], peerBare: [], oursEcho: [], peerEcho: [], agentEcho: [], oursTaskTool: [], oursTasksGet: [], oursTasksGet2026: [] };
   const steps: [keyof LatencyRun, () => Promise<number>][] = [
     ["oursBare", () => get(t.ours, "/health")],
     ["peerBare", () => get(t.createMcpHandler, "/health")],
@@ -56,6 +63,7 @@ export async function sampleLatency(t: LatencyTargets, rounds: number): Promise<
     ["agentEcho", () => callOk(t.mcpAgent, ECHO, "hello")],
     ["oursTaskTool", () => callOk(t.ours, QUICK_TASK_TOOL, "Processed 1 items.")],
     ["oursTasksGet", async () => (await rpc(t.ours, "tasks/get", { taskId: t.taskId })).ms],
+    ["oursTasksGet2026", async () => (await rpcModern(t.ours, "tasks/get", { taskId: t.modernTaskId }, t.modernTaskId)).ms],
   ];
   for (let i = 0; i < rounds; i++) {
     for (let k = 0; k < steps.length; k++) {
@@ -71,6 +79,7 @@ export async function sampleLatency(t: LatencyTargets, rounds: number): Promise<
     agentEcho: summarize(series.agentEcho),
     oursTaskTool: summarize(series.oursTaskTool),
     oursTasksGet: summarize(series.oursTasksGet),
+    oursTasksGet2026: summarize(series.oursTasksGet2026),
   };
 }
 

@@ -1,18 +1,30 @@
 /**
- * Starts the servers the peers section compares, in one of two configurations:
+ * Starts the servers the peers section compares, in one of these configurations:
  * - "bench": state on tmpfs and wrangler's local observability collector off (what the other
  *   bench sections use, see bench/support.ts);
- * - "default": what `npm run dev` does — state on disk under `.wrangler/`, collector on.
- * Ours gets the bench's raised limits in both (they change admission, not speed). The Node peer
- * has neither wrangler nor state, so it is started once and shared by both configurations.
+ * - "default": what `npm run dev` does — state on disk under `.wrangler/`, the collector as that
+ *   script sets it (read from package.json: off unless X_LOCAL_OBSERVABILITY=true);
+ * - "collector": `wrangler dev` out of the box — state on disk, collector on (npm run dev before
+ *   issue 15; run it with BENCH_PEERS_CONFIGS=collector).
+ * Every Worker (ours and the two peers) gets the same configuration. Ours gets the bench's raised
+ * limits (they change admission, not speed). The Node peer has neither wrangler nor state, so it is
+ * started once and shared by every configuration.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startDevServer, type DevServer } from "../../test/e2e/support/wrangler-dev.ts";
 import { STATE_ROOT, startBenchServer } from "../support.ts";
 
-export type ConfigName = "bench" | "default";
+export type ConfigName = "bench" | "default" | "collector";
+
+/** Whether `npm run dev` runs wrangler's local observability collector, read from its script. */
+export function devScriptObservability(): boolean {
+  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
+  const setting = /X_LOCAL_OBSERVABILITY=(?:\$\{X_LOCAL_OBSERVABILITY:-)?(true|false)/.exec(pkg.scripts["dev"] ?? "")?.[1];
+  // Not set in the script: wrangler's own default, on.
+  return setting !== "false";
+}
 
 export interface WorkerSet {
   config: ConfigName;
@@ -33,7 +45,7 @@ export const PEER_CONFIGS = {
 export async function startWorkers(config: ConfigName): Promise<WorkerSet> {
   const stateRoot = config === "bench" ? STATE_ROOT : join(ROOT, ".wrangler", "bench-state");
   if (stateRoot !== undefined) mkdirSync(stateRoot, { recursive: true });
-  const observability = config === "default";
+  const observability = config === "collector" || (config === "default" && devScriptObservability());
   const description = `state in ${stateRoot ?? "the OS temp dir"}; wrangler's local observability ${observability ? "on" : "off"}`;
   const started: DevServer[] = [];
   const track = async (server: Promise<DevServer>) => {

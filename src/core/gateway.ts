@@ -4,15 +4,17 @@
  */
 import { taskPolicy, type Settings } from "../config";
 import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../streams/event-stream-hub";
-import { openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
+import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
 import type { WireEvent } from "../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask } from "./model";
+import { JobDispatch } from "./job-dispatch";
+import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
 import { toTaskView, type JsonObject, type TaskEntryPage, type TaskPage } from "./task-record";
-import type { AnswerOutcome, CancelOutcome, TaskSnapshot } from "./task-object";
+import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, TaskSnapshot } from "./task-rpc";
 
 export interface CreateTaskRequest {
   tool: string;
@@ -22,7 +24,16 @@ export interface CreateTaskRequest {
   idempotencyKey?: string;
   /** Adapter state kept with the task if this request creates it. */
   state?: readonly AdapterStateEntry[];
+  /** A plain call that waits for its task: the object waits the job's first moments and may answer with its end. */
+  wait?: boolean;
 }
+
+/**
+ * How long a new task's object waits for the job's first run to end before answering a plain call
+ * (docs/core.md): most quick tools are done well within it, and their result then comes back with
+ * the creation. A longer job is followed on its feed from there, its progress replayed from the start.
+ */
+export const FIRST_MOMENTS_MS = 50;
 
 export type CreateTaskResponse =
   /** `created`: this request wrote the task (and its adapter state); false when its idempotency key named one that exists. */
@@ -36,13 +47,26 @@ export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
 }
 export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
 
+/** This isolate's admission slots, per principal and cap (slot-lease.ts). Lost on eviction: the index takes them back. */
+const slotLeases = new SlotLeases({ maxPrincipals: 1000 });
+/** This isolate's job messages, sent in batches (job-dispatch.ts). */
+const jobDispatch = new JobDispatch();
+
 const decodeEvent = (wire: WireEvent): TaskEvent | undefined => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
 
 export class TaskGateway {
+  /** Tasks this gateway created that ended within their creation: their logs, so following one opens no feed. */
+  private readonly endedHere = new Map<string, { meta: TaskMeta; events: TaskEvent[] }>();
+
+  /**
+   * `waitUntil` (the request's): with it, the job messages of this isolate's creations leave in
+   * batches after the answer (job-dispatch.ts); without it, each task's object sends its own.
+   */
   constructor(
     private readonly env: Env,
     private readonly settings: Settings,
     readonly principal: string,
+    private readonly waitUntil?: (promise: Promise<unknown>) => void,
   ) {}
 
   private task(taskId: string) {
@@ -53,14 +77,27 @@ export class TaskGateway {
     return this.env.PRINCIPALS.getByName(principalObjectName(this.principal));
   }
 
-  /** Durable before acknowledged: index entry, then the task's object with its alarm armed; the object enqueues the job. */
+  /**
+   * Durable before acknowledged: admitted (an admission slot this isolate holds, or the index asked
+   * itself), then written by the task's object, which starts the job and enqueues it.
+   */
   async create(request: CreateTaskRequest): Promise<CreateTaskResponse> {
+    const { settings } = this;
+    const createdAt = Date.now();
+    // An idempotency key needs the index's own answer: it may name a task that exists.
+    if (request.idempotencyKey === undefined) {
+      const maxActive = settings.maxActiveTasksPerPrincipal;
+      const slot = await slotLeases.take(JSON.stringify([this.principal, maxActive]), (want, giveBack) =>
+        this.index().lease({ principal: this.principal, want, giveBack, maxActive }),
+      );
+      // A slot's task reports itself to the index; if writing it fails, the slot is taken back when it is overdue.
+      if (slot !== undefined) return { ok: true, snapshot: await this.write(slot, request, createdAt, true), created: true };
+    }
     // The index may swap this id for a pre-provisioned one (its object already exists, so creating the task is cheaper).
     let taskId = newTaskId();
-    const { settings } = this;
     const preview = newTask(
       { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, ...taskPolicy(settings) },
-      Date.now(),
+      createdAt,
     ).record;
     const admitted = await this.index().admit({
       task: toTaskView(preview),
@@ -84,18 +121,34 @@ export class TaskGateway {
       if (existing) return { ok: true, snapshot: existing, created: false };
       ownsEntry = false;
     }
-    let snapshot: TaskSnapshot;
     try {
-      // The object stores the task, arms its alarm (which starts the job) and enqueues the job.
-      snapshot = await this.task(taskId).create(
-        { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt: preview.createdAt },
-        { enqueue: true, ...(request.state !== undefined && { state: request.state }) },
-      );
+      return { ok: true, snapshot: await this.write(taskId, request, createdAt, false), created: true };
     } catch (error) {
       if (ownsEntry) await this.index().remove(taskId).catch(() => undefined);
       throw error;
     }
-    return { ok: true, snapshot, created: true };
+  }
+
+  /** The object stores the task, arms its alarm, starts the job (with no grace for the queue, the default: task-launch.ts) and enqueues it. */
+  private async write(taskId: string, request: CreateTaskRequest, createdAt: number, slotted: boolean): Promise<TaskSnapshot> {
+    const { waitUntil } = this;
+    const started = this.settings.dispatchGraceMs === 0;
+    const options: CreateOptions = {
+      enqueue: waitUntil === undefined,
+      ...(request.state !== undefined && { state: request.state }),
+      ...(started && { run: { waitMs: request.wait === true ? FIRST_MOMENTS_MS : 0 } }),
+      ...(slotted && { slotted }),
+    };
+    // Typed here: the stub's own types turn our JSON records into `never` (see test/pool/support.ts).
+    const made: CreatedTask = await this.task(taskId).create(
+      { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt },
+      options,
+    );
+    const { ended, ...snapshot } = made;
+    if (ended) this.endedHere.set(taskId, { meta: snapshot.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
+    // The queue stays the job's dispatch of record; a job already started needs nothing from it (queue-consumer.ts).
+    if (waitUntil) waitUntil(jobDispatch.send(this.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) }));
+    return snapshot;
   }
 
   async get(taskId: string): Promise<TaskSnapshot | undefined> {
@@ -136,6 +189,10 @@ export class TaskGateway {
   /** A feed, or why not (404 no task or state, 410 that stream ended, 416 seq past the end). */
   async openFeed(taskId: string, afterSeq: number, options: FeedOptions = {}): Promise<OpenTaskFeed> {
     if (!isTaskId(taskId)) return { ok: false, status: 404 };
+    const ended = this.endedHere.get(taskId);
+    if (ended && options.state === undefined && afterSeq <= (ended.events.at(-1)?.seq ?? 0)) {
+      return { ok: true, feed: Object.assign(feedOfEvents(ended.events.filter((event) => event.seq > afterSeq)), { meta: ended.meta }) };
+    }
     const opened: OpenFeed<TaskEvent> = await openFeed(this.task(taskId), afterSeq, decodeEvent, options);
     if (!opened.ok) return opened;
     const { feed } = opened;

@@ -4,7 +4,7 @@
  * subscription needs to send "the task as `tasks/get` would answer now" on every change.
  */
 import { outcomeOf, type TaskEvent } from "./task-events";
-import type { TaskSnapshot } from "./task-object";
+import type { TaskSnapshot } from "./task-rpc";
 
 /** The snapshot after `event`; the same object when the event changes nothing a view shows (steps, logs). */
 export function applyTaskEvent(snapshot: TaskSnapshot, event: TaskEvent): TaskSnapshot {

@@ -3,10 +3,12 @@
  * results, and the adapters' state (adapter-state.ts). Every method is synchronous; a sequence
  * number and its row are written in one statement.
  */
-import { AdapterStateStore } from "./adapter-state";
+import type { WireEvent } from "../streams/feed-frames";
+import { AdapterStateStore, type AdapterStateEntry } from "./adapter-state";
 import { FanOutStorage } from "./fan-out-storage";
 import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "./task-events";
 import type { TaskRecord } from "./task-record";
+import { TaskWriteBuffer } from "./task-write-buffer";
 
 export class TaskStorage {
   /**
@@ -17,6 +19,8 @@ export class TaskStorage {
   private ready: boolean | undefined;
   readonly state: AdapterStateStore;
   readonly fanOuts: FanOutStorage;
+  /** A new task's writes kept in memory until persist() (task-write-buffer.ts); undefined when writes go straight to SQLite. */
+  private buffer: TaskWriteBuffer | undefined;
 
   constructor(private readonly sql: SqlStorage) {
     this.state = new AdapterStateStore(sql, () => this.lastSeq());
@@ -47,23 +51,56 @@ export class TaskStorage {
     this.fanOuts.reset();
   }
 
+  /** From now until persist(), this new task's record, events, steps and initial adapter state stay in memory. */
+  defer(): void {
+    this.buffer ??= new TaskWriteBuffer();
+  }
+
+  get deferred(): boolean {
+    return this.buffer !== undefined;
+  }
+
+  /** The adapters' state written with a new task (before its first event, so it is open from the start). */
+  attachInitialState(entries: readonly AdapterStateEntry[]): void {
+    if (this.buffer) this.buffer.state.push(...entries);
+    else for (const entry of entries) this.state.attach(entry.kind, entry.value, entry.key);
+  }
+
+  /** Writes what was kept in memory, in this synchronous turn, and stops deferring; a no-op when nothing was deferred. */
+  persist(): void {
+    const buffer = this.buffer;
+    if (!buffer) return;
+    this.buffer = undefined;
+    if (!this.hasSchema()) this.ensureSchema();
+    for (const entry of buffer.state) this.state.attach(entry.kind, entry.value, entry.key);
+    if (buffer.record) this.save(buffer.record);
+    for (const event of buffer.events) this.sql.exec("INSERT INTO events (seq, type, data, at) VALUES (?, ?, ?, ?)", event.seq, event.type, JSON.stringify(event.data), event.at);
+    for (const [name, step] of buffer.steps) this.sql.exec("INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING", name, step.json, step.at);
+  }
+
   private hasSchema(): boolean {
     this.ready ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
     return this.ready;
   }
 
   load(): TaskRecord | undefined {
+    if (this.buffer) return this.buffer.record;
     if (!this.hasSchema()) return undefined;
     const row = this.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").toArray()[0];
     return row ? (JSON.parse(row.record) as TaskRecord) : undefined;
   }
 
   save(record: TaskRecord): void {
+    if (this.buffer) {
+      this.buffer.record = record;
+      return;
+    }
     if (!this.hasSchema()) this.ensureSchema();
     this.sql.exec("INSERT INTO task (id, record) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record", JSON.stringify(record));
   }
 
   append(events: NewTaskEvent[], at: number): TaskEvent[] {
+    if (this.buffer) return this.buffer.append(events, at);
     return events.map((event) => {
       const row = this.sql
         .exec<{ seq: number }>("INSERT INTO events (type, data, at) VALUES (?, ?, ?) RETURNING seq", event.type, JSON.stringify(event.data), at)
@@ -73,6 +110,7 @@ export class TaskStorage {
   }
 
   eventsAfter(seq: number, limit = 1000): TaskEvent[] {
+    if (this.buffer) return this.buffer.eventsAfter(seq, limit);
     const events: TaskEvent[] = [];
     for (const row of this.sql.exec<{ seq: number; type: string; data: string; at: number }>("SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)) {
       const event = taskEventFromJson(row.seq, row.type, row.at, row.data);
@@ -81,19 +119,33 @@ export class TaskStorage {
     return events;
   }
 
+  /** The same events as stored, their data left as JSON text. */
+  wireEventsAfter(seq: number, limit = 1000): WireEvent[] {
+    if (this.buffer) return this.buffer.eventsAfter(seq, limit).map((event) => ({ seq: event.seq, type: event.type, at: event.at, rawData: JSON.stringify(event.data) }));
+    return this.sql
+      .exec<{ seq: number; type: string; data: string; at: number }>("SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
+      .toArray()
+      .map((row) => ({ seq: row.seq, type: row.type, at: row.at, rawData: row.data }));
+  }
+
   lastSeq(): number {
+    if (this.buffer) return this.buffer.lastSeq();
     // Adapter state attached with a new task comes before its first event (and its tables).
     if (!this.hasSchema()) return 0;
     return this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM events").one().seq ?? 0;
   }
 
   step(name: string): { value: unknown } | undefined {
+    const held = this.buffer?.steps.get(name);
+    if (held) return { value: JSON.parse(held.json) as unknown };
+    if (this.buffer) return undefined;
     const row = this.sql.exec<{ value: string }>("SELECT value FROM steps WHERE name = ?", name).toArray()[0];
     return row ? { value: JSON.parse(row.value) as unknown } : undefined;
   }
 
   /** Stores a step's result once; returns false if it was already stored (a concurrent duplicate run). */
   putStep(name: string, value: unknown, at: number): boolean {
+    if (this.buffer) return this.buffer.putStep(name, value, at);
     const cursor = this.sql.exec("INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING", name, JSON.stringify(value ?? null), at);
     return cursor.rowsWritten > 0;
   }

@@ -23,6 +23,11 @@ export async function handleJobBatch(batch: MessageBatch<unknown>, env: Env): Pr
         message.ack();
         return;
       }
+      // The object started the run itself before sending this: its lease and alarm carry it from here.
+      if (parsed.data.started && !deadLetters) {
+        message.ack();
+        return;
+      }
       const stub = env.TASKS.getByName(taskObjectName(parsed.data.principal, parsed.data.taskId));
       try {
         if (deadLetters) {

@@ -76,7 +76,7 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
     clientElicitation = session.clientElicitation;
   }
 
-  const gateway = new TaskGateway(input.env, settings, input.principal);
+  const gateway = new TaskGateway(input.env, settings, input.principal, input.waitUntil);
   const routed = requests.length === messages.length ? { rest: messages } : await routeAnswers(messages, gateway);
   if (requests.length === 0 && routed.refusal) return routed.refusal;
 

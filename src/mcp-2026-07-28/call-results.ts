@@ -1,5 +1,5 @@
 /** What a 2026-07-28 `tools/call` answers once it has an answer: the task's result, or the fallback link. */
-import type { TaskSnapshot } from "../core/task-object";
+import type { TaskSnapshot } from "../core/task-rpc";
 import type { JsonObject, TaskOutcome } from "../core/task-record";
 import { ProtocolError } from "../protocol/errors";
 import { RELATED_TASK_META, stillRunningResult } from "../protocol/task-results";

@@ -62,7 +62,7 @@ export async function handleModernPost(input: ModernPostInput): Promise<Response
     const ctx: ModernContext = {
       env: input.env,
       settings: input.settings,
-      gateway: new TaskGateway(input.env, input.settings, input.principal),
+      gateway: new TaskGateway(input.env, input.settings, input.principal, input.waitUntil),
       baseUrl: input.baseUrl,
       envelope,
       requestId: message.id,

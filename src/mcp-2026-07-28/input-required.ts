@@ -9,7 +9,7 @@
  * which shows the question and how to pass the answer on.
  */
 import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import type { TaskSnapshot } from "../core/task-object";
+import type { TaskSnapshot } from "../core/task-rpc";
 import { isTerminal, type JsonObject } from "../core/task-record";
 import type { CallNotifier } from "./call-notifications";
 import { callResult, stillRunningFallback } from "./call-results";

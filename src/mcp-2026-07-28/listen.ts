@@ -13,7 +13,7 @@ import * as z from "zod";
 import { parseTaskResourceUri, taskResourceUri } from "../core/ids";
 import { isTerminal, type JsonObject } from "../core/task-record";
 import { applyTaskEvent } from "../core/snapshot-events";
-import type { TaskSnapshot } from "../core/task-object";
+import type { TaskSnapshot } from "../core/task-rpc";
 import type { ModernContext } from "./context";
 import { ModernError, invalidParams, tasksExtensionRequired } from "./errors";
 import { ERROR, META } from "./protocol";

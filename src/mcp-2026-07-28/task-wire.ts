@@ -10,7 +10,7 @@ import { InputRequestsV2Schema, type CreateTaskResultV2, type DetailedTaskV2, ty
 import { elicitationRequest } from "../core/input";
 import { echoMeta } from "../core/task-meta";
 import type { JsonObject, Progress } from "../core/task-record";
-import type { TaskSnapshot } from "../core/task-object";
+import type { TaskSnapshot } from "../core/task-rpc";
 
 type WireObject = Readonly<Record<string, JsonValue>>;
 

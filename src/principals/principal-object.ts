@@ -1,18 +1,32 @@
 /**
  * PrincipalObject: one small index per principal. It lists the principal's tasks for
  * `tasks/list` (cursor pages), maps idempotency keys to tasks, and enforces the cap on
- * unfinished tasks. Each TaskObject stays the source of truth; this copy may lag, never leak.
+ * unfinished tasks, admitting a task at a time (admit) or leasing admission slots to isolates
+ * (lease, track: admission-slots.ts). Each TaskObject stays the source of truth; this copy may
+ * lag, never leak.
  */
 import { DurableObject } from "cloudflare:workers";
-import { newTaskId, taskObjectName } from "../core/ids";
+import { newTaskId } from "../core/ids";
+import type { SlotGrant } from "../core/slot-lease";
 import type { TaskEntryPage, TaskPage, TaskView } from "../core/task-record";
-import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, TaskIdPool } from "./task-id-pool";
+import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
+import { Provisioning } from "./provisioning";
+import { TaskIdPool } from "./task-id-pool";
 
 export type AdmitResult =
   /** `taskId` is the id to create the task under: a pre-provisioned one, or else the one proposed. */
   | { ok: true; taskId: string }
   | { ok: false; reason: "duplicate"; taskId: string }
   | { ok: false; reason: "cap"; active: number; limit: number };
+
+export interface LeaseInput {
+  principal: string;
+  /** Slots asked for. */
+  want: number;
+  /** Slots of an earlier lease given back unspent. */
+  giveBack: string[];
+  maxActive: number;
+}
 
 export interface AdmitInput {
   /** The proposed task; its id is used when the pool has none ready. */
@@ -40,12 +54,8 @@ export function indexedView(task: TaskView): TaskView {
 export class PrincipalObject extends DurableObject<Env> {
   private readonly sql: SqlStorage;
   private readonly pool: TaskIdPool;
-  /** One refill at a time: during a burst it adds a single fresh object's work, not one per creation. */
-  private refilling = false;
-  private refillTimer: ReturnType<typeof setTimeout> | undefined;
-  private lastAdmitAt = 0;
-  /** The cleanup alarm is set for the pool's oldest id (in memory: after an eviction it is checked again). */
-  private cleanupArmed = false;
+  private readonly slots: AdmissionSlots;
+  private readonly provisioning: Provisioning;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -59,6 +69,43 @@ export class PrincipalObject extends DurableObject<Env> {
       CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, task_id TEXT NOT NULL, created_at INTEGER NOT NULL);
     `);
     this.pool = new TaskIdPool(this.sql);
+    this.slots = new AdmissionSlots(this.sql);
+    this.provisioning = new Provisioning(ctx, env, this.pool, this.slots);
+  }
+
+  /** Unfinished tasks, and slots leased for tasks not yet reported: what the cap counts. */
+  private used(): number {
+    return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${ACTIVE}`).one().n + this.slots.count();
+  }
+
+  /**
+   * Leases up to `want` admission slots (pre-provisioned ids when the pool has them), counted against
+   * the cap until their tasks report themselves (track) or they come back; none near the cap.
+   */
+  async lease({ principal, want, giveBack, maxActive }: LeaseInput): Promise<SlotGrant> {
+    const now = Date.now();
+    // Given back unspent: their objects hold nothing, so they go back to the pool for the next lease.
+    for (const taskId of giveBack) if (this.slots.remove(taskId)) this.pool.add(taskId, now);
+    const count = slotAllowance(want, this.used(), maxActive);
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) ids.push(this.pool.take(now) ?? newTaskId());
+    const until = now + SLOT_LEASE_MS;
+    this.slots.add(ids, until);
+    if (ids.length > 0) await this.provisioning.handedOut(principal);
+    return { ids, until };
+  }
+
+  /** A task created under a slot reports itself (its view now): listed from here on; its slot no longer counts. */
+  async track(task: TaskView, tool: string): Promise<void> {
+    this.sql.exec(
+      "INSERT INTO tasks (task_id, created_at, status, tool, view) VALUES (?, ?, ?, ?, ?) ON CONFLICT(task_id) DO UPDATE SET status = excluded.status, view = excluded.view",
+      task.taskId,
+      Date.parse(task.createdAt),
+      task.status,
+      tool,
+      JSON.stringify(indexedView(task)),
+    );
+    this.slots.remove(task.taskId);
   }
 
   /** Record a new task, unless its idempotency key is taken or the principal is at its cap. Atomic: one object, no await. */
@@ -67,7 +114,7 @@ export class PrincipalObject extends DurableObject<Env> {
       const prior = this.sql.exec<{ task_id: string }>("SELECT task_id FROM idempotency WHERE key = ?", idempotencyKey).toArray()[0];
       if (prior) return { ok: false, reason: "duplicate", taskId: prior.task_id };
     }
-    const active = this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${ACTIVE}`).one().n;
+    const active = this.used();
     if (active >= maxActive) return { ok: false, reason: "cap", active, limit: maxActive };
     const pooled = principal === undefined ? undefined : this.pool.take(Date.now());
     const task = pooled === undefined ? proposed : { ...proposed, taskId: pooled };
@@ -83,82 +130,16 @@ export class PrincipalObject extends DurableObject<Env> {
     if (idempotencyKey !== undefined) {
       this.sql.exec("INSERT INTO idempotency (key, task_id, created_at) VALUES (?, ?, ?)", idempotencyKey, task.taskId, createdAt);
     }
-    if (principal !== undefined) {
-      this.lastAdmitAt = Date.now();
-      this.scheduleRefill(principal);
-    }
+    if (principal !== undefined) this.provisioning.admitted(principal);
     return { ok: true, taskId: task.taskId };
   }
 
   /**
-   * A refill starts REFILL_DELAY_MS after an admit, past that creation's own round trips: locally
-   * every object shares one thread, so building a fresh object during a creation would delay the
-   * very creation the pool is meant to speed up. It is not put off by later admits: under steady
-   * load admits never pause, and a pool that only refills in pauses runs dry (docs/core.md).
+   * Discards the pool's stale ids and takes back overdue slots (provisioning.ts): a slot whose
+   * object holds no task is discarded; one whose task never reported itself is tracked now.
    */
-  private scheduleRefill(principal: string): void {
-    if (this.refillTimer !== undefined || this.refilling) return;
-    this.refillTimer = setTimeout(() => {
-      this.refillTimer = undefined;
-      void this.refill(principal); // failures are logged inside; creation never waits for a refill
-    }, REFILL_DELAY_MS);
-  }
-
-  private quiet(): boolean {
-    return Date.now() - this.lastAdmitAt >= REFILL_DELAY_MS;
-  }
-
-  /**
-   * Adds one object to the pool, then more while admits pause, up to POOL_SIZE; while creations go
-   * on it stops after one and comes back REFILL_DELAY_MS later, so a burst meets at most one
-   * object being built at a time. Also arms the alarm that discards unused ids.
-   */
-  private async refill(principal: string): Promise<void> {
-    if (this.refilling) return;
-    this.refilling = true;
-    let more = false;
-    try {
-      do {
-        if (this.pool.size() >= POOL_SIZE) return;
-        const taskId = newTaskId();
-        await this.env.TASKS.getByName(taskObjectName(principal, taskId)).prepare();
-        this.pool.add(taskId, Date.now());
-        await this.armCleanup(principal);
-      } while (this.quiet());
-      more = this.pool.size() < POOL_SIZE;
-    } catch (error) {
-      // Creation still works without a pool (with fresh ids); the next admit tries again.
-      console.error("task id pool refill failed", error);
-    } finally {
-      this.refilling = false;
-    }
-    if (more) this.scheduleRefill(principal);
-  }
-
-  /** Every pooled id must meet the cleanup alarm, even if this object is never asked again. */
-  private async armCleanup(principal: string): Promise<void> {
-    if (this.cleanupArmed) return;
-    // The alarm needs the principal to name the objects it discards.
-    await this.ctx.storage.put("principal", principal);
-    const expiry = this.pool.nextExpiry();
-    const armed = await this.ctx.storage.getAlarm();
-    if (expiry !== undefined && (armed === null || armed > expiry)) await this.ctx.storage.setAlarm(expiry);
-    this.cleanupArmed = true;
-  }
-
-  /** Discards the pool's stale ids (their objects hold no task) and re-arms for the next. */
   override async alarm(): Promise<void> {
-    const principal = await this.ctx.storage.get<string>("principal");
-    const now = Date.now();
-    const stale = this.pool.takeStale(now);
-    if (principal === undefined) return;
-    const results = await Promise.allSettled(stale.map((taskId) => this.env.TASKS.getByName(taskObjectName(principal, taskId)).discard()));
-    const failed = stale.filter((_, i) => results[i]?.status === "rejected");
-    // Still stale, so never handed out; the retry a minute later deletes them.
-    for (const taskId of failed) this.pool.add(taskId, now - POOL_MAX_AGE_MS);
-    const expiry = failed.length > 0 ? now + 60_000 : this.pool.nextExpiry();
-    if (expiry !== undefined) await this.ctx.storage.setAlarm(expiry);
-    this.cleanupArmed = expiry !== undefined;
+    await this.provisioning.onAlarm((task, tool) => this.track(task, tool));
   }
 
   /** A TaskObject reports a status change (only those: not every status event). Unknown tasks are ignored (they were removed or never admitted). */
@@ -231,3 +212,4 @@ function decodeCursor(cursor: string): { createdAt: number; taskId: string } | u
   if (!match?.[1] || !match[2]) return undefined;
   return { createdAt: Number(match[1]), taskId: match[2] };
 }
+

@@ -8,7 +8,7 @@ import type { AdapterStateEntry } from "../core/adapter-state";
 import type { TaskGateway } from "../core/gateway";
 import type { TaskMeta } from "../core/task-meta";
 import type { LogLevel } from "../core/task-events";
-import type { TaskSnapshot } from "../core/task-object";
+import type { TaskSnapshot } from "../core/task-rpc";
 import { isTerminal, type JsonObject, type Progress, type TaskOutcome } from "../core/task-record";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";
@@ -109,6 +109,7 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
     meta: taskMeta,
     ...(meta.idempotencyKey !== undefined && { idempotencyKey: meta.idempotencyKey }),
     ...(state !== undefined && state.length > 0 && { state }),
+    wait: task.kind === "none",
   });
   if (!created.ok) return { kind: "refused", reason: "quota", message: created.message };
   const { snapshot } = created;

@@ -9,7 +9,7 @@
 import * as z from "zod";
 import type { TaskGateway } from "../core/gateway";
 import { echoMeta } from "../core/task-meta";
-import type { AnswerOutcome, TaskSnapshot } from "../core/task-object";
+import type { AnswerOutcome, TaskSnapshot } from "../core/task-rpc";
 import { isTerminal, type JsonObject } from "../core/task-record";
 import { ErrorCode, ProtocolError } from "./errors";
 import { followFeed } from "./follow";

@@ -5,7 +5,7 @@
  * a person how to answer when their client cannot show the form itself.
  */
 import { elicitationRequest, type InputRequest } from "../core/input";
-import type { TaskSnapshot } from "../core/task-object";
+import type { TaskSnapshot } from "../core/task-rpc";
 import type { JsonObject } from "../core/task-record";
 
 export type { InputRequest };

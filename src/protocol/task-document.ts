@@ -5,7 +5,7 @@
  */
 import { echoMeta } from "../core/task-meta";
 import { isTerminal, type JsonObject } from "../core/task-record";
-import type { TaskSnapshot } from "../core/task-object";
+import type { TaskSnapshot } from "../core/task-rpc";
 import { inputRequestsOf } from "./input-requests";
 
 export function taskDocument(snapshot: TaskSnapshot): JsonObject {

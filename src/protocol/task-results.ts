@@ -5,7 +5,7 @@
  */
 import { taskResourceUri } from "../core/ids";
 import { echoMeta, type TaskMeta } from "../core/task-meta";
-import type { TaskSnapshot } from "../core/task-object";
+import type { TaskSnapshot } from "../core/task-rpc";
 import type { JsonObject, TaskOutcome } from "../core/task-record";
 import { ProtocolError } from "./errors";
 import { howToAnswer } from "./input-requests";

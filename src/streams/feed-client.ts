@@ -87,6 +87,11 @@ function decodeAll<E>(message: string, decode: Decode<E>): E[] {
   return events;
 }
 
+/** A feed of events already in hand (nothing live can follow): they, then the end. */
+export function feedOfEvents<E>(events: E[]): Feed<E> {
+  return feedOverEvents(events, undefined, undefined);
+}
+
 /** A feed whose events are all known: they, then the end. */
 function feedOverEvents<E>(events: E[], meta: unknown, state: Record<string, unknown> | undefined): Feed<E> {
   const remaining = [...events];

@@ -8,7 +8,7 @@ import { parseTaskMeta } from "../../src/core/task-meta";
 import { openFeed } from "../../src/streams/feed-client";
 import type { TaskEvent } from "../../src/core/task-events";
 import type { TaskRecord } from "../../src/core/task-record";
-import type { CreateTaskInput } from "../../src/core/task-object";
+import type { CreateTaskInput } from "../../src/core/task-rpc";
 import type { TaskObject } from "../../src/index";
 
 export function freshTask(tool = "countdown", args: Record<string, unknown> = { seconds: 1 }, extra: Partial<CreateTaskInput> = {}) {
@@ -45,7 +45,7 @@ export function storedEvents(stub: TaskStub): Promise<Pick<TaskEvent, "seq" | "t
 
 /** Whether a run of the job is alive in the object right now (its private in-memory handle). */
 export function hasActiveRun(stub: TaskStub): Promise<boolean> {
-  return runInDurableObject(stub, (instance: TaskObject) => (instance as unknown as { activeRun?: unknown }).activeRun !== undefined);
+  return runInDurableObject(stub, (instance: TaskObject) => (instance as unknown as { runs: { activeLeaseId(): string | undefined } }).runs.activeLeaseId() !== undefined);
 }
 
 /** The task's feed after `afterSeq`, its events typed as the gateway types them; undefined for an unknown task. */

@@ -3,7 +3,7 @@
 import { describe, it } from "vitest";
 import { createTaskResult, detailedTask, progressText, statusMessage } from "../../src/mcp-2026-07-28/task-wire";
 import { applyTaskEvent } from "../../src/core/snapshot-events";
-import type { TaskSnapshot } from "../../src/core/task-object";
+import type { TaskSnapshot } from "../../src/core/task-rpc";
 
 const TASK_ID = "a".repeat(32);
 

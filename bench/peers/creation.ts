@@ -1,0 +1,78 @@
+/**
+ * Issue 15's goal 5 on the configuration at hand: task creation and a stream's resume, each as a
+ * ratio to our bare route, sampled interleaved in rounds of their own (so the 1-s countdowns they
+ * create do not load the other latency rows). Creation is a task-augmented `tools/call` of
+ * `countdown {seconds: 1}` as in bench/core.bench.ts, in both eras; resume is `GET /mcp` with the
+ * `Last-Event-ID` of a finished plain call's first event, timed to its first replayed event, as in
+ * bench/streams.bench.ts.
+ */
+import { summarize, type Summary } from "../support.ts";
+import { get, getUntil, oneSocket, rpc, rpcModern, socketPool, type RpcTarget } from "./client.ts";
+
+export interface CreationRun {
+  bare: Summary;
+  create: Summary;
+  create2026: Summary;
+  resume: Summary;
+}
+
+export interface CreationTargets {
+  ours: RpcTarget;
+  /** The `Last-Event-ID` a resume starts from. */
+  resumeFrom: string;
+  /** Tasks created while sampling, awaited afterwards so they do not load what follows. */
+  created: string[];
+}
+
+const COUNTDOWN = { name: "countdown", arguments: { seconds: 1 } };
+
+export async function prepareCreation(url: string, warmupRounds: number): Promise<CreationTargets> {
+  const call = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 2 }, _meta: { progressToken: "peers" } } }),
+  });
+  const resumeFrom = /^id: (t\.\S+)$/m.exec(await call.text())?.[1];
+  if (!resumeFrom) throw new Error("the tools/call stream carried no task event id");
+  const targets = { ours: { url, agent: oneSocket() }, resumeFrom, created: [] };
+  await sampleCreation(targets, warmupRounds);
+  return targets;
+}
+
+export async function sampleCreation(t: CreationTargets, rounds: number): Promise<CreationRun> {
+  const series: Record<keyof CreationRun, number[]> = { bare: [], create: [], create2026: [], resume: [] };
+  const resumeHeaders = { Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": t.resumeFrom };
+  const steps: [keyof CreationRun, () => Promise<number>][] = [
+    ["bare", () => get(t.ours, "/health")],
+    [
+      "create",
+      async () => {
+        const made = await rpc(t.ours, "tools/call", { ...COUNTDOWN, task: {} });
+        t.created.push(String((made.result["task"] as { taskId: string }).taskId));
+        return made.ms;
+      },
+    ],
+    [
+      "create2026",
+      async () => {
+        const made = await rpcModern(t.ours, "tools/call", COUNTDOWN, COUNTDOWN.name);
+        if (made.result["resultType"] !== "task") throw new Error(`no 2026 task: ${JSON.stringify(made.result).slice(0, 200)}`);
+        t.created.push(String(made.result["taskId"]));
+        return made.ms;
+      },
+    ],
+    ["resume", () => getUntil(t.ours, "/mcp", resumeHeaders, (text) => /^data: \{/m.test(text))],
+  ];
+  for (let i = 0; i < rounds; i++) {
+    for (let k = 0; k < steps.length; k++) {
+      const step = steps[(i + k) % steps.length];
+      if (step) series[step[0]].push(await step[1]());
+    }
+  }
+  // Let the countdowns end before anything else is measured.
+  const created = t.created.splice(0);
+  const pool = { url: t.ours.url, agent: socketPool() };
+  for (let i = 0; i < created.length; i += 50) await Promise.all(created.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
+  pool.agent.destroy();
+  return { bare: summarize(series.bare), create: summarize(series.create), create2026: summarize(series.create2026), resume: summarize(series.resume) };
+}

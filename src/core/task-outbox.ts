@@ -1,0 +1,66 @@
+/**
+ * What a TaskObject sends elsewhere: its job's queue message, its fanned-out items' messages, and
+ * what the principal's index keeps of it (its entry, its status changes, its removal). The task's
+ * own record stays the source of truth, so a failed index call or job message is logged, not
+ * thrown: the index may lag, and the task's alarm starts a job whose message was lost. Index calls
+ * leave one at a time, in order, so a later status never arrives before an earlier one.
+ */
+import { sendBatches, type StepMessage } from "./fan-out-message";
+import { principalObjectName } from "./ids";
+import type { JobMessage } from "./job-message";
+import { toTaskView, type TaskRecord } from "./task-record";
+
+export class TaskOutbox {
+  private indexCalls: Promise<void> = Promise.resolve();
+  /** Created under an admission slot and not yet reported to the index (slot-lease.ts). */
+  private untracked = false;
+
+  constructor(private readonly env: Env) {}
+
+  /** `started`: the job's run began in the object already (task-launch.ts), so the message only records the dispatch. */
+  async enqueueJob(record: TaskRecord, started: boolean): Promise<void> {
+    const message: JobMessage = { v: 1, principal: record.principal, taskId: record.taskId, ...(started && { started: true }) };
+    try {
+      await this.env.JOBS.send(message, { contentType: "json" });
+    } catch (error) {
+      console.error("enqueue failed; the task's alarm starts it", record.taskId, error);
+    }
+  }
+
+  /** Items' messages to the step queue, in sendBatch calls within the queue's limits. Throws: the fan-out's alarm sends again. */
+  async sendSteps(messages: StepMessage[]): Promise<void> {
+    for (const chunk of sendBatches(messages)) {
+      await this.env.STEPS.sendBatch(chunk.map((body): MessageSendRequest<StepMessage> => ({ body, contentType: "json" })));
+    }
+  }
+
+  /** The task was created under an admission slot: its first index call reports it (track), not only its status. */
+  expectTracking(): void {
+    this.untracked = true;
+  }
+
+  /** Whether the index has yet to hear of this task at all. */
+  get tracking(): boolean {
+    return this.untracked;
+  }
+
+  /** Tells the index the task's view now: its entry for a task created under a slot, else a status change. */
+  updateIndex(record: TaskRecord): Promise<void> {
+    const track = this.untracked;
+    this.untracked = false;
+    const view = toTaskView(record);
+    return this.inOrder("task index update failed", record, (index) => (track ? index.track(view, record.tool) : index.update(view)));
+  }
+
+  removeFromIndex(record: TaskRecord): Promise<void> {
+    this.untracked = false;
+    return this.inOrder("task index removal failed", record, (index) => index.remove(record.taskId));
+  }
+
+  private inOrder(failure: string, record: TaskRecord, call: (index: ReturnType<Env["PRINCIPALS"]["getByName"]>) => Promise<void>): Promise<void> {
+    const index = this.env.PRINCIPALS.getByName(principalObjectName(record.principal));
+    const next = this.indexCalls.then(() => call(index)).catch((error: unknown) => console.error(failure, record.taskId, error));
+    this.indexCalls = next;
+    return next;
+  }
+}

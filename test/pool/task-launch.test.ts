@@ -1,0 +1,72 @@
+// A job started by the call that creates its task (src/core/task-launch.ts): a plain call's first
+// moments held in memory, a longer job written before the call answers, the queue message that only
+// records the dispatch. The pool holds tasks for DISPATCH_GRACE_MS (60 s), so no alarm or queue
+// delivery starts these jobs: only create() can.
+import { describe, it, vi } from "vitest";
+import { env } from "cloudflare:workers";
+import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
+import worker from "../../src/index";
+import type { TaskObject } from "../../src/index";
+import { freshTask, storedEvents, storedRecord, type TaskStub } from "./support";
+
+const settle = { timeout: 15_000, interval: 100 };
+
+const alarmOf = (stub: TaskStub) => runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+
+describe("a job started by its task's creation", () => {
+  it("that ends in its first moments answers with its result and log, and its task is then stored with that same log, run once", async ({ expect }) => {
+    const { stub, input } = freshTask("batch_process", { items: 2, secondsPerItem: 0 });
+    const created = await stub.create(input, { run: { waitMs: 5000 } });
+    expect(created.task.status).toBe("working");
+    expect(created.ended?.snapshot.task.status).toBe("completed");
+    expect(created.ended?.snapshot.outcome).toMatchObject({ kind: "result", result: { content: [{ type: "text", text: "Processed 2 items." }] } });
+    const answered = (created.ended?.events ?? []).map((e) => [e.seq, e.type]);
+    expect(answered.map(([, type]) => type)).toEqual(["status", "status", "step", "progress", "step", "progress", "status", "result"]);
+    // Any later call finds it written, with the log the call was answered with.
+    expect((await stub.events(0)).map((e) => [e.seq, e.type])).toEqual(answered);
+    expect((await storedEvents(stub)).map((e) => [e.seq, e.type])).toEqual(answered);
+    expect((await storedRecord(stub))?.run).toMatchObject({ phase: "done", runs: 1 });
+    expect(await alarmOf(stub)).toBe((await storedRecord(stub))?.expiresAt);
+  });
+
+  it("that outlives its first moments is written before the call answers, running under a lease that its alarm guards", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 2 });
+    const created = await stub.create(input, { run: { waitMs: 30 } });
+    expect(created.ended).toBeUndefined();
+    // Read straight from SQLite, not through the object: already there as the call returns.
+    const record = await storedRecord(stub);
+    expect(record?.run).toMatchObject({ phase: "running", runs: 1 });
+    expect(record?.run.leaseUntil).toBeGreaterThan(Date.now());
+    expect(await alarmOf(stub)).toBe(record?.run.leaseUntil);
+    await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
+    expect((await storedRecord(stub))?.run.runs).toBe(1);
+  });
+
+  it("that nobody waits for (a task-augmented call) starts just after the answer, without its alarm or queue message", async ({ expect }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 1 });
+    const created = await stub.create(input, { run: { waitMs: 0 } });
+    expect(created.ended).toBeUndefined();
+    expect(created.task.statusMessage).toBe("Queued.");
+    await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
+    expect((await storedRecord(stub))?.run).toMatchObject({ runs: 1, delivered: true });
+  });
+
+  it("keeps the adapters' state given with the task, open from its first event", async ({ expect }) => {
+    const { stub, input } = freshTask("batch_process", { items: 1, secondsPerItem: 0 });
+    await stub.create(input, { run: { waitMs: 5000 }, state: [{ kind: "test/stream", key: "1", value: { requestId: 7 } }] });
+    expect(await stub.lookupState("test/stream", "1")).toEqual({ requestId: 7 });
+  });
+});
+
+describe("the job's queue message once its run has started", () => {
+  it("is acknowledged without handing the job to its object", async ({ expect }) => {
+    const { stub, input, principal, taskId } = freshTask("countdown", { seconds: 1 });
+    await stub.create(input);
+    const msg = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { v: 1, principal, taskId, started: true } };
+    const batch = createMessageBatch("mcp-task-jobs", [msg]);
+    await worker.queue(batch, env);
+    expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual([msg.id]);
+    // A hand-over would have marked it delivered and started it.
+    expect((await storedRecord(stub))?.run).toMatchObject({ phase: "queued", delivered: false, runs: 0 });
+  });
+});

@@ -1,0 +1,51 @@
+import { afterEach, describe, it, vi } from "vitest";
+import { JobDispatch, type JobQueue } from "../../src/core/job-dispatch";
+import type { JobMessage } from "../../src/core/job-message";
+
+/** A queue standing in for JOBS: records every sendBatch; `failFirst` makes the first one throw. */
+function queue(failFirst = false) {
+  const batches: JobMessage[][] = [];
+  let calls = 0;
+  const q: JobQueue = {
+    sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => {
+      calls += 1;
+      if (failFirst && calls === 1) throw new Error("queue unavailable");
+      batches.push([...messages].map((m) => m.body));
+    },
+  };
+  return { batches, q };
+}
+
+const message = (i: number): JobMessage => ({ v: 1, principal: "p", taskId: i.toString(16).padStart(32, "0"), started: true });
+
+describe("JobDispatch", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("sends the messages of one moment in one batch, and the next moment's in another", async ({ expect }) => {
+    const { batches, q } = queue();
+    const dispatch = new JobDispatch();
+    const first = [0, 1, 2].map((i) => dispatch.send(q, message(i)));
+    await Promise.all(first);
+    await dispatch.send(q, message(3));
+    expect(batches.map((b) => b.map((m) => m.taskId.slice(-1)))).toEqual([["0", "1", "2"], ["3"]]);
+  });
+
+  it("splits a moment of more than 100 messages into batches of at most 100, in order", async ({ expect }) => {
+    const { batches, q } = queue();
+    const dispatch = new JobDispatch();
+    await Promise.all(Array.from({ length: 250 }, (_, i) => dispatch.send(q, message(i))));
+    expect(batches.map((b) => b.length)).toEqual([100, 100, 50]);
+    expect(batches.flat().map((m) => m.taskId)).toEqual(Array.from({ length: 250 }, (_, i) => message(i).taskId));
+  });
+
+  it("logs a failed batch with its task ids and resolves (the tasks' alarms start them), then sends the next batch", async ({ expect }) => {
+    const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const { batches, q } = queue(true);
+    const dispatch = new JobDispatch();
+    await expect(Promise.all(Array.from({ length: 101 }, (_, i) => dispatch.send(q, message(i))))).resolves.toBeDefined();
+    expect(errors).toHaveBeenCalledOnce();
+    expect(String(errors.mock.calls[0]?.[0])).toContain("alarms start them");
+    expect(String(errors.mock.calls[0]?.[1])).toContain(message(99).taskId);
+    expect(batches.map((b) => b.length)).toEqual([1]);
+  });
+});

@@ -1,7 +1,7 @@
 // Cancelling a fan-out on the real runtime: running items see their signal abort (the consumer's
 // heartbeat learns of the cancel), queued ones are acknowledged without running, nothing is stored.
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { getTask, startTask } from "./support/tasks";
 import { batchLines, eventLog, ofType, total } from "./support/fan-out";
@@ -16,10 +16,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function withServerLogs(error: unknown): never {
-  console.error(server.logs().slice(-4000));
-  throw error;
-}
+const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
 describe("tasks/cancel of a fanned-out batch_process", () => {
   it("aborts the running items and acknowledges the queued ones unrun; no item finishes", async ({ expect }) => {

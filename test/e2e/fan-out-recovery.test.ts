@@ -2,7 +2,7 @@
 // and the TaskObject's alarm sends the outstanding items again after the restart; every item is
 // stored once and the job finishes.
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
 import { getTask, startTask } from "./support/tasks";
 import { eventLog, ofType, sumOfSquares, taskResult } from "./support/fan-out";
 
@@ -17,10 +17,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function withServerLogs(error: unknown): never {
-  console.error(server.logs().slice(-4000));
-  throw error;
-}
+const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
 describe("a crash of the runtime mid-fan-out", () => {
   it("finishes after the restart, each item completing once", async ({ expect }) => {

@@ -3,7 +3,7 @@
 // items again. Cancel and crash recovery have files (and servers) of their own, so no test here
 // shares the local queue, which runs one batch at a time, with another's leftovers.
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
 import { startTask } from "./support/tasks";
 import { batchLines, eventLog, ofType, sumOfSquares, taskResult, total } from "./support/fan-out";
 
@@ -18,10 +18,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-function withServerLogs(error: unknown): never {
-  console.error(server.logs().slice(-4000));
-  throw error;
-}
+const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
 describe("batch_process with parallel: true", () => {
   it("returns the sequential run's text and structuredContent, with one step event per item", async ({ expect }) => {

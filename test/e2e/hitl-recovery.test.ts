@@ -2,7 +2,7 @@
 // answer, restart it on the same state: the question is still there, the answer still resumes the
 // job, and the rollout happens once. A task whose ttl runs out while it waits is gone, cleanly.
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { DEPLOY, postInput, QUESTION, startDeploy, stepNames, textOf, waitForStatus, YES } from "./support/hitl";
 
@@ -16,11 +16,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** On a failed wait, show what the server said: these tests run on a shared, busy machine. */
-function withServerLogs(error: unknown): never {
-  console.error(server.logs().slice(-4000));
-  throw error;
-}
+const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
 describe("a crash while a task waits for input", () => {
   it("keeps the question; the answer after the restart resumes the job, which rolls out once", async ({ expect }) => {

@@ -2,7 +2,7 @@
 // the same state directory, and check that the TaskObjects' alarms finish every job,
 // resuming through memoized steps (local dev loses queue messages on a crash; alarms survive).
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
 import { parseSse, rpc } from "./support/mcp";
 
 let server: DevServer;
@@ -41,11 +41,7 @@ async function eventLog(taskId: string): Promise<TaskEventOut[]> {
   return parseSse(await response.text()).map((e) => ({ id: e.id ?? "", event: e.event ?? "", data: JSON.parse(e.data) as Record<string, unknown> }));
 }
 
-/** On a failed wait, show what the server said: these tests run on a shared, busy machine. */
-function withServerLogs(error: unknown): never {
-  console.error(server.logs().slice(-4000));
-  throw error;
-}
+const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
 const progressValues = (log: TaskEventOut[]): number[] => log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
 

@@ -23,6 +23,12 @@ export interface DevServer {
   stop(): Promise<void>;
 }
 
+/** On a failed wait, shows the end of what the server said (these tests run on a shared, busy machine), then rethrows. */
+export function failWithLogs(server: DevServer | undefined, error: unknown): never {
+  if (server) console.error(server.logs().slice(-4000));
+  throw error;
+}
+
 export interface DevServerOptions {
   vars?: Record<string, string>;
   stateDir?: string;

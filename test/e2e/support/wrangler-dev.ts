@@ -64,12 +64,17 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** wrangler dev refused to start because a port it was given or picked itself was taken meanwhile. */
+const PORT_TAKEN = /Address already in use/;
+/** Launches a run of tests can retry after such a race with another server starting in parallel. */
+const LAUNCH_ATTEMPTS = 3;
+
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
-  const port = await freePort();
-  const inspectorPort = await freePort();
+  let port = await freePort();
+  let inspectorPort = await freePort();
   const ownsState = options.stateDir === undefined;
   const stateDir = options.stateDir ?? mkdtempSync(join(options.stateRoot ?? tmpdir(), "mcp-task-worker-"));
-  const url = `http://127.0.0.1:${port}`;
+  let url = `http://127.0.0.1:${port}`;
   let child: ChildProcess | undefined;
   let output = "";
 
@@ -119,7 +124,29 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
   };
 
-  await launch();
+  /**
+   * Launches again after a port race (freePort's port, or one wrangler picks for its runtime, taken
+   * by a server another test file started meanwhile). A first start may move to a new port; a
+   * restart keeps its port, which its clients know.
+   */
+  const launchRetrying = async (movable: boolean) => {
+    for (let attempt = 1; ; attempt++) {
+      const before = output.length;
+      try {
+        return await launch();
+      } catch (error) {
+        if (attempt >= LAUNCH_ATTEMPTS || !PORT_TAKEN.test(output.slice(before))) throw error;
+        await killGroup("SIGKILL");
+        inspectorPort = await freePort();
+        if (movable) {
+          port = await freePort();
+          url = `http://127.0.0.1:${port}`;
+        }
+      }
+    }
+  };
+
+  await launchRetrying(true);
   return {
     url,
     port,
@@ -129,7 +156,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     kill: () => killGroup("SIGKILL"),
     async restart() {
       await killGroup("SIGKILL");
-      await launch();
+      await launchRetrying(false);
     },
     async stop() {
       await killGroup("SIGTERM");

@@ -7,7 +7,9 @@
 import type { JobMessage } from "./job-message";
 
 /** What this needs of the JOBS queue. */
-export type JobQueue = Pick<Queue<JobMessage>, "sendBatch">;
+export interface JobQueue {
+  sendBatch(messages: Iterable<MessageSendRequest<JobMessage>>): Promise<unknown>;
+}
 
 /** The queue's limit per sendBatch call. */
 const MAX_BATCH = 100;

@@ -69,8 +69,12 @@ export async function launchRun(created: Promise<void>, waitMs: number, deps: La
   const done = ended !== undefined && isTerminal(ended.status);
   const written = () => deps.commits.persist().then(() => deps.dispatched());
   if (!done) deps.waitUntil(written()); // its writes happen now, before this call answers
-  // After the answer: a write issued now would hold the answer until it is durable.
-  else setTimeout(() => deps.waitUntil(written()), WRITE_AFTER_ANSWER_MS);
+  else {
+    // The index hears of it now, so lists agree with the answer; the write waits until after the
+    // answer, since a write issued now would hold the answer until it is durable.
+    deps.waitUntil(deps.commits.announce());
+    setTimeout(() => deps.waitUntil(written()), WRITE_AFTER_ANSWER_MS);
+  }
   return done ? ended : undefined;
 }
 

@@ -119,6 +119,20 @@ describe("tasks/list", () => {
   });
 });
 
+describe("a plain tools/call of a task-capable tool", () => {
+  it("is a task that tasks/list shows, finished, as soon as the call has answered", async ({ expect }) => {
+    // A call that ends in its first moments answers before its task is written (docs/architecture.md);
+    // the list must agree with the answer all the same, every time.
+    for (let i = 0; i < 5; i++) {
+      const result = await client.callTool({ name: "batch_process", arguments: { items: 1, secondsPerItem: 0 } });
+      const related = result._meta?.["io.modelcontextprotocol/related-task"] as { taskId?: string } | undefined;
+      expect(related?.taskId).toMatch(/^[0-9a-f]{32}$/);
+      const listed = (await client.experimental.tasks.listTasks()).tasks.find((t) => t.taskId === related?.taskId);
+      expect(listed?.status).toBe("completed");
+    }
+  });
+});
+
 describe("tasks/cancel", () => {
   it("cancels a running countdown: status cancelled, its progress stops, and a second cancel is -32602", async ({ expect }) => {
     const task = await createTask("countdown", { seconds: 60 });

@@ -192,12 +192,14 @@ describe("task console", () => {
     const batch = await startTask(server.url, "batch_process", { items: 6, secondsPerItem: 0.2 });
     const slow = await startTask(server.url, "batch_process", { items: 40, secondsPerItem: 1 });
     const running = await startTask(server.url, "countdown", { seconds: 90 });
+    const waiting = await startTask(server.url, "deploy", { service: "billing", version: "v42" });
     await vi.waitFor(async () => expect((await getTask(server.url, cancelled)).progress?.progress ?? 0).toBeGreaterThanOrEqual(3), settle);
     await fetch(`${server.url}/tasks/${cancelled}/cancel`, { method: "POST" });
     for (const taskId of [done, failed, batch]) await vi.waitFor(async () => expect(["completed", "failed"]).toContain((await getTask(server.url, taskId)).status), settle);
 
-    const { page, problems } = await openConsole({ viewport: { width: 960, height: 860 } });
+    const { page, problems } = await openConsole({ viewport: { width: 960, height: 1080 } });
     await vi.waitFor(async () => {
+      expect(await card(page, waiting).locator('form.question[data-key="confirm"]').count()).toBe(1);
       for (const taskId of [slow, running]) expect((await bar(page, taskId)).value).toBeGreaterThanOrEqual(5);
       expect(await card(page, batch).locator(".outcome").textContent()).toContain("Processed 6 items.");
     }, { timeout: 60_000, interval: 250 });
@@ -207,6 +209,6 @@ describe("task console", () => {
     await page.screenshot({ path: shot });
     expect(problems).toEqual([]);
     if (process.env["UPDATE_SCREENSHOTS"] === "1") copyFileSync(shot, resolve(import.meta.dirname, "../../docs/console.png"));
-    for (const taskId of [slow, running]) await fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST" });
+    for (const taskId of [slow, running, waiting]) await fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST" });
   });
 });

@@ -28,8 +28,6 @@ interface Committed {
 export class TaskCommits {
   /** While a new task's writes are deferred (TaskStorage.defer): its commits, for what follows them at persist(). */
   private held: Committed[] | undefined;
-  /** The deferred record the index was already told of (announce), so persist() does not tell it again. */
-  private announced: TaskRecord | undefined;
 
   constructor(private readonly deps: TaskCommitsDeps) {}
 
@@ -44,15 +42,14 @@ export class TaskCommits {
   }
 
   /**
-   * Tells the principal's index of a deferred task now, as it is (no write yet): a plain call that
-   * ended in its first moments answers at once and its task is written just after, and a
-   * `tasks/list` sent right after the answer must already list it. Not awaited by the answer.
+   * Tells the principal's index of a deferred task now, as it is: a plain call that ended in its
+   * first moments answers at once and its task is written just after, and a `tasks/list` sent right
+   * after the answer must already list it. The index keeps it in memory until persist() reports the
+   * written task (principals/announced-tasks.ts), so no write waits here. Not awaited by the answer.
    */
   announce(): Promise<void> {
     const last = this.held?.at(-1);
-    if (!last) return Promise.resolve();
-    this.announced = last.record;
-    return this.deps.outbox.updateIndex(last.record);
+    return last ? this.deps.outbox.announceToIndex(last.record) : Promise.resolve();
   }
 
   /**
@@ -76,9 +73,7 @@ export class TaskCommits {
     // The index holds the status the task had before these commits (a new task: its first one), or,
     // for a task created under an admission slot, nothing yet.
     const { outbox } = this.deps;
-    const announced = this.announced === last.record;
-    this.announced = undefined;
-    if (!announced && (outbox.tracking || (first.before ?? first.record).status !== last.record.status)) await outbox.updateIndex(last.record);
+    if (outbox.tracking || (first.before ?? first.record).status !== last.record.status) await outbox.updateIndex(last.record);
     for (const { record, appended } of held) await this.deps.observers.notify(record, appended, this.deps.storage.state);
   }
 

@@ -52,6 +52,11 @@ export class TaskOutbox {
     return this.inOrder("task index update failed", record, (index) => (track ? index.track(view, record.tool) : index.update(view)));
   }
 
+  /** Tells the index of a task answered before it is written: listed at once, stored by the report that follows its write. */
+  announceToIndex(record: TaskRecord): Promise<void> {
+    return this.inOrder("task index announcement failed", record, (index) => index.announce(toTaskView(record), record.tool));
+  }
+
   removeFromIndex(record: TaskRecord): Promise<void> {
     this.untracked = false;
     return this.inOrder("task index removal failed", record, (index) => index.remove(record.taskId));

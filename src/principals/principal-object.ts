@@ -10,6 +10,7 @@ import { newTaskId } from "../core/ids";
 import type { SlotGrant } from "../core/slot-lease";
 import type { TaskEntryPage, TaskPage, TaskView } from "../core/task-record";
 import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
+import { AnnouncedTasks, type IndexRow } from "./announced-tasks";
 import { Provisioning } from "./provisioning";
 import { TaskIdPool } from "./task-id-pool";
 
@@ -56,6 +57,7 @@ export class PrincipalObject extends DurableObject<Env> {
   private readonly pool: TaskIdPool;
   private readonly slots: AdmissionSlots;
   private readonly provisioning: Provisioning;
+  private readonly announced = new AnnouncedTasks();
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
@@ -96,7 +98,13 @@ export class PrincipalObject extends DurableObject<Env> {
   }
 
   /** A task created under a slot reports itself (its view now): listed from here on; its slot no longer counts. */
+  /** A task answered before it is written (announced-tasks.ts): listed at once, stored by its track or update. */
+  async announce(task: TaskView, tool: string): Promise<void> {
+    this.announced.add({ taskId: task.taskId, createdAt: Date.parse(task.createdAt), task: indexedView(task), tool }, Date.now());
+  }
+
   async track(task: TaskView, tool: string): Promise<void> {
+    this.announced.remove(task.taskId);
     this.sql.exec(
       "INSERT INTO tasks (task_id, created_at, status, tool, view) VALUES (?, ?, ?, ?, ?) ON CONFLICT(task_id) DO UPDATE SET status = excluded.status, view = excluded.view",
       task.taskId,
@@ -144,11 +152,13 @@ export class PrincipalObject extends DurableObject<Env> {
 
   /** A TaskObject reports a status change (only those: not every status event). Unknown tasks are ignored (they were removed or never admitted). */
   async update(task: TaskView): Promise<void> {
+    this.announced.remove(task.taskId);
     this.sql.exec("UPDATE tasks SET status = ?, view = ? WHERE task_id = ?", task.status, JSON.stringify(indexedView(task)), task.taskId);
   }
 
   /** The task expired, or its creation was rolled back. */
   async remove(taskId: string): Promise<void> {
+    this.announced.remove(taskId);
     this.sql.exec("DELETE FROM tasks WHERE task_id = ?", taskId);
     this.sql.exec("DELETE FROM idempotency WHERE task_id = ?", taskId);
   }
@@ -168,11 +178,11 @@ export class PrincipalObject extends DurableObject<Env> {
     type Row = { task_id: string; created_at: number; tool: string; view: string };
     let rows: Row[];
     const pageSize = Math.max(1, Math.min(limit, 100));
-    if (cursor === undefined) {
+    const position = cursor === undefined ? undefined : decodeCursor(cursor);
+    if (cursor !== undefined && !position) return undefined;
+    if (position === undefined) {
       rows = this.sql.exec<Row>("SELECT task_id, created_at, tool, view FROM tasks ORDER BY created_at DESC, task_id DESC LIMIT ?", pageSize + 1).toArray();
     } else {
-      const position = decodeCursor(cursor);
-      if (!position) return undefined;
       rows = this.sql
         .exec<Row>(
           "SELECT task_id, created_at, tool, view FROM tasks WHERE (created_at < ?) OR (created_at = ? AND task_id < ?) ORDER BY created_at DESC, task_id DESC LIMIT ?",
@@ -183,13 +193,16 @@ export class PrincipalObject extends DurableObject<Env> {
         )
         .toArray();
     }
-    const page = rows.slice(0, pageSize);
+    const stored = rows.map((row): IndexRow => ({ taskId: row.task_id, createdAt: row.created_at, tool: row.tool, task: JSON.parse(row.view) as TaskView }));
+    const merged = this.announced.merge(stored, position, Date.now());
+    const page = merged.slice(0, pageSize);
     const last = page[page.length - 1];
     return {
-      entries: page.map((row) => ({ task: JSON.parse(row.view) as TaskView, tool: row.tool })),
-      ...(rows.length > pageSize && last && { nextCursor: encodeCursor(last.created_at, last.task_id) }),
+      entries: page.map(({ task, tool }) => ({ task, tool })),
+      ...(merged.length > pageSize && last && { nextCursor: encodeCursor(last.createdAt, last.taskId) }),
     };
   }
+
 
   async activeCount(): Promise<number> {
     return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${ACTIVE}`).one().n;

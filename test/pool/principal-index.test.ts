@@ -41,6 +41,32 @@ describe("PrincipalObject", () => {
     expect(seen).toEqual(expected);
   });
 
+  it("lists an announced task at once, in its place in the pages, and once its report stores it, still once", async ({ expect }) => {
+    const stub = index();
+    const stored = Array.from({ length: 4 }, (_, i) => view(1_700_000_000_000 + i * 1000));
+    for (const v of stored) await stub.admit({ task: v, tool: "countdown", maxActive: 100 });
+    const announced = view(1_700_000_001_500, "completed");
+    await stub.announce(announced, "batch_process");
+    const walk = async () => {
+      const seen: TaskView[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await stub.list(cursor, 2);
+        seen.push(...(page?.tasks ?? []));
+        cursor = page?.nextCursor;
+      } while (cursor !== undefined);
+      return seen;
+    };
+    const order = [stored[3], stored[2], announced, stored[1], stored[0]].map((v) => v?.taskId);
+    const before = await walk();
+    expect(before.map((t) => t.taskId)).toEqual(order);
+    expect(before.find((t) => t.taskId === announced.taskId)?.status).toBe("completed");
+    await stub.track(announced, "batch_process");
+    expect((await walk()).map((t) => t.taskId)).toEqual(order);
+    const entries = await stub.listEntries(undefined, 10);
+    expect(entries?.entries.find((e) => e.task.taskId === announced.taskId)?.tool).toBe("batch_process");
+  });
+
   it("rejects malformed cursors", async ({ expect }) => {
     const stub = index();
     for (const cursor of ["", "!!!", "bm90IGEgY3Vyc29y", "x".repeat(200), btoa("12:nothex")]) {

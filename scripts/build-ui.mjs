@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Builds each browser page in ui/<name>/ (index.html + main.ts) into one self-contained HTML
+// Builds each browser page in ui/<name>/ (index.html + main.ts; a folder without index.html, like
+// ui/shared, holds modules the pages share) into one self-contained HTML
 // document, its script bundled in, and writes it to dist/pages/<name>.html: the Worker's static
 // assets (wrangler.toml [assets]), which the Worker reads through its ASSETS binding. Pages load no
 // script from another origin. Runs before dev, test, bench and deploy (package.json "pre" scripts).
@@ -28,7 +29,7 @@ const englishOnlyZod = {
   },
 };
 
-const pages = existsSync(pagesDir) ? readdirSync(pagesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name) : [];
+const pages = existsSync(pagesDir) ? readdirSync(pagesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && existsSync(join(pagesDir, entry.name, "index.html"))).map((entry) => entry.name) : [];
 for (const name of pages) {
   const html = readFileSync(join(pagesDir, name, "index.html"), "utf8");
   if (!html.includes(MARKER)) throw new Error(`ui/${name}/index.html needs the ${MARKER} marker where the script goes.`);

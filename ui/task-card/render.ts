@@ -8,7 +8,8 @@ import { isTerminal, type Status } from "./data";
 import type { CardModel } from "./follow";
 import type { Answer } from "./question-form";
 import { renderQuestion } from "./question-form";
-import { cellText, el, renderResult } from "./result-view";
+import { el } from "../shared/dom";
+import { cellText, renderResult } from "./result-view";
 
 const STATUS_LABEL: Record<Status | "pending", string> = {
   pending: "Starting",

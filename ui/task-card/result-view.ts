@@ -2,14 +2,8 @@
  * A tool result as the card shows it: text blocks as text, images inline, links by name, and
  * `structuredContent` as a small key/value table. Everything goes in as text nodes, never HTML.
  */
+import { el } from "../shared/dom";
 import type { ToolResult } from "./data";
-
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, props: Partial<Record<string, string>> = {}, ...children: (Node | string)[]): HTMLElementTagNameMap[K] {
-  const node = document.createElement(tag);
-  for (const [name, value] of Object.entries(props)) if (value !== undefined) node.setAttribute(name, value);
-  node.append(...children);
-  return node;
-}
 
 const MAX_CELL = 240;
 const MAX_ROWS = 12;

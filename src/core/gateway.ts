@@ -60,7 +60,7 @@ export class TaskGateway {
 
   /**
    * `waitUntil` (the request's): with it, the job messages of this isolate's creations leave in
-   * batches after the answer (job-dispatch.ts); without it, each task's object sends its own.
+   * batches after the answer (job-dispatch.ts); without it, creation waits for its message to leave.
    */
   constructor(
     private readonly env: Env,
@@ -131,10 +131,8 @@ export class TaskGateway {
 
   /** The object stores the task, arms its alarm, starts the job (with no grace for the queue, the default: task-launch.ts) and enqueues it. */
   private async write(taskId: string, request: CreateTaskRequest, createdAt: number, slotted: boolean): Promise<TaskSnapshot> {
-    const { waitUntil } = this;
     const started = this.settings.dispatchGraceMs === 0;
     const options: CreateOptions = {
-      enqueue: waitUntil === undefined,
       ...(request.state !== undefined && { state: request.state }),
       ...(started && { run: { waitMs: request.wait === true ? FIRST_MOMENTS_MS : 0 } }),
       ...(slotted && { slotted }),
@@ -146,8 +144,11 @@ export class TaskGateway {
     );
     const { ended, ...snapshot } = made;
     if (ended) this.endedHere.set(taskId, { meta: snapshot.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
-    // The queue stays the job's dispatch of record; a job already started needs nothing from it (queue-consumer.ts).
-    if (waitUntil) waitUntil(jobDispatch.send(this.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) }));
+    // The queue stays the job's dispatch of record; a job already started needs nothing from it
+    // (queue-consumer.ts). With the request's waitUntil the message leaves after the answer.
+    const sent = jobDispatch.send(this.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) });
+    if (this.waitUntil) this.waitUntil(sent);
+    else await sent;
     return snapshot;
   }
 

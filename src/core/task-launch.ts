@@ -31,8 +31,6 @@ export interface LaunchDeps {
   commits: TaskCommits;
   /** Keeps the object alive while the run goes on after the call returns (ctx.waitUntil). */
   waitUntil(promise: Promise<unknown>): void;
-  /** Once the task is written: the queue message that records the job's dispatch. */
-  dispatched(): Promise<void>;
 }
 
 /**
@@ -46,7 +44,6 @@ export async function launchRun(created: Promise<void>, waitMs: number, deps: La
     // just after the answer, which it would otherwise delay by whatever it does before its first wait.
     deps.waitUntil(startRun(deps, { deferJob: true }));
     await created;
-    deps.waitUntil(deps.dispatched());
     return undefined;
   }
   let ended: TaskRecord | undefined;
@@ -67,7 +64,7 @@ export async function launchRun(created: Promise<void>, waitMs: number, deps: La
     if (timer !== null) clearTimeout(timer);
   }
   const done = ended !== undefined && isTerminal(ended.status);
-  const written = () => deps.commits.persist().then(() => deps.dispatched());
+  const written = () => deps.commits.persist();
   if (!done) deps.waitUntil(written()); // its writes happen now, before this call answers
   else {
     // The index hears of it now, so lists agree with the answer; the write waits until after the

@@ -24,9 +24,8 @@ export class TaskObjectBase extends TaskObjectRuntime {
   /**
    * Writes the task durably and arms its alarm; repeating it with the same id returns the
    * existing task. With `run`, the job starts in this call and the answer may already hold its
-   * end (task-launch.ts). With `enqueue`, the job's queue message is sent after this call
-   * returns: the armed alarm, or the run already started, guarantees the task runs, so the
-   * client need not wait for the queue.
+   * end (task-launch.ts). The job's queue message is the gateway's to send (job-dispatch.ts): the
+   * armed alarm, or the run already started, guarantees the task runs, so no one waits for the queue.
    */
   async create(input: CreateTaskInput, options: CreateOptions = {}): Promise<CreatedTask> {
     this.settle();
@@ -46,10 +45,8 @@ export class TaskObjectBase extends TaskObjectRuntime {
     // Listed before anyone holds its id: tasks/list right after the answer shows it. A deferred task is reported when written.
     const created = this.commits.deferred || !options.slotted ? written : Promise.all([written, this.outbox.updateIndex(transition.record)]).then(() => undefined);
     const snapshot = this.snapshot(transition.record);
-    const dispatch = (started: boolean) => (options.enqueue ? this.outbox.enqueueJob(transition.record, started) : Promise.resolve());
     if (!run) {
       await created;
-      this.ctx.waitUntil(dispatch(false));
       return snapshot;
     }
     const ended = await launchRun(created, run.waitMs, {
@@ -57,7 +54,6 @@ export class TaskObjectBase extends TaskObjectRuntime {
       load: () => this.storage.load(),
       commits: this.commits,
       waitUntil: (promise) => this.ctx.waitUntil(promise),
-      dispatched: () => dispatch(true),
     });
     return { ...snapshot, ...(ended && { ended: { snapshot: this.snapshot(ended), events: this.storage.wireEventsAfter(0) } }) };
   }

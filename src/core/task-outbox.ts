@@ -1,13 +1,11 @@
 /**
- * What a TaskObject sends elsewhere: its job's queue message, its fanned-out items' messages, and
- * what the principal's index keeps of it (its entry, its status changes, its removal). The task's
- * own record stays the source of truth, so a failed index call or job message is logged, not
- * thrown: the index may lag, and the task's alarm starts a job whose message was lost. Index calls
+ * What a TaskObject sends elsewhere: its fanned-out items' messages, and what the principal's
+ * index keeps of it (its entry, its status changes, its removal). The task's own record stays the
+ * source of truth, so a failed index call is logged, not thrown: the index may lag. Index calls
  * leave one at a time, in order, so a later status never arrives before an earlier one.
  */
 import { sendBatches, type StepMessage } from "./fan-out-message";
 import { principalObjectName } from "./ids";
-import type { JobMessage } from "./job-message";
 import { toTaskView, type TaskRecord } from "./task-record";
 
 export class TaskOutbox {
@@ -16,16 +14,6 @@ export class TaskOutbox {
   private untracked = false;
 
   constructor(private readonly env: Env) {}
-
-  /** `started`: the job's run began in the object already (task-launch.ts), so the message only records the dispatch. */
-  async enqueueJob(record: TaskRecord, started: boolean): Promise<void> {
-    const message: JobMessage = { v: 1, principal: record.principal, taskId: record.taskId, ...(started && { started: true }) };
-    try {
-      await this.env.JOBS.send(message, { contentType: "json" });
-    } catch (error) {
-      console.error("enqueue failed; the task's alarm starts it", record.taskId, error);
-    }
-  }
 
   /** Items' messages to the step queue, in sendBatch calls within the queue's limits. Throws: the fan-out's alarm sends again. */
   async sendSteps(messages: StepMessage[]): Promise<void> {

@@ -24,8 +24,6 @@ export interface TaskSnapshot {
 /** `createdAt` (ms) is the gateway's, so the principal's index and the task itself agree on it. */
 export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs"> & { createdAt?: number };
 export interface CreateOptions {
-  /** Send the job's queue message after answering. */
-  enqueue?: boolean;
   /** Adapter state to keep with a task this call creates (written with it, in the same turn). */
   state?: readonly AdapterStateEntry[];
   /**

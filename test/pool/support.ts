@@ -11,10 +11,15 @@ import type { TaskRecord } from "../../src/core/task-record";
 import type { CreateTaskInput } from "../../src/core/task-rpc";
 import type { TaskObject } from "../../src/index";
 
+/** The TaskObject of `principal`'s task `taskId`, with its RPC methods' declared types (TaskStub). */
+export function taskStub(principal: string, taskId: string): TaskStub {
+  return env.TASKS.getByName(taskObjectName(principal, taskId)) as TaskStub;
+}
+
 export function freshTask(tool = "countdown", args: Record<string, unknown> = { seconds: 1 }, extra: Partial<CreateTaskInput> = {}) {
   const principal = `p-${crypto.randomUUID()}`;
   const taskId = newTaskId();
-  const stub = env.TASKS.getByName(taskObjectName(principal, taskId)) as TaskStub;
+  const stub = taskStub(principal, taskId);
   const input: CreateTaskInput = { taskId, principal, tool, args, meta: {}, ...extra };
   return { principal, taskId, stub, input };
 }

@@ -1,10 +1,13 @@
 import { describe, it, vi } from "vitest";
+import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { readSettings } from "../../src/config";
+import { TaskGateway } from "../../src/core/gateway";
 import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
 import type { TaskEvent } from "../../src/core/task-events";
 import type { TaskObject } from "../../src/index";
-import { freshTask, hasActiveRun, openTaskFeed, storedEvents, storedRecord } from "./support";
+import { freshTask, hasActiveRun, openTaskFeed, storedEvents, storedRecord, taskStub } from "./support";
 
 const settle = { timeout: 15_000, interval: 100 };
 
@@ -35,10 +38,12 @@ describe("TaskObject.create", () => {
   });
 });
 
-describe("TaskObject.create with enqueue", () => {
-  it("sends the job's queue message itself; the consumer's delivery starts the job", async ({ expect }) => {
-    const { stub, input } = freshTask("countdown", { seconds: 1 });
-    await stub.create(input, { enqueue: true });
+describe("TaskGateway.create outside a request (no waitUntil)", () => {
+  it("sends the job's queue message before it returns; the consumer's delivery starts the job", async ({ expect }) => {
+    const principal = `p-${crypto.randomUUID()}`;
+    const created = await new TaskGateway(env, readSettings(env), principal).create({ tool: "countdown", args: { seconds: 1 }, meta: {} });
+    if (!created.ok) throw new Error(`not created: ${JSON.stringify(created)}`);
+    const stub = taskStub(principal, created.snapshot.task.taskId);
     // The pool holds tasks for DISPATCH_GRACE_MS (60 s), so only the queue message can start this one.
     await vi.waitFor(async () => expect((await storedRecord(stub))?.run.delivered).toBe(true), settle);
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);

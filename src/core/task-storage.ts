@@ -21,6 +21,12 @@ export class TaskStorage {
   readonly fanOuts: FanOutStorage;
   /** A new task's writes kept in memory until persist() (task-write-buffer.ts); undefined when writes go straight to SQLite. */
   private buffer: TaskWriteBuffer | undefined;
+  /**
+   * The stored record as this instance last read or wrote it (undefined: not known yet). Every write
+   * of the record goes through save() in this single-threaded object, so a read in between needs no
+   * SELECT and no JSON.parse: a running job reads it at each progress report.
+   */
+  private known: { record: TaskRecord | undefined } | undefined;
 
   constructor(private readonly sql: SqlStorage) {
     this.state = new AdapterStateStore(sql, () => this.lastSeq());
@@ -35,6 +41,7 @@ export class TaskStorage {
    */
   ensureSchema(): void {
     this.ready = true;
+    this.known = undefined;
     this.state.reset();
     this.fanOuts.reset();
     this.sql.exec(`
@@ -47,6 +54,7 @@ export class TaskStorage {
   /** After deleteAll(): leave the database empty (an unused object must leave nothing behind) until the next save. */
   dropped(): void {
     this.ready = false;
+    this.known = undefined;
     this.state.reset();
     this.fanOuts.reset();
   }
@@ -85,9 +93,12 @@ export class TaskStorage {
 
   load(): TaskRecord | undefined {
     if (this.buffer) return this.buffer.record;
+    if (this.known) return this.known.record;
     if (!this.hasSchema()) return undefined;
     const row = this.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").toArray()[0];
-    return row ? (JSON.parse(row.record) as TaskRecord) : undefined;
+    const record = row ? (JSON.parse(row.record) as TaskRecord) : undefined;
+    this.known = { record };
+    return record;
   }
 
   save(record: TaskRecord): void {
@@ -97,6 +108,7 @@ export class TaskStorage {
     }
     if (!this.hasSchema()) this.ensureSchema();
     this.sql.exec("INSERT INTO task (id, record) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record", JSON.stringify(record));
+    this.known = { record };
   }
 
   append(events: NewTaskEvent[], at: number): TaskEvent[] {

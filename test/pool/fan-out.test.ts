@@ -3,7 +3,7 @@
 // decide what is delivered, when and how often; the first goes through the real local queue.
 import { describe, it, vi } from "vitest";
 import { z } from "zod";
-import { createExecutionContext, createMessageBatch, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { FanOuts, FanOutStatus } from "../../src/core/fan-outs";
 import type { TaskRecord } from "../../src/core/task-record";
@@ -33,6 +33,8 @@ async function waitingTask(items: number, options: { settle?: boolean } = {}) {
     state.storage.sql.exec("UPDATE task SET record = ? WHERE id = 1", JSON.stringify(waiting));
     await state.storage.setAlarm(wakeAt);
   });
+  // As if the process that left the task waiting had gone: the next instance reads it from storage.
+  await evictDurableObject(task.stub);
   return task;
 }
 

@@ -1,11 +1,12 @@
 // Jobs that outlive their run: lease expiry, concurrent alarms, retries with backoff,
 // permanent failures, durable sleep and cancelling a sleeping task (pool, real TaskObjects).
 import { describe, it, vi } from "vitest";
-import { createExecutionContext, createMessageBatch, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { TaskEvent } from "../../src/core/task-events";
 import type { TaskRecord } from "../../src/core/task-record";
+import type { TaskStorage } from "../../src/core/task-storage";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
 
@@ -24,12 +25,28 @@ function eventLog(stub: TaskStub): Promise<LoggedEvent[]> {
 
 const ofType = (log: LoggedEvent[], type: TaskEvent["type"]) => log.filter((e) => e.type === type).map((e) => e.data);
 
-/** Rewrite the stored record (and optionally steps and events) as a crashed or sleeping run would have left them. */
-function rewrite(stub: TaskStub, change: (record: TaskRecord) => TaskRecord, sql: [string, ...unknown[]][] = []): Promise<void> {
-  return runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
+/**
+ * Rewrite the stored record (and optionally steps and events) as a crashed or sleeping run would have
+ * left them, then evict the instance: the process that held it is gone, and the next one reads storage.
+ */
+async function rewrite(stub: TaskStub, change: (record: TaskRecord) => TaskRecord, sql: [string, ...unknown[]][] = []): Promise<void> {
+  await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
     const row = state.storage.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").one();
     state.storage.sql.exec("UPDATE task SET record = ? WHERE id = 1", JSON.stringify(change(JSON.parse(row.record) as TaskRecord)));
     for (const [statement, ...bindings] of sql) state.storage.sql.exec(statement, ...bindings);
+  });
+  await evictDurableObject(stub);
+}
+
+/**
+ * Rewrite the stored record under the live instance, through its own storage, as a heartbeat that came
+ * late would leave it: the run is still alive in this process, only its lease looks stale.
+ */
+function rewriteLive(stub: TaskStub, change: (record: TaskRecord) => TaskRecord): Promise<void> {
+  return runInDurableObject(stub, (instance: TaskObject) => {
+    const storage = (instance as unknown as { storage: TaskStorage }).storage;
+    const record = storage.load();
+    if (record) storage.save(change(record));
   });
 }
 
@@ -90,7 +107,7 @@ describe("lease expiry", () => {
     // (a heartbeat that came late): none of them may start another run.
     expect(await stub.deliver()).toBe("duplicate");
     await runInDurableObject(stub, (instance: TaskObject) => instance.alarm());
-    await rewrite(stub, (r) => ({ ...r, run: { ...r.run, leaseUntil: Date.now() - 1 } }));
+    await rewriteLive(stub, (r) => ({ ...r, run: { ...r.run, leaseUntil: Date.now() - 1 } }));
     await runInDurableObject(stub, (instance: TaskObject) => instance.alarm());
     const renewed = await storedRecord(stub);
     expect(renewed?.run).toMatchObject({ phase: "running", runs: 1, leaseId });

@@ -3,8 +3,9 @@
  * plain JSON-RPC over HTTP (no SDK client, so the figures measure the server, not client-side
  * bookkeeping).
  */
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { Agent, request } from "node:http";
+import { resolve } from "node:path";
 import { startDevServer, type DevServer, type DevServerOptions } from "../test/e2e/support/wrangler-dev.ts";
 
 /**
@@ -19,8 +20,14 @@ export const STATE_ROOT: string | undefined = process.env["BENCH_STATE_ROOT"] ??
 /** Limits raised so sections measure latency, not admission control. */
 const BENCH_VARS = { MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" };
 
+/** The `--var KEY:VALUE` settings of package.json's dev script (TRANSITION_LOG): the bench runs ours as `npm run dev` does. */
+export function devScriptVars(): Record<string, string> {
+  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../package.json"), "utf8")) as { scripts: Record<string, string> };
+  return Object.fromEntries([...(pkg.scripts["dev"] ?? "").matchAll(/--var ([A-Z_]+):(\S+)/g)].map((m) => [m[1] ?? "", m[2] ?? ""]));
+}
+
 export async function startBenchServer(options: DevServerOptions = {}): Promise<DevServer> {
-  return startDevServer({ stateRoot: STATE_ROOT, ...options, vars: { ...BENCH_VARS, ...options.vars } });
+  return startDevServer({ stateRoot: STATE_ROOT, ...options, vars: { ...devScriptVars(), ...BENCH_VARS, ...options.vars } });
 }
 
 /** The line each section starts with: what ran where. */

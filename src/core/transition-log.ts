@@ -38,15 +38,33 @@ export function transitionLines(record: TaskRecord, events: readonly TaskEvent[]
     }));
 }
 
+/**
+ * How lines reach the log: "lines", one console call per line (what Workers Logs indexes: a JSON
+ * line per call); "batched", the lines of one moment in one call per level, joined by newlines, for
+ * `wrangler dev` (npm run dev sets it): there every console call crosses wrangler's inspector, and
+ * the terminal shows the same lines either way (docs/peers.md has what each call costs).
+ */
+export type TransitionLogMode = "lines" | "batched";
+
+export const transitionLogMode = (value: unknown): TransitionLogMode => (String(value ?? "").trim().toLowerCase() === "batched" ? "batched" : "lines");
+
+/** The console calls that print `lines` in `mode`: [level, text] in order. */
+export function transitionLogCalls(lines: readonly TransitionLine[], mode: TransitionLogMode): ["info" | "warn", string][] {
+  const level = (line: TransitionLine) => (line.status === "failed" ? "warn" : "info");
+  if (mode === "lines") return lines.map((line) => [level(line), JSON.stringify(line)]);
+  return (["info", "warn"] as const)
+    .map((wanted): ["info" | "warn", string] => [wanted, lines.filter((line) => level(line) === wanted).map((line) => JSON.stringify(line)).join("\n")])
+    .filter(([, text]) => text !== "");
+}
+
 /** Lines built and not yet printed, in order. */
 const unprinted: TransitionLine[] = [];
 let printing: ReturnType<typeof setTimeout> | undefined;
 
-function printLines(): void {
+function printLines(mode: TransitionLogMode): void {
   printing = undefined;
-  for (const line of unprinted.splice(0)) {
-    const text = JSON.stringify(line);
-    if (line.status === "failed") console.warn(text);
+  for (const [level, text] of transitionLogCalls(unprinted.splice(0), mode)) {
+    if (level === "warn") console.warn(text);
     else console.info(text);
   }
 }
@@ -57,9 +75,10 @@ function printLines(): void {
  * call that made them: under `wrangler dev` every console call is sent to its inspector and costs
  * 1-2.5 ms of the runtime's thread (docs/core.md), which a call that ends at once should not wait for.
  */
-export const transitionLogObserver: TaskObserver = async ({ record, events }) => {
+export const transitionLogObserver: TaskObserver = async ({ env, record, events }) => {
   const lines = transitionLines(record, events);
   if (lines.length === 0) return;
   unprinted.push(...lines);
-  printing ??= setTimeout(printLines, 0);
+  const mode = transitionLogMode(env.TRANSITION_LOG);
+  printing ??= setTimeout(() => printLines(mode), 0);
 };

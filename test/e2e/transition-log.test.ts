@@ -1,39 +1,41 @@
 // The task transition log on a real `wrangler dev`: what `wrangler tail` would show, read from the
-// dev server's output. One JSON line per status change, with a fixed set of fields and nothing else.
+// dev server's output. One JSON line per status change, with a fixed set of fields and nothing else,
+// printed one console call per line (TRANSITION_LOG "lines", deployed) or batched (`npm run dev`).
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 
 let server: DevServer;
+let batchedServer: DevServer;
 const CORRELATION_ID = "corr-must-not-be-logged";
 const FIELDS = ["durationMs", "event", "phase", "runs", "status", "taskId", "tool"];
 
 beforeAll(async () => {
-  server = await startDevServer();
+  [server, batchedServer] = await Promise.all([startDevServer(), startDevServer({ vars: { TRANSITION_LOG: "batched" } })]);
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await Promise.all([server?.stop(), batchedServer?.stop()]);
 });
 
-async function startTask(name: string, args: Record<string, unknown>): Promise<string> {
+async function startTask(name: string, args: Record<string, unknown>, on = server): Promise<string> {
   const params = { name, arguments: args, task: {}, _meta: { "mcp-task-worker/correlation-id": CORRELATION_ID } };
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params });
+  const reply = await rpc(on.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params });
   const taskId = (reply.body as { result?: { task?: { taskId?: string } } }).result?.task?.taskId;
   if (!taskId) throw new Error(`no task created: ${reply.text}`);
   return taskId;
 }
 
 /** The transition lines the dev server printed, parsed; a line that is not JSON fails the test. */
-function transitions(): Record<string, unknown>[] {
-  return server
+function transitions(on = server): Record<string, unknown>[] {
+  return on
     .logs()
     .split("\n")
     .filter((line) => line.includes('"task.transition"'))
     .map((line) => JSON.parse(line.trim()) as Record<string, unknown>);
 }
 
-const of = (taskId: string) => transitions().filter((line) => line["taskId"] === taskId);
+const of = (taskId: string, on = server) => transitions(on).filter((line) => line["taskId"] === taskId);
 
 describe("task transition log", () => {
   it("prints one line per status change of a task, from queued to completed, with growing durations", async ({ expect }) => {
@@ -65,5 +67,19 @@ describe("task transition log", () => {
     for (const line of of(taskId)) expect(Object.keys(line).sort()).toEqual(FIELDS);
     const text = server.logs().split("\n").filter((line) => line.includes(taskId)).join("\n");
     for (const leak of ["0.654321", "Processed", CORRELATION_ID, "Queued.", "Running.", "Completed."]) expect(text).not.toContain(leak);
+  });
+
+  it("batched (npm run dev): the same lines, each on its own line of the terminal, in order per task", async ({ expect }) => {
+    const taskIds = await Promise.all(Array.from({ length: 8 }, () => startTask("batch_process", { items: 1, secondsPerItem: 0.2 }, batchedServer)));
+    await vi.waitFor(() => expect(taskIds.map((id) => of(id, batchedServer).at(-1)?.["status"])).toEqual(taskIds.map(() => "completed")), { timeout: 30_000, interval: 200 });
+    for (const taskId of taskIds) {
+      const lines = of(taskId, batchedServer);
+      expect(lines.map((l) => [l["status"], l["phase"], l["runs"]])).toEqual([
+        ["working", "queued", 0],
+        ["working", "running", 1],
+        ["completed", "done", 1],
+      ]);
+      for (const line of lines) expect(Object.keys(line).sort()).toEqual(FIELDS);
+    }
   });
 });

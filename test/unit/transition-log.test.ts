@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type Transition } from "../../src/core/model";
 import type { NewTaskEvent, TaskEvent } from "../../src/core/task-events";
-import { transitionLines } from "../../src/core/transition-log";
+import { transitionLines, transitionLogCalls, transitionLogMode } from "../../src/core/transition-log";
 
 const T0 = 1_700_000_000_000;
 const SECRET = "s3cret-argument";
@@ -39,5 +39,30 @@ describe("transitionLines", () => {
     const line = JSON.stringify(linesOf(failed, T0 + 700));
     expect(line).toContain('"status":"failed"');
     expect(line).not.toContain(SECRET);
+  });
+});
+
+describe("transitionLogCalls", () => {
+  const failed = failRun(started.record, "lease-1", "boom", true, { maxAttempts: 3, baseSeconds: 2 }, T0 + 700);
+  const lines = [...linesOf(created, T0), ...linesOf(started, T0 + 40), ...linesOf(failed, T0 + 700)];
+
+  it("lines (deployed): one console call per line, a failure at warn", ({ expect }) => {
+    const calls = transitionLogCalls(lines, "lines");
+    expect(calls.map(([level]) => level)).toEqual(["info", "info", "warn"]);
+    expect(calls.map(([, text]) => JSON.parse(text))).toEqual(lines);
+  });
+
+  it("batched (npm run dev): one call per level, the same lines joined by newlines, in order", ({ expect }) => {
+    const calls = transitionLogCalls(lines, "batched");
+    expect(calls.map(([level]) => level)).toEqual(["info", "warn"]);
+    expect(calls.flatMap(([, text]) => text.split("\n").map((line) => JSON.parse(line) as unknown))).toEqual(lines);
+    expect(transitionLogCalls(lines.slice(0, 2), "batched")).toHaveLength(1);
+    expect(transitionLogCalls([], "batched")).toEqual([]);
+  });
+
+  it("reads TRANSITION_LOG: batched only when it says so, lines otherwise", ({ expect }) => {
+    expect(transitionLogMode("batched")).toBe("batched");
+    expect(transitionLogMode(" Batched ")).toBe("batched");
+    for (const other of ["lines", "", undefined, "nonsense"]) expect(transitionLogMode(other)).toBe("lines");
   });
 });

@@ -199,19 +199,22 @@ describe("the pool of pre-provisioned task ids", () => {
     runInDurableObject(indexOf(principal), (_instance: PrincipalObject, state: DurableObjectState) =>
       state.storage.sql.exec<{ task_id: string }>("SELECT task_id FROM pool ORDER BY prepared_at DESC").toArray().map((row) => row.task_id),
     );
-  const tablesOf = (principal: string, taskId: string) =>
-    runInDurableObject(env.TASKS.getByName(taskObjectName(principal, taskId)), (_instance: TaskObject, state: DurableObjectState) =>
-      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')").toArray().map((row) => row.name),
-    );
+  /** A pooled object's database: its tables (made ahead by prepare) and the rows they hold. */
+  const databaseOf = (principal: string, taskId: string) =>
+    runInDurableObject(env.TASKS.getByName(taskObjectName(principal, taskId)), (_instance: TaskObject, state: DurableObjectState) => {
+      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')").toArray().map((row) => row.name);
+      const rows = tables.length === 2 ? state.storage.sql.exec<{ n: number }>("SELECT (SELECT COUNT(*) FROM task) + (SELECT COUNT(*) FROM events) AS n").one().n : 0;
+      return { tables: tables.sort(), rows };
+    });
 
-  it("fills in the background after a creation, with objects that store nothing", async ({ expect }) => {
+  it("fills in the background after a creation, with objects whose database is made ahead and holds no task", async ({ expect }) => {
     const principal = `p-${crypto.randomUUID()}`;
     const gateway = new TaskGateway(env, settings, principal);
     const first = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
     for (const id of await poolOf(principal)) {
       expect(id).toMatch(/^[0-9a-f]{32}$/);
-      expect(await tablesOf(principal, id)).toEqual([]);
+      expect(await databaseOf(principal, id)).toEqual({ tables: ["events", "task"], rows: 0 });
     }
     await gateway.cancel(first.ok ? first.snapshot.task.taskId : "");
   });
@@ -283,7 +286,7 @@ describe("the pool of pre-provisioned task ids", () => {
     expect(alarm).not.toBeNull();
     expect(await runDurableObjectAlarm(indexOf(principal))).toBe(true);
     expect(await poolOf(principal)).toEqual([]);
-    for (const id of pooled) expect(await tablesOf(principal, id)).toEqual([]);
+    for (const id of pooled) expect(await databaseOf(principal, id)).toEqual({ tables: [], rows: 0 });
     // A created task is never discarded, even if asked to.
     const keptId = kept.ok ? kept.snapshot.task.taskId : "";
     expect(await env.TASKS.getByName(taskObjectName(principal, keptId)).discard()).toBe(false);

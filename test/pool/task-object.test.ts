@@ -245,14 +245,15 @@ describe("TaskObject.prepare and discard (the principal's id pool)", () => {
       state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')").toArray().length,
     );
 
-  it("neither a lookup of an unknown id nor prepare creates tables or a task", async ({ expect }) => {
+  it("a lookup of an unknown id creates nothing; prepare makes the empty tables ahead, and still no task", async ({ expect }) => {
     const { stub } = freshTask();
     expect(await stub.get()).toBeUndefined();
     expect(await tables(stub)).toBe(0);
     await stub.prepare();
-    expect(await tables(stub)).toBe(0);
+    expect(await tables(stub)).toBe(2);
     expect(await stub.get()).toBeUndefined();
     expect(await stub.events(0)).toEqual([]);
+    expect(await storedEvents(stub)).toEqual([]);
   });
 
   it("create after prepare stores the task as usual", async ({ expect }) => {

@@ -57,28 +57,48 @@ export function transitionLogCalls(lines: readonly TransitionLine[], mode: Trans
     .filter(([, text]) => text !== "");
 }
 
-/** Lines built and not yet printed, in order. */
-const unprinted: TransitionLine[] = [];
-let printing: ReturnType<typeof setTimeout> | undefined;
+/** How long batched lines wait for others: a dev terminal shows them a tenth of a second late, and a run of quick calls shares one console call. */
+export const BATCH_WINDOW_MS = 100;
+/** A timer this much past its time is taken as lost (set from an object evicted before it fired) and set again. */
+const LOST_TIMER_MS = 1000;
 
-function printLines(mode: TransitionLogMode): void {
-  printing = undefined;
-  for (const [level, text] of transitionLogCalls(unprinted.splice(0), mode)) {
-    if (level === "warn") console.warn(text);
-    else console.info(text);
+/** Keeps the lines built and not yet printed, in order, and prints them on a timer, after the answer of the call that made them. */
+export class TransitionPrinter {
+  private readonly unprinted: TransitionLine[] = [];
+  /** When the pending timer should fire; undefined when none is pending. */
+  private dueAt: number | undefined;
+
+  constructor(
+    private readonly print: (level: "info" | "warn", text: string) => void,
+    private readonly schedule: (print: () => void, delayMs: number) => void,
+  ) {}
+
+  add(lines: readonly TransitionLine[], mode: TransitionLogMode, now: number): void {
+    if (lines.length === 0) return;
+    this.unprinted.push(...lines);
+    if (this.dueAt !== undefined && now <= this.dueAt + LOST_TIMER_MS) return;
+    const delayMs = mode === "batched" ? BATCH_WINDOW_MS : 0;
+    this.dueAt = now + delayMs;
+    this.schedule(() => this.flush(mode), delayMs);
+  }
+
+  flush(mode: TransitionLogMode): void {
+    this.dueAt = undefined;
+    for (const [level, text] of transitionLogCalls(this.unprinted.splice(0), mode)) this.print(level, text);
   }
 }
 
+const printer = new TransitionPrinter(
+  (level, text) => (level === "warn" ? console.warn(text) : console.info(text)),
+  (print, delayMs) => void setTimeout(print, delayMs),
+);
+
 /**
  * Workers Logs indexes the fields of a JSON line. Level info (a failed task: warn), so `wrangler dev
- * --log-level info` shows it too. The lines are printed on a zero-delay timer, after the answer of the
- * call that made them: under `wrangler dev` every console call is sent to its inspector and costs
- * 1-2.5 ms of the runtime's thread (docs/core.md), which a call that ends at once should not wait for.
+ * --log-level info` shows it too. The lines are printed on a timer, after the answer of the call that
+ * made them: under `wrangler dev` every console call is sent to its inspector and costs 1-2.5 ms of
+ * the runtime's thread (docs/core.md), which a call that ends at once should not wait for.
  */
 export const transitionLogObserver: TaskObserver = async ({ env, record, events }) => {
-  const lines = transitionLines(record, events);
-  if (lines.length === 0) return;
-  unprinted.push(...lines);
-  const mode = transitionLogMode(env.TRANSITION_LOG);
-  printing ??= setTimeout(() => printLines(mode), 0);
+  printer.add(transitionLines(record, events), transitionLogMode(env.TRANSITION_LOG), Date.now());
 };

@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type Transition } from "../../src/core/model";
 import type { NewTaskEvent, TaskEvent } from "../../src/core/task-events";
-import { transitionLines, transitionLogCalls, transitionLogMode } from "../../src/core/transition-log";
+import { BATCH_WINDOW_MS, TransitionPrinter, transitionLines, transitionLogCalls, transitionLogMode } from "../../src/core/transition-log";
 
 const T0 = 1_700_000_000_000;
 const SECRET = "s3cret-argument";
@@ -64,5 +64,51 @@ describe("transitionLogCalls", () => {
     expect(transitionLogMode("batched")).toBe("batched");
     expect(transitionLogMode(" Batched ")).toBe("batched");
     for (const other of ["lines", "", undefined, "nonsense"]) expect(transitionLogMode(other)).toBe("lines");
+  });
+});
+
+describe("TransitionPrinter", () => {
+  /** A printer whose timers are held here, to fire by hand. */
+  function harness() {
+    const printed: [string, string][] = [];
+    const timers: { run: () => void; delayMs: number }[] = [];
+    const printer = new TransitionPrinter((level, text) => printed.push([level, text]), (run, delayMs) => timers.push({ run, delayMs }));
+    return { printed, timers, printer };
+  }
+  const [queued, running] = [...linesOf(created, T0), ...linesOf(started, T0 + 40)];
+  if (!queued || !running) throw new Error("no lines");
+
+  it("lines: prints each commit's lines on a zero-delay timer, one call per line", ({ expect }) => {
+    const { printed, timers, printer } = harness();
+    printer.add([queued], "lines", T0);
+    printer.add([running], "lines", T0 + 1);
+    expect(timers.map((t) => t.delayMs)).toEqual([0]);
+    expect(printed).toEqual([]);
+    timers[0]?.run();
+    expect(printed.map(([, text]) => JSON.parse(text) as unknown)).toEqual([queued, running]);
+  });
+
+  it("batched: lines of commits within the window share one console call, after it", ({ expect }) => {
+    const { printed, timers, printer } = harness();
+    printer.add([queued], "batched", T0);
+    printer.add([running], "batched", T0 + BATCH_WINDOW_MS / 2);
+    expect(timers.map((t) => t.delayMs)).toEqual([BATCH_WINDOW_MS]);
+    timers[0]?.run();
+    expect(printed).toHaveLength(1);
+    expect(printed[0]?.[1].split("\n").map((line) => JSON.parse(line) as unknown)).toEqual([queued, running]);
+    // The next line starts a new window.
+    printer.add([queued], "batched", T0 + 2 * BATCH_WINDOW_MS);
+    expect(timers).toHaveLength(2);
+  });
+
+  it("sets its timer again when the last one is long overdue (its object went away before it fired), losing no line", ({ expect }) => {
+    const { printed, timers, printer } = harness();
+    printer.add([queued], "batched", T0);
+    printer.add([running], "batched", T0 + BATCH_WINDOW_MS + 5_000);
+    expect(timers).toHaveLength(2);
+    timers[1]?.run();
+    expect(printed[0]?.[1].split("\n").map((line) => JSON.parse(line) as unknown)).toEqual([queued, running]);
+    timers[0]?.run(); // the lost one firing after all prints nothing twice
+    expect(printed).toHaveLength(1);
   });
 });

@@ -143,7 +143,11 @@ export class TaskGateway {
       options,
     );
     const { ended, ...snapshot } = made;
-    if (ended) this.endedHere.set(taskId, { meta: snapshot.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
+    if (ended) {
+      // The job ran to its end inside this call: there is nothing left to dispatch.
+      this.endedHere.set(taskId, { meta: snapshot.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
+      return snapshot;
+    }
     // The queue stays the job's dispatch of record; a job already started needs nothing from it
     // (queue-consumer.ts). With the request's waitUntil the message leaves after the answer.
     const sent = jobDispatch.send(this.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) });

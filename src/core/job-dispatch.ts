@@ -1,6 +1,7 @@
 /**
  * The job messages of one isolate's task creations, sent together: the creations of one moment
- * share a `sendBatch` instead of a `send` each. Every send is a write in the queue (locally a commit
+ * (of STARTED_WINDOW_MS, for jobs their objects already started) share a `sendBatch` instead of a
+ * `send` each. Every send is a write in the queue (locally a commit
  * in Miniflare's queue broker, fsynced on disk), so 200 creations at once cost a few writes, not 200.
  * A message leaves after its task's creation answered, as the TaskObject's own send did.
  */
@@ -14,22 +15,41 @@ export interface JobQueue {
 /** The queue's limit per sendBatch call. */
 const MAX_BATCH = 100;
 
+/**
+ * How long a started job's message waits for others. Nothing waits for it (its object started the
+ * run, and the consumer only acks it), so a burst's messages share a few sends instead of one per
+ * moment; a message that hands a job over (DISPATCH_GRACE_MS > 0) leaves at once.
+ */
+export const STARTED_WINDOW_MS = 50;
+
+interface Flush {
+  at: number;
+  sent: Promise<void>;
+}
+
 export class JobDispatch {
   private pending: JobMessage[] = [];
-  private flushing: Promise<void> | undefined;
+  /** The next flush due; a message due sooner (a hand-over) schedules an earlier one. */
+  private next: Flush | undefined;
 
   /** Queues `message` for the next batch; resolves once that batch was sent (or its failure logged). */
   send(queue: JobQueue, message: JobMessage): Promise<void> {
     this.pending.push(message);
-    // A zero-delay timer, not a microtask: creations answered in the same moment join the batch.
-    this.flushing ??= new Promise<void>((resolve) => setTimeout(resolve, 0)).then(() => this.flush(queue));
-    return this.flushing;
+    const now = Date.now();
+    const at = now + (message.started === true ? STARTED_WINDOW_MS : 0);
+    if (this.next === undefined || at < this.next.at) {
+      // A timer, not a microtask, even at zero delay: creations answered in the same moment join the batch.
+      const flush: Flush = { at, sent: Promise.resolve() };
+      flush.sent = new Promise<void>((resolve) => setTimeout(resolve, at - now)).then(() => this.flush(queue, flush));
+      this.next = flush;
+    }
+    return this.next.sent;
   }
 
-  private async flush(queue: JobQueue): Promise<void> {
+  private async flush(queue: JobQueue, flush: Flush): Promise<void> {
     const messages = this.pending;
     this.pending = [];
-    this.flushing = undefined;
+    if (this.next === flush) this.next = undefined;
     for (let i = 0; i < messages.length; i += MAX_BATCH) {
       const chunk = messages.slice(i, i + MAX_BATCH);
       try {

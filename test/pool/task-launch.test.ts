@@ -5,6 +5,8 @@
 import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
+import { readSettings } from "../../src/config";
+import { TaskGateway } from "../../src/core/gateway";
 import worker from "../../src/index";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedEvents, storedRecord, type TaskStub } from "./support";
@@ -68,5 +70,28 @@ describe("the job's queue message once its run has started", () => {
     expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual([msg.id]);
     // A hand-over would have marked it delivered and started it.
     expect((await storedRecord(stub))?.run).toMatchObject({ phase: "queued", delivered: false, runs: 0 });
+  });
+
+  it("is sent, marked started, for a plain call's job that goes on, and not at all for one that ended inside the call", async ({ expect }) => {
+    const principal = `p-${crypto.randomUUID()}`;
+    const bodies: unknown[] = [];
+    const jobs = env.JOBS;
+    const JOBS: Queue = {
+      metrics: () => jobs.metrics(),
+      send: (message, options) => jobs.send(message, options),
+      sendBatch: (messages, options) => {
+        const list = [...messages];
+        bodies.push(...list.map((m) => m.body));
+        return jobs.sendBatch(list, options);
+      },
+    };
+    // No waitUntil: each creation returns once its message (if any) has left.
+    const gateway = new TaskGateway({ ...env, JOBS }, { ...readSettings(env), dispatchGraceMs: 0 }, principal);
+    const quick = await gateway.create({ tool: "batch_process", args: { items: 1, secondsPerItem: 0 }, wait: true });
+    expect((await gateway.get(quick.ok ? quick.snapshot.task.taskId : ""))?.task.status).toBe("completed");
+    const slow = await gateway.create({ tool: "countdown", args: { seconds: 2 }, wait: true });
+    const slowId = slow.ok ? slow.snapshot.task.taskId : "";
+    expect(bodies).toEqual([{ v: 1, principal, taskId: slowId, started: true }]);
+    await gateway.cancel(slowId);
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, describe, it, vi } from "vitest";
-import { JobDispatch, type JobQueue } from "../../src/core/job-dispatch";
+import { JobDispatch, STARTED_WINDOW_MS, type JobQueue } from "../../src/core/job-dispatch";
 import type { JobMessage } from "../../src/core/job-message";
 
 /** A queue standing in for JOBS: records every sendBatch; `failFirst` makes the first one throw. */
@@ -17,6 +17,10 @@ function queue(failFirst = false) {
 }
 
 const message = (i: number): JobMessage => ({ v: 1, principal: "p", taskId: i.toString(16).padStart(32, "0"), started: true });
+/** A message that hands its job over (DISPATCH_GRACE_MS > 0): its object has not started it. */
+const handOver = (i: number): JobMessage => ({ v: 1, principal: "p", taskId: i.toString(16).padStart(32, "0") });
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const lastDigits = (batches: JobMessage[][]) => batches.map((b) => b.map((m) => m.taskId.slice(-1)));
 
 describe("JobDispatch", () => {
   afterEach(() => vi.restoreAllMocks());
@@ -47,5 +51,34 @@ describe("JobDispatch", () => {
     expect(String(errors.mock.calls[0]?.[0])).toContain("alarms start them");
     expect(String(errors.mock.calls[0]?.[1])).toContain(message(99).taskId);
     expect(batches.map((b) => b.length)).toEqual([1]);
+  });
+
+  it("lets started jobs' messages wait STARTED_WINDOW_MS for others: a burst's creations share a send", async ({ expect }) => {
+    const { batches, q } = queue();
+    const dispatch = new JobDispatch();
+    const started = Date.now();
+    const sent = [dispatch.send(q, message(0))];
+    await pause(STARTED_WINDOW_MS / 5);
+    sent.push(dispatch.send(q, message(1)));
+    await pause(STARTED_WINDOW_MS / 5);
+    sent.push(dispatch.send(q, message(2)));
+    expect(batches).toEqual([]);
+    await Promise.all(sent);
+    expect(lastDigits(batches)).toEqual([["0", "1", "2"]]);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(STARTED_WINDOW_MS - 5);
+  });
+
+  it("sends a hand-over at once, taking along the started ones waiting", async ({ expect }) => {
+    const { batches, q } = queue();
+    const dispatch = new JobDispatch();
+    const waiting = dispatch.send(q, message(0));
+    await pause(5);
+    const started = Date.now();
+    await dispatch.send(q, handOver(1));
+    expect(Date.now() - started).toBeLessThan(STARTED_WINDOW_MS);
+    expect(lastDigits(batches)).toEqual([["0", "1"]]);
+    await waiting;
+    await dispatch.send(q, handOver(2));
+    expect(lastDigits(batches)).toEqual([["0", "1"], ["2"]]);
   });
 });

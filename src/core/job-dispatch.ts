@@ -1,8 +1,8 @@
 /**
  * The job messages of one isolate's task creations, sent together: the creations of one moment
  * (of STARTED_WINDOW_MS, for jobs their objects already started) share a `sendBatch` instead of a
- * `send` each. Every send is a write in the queue (locally a commit
- * in Miniflare's queue broker, fsynced on disk), so 200 creations at once cost a few writes, not 200.
+ * `send` each. Every send is a write in the queue (locally a commit in Miniflare's queue broker,
+ * fsynced on disk), so 200 creations at once cost a few writes, not 200.
  * A message leaves after its task's creation answered, as the TaskObject's own send did.
  */
 import type { JobMessage } from "./job-message";
@@ -39,8 +39,7 @@ export class JobDispatch {
     const at = now + (message.started === true ? STARTED_WINDOW_MS : 0);
     if (this.next === undefined || at < this.next.at) {
       // A timer, not a microtask, even at zero delay: creations answered in the same moment join the batch.
-      const flush: Flush = { at, sent: Promise.resolve() };
-      flush.sent = new Promise<void>((resolve) => setTimeout(resolve, at - now)).then(() => this.flush(queue, flush));
+      const flush: Flush = { at, sent: new Promise<void>((resolve) => setTimeout(resolve, at - now)).then(() => this.flush(queue, flush)) };
       this.next = flush;
     }
     return this.next.sent;

@@ -42,7 +42,7 @@ export function transitionLines(record: TaskRecord, events: readonly TaskEvent[]
  * How lines reach the log: "lines", one console call per line (what Workers Logs indexes: a JSON
  * line per call); "batched", the lines of one moment in one call per level, joined by newlines, for
  * `wrangler dev` (npm run dev sets it): there every console call crosses wrangler's inspector, and
- * the terminal shows the same lines either way (docs/peers.md has what each call costs).
+ * the terminal shows the same lines either way (docs/log-cost.md has what each call costs).
  */
 export type TransitionLogMode = "lines" | "batched";
 

@@ -20,10 +20,15 @@ export const STATE_ROOT: string | undefined = process.env["BENCH_STATE_ROOT"] ??
 /** Limits raised so sections measure latency, not admission control. */
 const BENCH_VARS = { MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" };
 
-/** The `--var KEY:VALUE` settings of package.json's dev script (TRANSITION_LOG): the bench runs ours as `npm run dev` does. */
-export function devScriptVars(): Record<string, string> {
+/** package.json's dev script: what `npm run dev` runs, which the bench follows. */
+export function devScript(): string {
   const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../package.json"), "utf8")) as { scripts: Record<string, string> };
-  return Object.fromEntries([...(pkg.scripts["dev"] ?? "").matchAll(/--var ([A-Z_]+):(\S+)/g)].map((m) => [m[1] ?? "", m[2] ?? ""]));
+  return pkg.scripts["dev"] ?? "";
+}
+
+/** The `--var KEY:VALUE` settings of the dev script (TRANSITION_LOG): the bench runs ours as `npm run dev` does. */
+export function devScriptVars(): Record<string, string> {
+  return Object.fromEntries([...devScript().matchAll(/--var ([A-Z_]+):(\S+)/g)].map((m) => [m[1] ?? "", m[2] ?? ""]));
 }
 
 export async function startBenchServer(options: DevServerOptions = {}): Promise<DevServer> {

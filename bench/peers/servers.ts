@@ -11,17 +11,16 @@
  * started once and shared by every configuration.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startDevServer, type DevServer } from "../../test/e2e/support/wrangler-dev.ts";
-import { STATE_ROOT, startBenchServer } from "../support.ts";
+import { devScript, STATE_ROOT, startBenchServer } from "../support.ts";
 
 export type ConfigName = "bench" | "default" | "collector";
 
 /** Whether `npm run dev` runs wrangler's local observability collector, read from its script. */
 export function devScriptObservability(): boolean {
-  const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> };
-  const setting = /X_LOCAL_OBSERVABILITY=(?:\$\{X_LOCAL_OBSERVABILITY:-)?(true|false)/.exec(pkg.scripts["dev"] ?? "")?.[1];
+  const setting = /X_LOCAL_OBSERVABILITY=(?:\$\{X_LOCAL_OBSERVABILITY:-)?(true|false)/.exec(devScript())?.[1];
   // Not set in the script: wrangler's own default, on.
   return setting !== "false";
 }

@@ -7,7 +7,7 @@
  * - time from a resume `GET /mcp` with Last-Event-ID to its first replayed event (goal ≤ 2×).
  */
 import { request } from "node:http";
-import { createTask, httpGet, ms, ratio, serverLine, startBenchServer, summarize, taskResult } from "./support.ts";
+import { createTask, finishedCallFirstEventId, httpGet, ms, ratio, serverLine, startBenchServer, summarize, taskResult } from "./support.ts";
 
 const BARE_SAMPLES = 300;
 const BARE_BLOCK = 100;
@@ -103,13 +103,7 @@ function readProgressDelays(eventsUrl: string): Promise<{ attachedAt: number; de
 
 /** A finished tools/call stream is resumed from its first event, again and again. */
 async function resumeLatencies(url: string, count: number): Promise<number[]> {
-  const call = await fetch(`${url}/mcp`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 3 }, _meta: { progressToken: "bench" } } }),
-  });
-  const firstId = /^id: (t\.\S+)$/m.exec(await call.text())?.[1];
-  if (!firstId) throw new Error("the tools/call stream carried no task event id");
+  const firstId = await finishedCallFirstEventId(url, 3, "bench");
   const latencies: number[] = [];
   const headers = { Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": firstId };
   for (let i = 0; i < count; i++) latencies.push(await httpGet(`${url}/mcp`, headers, (text) => /^data: \{/m.test(text)));

@@ -204,3 +204,18 @@ export function taskResult(baseUrl: string, taskId: string): Promise<Record<stri
 export function median(values: number[]): number {
   return percentile(values, 50);
 }
+
+/**
+ * The first event id of a plain `countdown` call's stream, read once the call has finished: where a
+ * `GET /mcp` with `Last-Event-ID` resumes from (the streams section and the peers' resume row).
+ */
+export async function finishedCallFirstEventId(url: string, seconds: number, progressToken: string): Promise<string> {
+  const call = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds }, _meta: { progressToken } } }),
+  });
+  const firstId = /^id: (t\.\S+)$/m.exec(await call.text())?.[1];
+  if (!firstId) throw new Error("the tools/call stream carried no task event id");
+  return firstId;
+}

@@ -6,7 +6,7 @@
  * `Last-Event-ID` of a finished plain call's first event, timed to its first replayed event, as in
  * bench/streams.bench.ts.
  */
-import { summarize, type Summary } from "../support.ts";
+import { finishedCallFirstEventId, summarize, type Summary } from "../support.ts";
 import { get, getUntil, oneSocket, rpc, rpcModern, socketPool, type RpcTarget } from "./client.ts";
 
 export interface CreationRun {
@@ -27,13 +27,7 @@ export interface CreationTargets {
 const COUNTDOWN = { name: "countdown", arguments: { seconds: 1 } };
 
 export async function prepareCreation(url: string, warmupRounds: number): Promise<CreationTargets> {
-  const call = await fetch(`${url}/mcp`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 2 }, _meta: { progressToken: "peers" } } }),
-  });
-  const resumeFrom = /^id: (t\.\S+)$/m.exec(await call.text())?.[1];
-  if (!resumeFrom) throw new Error("the tools/call stream carried no task event id");
+  const resumeFrom = await finishedCallFirstEventId(url, 2, "peers");
   const targets = { ours: { url, agent: oneSocket() }, resumeFrom, created: [] };
   await sampleCreation(targets, warmupRounds);
   return targets;

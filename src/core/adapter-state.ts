@@ -45,7 +45,10 @@ const TABLE = "CREATE TABLE IF NOT EXISTS adapter_state (kind TEXT NOT NULL, key
 
 export class AdapterStateStore implements AdapterStateWriter {
   private readonly kinds = new Map<string, Map<string, { value: JsonObject; spans: StateSpan[] }>>();
+  /** Whether the table exists; undefined until checked or known. */
   private exists: boolean | undefined;
+  /** This instance made the table, so every entry in it was written here and is cached: nothing to read back. */
+  private madeHere = false;
 
   /** `lastSeq` is the task's event clock: the sequence number of its latest event. */
   constructor(
@@ -58,6 +61,7 @@ export class AdapterStateStore implements AdapterStateWriter {
     if (!this.tableExists()) {
       this.sql.exec(TABLE);
       this.exists = true;
+      this.madeHere = true;
     }
     const entries = this.entries(kind);
     const chosen = key ?? String(Math.max(0, ...[...entries.keys()].map(Number).filter(Number.isSafeInteger)) + 1);
@@ -105,6 +109,12 @@ export class AdapterStateStore implements AdapterStateWriter {
   reset(): void {
     this.kinds.clear();
     this.exists = undefined;
+    this.madeHere = false;
+  }
+
+  /** The task's storage found to have no tables yet (a new task's): there is no entry to look up until one is attached. */
+  absent(): void {
+    this.exists ??= false;
   }
 
   private write(kind: string, key: string, value: JsonObject, spans: StateSpan[]): void {
@@ -132,7 +142,7 @@ export class AdapterStateStore implements AdapterStateWriter {
     let entries = this.kinds.get(kind);
     if (!entries) {
       entries = new Map();
-      if (this.tableExists()) {
+      if (!this.madeHere && this.tableExists()) {
         for (const row of this.sql.exec<{ key: string; value: string; spans: string }>("SELECT key, value, spans FROM adapter_state WHERE kind = ?", kind)) {
           entries.set(row.key, { value: JSON.parse(row.value), spans: JSON.parse(row.spans) });
         }

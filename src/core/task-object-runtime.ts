@@ -136,6 +136,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
     this.feed.close("expired");
     await this.ctx.storage.deleteAlarm();
     await this.ctx.storage.deleteAll();
+    this.storage.dropped();
     this.storage.ensureSchema();
     await this.outbox.removeFromIndex(record);
   }

@@ -27,6 +27,8 @@ export class TaskStorage {
    * SELECT and no JSON.parse: a running job reads it at each progress report.
    */
   private known: { record: TaskRecord | undefined } | undefined;
+  /** The latest event's sequence number, kept like the record (every event is appended here); undefined: not known yet. */
+  private seq: number | undefined;
 
   constructor(private readonly sql: SqlStorage) {
     this.state = new AdapterStateStore(sql, () => this.lastSeq());
@@ -34,16 +36,15 @@ export class TaskStorage {
   }
 
   /**
-   * Creates the tables every task uses; also after deleteAll() so a reused instance keeps working.
-   * Every task is a new database, so each statement here is parsed and run once per task: no
-   * AUTOINCREMENT (its sqlite_sequence table is one more write per insert; rows are never deleted
-   * one by one, so a plain INTEGER PRIMARY KEY never reuses a sequence number either).
+   * Creates the tables every task uses, in a database that has none yet (a pooled object's, ahead of
+   * its task; after deleteAll(), so a reused instance keeps working). Every task is a new database,
+   * so each statement here is parsed and run once per task: no AUTOINCREMENT (its sqlite_sequence
+   * table is one more write per insert; rows are never deleted one by one, so a plain INTEGER
+   * PRIMARY KEY never reuses a sequence number either).
    */
   ensureSchema(): void {
+    if (this.hasSchema()) return;
     this.ready = true;
-    this.known = undefined;
-    this.state.reset();
-    this.fanOuts.reset();
     this.sql.exec(`
       CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
@@ -54,9 +55,20 @@ export class TaskStorage {
   /** After deleteAll(): leave the database empty (an unused object must leave nothing behind) until the next save. */
   dropped(): void {
     this.ready = false;
-    this.known = undefined;
     this.state.reset();
     this.fanOuts.reset();
+    this.foundEmpty();
+  }
+
+  /**
+   * A database without the task table holds nothing else of a task either (the tables and a new
+   * task's first rows are written in one turn): its record, event clock and adapter state are known
+   * without a read, each one SQL statement fewer to parse in the new task's database.
+   */
+  private foundEmpty(): void {
+    this.known = { record: undefined };
+    this.seq = 0;
+    this.state.absent();
   }
 
   /** From now until persist(), this new task's record, events, steps and initial adapter state stay in memory. */
@@ -83,11 +95,16 @@ export class TaskStorage {
     for (const entry of buffer.state) this.state.attach(entry.kind, entry.value, entry.key);
     if (buffer.record) this.save(buffer.record);
     for (const event of buffer.events) this.sql.exec("INSERT INTO events (seq, type, data, at) VALUES (?, ?, ?, ?)", event.seq, event.type, JSON.stringify(event.data), event.at);
+    // A new task's events are the first in its database.
+    if (buffer.events.length > 0) this.seq = buffer.lastSeq();
     for (const [name, step] of buffer.steps) this.sql.exec("INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING", name, step.json, step.at);
   }
 
   private hasSchema(): boolean {
-    this.ready ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
+    if (this.ready === undefined) {
+      this.ready = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
+      if (!this.ready) this.foundEmpty();
+    }
     return this.ready;
   }
 
@@ -117,6 +134,7 @@ export class TaskStorage {
       const row = this.sql
         .exec<{ seq: number }>("INSERT INTO events (type, data, at) VALUES (?, ?, ?) RETURNING seq", event.type, JSON.stringify(event.data), at)
         .one();
+      this.seq = row.seq;
       return { ...event, seq: row.seq, at };
     });
   }
@@ -142,9 +160,11 @@ export class TaskStorage {
 
   lastSeq(): number {
     if (this.buffer) return this.buffer.lastSeq();
+    if (this.seq !== undefined) return this.seq;
     // Adapter state attached with a new task comes before its first event (and its tables).
     if (!this.hasSchema()) return 0;
-    return this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM events").one().seq ?? 0;
+    this.seq = this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM events").one().seq ?? 0;
+    return this.seq;
   }
 
   step(name: string): { value: unknown } | undefined {

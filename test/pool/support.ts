@@ -30,7 +30,7 @@ export function freshTask(tool = "countdown", args: Record<string, unknown> = { 
  */
 type TaskApi = Pick<
   TaskObject,
-  "create" | "get" | "deliver" | "cancel" | "failDelivery" | "events" | "answer" | "attachState" | "lookupState" | "detachState" | "claimSteps" | "stepDone" | "stepFailed" | "stepHeartbeat" | "stepUndeliverable"
+  "create" | "prepare" | "get" | "deliver" | "cancel" | "failDelivery" | "events" | "answer" | "attachState" | "lookupState" | "detachState" | "claimSteps" | "stepDone" | "stepFailed" | "stepHeartbeat" | "stepUndeliverable"
 >;
 export type TaskStub = TaskApi & DurableObjectStub<TaskObject>;
 

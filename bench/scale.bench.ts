@@ -151,6 +151,7 @@ async function measure(server: DevServer, shape: Shape, report: (line: string) =
   report(`  Worker invocations: ${(c.workerRequests / n).toFixed(2)} HTTP + ${(sum(c.queueBatches) / n).toFixed(2)} queue batches (${perTask(c.queueBatches, n)})`);
   report(`  Durable Object requests: ${(sum(c.doRequests) / n).toFixed(2)} calls (${perTask(c.doRequests, n)}) + ${(sum(c.alarms) / n).toFixed(2)} alarms (${perTask(c.alarms, n)}) + ${(sum(c.webSocketMessagesIn) / n).toFixed(2)} WebSocket messages in`);
   report(`  SQL rows written: ${(sum(c.rowsWritten) / n).toFixed(1)} (${perTask(c.rowsWritten, n)}); read: ${(sum(c.rowsRead) / n).toFixed(1)} (${perTask(c.rowsRead, n)})`);
+  report(`  SQL statements run (sql.exec calls): ${(sum(c.sqlCalls) / n).toFixed(1)} (${perTask(c.sqlCalls, n)})`);
   report(`    by statement: ${Object.entries(c.rowsWrittenBy).sort(([, a], [, b]) => b - a).map(([k, v]) => `[${k}] ${(v / n).toFixed(2)}`).join("; ")}`);
   report(`  storage calls: ${perTask(c.storageCalls, n)}`);
   report(`  queue operations: writes ${perTask(c.queueWrites, n)}; reads ${perTask(c.queueReads, n)}; acks ${perTask(c.queueAcks, n)}; retries ${perTask(c.queueRetries, n)}`);

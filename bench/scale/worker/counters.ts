@@ -27,6 +27,8 @@ export interface CounterSnapshot {
   webSocketMessagesIn: Tally;
   rowsRead: Tally;
   rowsWritten: Tally;
+  /** `sql.exec` calls by class: each crosses into SQLite, and a statement is parsed the first time each database runs it. */
+  sqlCalls: Tally;
   /** Rows written by "Class: statement" (its first words), to see where the writes come from. */
   rowsWrittenBy: Tally;
   /** Key-value and alarm calls on an object's storage, by "Class.method" (setAlarm is billed as one row written). */
@@ -49,6 +51,7 @@ const empty = (): CounterSnapshot => ({
   webSocketMessagesIn: {},
   rowsRead: {},
   rowsWritten: {},
+  sqlCalls: {},
   rowsWrittenBy: {},
   storageCalls: {},
   activeMs: {},
@@ -101,6 +104,7 @@ export function snapshot(): CounterSnapshot {
   for (const { className, statement, cursor } of cursors) {
     result.rowsRead[className] = (result.rowsRead[className] ?? 0) + cursor.rowsRead;
     result.rowsWritten[className] = (result.rowsWritten[className] ?? 0) + cursor.rowsWritten;
+    result.sqlCalls[className] = (result.sqlCalls[className] ?? 0) + 1;
     if (cursor.rowsWritten > 0) result.rowsWrittenBy[`${className}: ${statement}`] = (result.rowsWrittenBy[`${className}: ${statement}`] ?? 0) + cursor.rowsWritten;
   }
   return result;

@@ -1,8 +1,9 @@
 /**
  * An interleaved A/B of Worker variants (bench/ab/variants.ts), each in its own `wrangler dev`:
- * every round sends a bare `GET /health`, a plain `tools/call` of `echo` and one of
- * `batch_process {items:1, secondsPerItem:0}` to every variant, in an order that rotates from
- * round to round, so all variants meet the same machine load. Prints p50s per run.
+ * every round sends a bare `GET /health`, a plain `tools/call` of `echo`, one of
+ * `batch_process {items:1, secondsPerItem:0}` and a task-augmented `countdown {seconds:1}` (the
+ * task's creation) to every variant, in an order that rotates from round to round, so all variants
+ * meet the same machine load. Prints p50s per run.
  *
  *   npm exec -- node bench/ab/run.ts main no-transition-log
  *
@@ -26,7 +27,8 @@ if (names.length < 2) throw new Error(`name two or more variants: ${Object.keys(
 
 const ECHO = { name: "echo", arguments: { text: "hello" } };
 const QUICK_TASK_TOOL = { name: "batch_process", arguments: { items: 1, secondsPerItem: 0 } };
-const SERIES = ["bare", "echo", "batch"] as const;
+const COUNTDOWN_TASK = { name: "countdown", arguments: { seconds: 1 }, task: {} };
+const SERIES = ["bare", "echo", "batch", "create"] as const;
 type Series = (typeof SERIES)[number];
 
 async function callOk(target: RpcTarget, params: Record<string, unknown>, text: string): Promise<number> {
@@ -39,6 +41,11 @@ const step: Record<Series, (t: RpcTarget) => Promise<number>> = {
   bare: (t) => get(t, "/health"),
   echo: (t) => callOk(t, ECHO, "hello"),
   batch: (t) => callOk(t, QUICK_TASK_TOOL, "Processed 1 items."),
+  create: async (t) => {
+    const { ms, result } = await rpc(t, "tools/call", COUNTDOWN_TASK);
+    if (typeof (result["task"] as { taskId?: unknown } | undefined)?.taskId !== "string") throw new Error(`no task: ${JSON.stringify(result).slice(0, 200)}`);
+    return ms;
+  },
 };
 
 const configs = new Map(names.map((name) => [name, writeVariant(name)]));
@@ -53,7 +60,7 @@ for (const config of CONFIGS) {
     }
     try {
       const targets = servers.map((s) => ({ url: s.url, agent: oneSocket() }));
-      const samples = names.map(() => ({ bare: [] as number[], echo: [] as number[], batch: [] as number[] }));
+      const samples = names.map(() => ({ bare: [] as number[], echo: [] as number[], batch: [] as number[], create: [] as number[] }));
       const calls: [number, Series][] = names.flatMap((_, v) => SERIES.map((s): [number, Series] => [v, s]));
       for (let round = -20; round < ROUNDS; round++) {
         for (let k = 0; k < calls.length; k++) {
@@ -70,8 +77,10 @@ for (const config of CONFIGS) {
       names.forEach((name, v) => {
         const s = samples[v];
         if (!s) return;
-        const [bare, echo, batch] = [summarize(s.bare).p50, summarize(s.echo).p50, summarize(s.batch).p50];
-        console.log(`  ${name.padEnd(26)} bare ${bare.toFixed(2)} ms  echo ${echo.toFixed(2)} ms  batch_process ${batch.toFixed(2)} ms  (${(batch / echo).toFixed(2)}× echo)`);
+        const [bare, echo, batch, create] = [summarize(s.bare).p50, summarize(s.echo).p50, summarize(s.batch).p50, summarize(s.create).p50];
+        console.log(
+          `  ${name.padEnd(26)} bare ${bare.toFixed(2)} ms  echo ${echo.toFixed(2)} ms  batch_process ${batch.toFixed(2)} ms (${(batch / echo).toFixed(2)}× echo)  creation ${create.toFixed(2)} ms (${(create / bare).toFixed(2)}× bare)`,
+        );
       });
       if (BURST > 0) {
         // Who goes first rotates from run to run; a pause lets each burst's leftovers settle.

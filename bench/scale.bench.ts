@@ -38,6 +38,7 @@ interface Shape {
 
 const SHAPES: Shape[] = [
   { name: "echo, no task (the Worker alone: one plain tools/call)", tool: "echo", args: { text: "hello" }, taskAugmented: false },
+  { name: "batch_process {items:1, secondsPerItem:0}, plain call (the job ends inside it: goal 1's call)", tool: "batch_process", args: { items: 1, secondsPerItem: 0 }, taskAugmented: false },
   { name: "countdown 2 s, task-augmented call + tasks/result", tool: "countdown", args: { seconds: 2 }, taskAugmented: true },
   { name: "countdown 2 s, plain call answered inline", tool: "countdown", args: { seconds: 2 }, taskAugmented: false },
   { name: "countdown 20 s (20 progress events), task-augmented + tasks/result", tool: "countdown", args: { seconds: 20 }, taskAugmented: true },

@@ -97,12 +97,12 @@ export class PrincipalObject extends DurableObject<Env> {
     return { ids, until };
   }
 
-  /** A task created under a slot reports itself (its view now): listed from here on; its slot no longer counts. */
   /** A task answered before it is written (announced-tasks.ts): listed at once, stored by its track or update. */
   async announce(task: TaskView, tool: string): Promise<void> {
     this.announced.add({ taskId: task.taskId, createdAt: Date.parse(task.createdAt), task: indexedView(task), tool }, Date.now());
   }
 
+  /** A task created under a slot reports itself (its view now): listed from here on; its slot no longer counts. */
   async track(task: TaskView, tool: string): Promise<void> {
     this.announced.remove(task.taskId);
     this.sql.exec(
@@ -202,7 +202,6 @@ export class PrincipalObject extends DurableObject<Env> {
       ...(merged.length > pageSize && last && { nextCursor: encodeCursor(last.createdAt, last.taskId) }),
     };
   }
-
 
   async activeCount(): Promise<number> {
     return this.sql.exec<{ n: number }>(`SELECT COUNT(*) AS n FROM tasks WHERE ${ACTIVE}`).one().n;

@@ -87,8 +87,8 @@ export class TaskGateway {
     // An idempotency key needs the index's own answer: it may name a task that exists.
     if (request.idempotencyKey === undefined) {
       const maxActive = settings.maxActiveTasksPerPrincipal;
-      const slot = await slotLeases.take(JSON.stringify([this.principal, maxActive]), (want, giveBack) =>
-        this.index().lease({ principal: this.principal, want, giveBack, maxActive }),
+      const slot = await slotLeases.take(JSON.stringify([this.principal, maxActive]), (want, giveBack, waiting) =>
+        this.index().lease({ principal: this.principal, want, giveBack, waiting, maxActive }),
       );
       // A slot's task reports itself to the index; if writing it fails, the slot is taken back when it is overdue.
       if (slot !== undefined) return { ok: true, snapshot: await this.write(slot, request, createdAt, true), created: true };

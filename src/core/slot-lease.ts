@@ -13,8 +13,11 @@ export interface SlotGrant {
   until: number;
 }
 
-/** One round trip to the index: up to `want` slots, first giving back `giveBack` unspent ones. */
-export type RequestSlots = (want: number, giveBack: string[]) => Promise<SlotGrant>;
+/**
+ * One round trip to the index: up to `want` slots, first giving back `giveBack` unspent ones.
+ * `waiting`: this isolate's creations waiting for a slot now (one, or a burst's many).
+ */
+export type RequestSlots = (want: number, giveBack: string[], waiting: number) => Promise<SlotGrant>;
 
 /** The most slots one lease asks for; leases start at one and double while they are used up. */
 export const MAX_SLOTS_PER_LEASE = 16;
@@ -28,6 +31,8 @@ interface Held {
   want: number;
   /** The round trip in flight, shared by every creation of this isolate that found no slot. */
   pending?: Promise<SlotGrant>;
+  /** Creations in take() that found no slot yet. */
+  waiting: number;
 }
 
 export interface SlotLeaseOptions {
@@ -46,8 +51,18 @@ export class SlotLeases {
 
   /** A slot of `key` to create one task under, or undefined when the index grants none (ask it the exact way). */
   async take(key: string, request: RequestSlots): Promise<string | undefined> {
+    const held = this.entry(key);
+    if (this.now() < held.until - SLOT_MARGIN_MS && held.ids.length > 0) return held.ids.shift();
+    held.waiting += 1;
+    try {
+      return await this.wait(held, request);
+    } finally {
+      held.waiting -= 1;
+    }
+  }
+
+  private async wait(held: Held, request: RequestSlots): Promise<string | undefined> {
     for (;;) {
-      const held = this.entry(key);
       const usable = this.now() < held.until - SLOT_MARGIN_MS;
       if (usable && held.ids.length > 0) return held.ids.shift();
       if (held.pending) {
@@ -59,7 +74,7 @@ export class SlotLeases {
       // Used up in time: the next lease is larger. Run out unused: smaller, and the rest goes back.
       const giveBack = usable ? [] : held.ids.splice(0);
       held.want = giveBack.length > 0 ? Math.max(1, Math.floor(held.want / 2)) : Math.min(MAX_SLOTS_PER_LEASE, held.want * 2);
-      const pending = request(held.want, giveBack);
+      const pending = request(held.want, giveBack, held.waiting);
       held.pending = pending;
       let grant: SlotGrant;
       try {
@@ -80,7 +95,7 @@ export class SlotLeases {
       this.held.delete(key);
     } else {
       // The first lease asks for one (want doubles from ½ on the first round trip).
-      held = { ids: [], until: 0, want: 0.5 };
+      held = { ids: [], until: 0, want: 0.5, waiting: 0 };
       if (this.held.size >= this.options.maxPrincipals) {
         const oldest = this.held.keys().next();
         if (!oldest.done) this.held.delete(oldest.value);

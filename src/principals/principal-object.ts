@@ -26,6 +26,8 @@ export interface LeaseInput {
   want: number;
   /** Slots of an earlier lease given back unspent. */
   giveBack: string[];
+  /** The isolate's creations waiting for a slot now; unset, as many as asked for. */
+  waiting?: number;
   maxActive: number;
 }
 
@@ -81,16 +83,19 @@ export class PrincipalObject extends DurableObject<Env> {
   }
 
   /**
-   * Leases up to `want` admission slots (pre-provisioned ids when the pool has them), counted against
-   * the cap until their tasks report themselves (track) or they come back; none near the cap.
+   * Leases up to `want` admission slots (the pool's pre-provisioned ids while it has any), counted
+   * against the cap until their tasks report themselves (track) or they come back; none near the cap.
    */
-  async lease({ principal, want, giveBack, maxActive }: LeaseInput): Promise<SlotGrant> {
+  async lease({ principal, want, giveBack, waiting = want, maxActive }: LeaseInput): Promise<SlotGrant> {
     const now = Date.now();
     // Given back unspent: their objects hold nothing, so they go back to the pool for the next lease.
     for (const taskId of giveBack) if (this.slots.remove(taskId)) this.pool.add(taskId, now);
     const count = slotAllowance(want, this.used(), maxActive);
-    const ids: string[] = [];
-    for (let i = 0; i < count; i++) ids.push(this.pool.take(now) ?? newTaskId());
+    // Pooled ids alone when they are enough for the creations waiting: a fresh id's object is built
+    // on its creation's path (about 1 ms locally: docs/peers.md), and the next lease's round trip
+    // costs less. A burst waiting for more than the pool holds gets fresh ids up to the lease.
+    const ids = this.pool.takeUpTo(count, now);
+    if (ids.length < Math.min(count, Math.max(1, waiting))) while (ids.length < count) ids.push(newTaskId());
     const until = now + SLOT_LEASE_MS;
     this.slots.add(ids, until);
     if (ids.length > 0) await this.provisioning.handedOut(principal);

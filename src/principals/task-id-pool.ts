@@ -29,6 +29,21 @@ export class TaskIdPool {
     return row?.task_id;
   }
 
+  /** Removes and returns up to `count` fresh ids, the most recently prepared first. */
+  takeUpTo(count: number, now: number): string[] {
+    if (count <= 0) return [];
+    return this.sql
+      .exec<{ task_id: string; prepared_at: number }>(
+        "DELETE FROM pool WHERE task_id IN (SELECT task_id FROM pool WHERE prepared_at > ? ORDER BY prepared_at DESC LIMIT ?) RETURNING task_id, prepared_at",
+        now - POOL_MAX_AGE_MS,
+        count,
+      )
+      .toArray()
+      // RETURNING gives no order: the newest first, as take() does.
+      .sort((a, b) => b.prepared_at - a.prepared_at)
+      .map((row) => row.task_id);
+  }
+
   add(taskId: string, now: number): void {
     this.sql.exec("INSERT INTO pool (task_id, prepared_at) VALUES (?, ?) ON CONFLICT(task_id) DO NOTHING", taskId, now);
   }

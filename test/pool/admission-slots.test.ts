@@ -46,6 +46,30 @@ describe("admission slots", () => {
     expect((await index.lease({ principal, want: 16, giveBack: [], maxActive: 6 })).ids).toHaveLength(0);
   });
 
+  it("are the pool's pre-provisioned ids alone when they are enough for the creations waiting, topped up with fresh ids when not", async ({ expect }) => {
+    const pooled = async (count: number) => {
+      const made = fresh();
+      const ids = Array.from({ length: count }, () => newTaskId());
+      await runInDurableObject(made.index, (_i: PrincipalObject, state: DurableObjectState) => {
+        ids.forEach((id, i) => state.storage.sql.exec("INSERT INTO pool (task_id, prepared_at) VALUES (?, ?)", id, Date.now() - 1000 + i));
+      });
+      return { ...made, ids };
+    };
+    // One creation waiting: a smaller lease of pooled ids only, newest first (no creation builds its object).
+    const steady = await pooled(8);
+    const lease = await steady.index.lease({ principal: steady.principal, want: 16, giveBack: [], waiting: 1, maxActive: 100 });
+    expect(lease.ids).toEqual([...steady.ids].reverse());
+    // A burst waiting for more than the pool holds: its ids, then fresh ones up to the lease asked for.
+    const burst = await pooled(2);
+    const topped = await burst.index.lease({ principal: burst.principal, want: 16, giveBack: [], waiting: 40, maxActive: 100 });
+    expect(topped.ids).toHaveLength(16);
+    expect(topped.ids.slice(0, 2)).toEqual([...burst.ids].reverse());
+    expect(new Set(topped.ids).size).toBe(16);
+    // An empty pool: fresh ids, however few wait.
+    const empty = fresh();
+    expect((await empty.index.lease({ principal: empty.principal, want: 16, giveBack: [], waiting: 1, maxActive: 100 })).ids).toHaveLength(16);
+  });
+
   it("given back unspent stop counting and return to the pool", async ({ expect }) => {
     const { principal, index } = fresh();
     const { ids } = await index.lease({ principal, want: 2, giveBack: [], maxActive: 100 });

@@ -48,6 +48,25 @@ describe("SlotLeases", () => {
     expect(state.trips).toHaveLength(3);
   });
 
+  it("tells the index how many creations wait for a slot: one in sequence, a burst's many at once", async ({ expect }) => {
+    const time = clock();
+    const waited: number[] = [];
+    const { request } = index(1000, time.now);
+    const leases = new SlotLeases({ maxPrincipals: 10, now: time.now });
+    const counting = (want: number, giveBack: string[], waiting: number) => {
+      waited.push(waiting);
+      return request(want, giveBack);
+    };
+    await leases.take("p", counting);
+    await leases.take("p", counting);
+    expect(waited).toEqual([1, 1]);
+    // Ten at once: the first to find no slot asks alone; the others join its round trip and, when
+    // it grants too few, the next lease counts them.
+    await Promise.all(Array.from({ length: 10 }, () => leases.take("p", counting)));
+    expect(waited[2]).toBe(1);
+    expect(Math.max(...waited.slice(3))).toBeGreaterThanOrEqual(5);
+  });
+
   it("spends no slot near its lease's end: the rest go back with the next lease, which is smaller", async ({ expect }) => {
     const time = clock();
     const { state, request } = index(1000, time.now);

@@ -23,10 +23,7 @@ export class TaskIdPool {
 
   /** Removes and returns the most recently prepared id (the one most likely still in memory), if any is fresh. */
   take(now: number): string | undefined {
-    const row = this.sql
-      .exec<{ task_id: string }>("DELETE FROM pool WHERE task_id = (SELECT task_id FROM pool WHERE prepared_at > ? ORDER BY prepared_at DESC LIMIT 1) RETURNING task_id", now - POOL_MAX_AGE_MS)
-      .toArray()[0];
-    return row?.task_id;
+    return this.takeUpTo(1, now)[0];
   }
 
   /** Removes and returns up to `count` fresh ids, the most recently prepared first. */
@@ -39,7 +36,7 @@ export class TaskIdPool {
         count,
       )
       .toArray()
-      // RETURNING gives no order: the newest first, as take() does.
+      // RETURNING follows no order: the newest first.
       .sort((a, b) => b.prepared_at - a.prepared_at)
       .map((row) => row.task_id);
   }

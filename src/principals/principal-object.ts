@@ -83,8 +83,8 @@ export class PrincipalObject extends DurableObject<Env> {
   }
 
   /**
-   * Leases up to `want` admission slots (the pool's pre-provisioned ids while it has any), counted
-   * against the cap until their tasks report themselves (track) or they come back; none near the cap.
+   * Leases up to `want` admission slots (the pool's pre-provisioned ids first), counted against the
+   * cap until their tasks report themselves (track) or they come back; none near the cap.
    */
   async lease({ principal, want, giveBack, waiting = want, maxActive }: LeaseInput): Promise<SlotGrant> {
     const now = Date.now();

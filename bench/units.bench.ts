@@ -8,7 +8,7 @@
  */
 import { get, oneSocket, type RpcTarget } from "./peers/client.ts";
 import { startDevServer } from "../test/e2e/support/wrangler-dev.ts";
-import { STATE_ROOT } from "./support.ts";
+import { percentile, STATE_ROOT } from "./support.ts";
 
 const CONFIG = "bench/units/worker/wrangler.toml";
 const ROUNDS = Number(process.env["BENCH_UNITS_ROUNDS"] ?? 5);
@@ -27,8 +27,6 @@ const OPS: [string, number, string][] = [
   ["commit", 300, "a call whose one INSERT is committed before it answers"],
 ];
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-
 export default async function units(report: (line: string) => void): Promise<void> {
   const server = await startDevServer({ config: CONFIG, observability: COLLECTOR, ...(STATE_ROOT !== undefined && { stateRoot: STATE_ROOT }) });
   try {
@@ -44,7 +42,7 @@ export default async function units(report: (line: string) => void): Promise<voi
         perOp.get(op)?.push(((ms - none) * 1000) / n);
       }
     }
-    for (const [op, , meaning] of OPS) report(`${op.padEnd(18)} ${median(perOp.get(op) ?? []).toFixed(0).padStart(6)} µs  ${meaning}`);
+    for (const [op, , meaning] of OPS) report(`${op.padEnd(18)} ${percentile(perOp.get(op) ?? [], 50).toFixed(0).padStart(6)} µs  ${meaning}`);
   } finally {
     await server.stop();
   }

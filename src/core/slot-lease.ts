@@ -52,7 +52,7 @@ export class SlotLeases {
   /** A slot of `key` to create one task under, or undefined when the index grants none (ask it the exact way). */
   async take(key: string, request: RequestSlots): Promise<string | undefined> {
     const held = this.entry(key);
-    if (this.now() < held.until - SLOT_MARGIN_MS && held.ids.length > 0) return held.ids.shift();
+    if (this.usable(held) && held.ids.length > 0) return held.ids.shift();
     held.waiting += 1;
     try {
       return await this.wait(held, request);
@@ -63,7 +63,7 @@ export class SlotLeases {
 
   private async wait(held: Held, request: RequestSlots): Promise<string | undefined> {
     for (;;) {
-      const usable = this.now() < held.until - SLOT_MARGIN_MS;
+      const usable = this.usable(held);
       if (usable && held.ids.length > 0) return held.ids.shift();
       if (held.pending) {
         // A failed round trip is retried by each waiter itself, so the error surfaces in its own request.
@@ -87,6 +87,11 @@ export class SlotLeases {
       if (grant.ids.length === 0) return undefined;
       return held.ids.shift();
     }
+  }
+
+  /** Whether the held lease's slots may still be spent. */
+  private usable(held: Held): boolean {
+    return this.now() < held.until - SLOT_MARGIN_MS;
   }
 
   private entry(key: string): Held {

@@ -71,6 +71,7 @@ export class PrincipalObject extends DurableObject<Env> {
       CREATE INDEX IF NOT EXISTS tasks_by_age ON tasks (created_at DESC, task_id DESC);
       CREATE INDEX IF NOT EXISTS tasks_active ON tasks (status) WHERE ${ACTIVE};
       CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, task_id TEXT NOT NULL, created_at INTEGER NOT NULL);
+      CREATE INDEX IF NOT EXISTS idempotency_by_task ON idempotency (task_id);
     `);
     this.pool = new TaskIdPool(this.sql);
     this.slots = new AdmissionSlots(this.sql);

@@ -106,6 +106,27 @@ describe("PrincipalObject", () => {
     expect(plan).toMatch(/USING COVERING INDEX tasks_active/);
   });
 
+  it("forgets a removed task's idempotency key through an index, not by reading every key", async ({ expect }) => {
+    const stub = index();
+    const kept = view(Date.now());
+    const removed = view(Date.now());
+    expect(await stub.admit({ task: kept, tool: "countdown", idempotencyKey: "kept", maxActive: 10 })).toEqual({ ok: true, taskId: kept.taskId });
+    expect(await stub.admit({ task: removed, tool: "countdown", idempotencyKey: "removed", maxActive: 10 })).toEqual({ ok: true, taskId: removed.taskId });
+    await stub.remove(removed.taskId);
+    // The key is free again; the other task's key still answers with its task.
+    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "kept", maxActive: 10 })).toEqual({ ok: false, reason: "duplicate", taskId: kept.taskId });
+    const again = view(Date.now());
+    expect(await stub.admit({ task: again, tool: "countdown", idempotencyKey: "removed", maxActive: 10 })).toEqual({ ok: true, taskId: again.taskId });
+    const plan = await runInDurableObject(stub, (_instance: PrincipalObject, state: DurableObjectState) =>
+      state.storage.sql
+        .exec<{ detail: string }>("EXPLAIN QUERY PLAN DELETE FROM idempotency WHERE task_id = ?", removed.taskId)
+        .toArray()
+        .map((row) => row.detail)
+        .join("; "),
+    );
+    expect(plan).toMatch(/USING (COVERING )?INDEX idempotency_by_task/);
+  });
+
   it("keeps no statusMessage for a working task (it changes without a report) and the final one once it ends", async ({ expect }) => {
     const stub = index();
     const task = { ...view(Date.now()), statusMessage: "Queued." };

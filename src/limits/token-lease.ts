@@ -16,8 +16,6 @@ interface Lease {
   takenAt: number;
   /** The round trip in flight, shared by every request of this isolate that found the lease empty. */
   pending?: Promise<RateGrant>;
-  /** Requests of this isolate in spend() now: those waiting for a token, and the one running. */
-  waiting: number;
 }
 
 export interface TokenLeaseOptions {
@@ -28,7 +26,7 @@ export interface TokenLeaseOptions {
   now?: () => number;
 }
 
-/** Tokens taken per round trip by requests that come one by one: 5% of the burst, at most 20, so a lease never holds back much of a principal's burst. */
+/** Tokens taken per round trip: 5% of the burst, at most 20, so a lease never holds back much of a principal's burst. */
 export const leaseSize = (burst: number): number => Math.max(1, Math.min(20, Math.floor(burst / 20)));
 
 export class TokenLeases {
@@ -39,48 +37,38 @@ export class TokenLeases {
     this.now = options.now ?? Date.now;
   }
 
-  /**
-   * Spend one token of `key`'s bucket, refilling the local lease when it is empty: `size` tokens, or
-   * as many as requests wait for one (a burst), which spend them at once, so none is held back.
-   */
+  /** Spend one token of `key`'s bucket, refilling the local lease with `size` tokens when it is empty. */
   async spend(key: string, size: number, refill: RefillLease): Promise<RateVerdict> {
-    const entered = this.lease(key);
-    // Counted until this request has its verdict (the finally runs in the same turn as each return).
-    entered.waiting += 1;
-    try {
-      for (;;) {
-        const lease = this.lease(key);
-        const now = this.now();
-        const fresh = now - lease.takenAt < this.options.leaseMs;
-        if (fresh && lease.tokens >= 1) {
-          lease.tokens -= 1;
-          return { ok: true };
-        }
-        if (lease.pending) {
-          // A refusal answers every request that waited on it; after a failed round trip each
-          // waiter tries again itself, so the error surfaces in its own request.
-          const grant = await lease.pending.catch(() => undefined);
-          if (grant && !grant.ok) return grant;
-          continue;
-        }
-        const giveBack = fresh ? 0 : Math.floor(lease.tokens);
-        lease.tokens -= giveBack;
-        const pending = refill(Math.max(size, lease.waiting), giveBack);
-        lease.pending = pending;
-        let grant: RateGrant;
-        try {
-          grant = await pending;
-        } finally {
-          lease.pending = undefined;
-        }
-        if (!grant.ok) return grant;
-        // This request spends one of the granted tokens; the rest serve the next requests.
-        lease.tokens = grant.granted - 1;
-        lease.takenAt = this.now();
+    for (;;) {
+      const lease = this.lease(key);
+      const now = this.now();
+      const fresh = now - lease.takenAt < this.options.leaseMs;
+      if (fresh && lease.tokens >= 1) {
+        lease.tokens -= 1;
         return { ok: true };
       }
-    } finally {
-      entered.waiting -= 1;
+      if (lease.pending) {
+        // A refusal answers every request that waited on it; after a failed round trip each
+        // waiter tries again itself, so the error surfaces in its own request.
+        const grant = await lease.pending.catch(() => undefined);
+        if (grant && !grant.ok) return grant;
+        continue;
+      }
+      const giveBack = fresh ? 0 : Math.floor(lease.tokens);
+      lease.tokens -= giveBack;
+      const pending = refill(size, giveBack);
+      lease.pending = pending;
+      let grant: RateGrant;
+      try {
+        grant = await pending;
+      } finally {
+        lease.pending = undefined;
+      }
+      if (!grant.ok) return grant;
+      // This request spends one of the granted tokens; the rest serve the next requests.
+      lease.tokens = grant.granted - 1;
+      lease.takenAt = this.now();
+      return { ok: true };
     }
   }
 
@@ -90,7 +78,7 @@ export class TokenLeases {
       // Map order is insertion order: re-inserting keeps the busiest principals last.
       this.leases.delete(key);
     } else {
-      lease = { tokens: 0, takenAt: 0, waiting: 0 };
+      lease = { tokens: 0, takenAt: 0 };
       if (this.leases.size >= this.options.maxPrincipals) {
         const oldest = this.leases.keys().next();
         if (!oldest.done) this.leases.delete(oldest.value);

@@ -20,6 +20,17 @@ function view(createdAt: number, status: TaskView["status"] = "working"): TaskVi
   return { taskId: newTaskId(), status, createdAt: at, lastUpdatedAt: at, ttl: 60_000, pollInterval: 1000 };
 }
 
+/** How SQLite would run `query` in the index's database: what an index test reads. */
+function queryPlan(stub: ReturnType<typeof index>, query: string, ...params: unknown[]): Promise<string> {
+  return runInDurableObject(stub, (_instance: PrincipalObject, state: DurableObjectState) =>
+    state.storage.sql
+      .exec<{ detail: string }>(`EXPLAIN QUERY PLAN ${query}`, ...params)
+      .toArray()
+      .map((row) => row.detail)
+      .join("; "),
+  );
+}
+
 describe("PrincipalObject", () => {
   it("lists tasks newest first in cursor pages that cover every task once", async ({ expect }) => {
     const stub = index();
@@ -96,13 +107,7 @@ describe("PrincipalObject", () => {
   });
 
   it("counts unfinished tasks from an index of those alone, not by reading every listed task", async ({ expect }) => {
-    const plan = await runInDurableObject(index(), (_instance: PrincipalObject, state: DurableObjectState) =>
-      state.storage.sql
-        .exec<{ detail: string }>("EXPLAIN QUERY PLAN SELECT COUNT(*) AS n FROM tasks WHERE status IN ('working', 'input_required')")
-        .toArray()
-        .map((row) => row.detail)
-        .join("; "),
-    );
+    const plan = await queryPlan(index(), "SELECT COUNT(*) AS n FROM tasks WHERE status IN ('working', 'input_required')");
     expect(plan).toMatch(/USING COVERING INDEX tasks_active/);
   });
 
@@ -117,13 +122,7 @@ describe("PrincipalObject", () => {
     expect(await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "kept", maxActive: 10 })).toEqual({ ok: false, reason: "duplicate", taskId: kept.taskId });
     const again = view(Date.now());
     expect(await stub.admit({ task: again, tool: "countdown", idempotencyKey: "removed", maxActive: 10 })).toEqual({ ok: true, taskId: again.taskId });
-    const plan = await runInDurableObject(stub, (_instance: PrincipalObject, state: DurableObjectState) =>
-      state.storage.sql
-        .exec<{ detail: string }>("EXPLAIN QUERY PLAN DELETE FROM idempotency WHERE task_id = ?", removed.taskId)
-        .toArray()
-        .map((row) => row.detail)
-        .join("; "),
-    );
+    const plan = await queryPlan(stub, "DELETE FROM idempotency WHERE task_id = ?", removed.taskId);
     expect(plan).toMatch(/USING (COVERING )?INDEX idempotency_by_task/);
   });
 

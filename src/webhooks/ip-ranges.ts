@@ -91,6 +91,7 @@ export function classifyIpv6(g: number[]): AddressClass {
   if (a === 0x2002) return classifyIpv4([b >> 8, b & 255, (g[2] ?? 0) >> 8, (g[2] ?? 0) & 255]); // 6to4
   if (a === 0xfd00 && b === 0x0ec2) return "metadata"; // AWS IMDS over IPv6 (fd00:ec2::254)
   if ((a & 0xffc0) === 0xfe80) return "link-local";
+  if ((a & 0xffc0) === 0xfec0) return "private"; // site-local (deprecated by RFC 3879, still routed inside sites)
   if ((a & 0xfe00) === 0xfc00) return "private"; // unique local
   if ((a & 0xff00) === 0xff00) return "reserved"; // multicast
   if (a === 0x2001 && b === 0x0db8) return "reserved"; // documentation

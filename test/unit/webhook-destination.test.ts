@@ -38,7 +38,7 @@ describe("webhook destinations", () => {
   });
 
   it("refuses IPv6 loopback, link-local, unique-local and IPv4-embedding forms", ({ expect }) => {
-    for (const host of ["[::1]", "[fe80::1]", "[fd00::1]", "[fc00::5]", "[::ffff:169.254.169.254]", "[::ffff:10.0.0.1]", "[::ffff:127.0.0.1]", "[64:ff9b::a9fe:a9fe]", "[2002:c0a8:101::1]", "[fd00:ec2::254]", "[::]"]) {
+    for (const host of ["[::1]", "[fe80::1]", "[fd00::1]", "[fc00::5]", "[fec0::1]", "[feff:ffff::1]", "[::ffff:169.254.169.254]", "[::ffff:10.0.0.1]", "[::ffff:127.0.0.1]", "[64:ff9b::a9fe:a9fe]", "[2002:c0a8:101::1]", "[fd00:ec2::254]", "[::]"]) {
       expect(checkDestination(`https://${host}/hook`, strict).ok, host).toBe(false);
     }
   });

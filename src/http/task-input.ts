@@ -9,6 +9,7 @@ import { TaskGateway } from "../core/gateway";
 import { isTaskId } from "../core/ids";
 import { taskDocument } from "../protocol/task-document";
 import { readBodyWithLimit } from "./body";
+import { parseJsonInput } from "./json-input";
 import type { AppEnv } from "./env";
 
 const MAX_INPUT_BODY = 64 * 1024;
@@ -28,12 +29,9 @@ export async function answerTaskInput(c: Context<AppEnv>): Promise<Response> {
   }
   const body = await readBodyWithLimit(c.req.raw, Math.min(MAX_INPUT_BODY, c.get("settings").maxBodyBytes));
   if (!body.ok) return problem(body.status, body.status === 413 ? "too_large" : "bad_body", body.message);
-  let responses: unknown;
-  try {
-    responses = JSON.parse(body.text);
-  } catch {
-    return problem(400, "bad_json", "The body is not valid JSON.");
-  }
+  const json = parseJsonInput(body.text);
+  if (!json.ok) return json.reason === "parse" ? problem(400, "bad_json", "The body is not valid JSON.") : problem(400, "too_deep", json.message);
+  const responses = json.value;
   if (!isRecord(responses) || Object.keys(responses).length === 0) {
     return problem(400, "bad_body", 'The body must be a JSON object of answers by question key: { "<key>": { "action": "accept" | "decline" | "cancel", "content"?: { ... } } }. The keys are those of the task\'s inputRequests (GET /tasks/{taskId}).');
   }

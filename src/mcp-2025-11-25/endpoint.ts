@@ -6,6 +6,7 @@
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { TaskGateway } from "../core/gateway";
 import { readBodyWithLimit } from "../http/body";
+import { parseJsonInput } from "../http/json-input";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { SseStream } from "../streams/sse";
@@ -41,12 +42,9 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
 
   const body = input.body ?? (await readBodyWithLimit(request, settings.maxBodyBytes));
   if (!body.ok) return jsonRpcErrorResponse(body.status, body.status === 413 ? -32600 : -32700, body.message);
-  let parsed: unknown;
-  try {
-    parsed = input.json ? input.json.value : JSON.parse(body.text);
-  } catch {
-    return jsonRpcErrorResponse(400, -32700, "Parse error: the body is not valid JSON.");
-  }
+  const json = input.json ? { ok: true as const, value: input.json.value } : parseJsonInput(body.text);
+  if (!json.ok) return jsonRpcErrorResponse(400, json.reason === "parse" ? -32700 : -32600, json.message);
+  const parsed = json.value;
   const batch = Array.isArray(parsed);
   const raw: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
   if (raw.length === 0 || raw.length > MAX_BATCH) {

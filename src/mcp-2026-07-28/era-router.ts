@@ -2,10 +2,12 @@
  * /mcp serves two protocol eras on one endpoint, decided per request: a body whose `_meta` claims
  * 2026-07-28 is served here, everything else (initialize, sessions, the GET stream) goes to the
  * legacy adapter in front of which this sits, unchanged — the SDK v2's `isLegacyRequest` pattern.
- * The body is read once, and parsed here only when it could hold a claim; the legacy adapter gets
- * the body (and the parsed value, when there is one) so it does not read or parse it again.
+ * The body is read and parsed once, here, within the shared JSON limits (src/http/json-input.ts):
+ * the claim is looked for in the parsed value, never in the text, so any JSON spelling of its key
+ * counts. The legacy adapter gets the body and the parsed value, and reads or parses neither again.
  */
 import { readBodyWithLimit } from "../http/body";
+import { parseJsonInput } from "../http/json-input";
 import type { McpEndpoint, McpRequest } from "../http/mcp-endpoint";
 import { classifyPost, namesModernVersion } from "./classify";
 import { handleModernPost, modernMethodNotAllowed, modernTransportError } from "./endpoint";
@@ -13,9 +15,6 @@ import { errorResponse } from "./errors";
 import { ERROR, HEADER } from "./protocol";
 
 const isJson = (request: Request): boolean => /^application\/json\b/i.test(request.headers.get("Content-Type") ?? "");
-
-/** The claim's key, `io.modelcontextprotocol/protocolVersion`, in any JSON spelling (some encoders write `\/`). */
-const MAY_CLAIM = "protocolVersion";
 
 async function routePost(input: McpRequest, legacy: McpEndpoint): Promise<Response> {
   const { request, settings } = input;
@@ -26,14 +25,12 @@ async function routePost(input: McpRequest, legacy: McpEndpoint): Promise<Respon
   }
   const body = await readBodyWithLimit(request, settings.maxBodyBytes);
   if (!body.ok) return modernHeader ? modernTransportError(body.status, body.status === 413 ? ERROR.invalidRequest : ERROR.parse, body.message) : legacy.post({ ...input, body });
-  // Fast path: a body that never names a protocol version cannot claim an era (2025 traffic but initialize).
-  if (!modernHeader && !body.text.includes(MAY_CLAIM)) return legacy.post({ ...input, body });
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(body.text);
-  } catch {
-    return modernHeader ? modernTransportError(400, ERROR.parse, "Parse error: the body is not valid JSON.") : legacy.post({ ...input, body });
+  const json = parseJsonInput(body.text);
+  if (!json.ok) {
+    // Unparsed (or too deep to parse), a body claims no era: the header alone says who answers.
+    return modernHeader ? modernTransportError(400, json.reason === "parse" ? ERROR.parse : ERROR.invalidRequest, json.message) : legacy.post({ ...input, body });
   }
+  const parsed = json.value;
   const route = classifyPost(versionHeader, parsed);
   switch (route.kind) {
     case "legacy":

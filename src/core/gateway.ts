@@ -7,6 +7,7 @@ import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from 
 import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
 import type { WireEvent } from "../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
+import { callFingerprint } from "./call-fingerprint";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
 import { newTask } from "./model";
 import { JobDispatch } from "./job-dispatch";
@@ -38,7 +39,9 @@ export const FIRST_MOMENTS_MS = 50;
 export type CreateTaskResponse =
   /** `created`: this request wrote the task (and its adapter state); false when its idempotency key named one that exists. */
   | { ok: true; snapshot: TaskSnapshot; created: boolean }
-  | { ok: false; reason: "cap"; message: string };
+  | { ok: false; reason: "cap"; message: string }
+  /** The idempotency key belongs to another call (another tool, or other arguments): nothing was created. */
+  | { ok: false; reason: "key_conflict"; message: string };
 
 /** A task's events after some point, then live ones until it ends. */
 export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
@@ -104,7 +107,7 @@ export class TaskGateway {
       principal: this.principal,
       tool: request.tool,
       maxActive: settings.maxActiveTasksPerPrincipal,
-      ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey }),
+      ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey, call: await callFingerprint(request.tool, request.args) }),
     });
     // Whether the index entry is this request's (to remove if writing the task fails).
     let ownsEntry = true;
@@ -113,6 +116,14 @@ export class TaskGateway {
     } else {
       if (admitted.reason === "cap") {
         return { ok: false, reason: "cap", message: `Too many unfinished tasks (${admitted.active} of ${admitted.limit}). Wait for some to finish or cancel them with tasks/cancel, then retry.` };
+      }
+      if (admitted.reason === "conflict") {
+        const other = admitted.tool === request.tool ? `the same tool "${request.tool}" with other arguments` : `another tool, "${admitted.tool}"`;
+        return {
+          ok: false,
+          reason: "key_conflict",
+          message: `Idempotency key "${request.idempotencyKey ?? ""}" already belongs to another call (task ${admitted.taskId}: ${other}); nothing was created. A key names one call: repeat that call exactly to get its task, or send this one with a new key.`,
+        };
       }
       // Same idempotency key: answer with that task. If an earlier attempt died before
       // writing it, create it now under the id the key already names.

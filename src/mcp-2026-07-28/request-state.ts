@@ -7,6 +7,7 @@
  * another tool or arguments, or presented by another principal, it is exactly an unknown one.
  */
 import * as z from "zod";
+import { canonicalJson as canonical, sha256Base64url as digest } from "../core/call-fingerprint";
 import type { TaskGateway } from "../core/gateway";
 import { isTaskId } from "../core/ids";
 
@@ -29,22 +30,6 @@ function fromBase64url(text: string): Uint8Array | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** JSON with object keys sorted, so the same arguments always digest the same. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
-  if (typeof value === "object" && value !== null) {
-    return `{${Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical(Reflect.get(value, key))}`)
-      .join(",")}}`;
-  }
-  return JSON.stringify(value) ?? "null";
-}
-
-async function digest(text: string): Promise<string> {
-  return base64url(new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text))));
 }
 
 const hmacKey = (raw: Uint8Array, usage: "sign" | "verify") => crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, [usage]);

@@ -18,6 +18,8 @@ export type AdmitResult =
   /** `taskId` is the id to create the task under: a pre-provisioned one, or else the one proposed. */
   | { ok: true; taskId: string }
   | { ok: false; reason: "duplicate"; taskId: string }
+  /** The key was first used for another call (another tool, or other arguments): nothing admitted. */
+  | { ok: false; reason: "conflict"; taskId: string; tool: string }
   | { ok: false; reason: "cap"; active: number; limit: number };
 
 export interface LeaseInput {
@@ -38,6 +40,8 @@ export interface AdmitInput {
   principal?: string;
   tool: string;
   idempotencyKey?: string;
+  /** The call the key is bound to (call-fingerprint.ts): a key reused for another call is refused. */
+  call?: string;
   maxActive: number;
 }
 
@@ -73,6 +77,9 @@ export class PrincipalObject extends DurableObject<Env> {
       CREATE TABLE IF NOT EXISTS idempotency (key TEXT PRIMARY KEY, task_id TEXT NOT NULL, created_at INTEGER NOT NULL);
       CREATE INDEX IF NOT EXISTS idempotency_by_task ON idempotency (task_id);
     `);
+    // Keys recorded before calls were fingerprinted have no call: they match any call, as they did.
+    const columns = this.sql.exec<{ name: string }>("PRAGMA table_info(idempotency)").toArray();
+    if (!columns.some((column) => column.name === "call")) this.sql.exec("ALTER TABLE idempotency ADD COLUMN call TEXT");
     this.pool = new TaskIdPool(this.sql);
     this.slots = new AdmissionSlots(this.sql);
     this.provisioning = new Provisioning(ctx, env, this.pool, this.slots);
@@ -123,9 +130,13 @@ export class PrincipalObject extends DurableObject<Env> {
   }
 
   /** Record a new task, unless its idempotency key is taken or the principal is at its cap. Atomic: one object, no await. */
-  async admit({ task: proposed, principal, tool, idempotencyKey, maxActive }: AdmitInput): Promise<AdmitResult> {
+  async admit({ task: proposed, principal, tool, idempotencyKey, call, maxActive }: AdmitInput): Promise<AdmitResult> {
     if (idempotencyKey !== undefined) {
-      const prior = this.sql.exec<{ task_id: string }>("SELECT task_id FROM idempotency WHERE key = ?", idempotencyKey).toArray()[0];
+      type Prior = { task_id: string; call: string | null; tool: string | null };
+      const prior = this.sql
+        .exec<Prior>("SELECT i.task_id, i.call, t.tool FROM idempotency i LEFT JOIN tasks t ON t.task_id = i.task_id WHERE i.key = ?", idempotencyKey)
+        .toArray()[0];
+      if (prior && prior.call !== null && call !== undefined && prior.call !== call) return { ok: false, reason: "conflict", taskId: prior.task_id, tool: prior.tool ?? tool };
       if (prior) return { ok: false, reason: "duplicate", taskId: prior.task_id };
     }
     const active = this.used();
@@ -142,7 +153,7 @@ export class PrincipalObject extends DurableObject<Env> {
       JSON.stringify(indexedView(task)),
     );
     if (idempotencyKey !== undefined) {
-      this.sql.exec("INSERT INTO idempotency (key, task_id, created_at) VALUES (?, ?, ?)", idempotencyKey, task.taskId, createdAt);
+      this.sql.exec("INSERT INTO idempotency (key, task_id, created_at, call) VALUES (?, ?, ?, ?)", idempotencyKey, task.taskId, createdAt, call ?? null);
     }
     if (principal !== undefined) this.provisioning.admitted(principal);
     return { ok: true, taskId: task.taskId };

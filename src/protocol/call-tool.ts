@@ -111,6 +111,8 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
     ...(state !== undefined && state.length > 0 && { state }),
     wait: task.kind === "none",
   });
+  // A key reused for another call is the client's mistake, not a state of the task: a protocol error.
+  if (!created.ok && created.reason === "key_conflict") throw new ProtocolError(ErrorCode.InvalidParams, created.message);
   if (!created.ok) return { kind: "refused", reason: "quota", message: created.message };
   const { snapshot } = created;
   if (task.kind !== "none") return { kind: "task", snapshot, created: created.created };

@@ -86,6 +86,46 @@ describe("idempotency keys on tools/call", () => {
     expect(a.result.task.taskId).not.toBe(b.result.task.taskId);
   });
 
+  it("refuses a key reused for another tool, naming the key, and creates nothing", async ({ expect }) => {
+    const key = `k-${crypto.randomUUID()}`;
+    const first = (await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }))).body as { result: { task: { taskId: string } } };
+    const before = await listTaskIds();
+    const reused = await rpc(server.url, call(2, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } }));
+    expect(reused.status).toBe(200);
+    const error = (reused.body as { error?: { code: number; message: string } }).error;
+    expect(error?.code).toBe(-32602);
+    expect(error?.message).toContain(`"${key}"`);
+    expect(error?.message).toMatch(/another call.*"countdown".*nothing was created/);
+    expect(await listTaskIds()).toEqual(before);
+    // The first call repeated still finds its task.
+    const again = (await rpc(server.url, call(3, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }))).body as { result: { task: { taskId: string } } };
+    expect(again.result.task.taskId).toBe(first.result.task.taskId);
+  });
+
+  it("refuses a key reused for the same tool with other arguments, and creates nothing", async ({ expect }) => {
+    const key = `k-${crypto.randomUUID()}`;
+    await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }));
+    const before = await listTaskIds();
+    for (const args of [{ seconds: 2 }, { seconds: 30 }]) {
+      const reused = await rpc(server.url, call(2, "countdown", args, { task: {}, _meta: { [KEY]: key } }));
+      const error = (reused.body as { error?: { code: number; message: string } }).error;
+      expect(error?.code, JSON.stringify(args)).toBe(-32602);
+      expect(error?.message).toContain(`"${key}"`);
+      expect(error?.message).toContain('the same tool "countdown" with other arguments');
+    }
+    // A plain call (no params.task) with other arguments is refused the same way.
+    const plain = await rpc(server.url, call(3, "countdown", { seconds: 3 }, { _meta: { [KEY]: key } }), { headers: { Accept: "application/json" } });
+    expect((plain.body as { error?: { code: number } }).error?.code).toBe(-32602);
+    expect(await listTaskIds()).toEqual(before);
+  });
+
+  it("treats the same arguments in another key order as the same call", async ({ expect }) => {
+    const key = `k-${crypto.randomUUID()}`;
+    const a = (await rpc(server.url, call(1, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } }))).body as { result: { task: { taskId: string } } };
+    const b = (await rpc(server.url, call(2, "deploy", { version: "v1", service: "api" }, { task: {}, _meta: { [KEY]: key } }))).body as { result: { task: { taskId: string } } };
+    expect(b.result.task.taskId).toBe(a.result.task.taskId);
+  });
+
   it("refuses a malformed key with a JSON-RPC error", async ({ expect }) => {
     const reply = await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: 42 } }));
     expect(reply.status).toBeLessThan(500);

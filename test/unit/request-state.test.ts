@@ -31,6 +31,14 @@ describe("requestState", () => {
     expect(await openRequestState(alice, state ?? "", { tool: "deploy", args: { version: "v2", service: "api" } })).toBe(TASK);
   });
 
+  it("digests nested arguments the same in any key order at every level", async ({ expect }) => {
+    const store = new Map<string, JsonObject>();
+    const alice = gatewayFor("alice", store);
+    const state = await sealRequestState(alice, { taskId: TASK, tool: "deploy", args: { b: { y: [1, { q: 1, p: 2 }], x: 1 }, a: "1", 2: "two" } });
+    expect(await openRequestState(alice, state ?? "", { tool: "deploy", args: { 2: "two", a: "1", b: { x: 1, y: [1, { p: 2, q: 1 }] } } })).toBe(TASK);
+    expect(await openRequestState(alice, state ?? "", { tool: "deploy", args: { 2: "two", a: "1", b: { x: 1, y: [{ p: 2, q: 1 }, 1] } } })).toBeUndefined();
+  });
+
   it("opens to nothing for another principal, tool or arguments, once expired, or altered", async ({ expect }) => {
     const store = new Map<string, JsonObject>();
     const alice = gatewayFor("alice", store);

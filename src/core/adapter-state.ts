@@ -6,7 +6,7 @@
  *
  * Each entry also records when it was open, in the task's own clock (its event sequence numbers):
  * `spans` are the ranges (since, until] of events committed while it was open. Attaching opens it,
- * `close` ends the open span, `reopen` starts a new one. Both happen in the object's single thread,
+ * `close` ends the open span. Both happen in the object's single thread,
  * so every event falls on one side of each boundary: an adapter that must send a message on exactly
  * one of several streams (docs/streams.md, "Who hears what") decides by these spans.
  */
@@ -89,14 +89,6 @@ export class AdapterStateStore implements AdapterStateWriter {
     const last = entry?.spans.at(-1);
     if (!entry || !last || last[1] !== null) return;
     this.write(kind, key, entry.value, [...entry.spans.slice(0, -1), [last[0], Math.max(last[0], this.lastSeq())]]);
-  }
-
-  /** Opens a new span from the latest event, if the entry is closed; returns the entry. */
-  reopen(kind: string, key: string): OpenStateEntry | undefined {
-    const entry = this.entries(kind).get(key);
-    if (!entry) return undefined;
-    if (entry.spans.at(-1)?.[1] !== null) this.write(kind, key, entry.value, [...entry.spans, [this.lastSeq(), null]]);
-    return this.entry(kind, key);
   }
 
   detach(kind: string, key: string): void {

@@ -251,12 +251,6 @@ export class TaskGateway {
     if (isTaskId(taskId)) await this.task(taskId).closeState(kind, key);
   }
 
-  /** Opens the entry again from the task's latest event; the entry with its spans. */
-  async reopenState(taskId: string, kind: string, key: string): Promise<OpenStateEntry | undefined> {
-    if (!isTaskId(taskId)) return undefined;
-    return this.task(taskId).reopenState(kind, key);
-  }
-
   async detachState(taskId: string, kind: string, key: string): Promise<void> {
     if (isTaskId(taskId)) await this.task(taskId).detachState(kind, key);
   }

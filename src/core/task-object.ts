@@ -179,12 +179,6 @@ export class TaskObjectBase extends TaskObjectRuntime {
     if (this.liveRecord()) this.storage.state.close(kind, key);
   }
 
-  /** Opens the entry again from the latest event (a closed response stream resumed); the entry with its spans. */
-  async reopenState(kind: string, key: string): Promise<OpenStateEntry | undefined> {
-    await this.observers.settled();
-    return this.liveRecord() ? this.storage.state.reopen(kind, key) : undefined;
-  }
-
   async lookupState(kind: string, key: string): Promise<JsonObject | undefined> {
     return this.liveRecord() ? this.storage.state.lookup(kind, key) : undefined;
   }

@@ -61,26 +61,24 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
     feed.close();
   });
   const target = { taskId, requestId, meta, stream, ...(own && { openAt: (seq: number) => isOpenAt(spans, seq) }) };
-  let followed: FollowResult | undefined;
-  try {
-    followed = await followFeed(feed, {
-      afterSeq,
-      ...(options.deadline !== undefined && { deadline: options.deadline }),
-      stopOnQuestion: options.endAtQuestion === true && (!stream.questions || streamNo === undefined),
-      onEvent: (event) => {
-        if (streamNo === undefined) return;
-        const message = messageForEvent(event, target);
-        if (message) output.notify(message, taskEventId(taskId, streamNo, event.seq));
-      },
-    });
-  } finally {
-    // From here on the session's GET stream carries what this stream did (a resume opens it again).
-    // After the result nothing follows, so that close would change nothing.
-    if (key !== undefined && followed?.kind !== "result") await gateway.closeState(taskId, RESPONSE_STREAM_STATE, key);
-  }
+  const followed = await followFeed(feed, {
+    afterSeq,
+    ...(options.deadline !== undefined && { deadline: options.deadline }),
+    stopOnQuestion: options.endAtQuestion === true && (!stream.questions || streamNo === undefined),
+    onEvent: (event) => {
+      if (streamNo === undefined) return;
+      const message = messageForEvent(event, target);
+      if (message) output.notify(message, taskEventId(taskId, streamNo, event.seq));
+    },
+  });
   if (followed.kind === "result" && streamNo !== undefined) output.setResponseEventId(requestId, taskEventId(taskId, streamNo, followed.seq));
-  // The response will not come on this stream: a resume past its last event is refused (410).
+  // The server ends this stream before the response (the inline wait ran out, or a question nobody
+  // here can answer): from here on the session's GET stream carries what it did, and a resume past
+  // its last event is refused (410). A stream whose client left is NOT closed: it still carries its
+  // messages, which its resume (Last-Event-ID) replays, so no message is handed to the GET stream at
+  // a moment only the dead connection's timing decides (docs/streams.md, "Who hears what").
   if ((followed.kind === "timeout" || followed.kind === "asked") && key !== undefined) {
+    await gateway.closeState(taskId, RESPONSE_STREAM_STATE, key);
     await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: followed.lastSeq }, key);
   }
   if (followed.kind === "ended" && disconnected) return { kind: "disconnected" };

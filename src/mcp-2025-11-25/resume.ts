@@ -72,12 +72,12 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
     return noSuchEvent();
   }
   const { endSeq } = registered.data;
-  // A stream of the task's own session carries only what it was open for (the GET stream got the rest);
-  // a live resume opens it again, so what comes next is its own once more.
+  // A stream of the task's own session carries only what it was open for (the GET stream got the
+  // rest). Only the server closes a stream (at its endSeq), never its client's leaving, so the spans
+  // the feed opened with are final for every event the stream carries.
   let spans: StateSpan[] | undefined;
   if (ownSessionStream(registered.data, feed.meta)) {
-    const reopened = feed.known ? undefined : await gateway.reopenState(taskId, RESPONSE_STREAM_STATE, String(stream));
-    const stored = SpansSchema.safeParse(reopened?.spans ?? feed.state?.[STATE_SPANS_FIELD]);
+    const stored = SpansSchema.safeParse(feed.state?.[STATE_SPANS_FIELD]);
     spans = stored.success ? stored.data : [[0, null]];
   }
   const openSpans = spans;
@@ -103,7 +103,6 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
   const sse = new SseStream({ retryMs: input.settings.pollIntervalMs });
   sse.onClose(() => feed.close());
   input.request.signal.addEventListener("abort", () => sse.close());
-  let finished = false;
   input.waitUntil(
     (async () => {
       try {
@@ -111,16 +110,12 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
           const frame = frameOf(event);
           if (frame === undefined) break;
           if (frame) sse.sendFrame(frame);
-          if (isLast(event)) {
-            finished = true;
-            break;
-          }
+          if (isLast(event)) break;
         }
       } finally {
+        // The client may leave again: the stream stays open for its next resume, as the first one did.
         feed.close();
         sse.close();
-        // The client left again: the session's GET stream takes over until the next resume.
-        if (openSpans && !finished) await gateway.closeState(taskId, RESPONSE_STREAM_STATE, String(stream)).catch(() => undefined);
       }
     })(),
   );

@@ -37,24 +37,29 @@ function demo(args: string[], env: Record<string, string> = {}): Promise<Run> {
 }
 
 describe("npm run demo", () => {
-  it("creates the task, drops the stream halfway, resumes with Last-Event-ID and shows the result", async ({ expect }) => {
-    const run = await demo(["--url", `${server.url}/mcp`, "--items", "6", "--seconds-per-item", "1", "--offline", "1"], { MCP_TOKEN: TOKEN });
-    expect(run.code, run.stdout + run.stderr).toBe(0);
-    const out = run.stdout;
-    expect(out).toMatch(/created task [0-9a-f]{32}: batch_process of 6 items/);
-    expect(out).toMatch(/dropping the connection now, after event t\.[0-9a-f]{32}\.\d+\.\d+ \(item 3 of 6\)/);
-    expect(out).toMatch(/reconnecting: GET \/mcp with Last-Event-ID=t\.[0-9a-f]{32}\.\d+\.\d+/);
-    expect(out).toMatch(/replayed \d+ missed events?/);
-    expect(out).toContain('result: Processed 6 items. {"items":6,"checksum":91}');
-    expect(out).toContain("every progress value arrived exactly once, in order (1 to 6)");
-    // The steps come in the order they happened.
-    const order = ["created task", "dropping the connection", "reconnecting", "replayed", "result:"].map((step) => out.indexOf(step));
-    expect(order).toEqual([...order].sort((a, b) => a - b));
-    // Plain lines for CI: one per progress value, no escape codes, nothing on stderr.
-    expect(out.match(/progress \d\/6/g)).toHaveLength(6);
-    expect(out).not.toContain("\u001b");
-    expect(run.stderr).toBe("");
-  });
+  // The README's defaults (12 items, 0.5 s each, 2 s offline), as a new user runs it; several times,
+  // since a lost or repeated event shows only on some runs (issue 25: 4 runs of 4 lost item 10).
+  for (const run of [1, 2, 3]) {
+    it(`run ${run} with the README's defaults: drops the stream halfway, resumes with Last-Event-ID, every progress value once`, async ({ expect }) => {
+      const demoRun = await demo(["--url", `${server.url}/mcp`], { MCP_TOKEN: TOKEN });
+      expect(demoRun.code, demoRun.stdout + demoRun.stderr).toBe(0);
+      const out = demoRun.stdout;
+      expect(out).toMatch(/created task [0-9a-f]{32}: batch_process of 12 items, 0\.5 s each/);
+      expect(out).toMatch(/dropping the connection now, after event t\.[0-9a-f]{32}\.\d+\.\d+ \(item 6 of 12\)/);
+      expect(out).toContain("offline for 2 s");
+      expect(out).toMatch(/reconnecting: GET \/mcp with Last-Event-ID=t\.[0-9a-f]{32}\.\d+\.\d+/);
+      expect(out).toMatch(/replayed \d+ missed events?/);
+      expect(out).toContain('result: Processed 12 items. {"items":12,"checksum":650}');
+      expect(out).toContain("every progress value arrived exactly once, in order (1 to 12)");
+      // The steps come in the order they happened.
+      const order = ["created task", "dropping the connection", "reconnecting", "replayed", "result:"].map((step) => out.indexOf(step));
+      expect(order).toEqual([...order].sort((a, b) => a - b));
+      // Plain lines for CI: one per progress value, no escape codes, nothing on stderr.
+      expect(out.match(/progress \d+\/12/g)).toHaveLength(12);
+      expect(out).not.toContain("\u001b");
+      expect(demoRun.stderr).toBe("");
+    });
+  }
 
   it("says how to pass a token when the server answers 401", async ({ expect }) => {
     const run = await demo(["--url", `${server.url}/mcp`]);

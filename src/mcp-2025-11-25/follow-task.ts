@@ -11,6 +11,7 @@ import type { TaskMeta } from "../core/task-meta";
 import { followFeed, type FollowResult } from "../protocol/follow";
 import { taskEventId } from "../streams/event-ids";
 import type { McpContext } from "./context";
+import { sessionStub } from "./session";
 import { messageForEvent, questionRequest } from "./task-messages";
 import { ASKED_LIVE_STATE, AskedLiveSchema, ownSessionStream, RESPONSE_STREAM_STATE, type ResponseStream } from "./task-streams";
 
@@ -88,17 +89,22 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
 /**
  * Asks the questions the task waited on when this stream opened: the client may never have heard
  * them (a `tasks/result` called after the task asked). Not again to a client whose session's GET
- * stream already delivered them to a live reader: that client is answering already.
+ * stream already handed them to a reader, live or in a resume's replay: that client is answering already.
  */
 async function askPending(ctx: McpContext, options: FollowOptions, own: boolean, eventId: string): Promise<void> {
   const pending = Object.entries(options.pending ?? {});
   if (pending.length === 0) return;
-  let heard: string[] = [];
+  const heard = new Set<string>();
   if (own && ctx.sessionId !== undefined) {
     const noted = AskedLiveSchema.safeParse(await ctx.gateway.lookupState(options.taskId, ASKED_LIVE_STATE, ctx.sessionId));
-    if (noted.success) heard = noted.data.keys;
+    if (noted.success) {
+      for (const key of noted.data.keys) heard.add(key);
+      const onGetStream = Object.entries(noted.data.seqs).filter(([key]) => pending.some(([asked]) => asked === key));
+      const through = onGetStream.length > 0 ? await sessionStub(ctx.env, ctx.gateway.principal, ctx.sessionId).deliveredThrough() : 0;
+      for (const [key, seq] of onGetStream) if (seq <= through) heard.add(key);
+    }
   }
   for (const [key, question] of pending) {
-    if (!heard.includes(key)) ctx.output.notify(questionRequest(options.taskId, key, question), eventId);
+    if (!heard.has(key)) ctx.output.notify(questionRequest(options.taskId, key, question), eventId);
   }
 }

@@ -2,8 +2,8 @@
  * Fans task changes out to sessions' GET streams: the session a task was created in hears there
  * what none of its open response streams carries (task-streams.ts says what), and every session
  * subscribed to the task's resource gets `notifications/resources/updated` once per change.
- * A question that reached a live GET-stream reader is noted with the task, so a `tasks/result`
- * that opens later does not ask it a second time (follow-task.ts).
+ * Each question put on a GET stream is noted with the task, with its place in the stream's log, so
+ * a `tasks/result` that opens later does not ask it again once a reader got it (follow-task.ts).
  */
 import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { taskResourceUri } from "../core/ids";
@@ -16,11 +16,11 @@ import { ASKED_LIVE_STATE, AskedLiveSchema, RESPONSE_STREAM_STATE, SESSION_FEED_
 const CHANGES = new Set(["status", "progress", "question", "answer", "result"]);
 
 export const sessionObserver: TaskObserver = async ({ env, record, events, state }) => {
-  const outbox = new Map<string, { messages: string[]; questions: string[] }>();
+  const outbox = new Map<string, { messages: { data: string }[]; questions: { key: string; index: number }[] }>();
   const post = (sessionId: string, message: JSONRPCNotification | JSONRPCRequest, question?: string) => {
     const entry = outbox.get(sessionId) ?? { messages: [], questions: [] };
-    entry.messages.push(JSON.stringify(message));
-    if (question !== undefined) entry.questions.push(question);
+    if (question !== undefined) entry.questions.push({ key: question, index: entry.messages.length });
+    entry.messages.push({ data: JSON.stringify(message) });
     outbox.set(sessionId, entry);
   };
 
@@ -43,10 +43,17 @@ export const sessionObserver: TaskObserver = async ({ env, record, events, state
 
   await Promise.all(
     [...outbox].map(async ([sessionId, { messages, questions }]) => {
-      const readers = await env.SESSIONS.getByName(sessionObjectName(record.principal, sessionId)).publish(messages);
-      if (questions.length === 0 || readers === false || readers === 0) return;
+      const published = await env.SESSIONS.getByName(sessionObjectName(record.principal, sessionId)).publish(messages.map(({ data }) => data));
+      if (questions.length === 0 || published === false) return;
+      // Where each question sits in the GET stream's log: a later tasks/result asks the session
+      // whether a reader got it (live, or in a resume's replay) before asking it again.
       const noted = AskedLiveSchema.safeParse(state.lookup(ASKED_LIVE_STATE, sessionId));
-      state.attach(ASKED_LIVE_STATE, { keys: [...(noted.success ? noted.data.keys : []), ...questions] }, sessionId);
+      const seqs = { ...(noted.success ? noted.data.seqs : {}) };
+      for (const { key, index } of questions) {
+        const seq = published.seqs[index];
+        if (seq !== undefined) seqs[key] = seq;
+      }
+      state.attach(ASKED_LIVE_STATE, { keys: noted.success ? noted.data.keys : [], seqs }, sessionId);
     }),
   );
 };

@@ -47,9 +47,13 @@ export const SessionFeedSchema = z.object({
 });
 export type SessionFeed = z.infer<typeof SessionFeedSchema>;
 
-/** Which questions reached a live reader of the session's GET stream (key: the session id). */
+/**
+ * The questions the session's GET stream carried (key: the session id): `seqs` gives each one's
+ * place in the stream's log, which the SessionObject says whether a reader got (live, or in a
+ * resume's replay); `keys` are those an earlier version noted as reaching a live reader.
+ */
 export const ASKED_LIVE_STATE = "mcp-2025-11-25/asked-live";
-export const AskedLiveSchema = z.object({ keys: z.array(z.string()) });
+export const AskedLiveSchema = z.object({ keys: z.array(z.string()).default([]), seqs: z.record(z.string(), z.number()).default({}) });
 
 /** What a client is: its session (if any) and what it declared there. */
 export interface Caller {

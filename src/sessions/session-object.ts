@@ -22,6 +22,12 @@ const PROBE_FRAME = JSON.stringify({ probe: 1 });
 
 export type NewSession = Omit<SessionInfo, "createdAt" | "lastSeenAt">;
 
+/** What a publish did: how many readers got the messages live, and their sequence numbers in the log. */
+export interface Published {
+  readers: number;
+  seqs: number[];
+}
+
 /** What a request in the session needs to know of it. */
 export interface LiveSession {
   sessionId: string;
@@ -107,18 +113,28 @@ export class SessionObject extends DurableObject<Env> {
 
   /**
    * Appends serialized JSON-RPC messages to the GET stream's log and sends them to its reader.
-   * Returns how many readers got them live (0: kept for a resume only), or false if the session is
-   * gone (the caller should stop publishing to it).
+   * Returns how many readers got them live (0: kept for a resume only) and each message's sequence
+   * number, or false if the session is gone (the caller should stop publishing to it).
    */
-  async publish(messages: string[]): Promise<number | false> {
+  async publish(messages: string[]): Promise<Published | false> {
     if (!this.storage.load()) return false;
     const now = Date.now();
     const readers = this.ctx.getWebSockets(READER_TAG);
+    const seqs: number[] = [];
     for (const data of messages) {
-      const frame = JSON.stringify(this.storage.append(data, now));
+      const event = this.storage.append(data, now);
+      seqs.push(event.seq);
+      const frame = JSON.stringify(event);
       for (const ws of readers) sendQuietly(ws, frame);
     }
-    return readers.length;
+    const last = seqs.at(-1);
+    if (readers.length > 0 && last !== undefined) this.storage.markDelivered(last);
+    return { readers: readers.length, seqs };
+  }
+
+  /** The highest sequence number of the GET stream handed to a reader, live or in a resume's replay (0: none yet). */
+  async deliveredThrough(): Promise<number> {
+    return this.storage.deliveredThrough();
   }
 
   // ---- the GET stream: one hibernatable WebSocket reader --------------------
@@ -150,6 +166,8 @@ export class SessionObject extends DurableObject<Env> {
     replayPages((seq, limit) => this.storage.eventsAfter(seq, limit), after, 500, (page) => {
       for (const event of page) server.send(JSON.stringify(event));
     });
+    // The replay ran to the end of the log in this turn: everything in it has now reached a reader.
+    if (lastSeq > after) this.storage.markDelivered(lastSeq);
     return new Response(null, { status: 101, webSocket: client });
   }
 

@@ -33,6 +33,7 @@ export class SessionStorage {
       CREATE TABLE IF NOT EXISTS session (id INTEGER PRIMARY KEY CHECK (id = 1), info TEXT NOT NULL);
       CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY AUTOINCREMENT, data TEXT NOT NULL, at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS subscriptions (uri TEXT PRIMARY KEY);
+      CREATE TABLE IF NOT EXISTS delivered (id INTEGER PRIMARY KEY CHECK (id = 1), seq INTEGER NOT NULL);
     `);
   }
 
@@ -65,6 +66,15 @@ export class SessionStorage {
   firstSeq(): number {
     const row = this.sql.exec<{ seq: number | null }>("SELECT MIN(seq) AS seq FROM events").one();
     return row.seq ?? this.lastSeq() + 1;
+  }
+
+  /** The highest sequence number ever handed to a reader, live or in a replay (0: none). */
+  deliveredThrough(): number {
+    return this.sql.exec<{ seq: number }>("SELECT seq FROM delivered WHERE id = 1").toArray()[0]?.seq ?? 0;
+  }
+
+  markDelivered(seq: number): void {
+    this.sql.exec("INSERT INTO delivered (id, seq) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET seq = MAX(seq, excluded.seq)", seq);
   }
 
   subscribe(uri: string): void {

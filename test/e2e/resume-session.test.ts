@@ -2,8 +2,10 @@
 // open (docs/streams.md, "Who hears what"): across every stream of the session (the GET stream, the
 // dropped stream, the resumed one) each progress value arrives exactly once, at every gap between
 // the drop and the resume. The gap is counted in the task's own progress, not in wall-clock time.
+// And a question delivered by a resumed GET stream's replay is not asked again by a tasks/result.
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { DEPLOY, waitForStatus, YES } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
 
@@ -100,4 +102,37 @@ describe("a dropped tasks/result stream resumed in a session with its GET stream
       }
     });
   }
+});
+
+describe("a question delivered by a GET stream resumed across it", () => {
+  it("is not asked again by a tasks/result the client opens afterwards", async ({ expect }) => {
+    const init = await rpc(server.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "resume", version: "1" } } });
+    const session = { "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "", "MCP-Protocol-Version": "2025-11-25" };
+    const post = { ...session, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const get = await openSse(`${server.url}/mcp`, { headers: { ...session, Accept: "text/event-stream" } });
+    const primed: { id: string; message: Message }[] = [];
+    await readInto(get, primed, () => primed.length > 0);
+    get.drop();
+    // The GET stream's reader is gone; a write shows it (a countdown's progress), so the question
+    // that follows finds no reader and waits in the session's log.
+    const warm = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 2 }, task: {}, _meta: { progressToken: "warm" } } }, { headers: session });
+    await waitForStatus(server.url, (warm.body as { result: { task: { taskId: string } } }).result.task.taskId, "completed");
+    const created = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "deploy", arguments: DEPLOY, task: {} } }, { headers: session });
+    const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
+    await waitForStatus(server.url, taskId, "input_required");
+
+    const questionsIn = (got: { message: Message }[]) => got.filter(({ message }) => message.method === "elicitation/create").length;
+    const resumed = await openSse(`${server.url}/mcp`, { headers: { ...session, Accept: "text/event-stream", "Last-Event-ID": primed[0]?.id ?? "" } });
+    const onResumed: { id: string; message: Message }[] = [];
+    await readInto(resumed, onResumed, () => questionsIn(onResumed) > 0);
+
+    const result = await openSse(`${server.url}/mcp`, { method: "POST", headers: post, body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }) });
+    const onResult: { id: string; message: Message }[] = [];
+    await readInto(result, onResult, () => onResult.length > 0); // the priming event: the stream is registered and asked what it would ask
+    const answered = await fetch(`${server.url}/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ confirm: YES }) });
+    expect(answered.status).toBe(200);
+    await readInto(result, onResult, () => onResult.some(({ message }) => message.id === 3 && ("result" in message || "error" in message)));
+    resumed.drop();
+    expect(questionsIn(onResumed) + questionsIn(onResult), `resumed GET: ${questionsIn(onResumed)}, tasks/result: ${questionsIn(onResult)}`).toBe(1);
+  });
 });

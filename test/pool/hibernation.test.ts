@@ -68,7 +68,7 @@ describe("SessionObject GET-stream readers survive eviction", () => {
     await evictDurableObject(stub);
     expect(await runInDurableObject(stub, (instance: SessionObject) => isMarked(instance))).toBe(false);
     const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "task://x" } });
-    expect(await stub.publish([message])).toBe(1);
+    expect(await stub.publish([message])).toMatchObject({ readers: 1 });
     await vi.waitFor(() => expect(frames).toEqual([{ seq: 0, data: "" }, { seq: 1, data: message }]), { timeout: 5000, interval: 50 });
     ws.close(1000, "done");
   });

@@ -52,6 +52,19 @@ describe("SessionObject", () => {
     resumed.webSocket?.close(1000, "done");
   });
 
+  it("says how far its GET stream reached a reader: not while none is attached, then through a resume's replay and live sends", async ({ expect }) => {
+    const { stub, start } = freshSession();
+    await start();
+    expect(await stub.publish(["{\"n\":1}", "{\"n\":2}"])).toEqual({ readers: 0, seqs: [1, 2] });
+    expect(await stub.deliveredThrough()).toBe(0);
+    const resumed = await attach(stub, "?after=0");
+    resumed.webSocket?.accept();
+    expect(await stub.deliveredThrough()).toBe(2);
+    expect(await stub.publish(["{\"n\":3}"])).toEqual({ readers: 1, seqs: [3] });
+    expect(await stub.deliveredThrough()).toBe(3);
+    resumed.webSocket?.close(1000, "done");
+  });
+
   it("ending a session removes it from the tasks it watched", async ({ expect }) => {
     const task = freshTask("countdown", { seconds: 60 });
     await task.stub.create(task.input);

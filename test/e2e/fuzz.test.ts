@@ -1,12 +1,14 @@
 // Fuzzing the HTTP surface (/mcp, the task view and the console's routes, answers to a task's questions
-// through POST /tasks/{id}/input, tasks/update, task_input and forged 2025 response ids, forged requestStates): ≥1,000 malformed or hostile requests
-// (seeded, so a failure replays with FUZZ_SEED) must give no 5xx and no dropped connection, and leave
-// earlier tasks intact (a task waiting for its answer keeps waiting, its question unchanged).
+// through POST /tasks/{id}/input, tasks/update, task_input and forged 2025 response ids, forged requestStates),
+// with values nested far past the JSON depth limit on every surface (2026 included) and the claim and
+// envelope keys spelled with JSON escapes: ≥1,000 malformed or hostile requests (seeded, so a failure
+// replays with FUZZ_SEED) must give no 5xx, no dropped connection and no error naming an internal
+// exception, and leave earlier tasks intact (a task waiting for its answer keeps waiting, its question unchanged).
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
-import { TASKS, modern } from "./support/modern";
+import { TASKS, modern, modernBody, modernHeaders } from "./support/modern";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20261105);
 const COUNT = 1200;
@@ -106,6 +108,57 @@ function modernRequest(headers: Record<string, string>): { headers: Record<strin
   return { headers: out, body: JSON.stringify(body) };
 }
 
+const DEEP = "__DEEP__";
+/** Arrays or objects nested `depth` deep, as text (built as text: the fuzzer must not overflow its own stack). */
+const deepText = (depth: number): string => (rand() < 0.5 ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth));
+/** Past the limit by one, or far past it (the depths of issue 25's reports included), within the input route's 64 KiB body cap. */
+const deepDepth = () => pick([65, 100, 1000, 5000, 8000, 10_000]);
+
+/** A value nested far too deep on one of the surfaces that take a value: arguments and answers, in both eras. */
+function deepRequest(headers: Record<string, string>): FuzzRequest {
+  const depth = deepDepth();
+  const withDeep = (value: unknown) => JSON.stringify(value).replace(`"${DEEP}"`, deepText(depth));
+  const answer = { confirm: { action: "accept", content: { confirm: true, note: DEEP } } };
+  const post = { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+  const surface = int(7);
+  if (surface === 0) return { method: "POST", path: `/tasks/${pick([waitingId, "0".repeat(32)])}/input`, headers: { ...headers, "Content-Type": "application/json" }, body: withDeep(answer) };
+  if (surface === 1) return { method: "POST", path: "/mcp", headers: post, body: withDeep({ jsonrpc: "2.0", id: `input/${waitingId}/confirm`, result: answer.confirm }) };
+  if (surface === 2) return { method: "POST", path: "/mcp", headers: post, body: withDeep({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_input", arguments: { taskId: waitingId, inputResponses: answer } } }) };
+  if (surface === 3) return { method: "POST", path: "/mcp", headers: post, body: withDeep({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: pick(["deploy", "echo", "countdown"]), arguments: { service: "api", version: "v2", extra: DEEP }, task: {} } }) };
+  const modernCall = (method: string, params: Record<string, unknown>, capabilities: Record<string, unknown>) => {
+    const body = modernBody(method, params, { capabilities });
+    return { method: "POST", path: "/mcp", headers: { ...modernHeaders(body), ...token }, body: withDeep(body) };
+  };
+  if (surface === 4) return modernCall("tools/call", { name: "deploy", arguments: { service: "api", version: "v2", extra: DEEP } }, { elicitation: {} });
+  if (surface === 5) return modernCall("tasks/update", { taskId: waitingId, inputResponses: answer }, TASKS);
+  return modernCall("tools/call", { name: "deploy", arguments: { service: "api", version: "v2" }, inputResponses: answer, requestState: "v1.e30.AAAA" }, { elicitation: {} });
+}
+
+/** The keys a request is routed and parsed by, each spelled with a JSON escape: any spelling is the key. */
+const ESCAPES: [string, string[]][] = [
+  ["io.modelcontextprotocol/protocolVersion", ["io.modelcontextprotocol\\/protocolVersion", "io.modelcontextprotocol/protocolVers\\u0069on", "\\u0069o.modelcontextprotocol\\/protocol\\u0056ersion"]],
+  ["io.modelcontextprotocol/clientCapabilities", ["io.modelcontextprotocol\\/clientCapabilities", "io.modelcontextprotocol/client\\u0043apabilities"]],
+  ["_meta", ["\\u005fmeta"]],
+  ["method", ["m\\u0065thod"]],
+  ["jsonrpc", ["jsonrp\\u0063"]],
+];
+function escapeKeys(body: string): string {
+  let out = body;
+  for (const [key, spellings] of ESCAPES) if (rand() < 0.6) out = out.split(`"${key}"`).join(`"${pick(spellings)}"`);
+  return out;
+}
+
+/** A 2026 request (hostile or well-formed) with its keys escaped, with or without its version header. */
+function escapedRequest(headers: Record<string, string>): FuzzRequest {
+  const base = rand() < 0.5 ? modernRequest(headers) : (() => {
+    const body = modernBody(pick(["tools/list", "server/discover", "tools/call"]), { name: "echo", arguments: { text: "x" } }, { meta: { "io.modelcontextprotocol/protocolVersion": pick(["2026-07-28", "2099-01-01", "2025-11-25"]) } });
+    return { headers: { ...headers, ...modernHeaders(body) }, body: JSON.stringify(body) };
+  })();
+  const out = { ...base.headers };
+  if (rand() < 0.5) delete out["MCP-Protocol-Version"];
+  return { method: "POST", path: "/mcp", headers: out, body: escapeKeys(base.body) };
+}
+
 interface FuzzRequest {
   method: string;
   path: string;
@@ -122,7 +175,9 @@ function request(): FuzzRequest {
   if (rand() < 0.15) headers["Last-Event-ID"] = pick(["t.", `t.${"a".repeat(32)}.0.99999999999999999`, "s.../..", "x".repeat(300), `t.${"b".repeat(32)}.1.1`]);
   if (rand() < 0.15) headers["Mcp-Session-Id"] = pick(["", "../../x", "z".repeat(500), "\u00ff", "0123456789abcdef0123456789abcdef"]);
   if (rand() < 0.05) headers["Origin"] = pick(["https://evil.example", "null", "http://localhost:1"]);
-  const kind = int(13);
+  const kind = int(16);
+  if (kind >= 14) return deepRequest(headers);
+  if (kind === 13) return escapedRequest(headers);
   if (kind >= 10) return { method: "POST", path: "/mcp", ...modernRequest(headers) };
   if (kind === 0) return { method: "POST", path: "/mcp", headers, body: crypto.getRandomValues(new Uint8Array(1 + int(2048))) };
   if (kind === 1) return { method: "POST", path: "/mcp", headers, body: nested(1 + int(20_000)) };
@@ -202,6 +257,9 @@ afterAll(async () => {
   await server?.stop();
 });
 
+/** What an answer must never show: the runtime's own exceptions (a stack overflow, a failed clone, a stack trace). */
+const INTERNAL = /call stack|RangeError|TypeError|ReferenceError|DataCloneError|SyntaxError|Internal error|\bat [\w.]+ \(/;
+
 describe(`fuzz (seed ${SEED})`, () => {
   it(`survives ${COUNT} hostile requests with no 5xx and leaves earlier tasks intact`, { timeout: 180_000 }, async ({ expect }) => {
     const histogram = new Map<string, number>();
@@ -219,6 +277,7 @@ describe(`fuzz (seed ${SEED})`, () => {
             const reply = await rawRequest(`${server.url}${r.path}`, { method: r.method, headers: r.headers, ...(r.body !== undefined && { body: r.body }), timeoutMs: 60_000 });
             histogram.set(String(reply.status), (histogram.get(String(reply.status)) ?? 0) + 1);
             if (reply.status >= 500) failures.push(`#${index} ${r.method} ${r.path} → ${reply.status} ${reply.text.slice(0, 200)}`);
+            else if (INTERNAL.test(reply.text)) failures.push(`#${index} ${r.method} ${r.path} → ${reply.status} names an internal exception: ${reply.text.slice(0, 200)}`);
           } catch (error) {
             histogram.set("error", (histogram.get("error") ?? 0) + 1);
             failures.push(`#${index} ${r.method} ${r.path} → ${String(error)}`);

@@ -93,6 +93,15 @@ describe("PrincipalObject", () => {
     expect((await stub.list(undefined, 10))?.tasks).toHaveLength(1);
   });
 
+  it("refuses a key bound to one call for another call, admitting nothing", async ({ expect }) => {
+    const stub = index();
+    const first = view(Date.now());
+    expect(await stub.admit({ task: first, tool: "countdown", idempotencyKey: "k2", call: "digest-a", maxActive: 10 })).toEqual({ ok: true, taskId: first.taskId });
+    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "k2", call: "digest-a", maxActive: 10 })).toEqual({ ok: false, reason: "duplicate", taskId: first.taskId });
+    expect(await stub.admit({ task: view(Date.now()), tool: "deploy", idempotencyKey: "k2", call: "digest-b", maxActive: 10 })).toEqual({ ok: false, reason: "conflict", taskId: first.taskId, tool: "countdown" });
+    expect((await stub.list(undefined, 10))?.tasks).toHaveLength(1);
+  });
+
   it("caps unfinished tasks and frees a slot when one ends or is removed", async ({ expect }) => {
     const stub = index();
     const [a, b] = [view(Date.now()), view(Date.now())];

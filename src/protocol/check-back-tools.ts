@@ -86,9 +86,10 @@ function resultOf(snapshot: TaskSnapshot): JsonObject {
   try {
     return { ...finalResult(taskId, snapshot.outcome, snapshot.meta), structuredContent: taskStatusContent(snapshot) };
   } catch (error) {
-    // A task that ended with a protocol error: the model sees it as a failed tool result.
-    const message = error instanceof Error ? error.message : String(error);
-    return textResult(`Task ${taskId} failed: ${message}`, { isError: true, structuredContent: taskStatusContent(snapshot), _meta: metaFor(snapshot) });
+    // A task that ended with a protocol error: the model sees it as a failed tool result. Anything
+    // else is ours, not the task's: it goes to the handler's error path, never into the model's text.
+    if (!(error instanceof ProtocolError)) throw error;
+    return textResult(`Task ${taskId} failed: ${error.message}`, { isError: true, structuredContent: taskStatusContent(snapshot), _meta: metaFor(snapshot) });
   }
 }
 

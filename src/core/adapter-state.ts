@@ -83,12 +83,15 @@ export class AdapterStateStore implements AdapterStateWriter {
     return [...this.entries(kind)].map(([key, entry]) => ({ kind, key, ...entry }));
   }
 
-  /** Ends the entry's open span at the latest event (no-op if it is closed or unknown). */
-  close(kind: string, key: string): void {
+  /** Ends the entry's open span at the latest event; returns where its last span ends (undefined: unknown entry). */
+  close(kind: string, key: string): number | undefined {
     const entry = this.entries(kind).get(key);
     const last = entry?.spans.at(-1);
-    if (!entry || !last || last[1] !== null) return;
-    this.write(kind, key, entry.value, [...entry.spans.slice(0, -1), [last[0], Math.max(last[0], this.lastSeq())]]);
+    if (!entry || !last) return undefined;
+    if (last[1] !== null) return last[1];
+    const until = Math.max(last[0], this.lastSeq());
+    this.write(kind, key, entry.value, [...entry.spans.slice(0, -1), [last[0], until]]);
+    return until;
   }
 
   detach(kind: string, key: string): void {

@@ -246,9 +246,9 @@ export class TaskGateway {
     return this.task(taskId).openState(kind, value);
   }
 
-  /** Ends the entry's open span at the task's latest event (adapter-state.ts). */
-  async closeState(taskId: string, kind: string, key: string): Promise<void> {
-    if (isTaskId(taskId)) await this.task(taskId).closeState(kind, key);
+  /** Ends the entry's open span at the task's latest event (adapter-state.ts); returns that event's seq. */
+  async closeState(taskId: string, kind: string, key: string): Promise<number | undefined> {
+    return isTaskId(taskId) ? this.task(taskId).closeState(kind, key) : undefined;
   }
 
   async detachState(taskId: string, kind: string, key: string): Promise<void> {

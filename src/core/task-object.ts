@@ -174,9 +174,9 @@ export class TaskObjectBase extends TaskObjectRuntime {
     return key === undefined ? undefined : this.storage.state.entry(kind, key);
   }
 
-  /** Ends the entry's open span at the latest event (a response stream closed). */
-  async closeState(kind: string, key: string): Promise<void> {
-    if (this.liveRecord()) this.storage.state.close(kind, key);
+  /** Ends the entry's open span at the latest event (a response stream closed); returns that event's seq. */
+  async closeState(kind: string, key: string): Promise<number | undefined> {
+    return this.liveRecord() ? this.storage.state.close(kind, key) : undefined;
   }
 
   async lookupState(kind: string, key: string): Promise<JsonObject | undefined> {

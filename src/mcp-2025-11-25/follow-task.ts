@@ -7,6 +7,7 @@
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { isOpenAt, type StateSpan } from "../core/adapter-state";
 import type { InputQuestion } from "../core/input";
+import type { TaskEvent } from "../core/task-events";
 import type { TaskMeta } from "../core/task-meta";
 import { followFeed, type FollowResult } from "../protocol/follow";
 import { taskEventId } from "../streams/event-ids";
@@ -62,15 +63,16 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
     feed.close();
   });
   const target = { taskId, requestId, meta, stream, ...(own && { openAt: (seq: number) => isOpenAt(spans, seq) }) };
+  const forward = (event: TaskEvent) => {
+    if (streamNo === undefined) return;
+    const message = messageForEvent(event, target);
+    if (message) output.notify(message, taskEventId(taskId, streamNo, event.seq));
+  };
   const followed = await followFeed(feed, {
     afterSeq,
     ...(options.deadline !== undefined && { deadline: options.deadline }),
     stopOnQuestion: options.endAtQuestion === true && (!stream.questions || streamNo === undefined),
-    onEvent: (event) => {
-      if (streamNo === undefined) return;
-      const message = messageForEvent(event, target);
-      if (message) output.notify(message, taskEventId(taskId, streamNo, event.seq));
-    },
+    onEvent: forward,
   });
   if (followed.kind === "result" && streamNo !== undefined) output.setResponseEventId(requestId, taskEventId(taskId, streamNo, followed.seq));
   // The server ends this stream before the response (the inline wait ran out, or a question nobody
@@ -79,11 +81,32 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
   // messages, which its resume (Last-Event-ID) replays, so no message is handed to the GET stream at
   // a moment only the dead connection's timing decides (docs/streams.md, "Who hears what").
   if ((followed.kind === "timeout" || followed.kind === "asked") && key !== undefined) {
-    await gateway.closeState(taskId, RESPONSE_STREAM_STATE, key);
-    await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: followed.lastSeq }, key);
+    const closedAt = (await gateway.closeState(taskId, RESPONSE_STREAM_STATE, key)) ?? followed.lastSeq;
+    // Events committed after the last one followed and before the close were left to this stream
+    // by the GET stream: carry them before the response, and let a resume replay up to the close.
+    if (closedAt > followed.lastSeq && !disconnected) await carryUntil(gateway, taskId, followed.lastSeq, closedAt, forward);
+    await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: Math.max(closedAt, followed.lastSeq) }, key);
   }
   if (followed.kind === "ended" && disconnected) return { kind: "disconnected" };
   return followed;
+}
+
+/** How long a closing stream waits for events already committed before its close (they are replayed at once). */
+const CARRY_WAIT_MS = 2000;
+
+/** Forwards the task's events in (afterSeq, untilSeq]: all are committed, so the feed replays them at once. */
+async function carryUntil(gateway: McpContext["gateway"], taskId: string, afterSeq: number, untilSeq: number, forward: (event: TaskEvent) => void): Promise<void> {
+  const rest = await gateway.feed(taskId, afterSeq);
+  if (!rest) return;
+  try {
+    for (let event = await rest.next(CARRY_WAIT_MS); event; event = await rest.next(CARRY_WAIT_MS)) {
+      if (event.seq > untilSeq || event.type === "result") break;
+      forward(event);
+      if (event.seq === untilSeq) break;
+    }
+  } finally {
+    rest.close();
+  }
 }
 
 /**

@@ -25,6 +25,12 @@ describe("parseJsonInput", () => {
     expect(parseJsonInput(text)).toMatchObject({ ok: true });
   });
 
+  it("ends a string at a quote after an even run of backslashes, and only there", ({ expect }) => {
+    const text = JSON.stringify({ s: "x\\", q: 'say \\"[[[[', t: [[[]]] });
+    expect(nestsDeeperThan(text, 3)).toBe(true);
+    expect(nestsDeeperThan(text, 4)).toBe(false);
+  });
+
   it("decodes escaped spellings of a key to the key", ({ expect }) => {
     const result = parseJsonInput('{"io.modelcontextprotocol\\/protocolVers\\u0069on":"2026-07-28"}');
     expect(result.ok && result.value).toEqual({ "io.modelcontextprotocol/protocolVersion": "2026-07-28" });

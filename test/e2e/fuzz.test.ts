@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
-import { TASKS, modern, modernBody, modernHeaders } from "./support/modern";
+import { deepRequest, escapedRequest, type Dice, type FuzzRequest } from "./support/fuzz-input";
+import { TASKS, modern } from "./support/modern";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20261105);
 const COUNT = 1200;
@@ -29,6 +30,7 @@ function prng(seed: number): () => number {
 const rand = prng(SEED);
 const pick = <T>(items: readonly T[]): T => items[Math.floor(rand() * items.length)] as T;
 const int = (n: number) => Math.floor(rand() * n);
+const dice: Dice = { rand, pick, int };
 
 const hostileStrings = ["", "../../x", "..%2F..%2Fetc%2Fpasswd", "%00", "\u0000", "a".repeat(70_000), "\ud800", "💥".repeat(100), "task://../../x", "t.", "s.x.1", "<script>", "0".repeat(32), "G".repeat(32), " ", "\n\r", "${jndi:x}", "__proto__", "constructor"];
 const hostileNumbers = [-1, 0, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, 86401, 1e21];
@@ -108,64 +110,6 @@ function modernRequest(headers: Record<string, string>): { headers: Record<strin
   return { headers: out, body: JSON.stringify(body) };
 }
 
-const DEEP = "__DEEP__";
-/** Arrays or objects nested `depth` deep, as text (built as text: the fuzzer must not overflow its own stack). */
-const deepText = (depth: number): string => (rand() < 0.5 ? "[".repeat(depth) + "]".repeat(depth) : '{"a":'.repeat(depth) + "1" + "}".repeat(depth));
-/** Past the limit by one, or far past it (the depths of issue 25's reports included), within the input route's 64 KiB body cap. */
-const deepDepth = () => pick([65, 100, 1000, 5000, 8000, 10_000]);
-
-/** A value nested far too deep on one of the surfaces that take a value: arguments and answers, in both eras. */
-function deepRequest(headers: Record<string, string>): FuzzRequest {
-  const depth = deepDepth();
-  const withDeep = (value: unknown) => JSON.stringify(value).replace(`"${DEEP}"`, deepText(depth));
-  const answer = { confirm: { action: "accept", content: { confirm: true, note: DEEP } } };
-  const post = { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-  const surface = int(7);
-  if (surface === 0) return { method: "POST", path: `/tasks/${pick([waitingId, "0".repeat(32)])}/input`, headers: { ...headers, "Content-Type": "application/json" }, body: withDeep(answer) };
-  if (surface === 1) return { method: "POST", path: "/mcp", headers: post, body: withDeep({ jsonrpc: "2.0", id: `input/${waitingId}/confirm`, result: answer.confirm }) };
-  if (surface === 2) return { method: "POST", path: "/mcp", headers: post, body: withDeep({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_input", arguments: { taskId: waitingId, inputResponses: answer } } }) };
-  if (surface === 3) return { method: "POST", path: "/mcp", headers: post, body: withDeep({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: pick(["deploy", "echo", "countdown"]), arguments: { service: "api", version: "v2", extra: DEEP }, task: {} } }) };
-  const modernCall = (method: string, params: Record<string, unknown>, capabilities: Record<string, unknown>) => {
-    const body = modernBody(method, params, { capabilities });
-    return { method: "POST", path: "/mcp", headers: { ...modernHeaders(body), ...token }, body: withDeep(body) };
-  };
-  if (surface === 4) return modernCall("tools/call", { name: "deploy", arguments: { service: "api", version: "v2", extra: DEEP } }, { elicitation: {} });
-  if (surface === 5) return modernCall("tasks/update", { taskId: waitingId, inputResponses: answer }, TASKS);
-  return modernCall("tools/call", { name: "deploy", arguments: { service: "api", version: "v2" }, inputResponses: answer, requestState: "v1.e30.AAAA" }, { elicitation: {} });
-}
-
-/** The keys a request is routed and parsed by, each spelled with a JSON escape: any spelling is the key. */
-const ESCAPES: [string, string[]][] = [
-  ["io.modelcontextprotocol/protocolVersion", ["io.modelcontextprotocol\\/protocolVersion", "io.modelcontextprotocol/protocolVers\\u0069on", "\\u0069o.modelcontextprotocol\\/protocol\\u0056ersion"]],
-  ["io.modelcontextprotocol/clientCapabilities", ["io.modelcontextprotocol\\/clientCapabilities", "io.modelcontextprotocol/client\\u0043apabilities"]],
-  ["_meta", ["\\u005fmeta"]],
-  ["method", ["m\\u0065thod"]],
-  ["jsonrpc", ["jsonrp\\u0063"]],
-];
-function escapeKeys(body: string): string {
-  let out = body;
-  for (const [key, spellings] of ESCAPES) if (rand() < 0.6) out = out.split(`"${key}"`).join(`"${pick(spellings)}"`);
-  return out;
-}
-
-/** A 2026 request (hostile or well-formed) with its keys escaped, with or without its version header. */
-function escapedRequest(headers: Record<string, string>): FuzzRequest {
-  const base = rand() < 0.5 ? modernRequest(headers) : (() => {
-    const body = modernBody(pick(["tools/list", "server/discover", "tools/call"]), { name: "echo", arguments: { text: "x" } }, { meta: { "io.modelcontextprotocol/protocolVersion": pick(["2026-07-28", "2099-01-01", "2025-11-25"]) } });
-    return { headers: { ...headers, ...modernHeaders(body) }, body: JSON.stringify(body) };
-  })();
-  const out = { ...base.headers };
-  if (rand() < 0.5) delete out["MCP-Protocol-Version"];
-  return { method: "POST", path: "/mcp", headers: out, body: escapeKeys(base.body) };
-}
-
-interface FuzzRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: string | Uint8Array;
-}
-
 function request(): FuzzRequest {
   const headers: Record<string, string> = { ...(rand() < 0.9 ? token : pick<Record<string, string>>([{}, { Authorization: "Bearer " }, { Authorization: "Basic x" }, { Authorization: `Bearer ${"a".repeat(5000)}` }])) };
   // Mostly well-formed envelopes, so most requests get past the media-type checks to the parsers.
@@ -176,8 +120,8 @@ function request(): FuzzRequest {
   if (rand() < 0.15) headers["Mcp-Session-Id"] = pick(["", "../../x", "z".repeat(500), "\u00ff", "0123456789abcdef0123456789abcdef"]);
   if (rand() < 0.05) headers["Origin"] = pick(["https://evil.example", "null", "http://localhost:1"]);
   const kind = int(16);
-  if (kind >= 14) return deepRequest(headers);
-  if (kind === 13) return escapedRequest(headers);
+  if (kind >= 14) return deepRequest(dice, { waitingId, token });
+  if (kind === 13) return escapedRequest(dice, headers, modernRequest);
   if (kind >= 10) return { method: "POST", path: "/mcp", ...modernRequest(headers) };
   if (kind === 0) return { method: "POST", path: "/mcp", headers, body: crypto.getRandomValues(new Uint8Array(1 + int(2048))) };
   if (kind === 1) return { method: "POST", path: "/mcp", headers, body: nested(1 + int(20_000)) };

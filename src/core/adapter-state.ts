@@ -83,15 +83,32 @@ export class AdapterStateStore implements AdapterStateWriter {
     return [...this.entries(kind)].map(([key, entry]) => ({ kind, key, ...entry }));
   }
 
-  /** Ends the entry's open span at the latest event; returns where its last span ends (undefined: unknown entry). */
-  close(kind: string, key: string): number | undefined {
+  /**
+   * Ends the entry's open span at the latest event; returns where its last span ends. Undefined:
+   * no such entry, or `ifSpans` was given and the entry has another number of spans (it was renewed
+   * since its closer last knew it: the closer is no longer its only holder, and must not close it).
+   */
+  close(kind: string, key: string, ifSpans?: number): number | undefined {
     const entry = this.entries(kind).get(key);
     const last = entry?.spans.at(-1);
-    if (!entry || !last) return undefined;
+    if (!entry || !last || (ifSpans !== undefined && entry.spans.length !== ifSpans)) return undefined;
     if (last[1] !== null) return last[1];
     const until = Math.max(last[0], this.lastSeq());
     this.write(kind, key, entry.value, [...entry.spans.slice(0, -1), [last[0], until]]);
     return until;
+  }
+
+  /**
+   * Splits an open entry's span at the latest event, so it stays open for every event exactly as
+   * before, but a close that names the old number of spans no longer applies (a resumed stream
+   * takes the entry over from a follower that may be dead). No-op on a closed or unknown entry.
+   */
+  renew(kind: string, key: string): void {
+    const entry = this.entries(kind).get(key);
+    const last = entry?.spans.at(-1);
+    if (!entry || !last || last[1] !== null) return;
+    const at = Math.max(last[0], this.lastSeq());
+    this.write(kind, key, entry.value, [...entry.spans.slice(0, -1), [last[0], at], [at, null]]);
   }
 
   detach(kind: string, key: string): void {

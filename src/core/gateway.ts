@@ -246,9 +246,14 @@ export class TaskGateway {
     return this.task(taskId).openState(kind, value);
   }
 
-  /** Ends the entry's open span at the task's latest event (adapter-state.ts); returns that event's seq. */
-  async closeState(taskId: string, kind: string, key: string): Promise<number | undefined> {
-    return isTaskId(taskId) ? this.task(taskId).closeState(kind, key) : undefined;
+  /** Ends the entry's open span at the task's latest event, if it still has `ifSpans` spans (adapter-state.ts); returns that event's seq. */
+  async closeState(taskId: string, kind: string, key: string, ifSpans?: number): Promise<number | undefined> {
+    return isTaskId(taskId) ? this.task(taskId).closeState(kind, key, ifSpans) : undefined;
+  }
+
+  /** Splits the entry's open span, so a close by an earlier holder no longer applies (adapter-state.ts). */
+  async renewState(taskId: string, kind: string, key: string): Promise<void> {
+    if (isTaskId(taskId)) await this.task(taskId).renewState(kind, key);
   }
 
   async detachState(taskId: string, kind: string, key: string): Promise<void> {

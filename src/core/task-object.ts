@@ -174,9 +174,14 @@ export class TaskObjectBase extends TaskObjectRuntime {
     return key === undefined ? undefined : this.storage.state.entry(kind, key);
   }
 
-  /** Ends the entry's open span at the latest event (a response stream closed); returns that event's seq. */
-  async closeState(kind: string, key: string): Promise<number | undefined> {
-    return this.liveRecord() ? this.storage.state.close(kind, key) : undefined;
+  /** Ends the entry's open span at the latest event (a response stream closed); returns that event's seq (adapter-state.ts). */
+  async closeState(kind: string, key: string, ifSpans?: number): Promise<number | undefined> {
+    return this.liveRecord() ? this.storage.state.close(kind, key, ifSpans) : undefined;
+  }
+
+  /** Splits the entry's open span (a resumed response stream takes it over): see AdapterStateStore.renew. */
+  async renewState(kind: string, key: string): Promise<void> {
+    if (this.liveRecord()) this.storage.state.renew(kind, key);
   }
 
   async lookupState(kind: string, key: string): Promise<JsonObject | undefined> {

@@ -80,12 +80,16 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
   // its last event is refused (410). A stream whose client left is NOT closed: it still carries its
   // messages, which its resume (Last-Event-ID) replays, so no message is handed to the GET stream at
   // a moment only the dead connection's timing decides (docs/streams.md, "Who hears what").
+  // A stream registered here has one span until a resume renews it: then its client reads it
+  // elsewhere, this request is a dead connection's, and the stream is not closed behind the resume.
   if ((followed.kind === "timeout" || followed.kind === "asked") && key !== undefined) {
-    const closedAt = (await gateway.closeState(taskId, RESPONSE_STREAM_STATE, key)) ?? followed.lastSeq;
-    // Events committed after the last one followed and before the close were left to this stream
-    // by the GET stream: carry them before the response, and let a resume replay up to the close.
-    if (closedAt > followed.lastSeq && !disconnected) await carryUntil(gateway, taskId, followed.lastSeq, closedAt, forward);
-    await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: Math.max(closedAt, followed.lastSeq) }, key);
+    const closedAt = await gateway.closeState(taskId, RESPONSE_STREAM_STATE, key, 1);
+    if (closedAt !== undefined) {
+      // Events committed after the last one followed and before the close were left to this stream
+      // by the GET stream: carry them before the response, and let a resume replay up to the close.
+      if (closedAt > followed.lastSeq && !disconnected) await carryUntil(gateway, taskId, followed.lastSeq, closedAt, forward);
+      await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: Math.max(closedAt, followed.lastSeq) }, key);
+    }
   }
   if (followed.kind === "ended" && disconnected) return { kind: "disconnected" };
   return followed;

@@ -56,6 +56,9 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
   const [session, opened] = await Promise.all([
     checkSession(input.request, input.env, input.principal),
     gateway.openFeed(taskId, seq, { state: { kind: RESPONSE_STREAM_STATE, key: String(stream) } }),
+    // The resume takes the stream over: the request that registered it (perhaps a dead connection
+    // whose inline wait is still running) may no longer close it. Harmless on a stream already ended.
+    gateway.renewState(taskId, RESPONSE_STREAM_STATE, String(stream)),
   ]);
   if (!session.ok || !opened.ok) {
     if (opened.ok) opened.feed.close();
@@ -73,8 +76,8 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
   }
   const { endSeq } = registered.data;
   // A stream of the task's own session carries only what it was open for (the GET stream got the
-  // rest). Only the server closes a stream (at its endSeq), never its client's leaving, so the spans
-  // the feed opened with are final for every event the stream carries.
+  // rest). Only the server closes a stream (at its endSeq), never its client's leaving, and not once
+  // a resume renewed it, so the spans the feed opened with hold for every event the stream carries.
   let spans: StateSpan[] | undefined;
   if (ownSessionStream(registered.data, feed.meta)) {
     const stored = SpansSchema.safeParse(feed.state?.[STATE_SPANS_FIELD]);

@@ -79,13 +79,23 @@ describe("deeply nested answers", () => {
   });
 });
 
-describe("2026 tools/call with deeply nested arguments", () => {
-  it("is refused with HTTP 400 -32600 before any task exists", async ({ expect }) => {
+describe("tools/call with deeply nested arguments", () => {
+  it("2026: is refused with HTTP 400 -32600 before any task exists", async ({ expect }) => {
     const before = await listTaskIds();
     for (const depth of [MAX_JSON_DEPTH + 1, 5000, 8000]) {
       // A client that can answer questions but did not declare the Tasks extension: the call would wait on deploy's question.
       const body = modernBody("tools/call", { name: "deploy", arguments: { ...DEPLOY, extra: DEEP } }, { capabilities: { elicitation: {} } });
       const reply = await postText("/mcp", withDeep(body, depth), modernHeaders(body));
+      expectTooDeep(reply);
+      expect(reply.json?.["error"]).toMatchObject({ code: -32600 });
+    }
+    expect(await listTaskIds()).toEqual(before);
+  });
+
+  it("is refused the same way in 2025, task-augmented or plain, before any task exists", async ({ expect }) => {
+    const before = await listTaskIds();
+    for (const task of [{ task: {} }, {}]) {
+      const reply = await postText("/mcp", withDeep({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: { ...DEPLOY, extra: DEEP }, ...task } }, 5000));
       expectTooDeep(reply);
       expect(reply.json?.["error"]).toMatchObject({ code: -32600 });
     }

@@ -55,6 +55,11 @@ describe("links in the README and docs", () => {
     expect(broken).toEqual([]);
   });
 
+  it("reaches every docs page from the README", ({ expect }) => {
+    const linked = new Set(links(readFileSync(join(root, "README.md"), "utf8")).map((target) => target.split("#")[0]));
+    expect(pages.filter((page) => page.startsWith("docs/") && !linked.has(page))).toEqual([]);
+  });
+
   it("keeps the README a front door", ({ expect }) => {
     const readme = readFileSync(join(root, "README.md"), "utf8");
     expect(readme.split("\n").length).toBeLessThanOrEqual(300);

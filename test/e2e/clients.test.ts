@@ -1,4 +1,4 @@
-// Third-party clients against a real `wrangler dev`, configured as the README's "Connect a client"
+// Third-party clients against a real `wrangler dev`, configured as docs/clients.md
 // says: mcp-remote (Claude Desktop's stdio bridge, driven here by the SDK's StdioClientTransport the
 // way Claude Desktop drives it) and the MCP Inspector's `--cli`. Both come from devDependencies.
 import { spawn } from "node:child_process";

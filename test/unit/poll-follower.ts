@@ -31,7 +31,7 @@ export interface Followed {
 const start = (startAfterMs: number): Step => ({ at: startAfterMs, apply: (r, now) => beginRun(r, LEASE, 30_000, now).record });
 const finish = (at: number): Step => ({ at, apply: (r, now) => finishRun(r, LEASE, { content: [{ type: "text", text: "done" }] }, now).record });
 
-/** Progress every `everyMs` from `from` (ms) for `count` reports of `count` in all, after a start at `startMs`. */
+/** `count` progress reports, one every `everyMs` after a start at `startMs` (ms after creation). */
 function ticks(startMs: number, count: number, everyMs: number, total: number | undefined): Step[] {
   return Array.from({ length: count }, (_, i) => ({
     at: startMs + (i + 1) * everyMs,
@@ -65,13 +65,14 @@ export function question(answerMs: number, ttlMs = 3 * 86_400_000): Shape {
 
 /**
  * Follows `shape` from its creation: the first poll comes the creation's interval after it (the
- * CreateTaskResult's), each next one the interval the last poll was told.
+ * CreateTaskResult's), each next one the interval the last poll was told — or every `fixedMs`
+ * whatever it is told (the fixed 1-s interval every task suggested before).
  */
-export function follow(shape: Shape): Followed {
+export function follow(shape: Shape, fixedMs?: number): Followed {
   let record = newTask({ taskId: "a".repeat(32), principal: "p", tool: "t", args: {}, requestedTtlMs: shape.ttlMs ?? null, defaultTtlMs: 86_400_000, maxTtlMs: 7 * 86_400_000, pollIntervalMs: 1000, dispatchGraceMs: 0 }, T0).record;
   const steps = [...shape.steps];
   const told = [toTaskView(record, T0).pollInterval];
-  let now = T0 + (told[0] ?? 0);
+  let now = T0 + (fixedMs ?? told[0] ?? 0);
   let endedAt: number | undefined;
   for (let polls = 1; polls < 1_000_000; polls++) {
     while (steps.length > 0 && T0 + (steps[0]?.at ?? 0) <= now) {
@@ -83,7 +84,7 @@ export function follow(shape: Shape): Followed {
     if (endedAt !== undefined) return { polls, lateMs: now - endedAt, told };
     const interval = toTaskView(record, now).pollInterval;
     told.push(interval);
-    now += interval;
+    now += fixedMs ?? interval;
   }
   throw new Error("the follower never saw the end");
 }

@@ -63,16 +63,23 @@ export function question(answerMs: number, ttlMs = 3 * 86_400_000): Shape {
   return { steps: [start(50), ask, answer, resume, ...ticks(resumeAt, 3, 1000, 3), finish(resumeAt + 3005)], ttlMs };
 }
 
+export interface Client {
+  /** Poll every this many ms whatever the task says (the fixed 1-s interval every task suggested before). */
+  fixedMs?: number;
+  /** The longest interval the client honours: Claude Code 2.1.328 keeps a told interval within 250 ms-30 s. */
+  maxMs?: number;
+}
+
 /**
  * Follows `shape` from its creation: the first poll comes the creation's interval after it (the
- * CreateTaskResult's), each next one the interval the last poll was told — or every `fixedMs`
- * whatever it is told (the fixed 1-s interval every task suggested before).
+ * CreateTaskResult's), each next one the interval the last poll was told, as `client` takes it.
  */
-export function follow(shape: Shape, fixedMs?: number): Followed {
+export function follow(shape: Shape, client: Client = {}): Followed {
+  const wait = (told: number): number => client.fixedMs ?? Math.min(told, client.maxMs ?? Number.POSITIVE_INFINITY);
   let record = newTask({ taskId: "a".repeat(32), principal: "p", tool: "t", args: {}, requestedTtlMs: shape.ttlMs ?? null, defaultTtlMs: 86_400_000, maxTtlMs: 7 * 86_400_000, pollIntervalMs: 1000, dispatchGraceMs: 0 }, T0).record;
   const steps = [...shape.steps];
   const told = [toTaskView(record, T0).pollInterval];
-  let now = T0 + (fixedMs ?? told[0] ?? 0);
+  let now = T0 + wait(told[0] ?? 0);
   let endedAt: number | undefined;
   for (let polls = 1; polls < 1_000_000; polls++) {
     while (steps.length > 0 && T0 + (steps[0]?.at ?? 0) <= now) {
@@ -84,7 +91,7 @@ export function follow(shape: Shape, fixedMs?: number): Followed {
     if (endedAt !== undefined) return { polls, lateMs: now - endedAt, told };
     const interval = toTaskView(record, now).pollInterval;
     told.push(interval);
-    now += fixedMs ?? interval;
+    now += wait(interval);
   }
   throw new Error("the follower never saw the end");
 }

@@ -122,6 +122,6 @@ describe("MCP Inspector 2.12.0 --cli", () => {
     expect((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain("build_report");
     const run = await inspector(["--method", "tools/call", "--tool-name", "countdown", "--tool-arg", "seconds=1", "--protocol-era", "modern"]);
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: "text", text: "Countdown of 1 s finished." }], resultType: "complete" });
+    expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: "text", text: "Countdown of 1 s finished." }], structuredContent: { summary: "Countdown of 1 s finished." }, resultType: "complete" });
   });
 });

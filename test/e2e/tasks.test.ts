@@ -72,7 +72,7 @@ describe("tasks/get and tasks/result", () => {
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result).toEqual({
       content: [{ type: "text", text: "Processed 3 items." }],
-      structuredContent: { items: 3, checksum: 14 },
+      structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 },
       _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } },
     });
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("completed");

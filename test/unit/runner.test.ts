@@ -2,7 +2,8 @@ import { describe, it, vi } from "vitest";
 import type { JobHost } from "../../src/core/ports";
 import { jobRunner } from "../../src/jobs/runner";
 import { findTool } from "../../src/tools/registry";
-import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS, type YieldState } from "../../src/jobs/job-context";
+import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";
+import type { YieldState } from "../../src/jobs/yield-state";
 import type { LogLevel } from "../../src/jobs/context";
 
 /** A JobHost over plain maps, standing in for the TaskObject's tables across runs. */

@@ -6,7 +6,7 @@
 // message in flight arrive.
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import { encodeEventStreamChunk } from "../../src/streams/event-stream-frames";
-import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource } from "../../src/streams/event-stream-hub";
+import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource, type HubSocket } from "../../src/streams/event-stream-hub";
 import type { StreamEvent } from "../../src/streams/feed-frames";
 
 const TASK = "0123456789abcdef0123456789abcdef";
@@ -27,8 +27,8 @@ async function until<T>(work: Promise<T>): Promise<T> {
 }
 
 /** The client end of a socket to the fake object. */
-class FakeSocket extends EventTarget {
-  binaryType = "blob";
+class FakeSocket extends EventTarget<WebSocketEventMap> implements HubSocket {
+  binaryType: HubSocket["binaryType"] = "blob";
   open = true;
   accept(): void {}
   close(): void {
@@ -65,7 +65,7 @@ class FakeTaskFeed implements EventStreamSource {
     const after = Number(url.searchParams.get("after"));
     const reply = (status: number, body?: Uint8Array, webSocket: FakeSocket | null = null) => ({
       status,
-      webSocket: webSocket as unknown as WebSocket | null,
+      webSocket,
       arrayBuffer: async () => (body ?? new Uint8Array()).slice().buffer,
     });
     if (!this.exists) return reply(404);

@@ -25,9 +25,11 @@ it("src/ keeps every layer rule (a failure names the rule, the import, and what 
 });
 
 describe("each kind of rule fails on code that breaks it", () => {
-  /** The fixture's violations without the rules' comments. */
+  /** The fixture's violations without the rules' comments, a package named by its folder only. */
   const violationsIn = async (fixture: string): Promise<string[]> =>
-    (await violations(new URL(`layer-fixtures/${fixture}`, import.meta.url).pathname)).map((line) => line.slice(0, line.indexOf(" (")));
+    (await violations(new URL(`layer-fixtures/${fixture}`, import.meta.url).pathname)).map((line) =>
+      line.slice(0, line.indexOf(" (")).replace(/(\.\.\/)*node_modules\/((@[^/]+\/)?[^/]+)\/\S*/, "node_modules/$2"),
+    );
 
   it("an upward import", async () => {
     expect(await violationsIn("upward")).toEqual(["layers-core: src/core/gateway.ts → src/http/app.ts"]);
@@ -41,10 +43,10 @@ describe("each kind of rule fails on code that breaks it", () => {
     expect(await violationsIn("streams")).toEqual(["streams-imports-nothing-else: src/streams/sse.ts → src/json.ts"]);
   });
 
-  it("the core importing the MCP SDK or hono (found in the project's node_modules, four folders up)", async () => {
+  it("the core importing the MCP SDK or hono", async () => {
     expect(await violationsIn("core-packages")).toEqual([
-      "core-no-http: src/core/b.ts → ../../../../node_modules/hono/dist/types/index.d.ts",
-      "core-no-mcp-sdk: src/core/a.ts → ../../../../node_modules/@modelcontextprotocol/sdk/dist/esm/types.d.ts",
+      "core-no-http: src/core/b.ts → node_modules/hono",
+      "core-no-mcp-sdk: src/core/a.ts → node_modules/@modelcontextprotocol/sdk",
     ]);
   });
 });

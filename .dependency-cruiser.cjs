@@ -44,6 +44,20 @@ module.exports = {
   forbidden: [
     ...upwardRules,
     {
+      name: "layers-unlisted",
+      comment: "Every file of src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs (and to docs/architecture.md).",
+      severity: "error",
+      from: { path: "^src/", pathNot: anyOf(LAYERS) },
+      to: {},
+    },
+    {
+      name: "layers-unlisted-imported",
+      comment: "Every file of src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs (and to docs/architecture.md).",
+      severity: "error",
+      from: {},
+      to: { path: "^src/", pathNot: anyOf(LAYERS) },
+    },
+    {
       name: "core-no-mcp-sdk",
       comment: "The core is protocol-neutral: MCP types and the SDK belong to src/protocol and the era adapters.",
       severity: "error",

@@ -35,6 +35,10 @@ describe("each kind of rule fails on code that breaks it", () => {
     expect(await violationsIn("upward")).toEqual(["layers-core: src/core/gateway.ts → src/http/app.ts"]);
   });
 
+  it("a folder missing from the list of layers", async () => {
+    expect(await violationsIn("unlisted")).toEqual(["layers-unlisted: src/extras/extra.ts → src/core/ids.ts"]);
+  });
+
   it("a circle made of type-only imports", async () => {
     expect(await violationsIn("circle")).toEqual(["no-circular: src/jobs/a.ts → src/jobs/b.ts → src/jobs/a.ts"]);
   });

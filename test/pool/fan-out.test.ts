@@ -77,7 +77,7 @@ async function consume(find: FindStep, messages: ReturnType<typeof message>[], q
   return getQueueResult(batch, ctx);
 }
 
-/** The consumer on plain message objects, recording the delay each retry asked for. */
+/** The consumer on plain message objects, recording the delay each retry asked for (getQueueResult drops it). */
 async function retryDelays(find: FindStep, messages: ReturnType<typeof message>[]): Promise<Record<string, number | undefined>> {
   const delays: Record<string, number | undefined> = {};
   const batch = {

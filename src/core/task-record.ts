@@ -1,13 +1,16 @@
 /**
  * A task's data: the record the TaskObject stores, and the era-neutral view every protocol shows.
  */
+import type { JsonObject } from "../json";
 import type { InputAction } from "./input";
 import { pollIntervalMs } from "./poll-interval";
 import type { TaskMeta } from "./task-meta";
 
+// Re-exported so its many importers need not change; it lives in the leaf src/json.ts.
+export type { JsonObject } from "../json";
+
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "waiting_input" | "done";
-export type JsonObject = { [key: string]: unknown };
 
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
 export const isTerminal = (status: TaskStatus): boolean => TERMINAL_STATUSES.includes(status);

@@ -4,7 +4,7 @@
  * takes back admission slots that are overdue (admission-slots.ts).
  */
 import { newTaskId, taskObjectName } from "../core/ids";
-import type { TaskView } from "../core/task-record";
+import type { TaskView } from "../core/task-view";
 import type { TaskSnapshot } from "../core/task-rpc";
 import type { AdmissionSlots } from "./admission-slots";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, type TaskIdPool } from "./task-id-pool";

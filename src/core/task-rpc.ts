@@ -8,7 +8,8 @@ import type { InputQuestion } from "./input";
 import type { NewTaskInput } from "./model";
 import type { WireEvent } from "../streams/feed-frames";
 import type { TaskMeta } from "./task-meta";
-import { pendingInputs, toTaskView, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
+import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "./task-record";
+import { toTaskView, type TaskView } from "./task-view";
 
 export interface TaskSnapshot {
   task: TaskView;
@@ -64,10 +65,10 @@ export type AnswerOutcome =
   | { ok: false; reason: "terminal"; snapshot: TaskSnapshot }
   | { ok: false; reason: "invalid"; key: string; message: string; snapshot: TaskSnapshot };
 
-/** The snapshot of `record`, whose latest event is `lastSeq`. */
-export function taskSnapshot(record: TaskRecord, lastSeq: number): TaskSnapshot {
+/** The snapshot of `record`, whose latest event is `lastSeq`, as seen at `now`. */
+export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): TaskSnapshot {
   return {
-    task: toTaskView(record),
+    task: toTaskView(record, now),
     tool: record.tool,
     meta: record.meta,
     ...(record.progress && { progress: record.progress }),

@@ -3,7 +3,8 @@
  * record and the events it appends. A no-op returns the same record, so callers skip work by identity.
  */
 import type { NewTaskEvent } from "./task-events";
-import { toTaskView, type TaskRecord } from "./task-record";
+import { type TaskRecord } from "./task-record";
+import { toTaskView } from "./task-view";
 
 export { holdsLease } from "./task-record";
 
@@ -12,6 +13,7 @@ export interface Transition {
   events: NewTaskEvent[];
 }
 
-export const statusEvent = (record: TaskRecord): NewTaskEvent => ({ type: "status", data: toTaskView(record) });
+/** A status event shows the task as of the change that made it (its pollInterval at that moment). */
+export const statusEvent = (record: TaskRecord): NewTaskEvent => ({ type: "status", data: toTaskView(record, record.lastUpdatedAt) });
 
 export const unchanged = (record: TaskRecord): Transition => ({ record, events: [] });

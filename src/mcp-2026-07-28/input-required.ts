@@ -6,7 +6,9 @@
  * the request, holds the job) and answers inline, again `input_required`, or with the fallback
  * link if it then runs long. Only a client that declared elicitation on the request is asked so
  * (a server MUST NOT send requests the client has not declared); any other gets the fallback,
- * which shows the question and how to pass the answer on.
+ * which shows the question and how to pass the answer on. A retry that cancels a question (the
+ * client could not ask anyone: `claude -p` does so at once) is an answer like any other: the job
+ * reads `cancel` and ends saying nobody answered (deploy: "Not deployed: nobody answered …").
  */
 import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { TaskSnapshot } from "../core/task-rpc";
@@ -51,8 +53,9 @@ export async function continueCall(ctx: ModernContext, retry: Retry, notifier: C
   const taskId = await openRequestState(ctx.gateway, retry.requestState, call);
   if (taskId === undefined) throw unknownState();
   let snapshot: TaskSnapshot | undefined;
-  if (retry.inputResponses !== undefined && Object.keys(retry.inputResponses).length > 0) {
-    const answered = await ctx.gateway.answer(taskId, retry.inputResponses);
+  const answers = retry.inputResponses ?? {};
+  if (Object.keys(answers).length > 0) {
+    const answered = await ctx.gateway.answer(taskId, answers);
     if (!answered.ok) {
       if (answered.reason === "not_found") throw unknownState();
       if (answered.reason === "invalid") throw invalidParams(`The answer to "${answered.key}" does not fit its question: ${answered.message}. Nothing was taken; ask again and retry with a corrected answer.`);

@@ -8,12 +8,13 @@
 import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { JsonObject } from "../core/task-record";
+import { isRecord } from "../json";
 import { callTool } from "../protocol/call-tool";
 import { toolListings } from "../protocol/tool-listings";
 import { readWebhookSettings } from "../webhooks/settings";
 import { callNotifier } from "./call-notifications";
 import type { ModernContext } from "./context";
-import { invalidParams, tasksExtensionRequired } from "./errors";
+import { invalidParams, taskOnlyTool } from "./errors";
 import { callResult, withoutRelatedTask } from "./call-results";
 import { followCall } from "./follow-call";
 import { canElicit, continueCall, inputRequired } from "./input-required";
@@ -41,8 +42,6 @@ function parseParams(params: Record<string, unknown>): z.infer<typeof CallParams
   const details = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
   throw invalidParams(`Invalid params for tools/call: ${details.join("; ")}`);
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export async function toolsCall(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
   const { name, arguments: args, requestState, inputResponses } = parseParams(params);
@@ -74,7 +73,7 @@ export async function toolsCall(ctx: ModernContext, params: Record<string, unkno
       if (outcome.snapshot.task.status === "input_required" && canElicit(ctx.envelope)) return inputRequired(ctx, outcome.snapshot, { tool: name, args });
       return withoutRelatedTask(outcome.fallback);
     case "refused":
-      if (outcome.reason === "task_required") throw tasksExtensionRequired(`tool "${name}" only runs as a task.`);
+      if (outcome.reason === "task_required") throw taskOnlyTool(outcome.message);
       // A full quota is something the model can act on (wait, or cancel tasks), so it sees it as a result.
       return { content: [{ type: "text", text: outcome.message }], isError: true };
   }

@@ -7,7 +7,8 @@ import { beginRun, cancelTask, endRun, isDueToRun, newTask, nextAlarmAt } from "
 import type { FanOutPort, JobHost } from "../../src/core/ports";
 import type { ItemResult } from "../../src/core/fan-out-storage";
 import { PermanentError } from "../../src/jobs/context";
-import { createJobContext, type YieldState } from "../../src/jobs/job-context";
+import { createJobContext } from "../../src/jobs/job-context";
+import type { YieldState } from "../../src/jobs/yield-state";
 import { runTool } from "../../src/jobs/runner";
 import { defineStep } from "../../src/jobs/steps";
 import { MAX_STEP_INPUT_BYTES } from "../../src/jobs/fan-out";
@@ -203,7 +204,7 @@ describe("job.fanOut", () => {
     expect(outcome).toEqual({ kind: "awaiting_fan_out", message: "0 of 3 items done." });
     fake.finish("fanout:start#1", [1, 4, 9]);
     const replay = await runTool(batchProcess, { items: 3, secondsPerItem: 0, parallel: true }, host(fake));
-    expect(replay).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { items: 3, checksum: 14 } } });
+    expect(replay).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 } } });
   });
 });
 

@@ -10,8 +10,6 @@ import { questionProblem, type InputAnswer, type InputQuestion } from "../core/i
 import type { RunOutcome } from "../core/ports";
 import type { JsonObject } from "../core/task-record";
 
-/** How long a run that found nothing to do waits before it checks the instance again (a crash, a terminate from outside). */
-export const CHECK_BACK_MS = 60_000;
 export const WAITING_MESSAGE = "Running on its Workflow.";
 
 export interface AskedQuestion extends InputQuestion {
@@ -33,10 +31,24 @@ export interface StatusView {
   error?: { message: string };
 }
 
+/** What this run has learnt and done so far, and when it checks back next if nothing else happens. */
+export interface RunView {
+  status?: StatusView;
+  /** The instance got its nudge event in this run. */
+  nudged: boolean;
+  checkBackAt: number;
+}
+
 export type Move =
   | { kind: "create" }
   | { kind: "send"; n: number; answer: InputAnswer }
   | { kind: "check" }
+  /**
+   * An event nothing waits for, sent to an instance that says it runs: wrangler dev's Workflows
+   * engine does not resume a running instance after its process was killed until the instance
+   * hears from outside (an event or a status change); deployed, the platform resumes it by itself.
+   */
+  | { kind: "nudge" }
   | { kind: "end"; outcome: RunOutcome };
 
 const end = (outcome: RunOutcome): Move => ({ kind: "end", outcome });
@@ -57,7 +69,7 @@ function asQuestion(raw: unknown): AskedQuestion | string {
   return questionProblem(parsed.data.key, parsed.data) ?? parsed.data;
 }
 
-export function nextMove(view: EngineView, status: StatusView | undefined, now: number): Move {
+export function nextMove(view: EngineView, { status, nudged, checkBackAt }: RunView): Move {
   if (!view.created) return { kind: "create" };
   for (const { n, asked, answer, sent } of view.questions) {
     const question = asQuestion(asked);
@@ -75,8 +87,12 @@ export function nextMove(view: EngineView, status: StatusView | undefined, now: 
       return failed(`The Workflow failed: ${status.error?.message ?? "no reason given"}.`);
     case "terminated":
       return failed("The Workflow instance was terminated outside MCP.");
+    case "running":
+    case "queued":
+      if (!nudged) return { kind: "nudge" };
+      return end({ kind: "yielded", wakeAt: checkBackAt, statusMessage: WAITING_MESSAGE });
     default:
-      return end({ kind: "yielded", wakeAt: now + CHECK_BACK_MS, statusMessage: WAITING_MESSAGE });
+      return end({ kind: "yielded", wakeAt: checkBackAt, statusMessage: WAITING_MESSAGE });
   }
 }
 

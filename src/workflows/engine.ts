@@ -8,12 +8,19 @@
  */
 import { env } from "cloudflare:workers";
 import * as z from "zod";
+import { intVar } from "../config";
 import { answerStepName } from "../core/input";
 import { noteStepName } from "../core/engine-reports";
 import type { JobHost, RunOutcome } from "../core/ports";
 import type { ToolEngine } from "../jobs/runner";
-import { nextMove, type EngineView, type StatusView } from "./decide";
-import { answerEventType, ERROR_NOTE, INSTANCE_STEP, instanceIdFor, OUTPUT_NOTE, questionNote, sentStep, type TaskWorkflowParams } from "./names";
+import { nextMove, type EngineView, type RunView, type StatusView } from "./decide";
+import { answerEventType, ERROR_NOTE, INSTANCE_STEP, instanceIdFor, NUDGE_EVENT, OUTPUT_NOTE, questionNote, sentStep, type TaskWorkflowParams } from "./names";
+
+/**
+ * How often a task whose instance runs checks on it (WORKFLOW_CHECK_SECONDS, default 60): reports
+ * wake the task at once; the check finds what no report can tell (a crash, a terminate from outside).
+ */
+const checkBackMs = (): number => intVar(env, "WORKFLOW_CHECK_SECONDS", 60, 1) * 1000;
 
 /** The binding of the Workflow a tool runs on, from the Worker's env. */
 export type WorkflowBinding = (env: Env) => Workflow<TaskWorkflowParams>;
@@ -60,21 +67,26 @@ export function workflowEngine(binding: WorkflowBinding, inputSchema: z.ZodObjec
       if (!input.success) return { kind: "failed", message: `Invalid arguments: ${input.error.message}`, permanent: true };
       const workflow = binding(env);
       const id = instanceIdFor(taskId);
-      let status: StatusView | undefined;
+      const run: RunView = { nudged: false, checkBackAt: Date.now() + checkBackMs() };
       try {
         // Each move is one side effect, marked done before the next is decided (decide.ts).
         for (;;) {
           if (host.signal.aborted) return { kind: "aborted" };
-          const move = nextMove(readView(host), status, Date.now());
+          const move = nextMove(readView(host), run);
           if (move.kind === "end") return move.outcome;
           if (move.kind === "create") {
             await ensureInstance(workflow, id, { taskId, principal, input: input.data });
             host.saveStep(INSTANCE_STEP, id);
+            run.nudged = true; // a new instance starts on its own
+
           } else if (move.kind === "send") {
             await (await workflow.get(id)).sendEvent({ type: answerEventType(move.n), payload: move.answer });
             host.saveStep(sentStep(move.n), true);
+          } else if (move.kind === "nudge") {
+            await (await workflow.get(id)).sendEvent({ type: NUDGE_EVENT, payload: null });
+            run.nudged = true;
           } else {
-            status = statusView(await (await workflow.get(id)).status());
+            run.status = statusView(await (await workflow.get(id)).status());
           }
         }
       } catch (error) {

@@ -23,6 +23,9 @@ export const ERROR_NOTE = "workflow:error";
 /** The event that carries the answer to the n-th question (event types allow letters, digits, - and _). */
 export const answerEventType = (n: number): string => `mcp-answer-${n}`;
 
+/** The event the engine nudges a running instance with at each check (decide.ts); no step waits for it. */
+export const NUDGE_EVENT = "mcp-check";
+
 /** The engine's own marks in the task's steps: the instance was created; the n-th answer was sent. */
 export const INSTANCE_STEP = "workflow:instance";
 export const sentStep = (n: number): string => `workflow:sent:${n}`;

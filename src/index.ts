@@ -7,7 +7,7 @@ import { TaskObjectBase } from "./core/task-object";
 import { transitionLogObserver } from "./core/transition-log";
 import type { TaskObjectWiring } from "./core/ports";
 import { app, serveMcp } from "./http/app";
-import { engineObserver } from "./jobs/engine-observer";
+import { engineObserver, stopExpiredWork } from "./jobs/engine-observer";
 import { isStepQueue, stepBatchHandler } from "./jobs/fan-out-consumer";
 import { handleJobBatch } from "./jobs/queue-consumer";
 import { findStep } from "./jobs/steps";
@@ -26,6 +26,7 @@ export { PublishReportWorkflow } from "./tools/publish-report-workflow";
 const wiring: TaskObjectWiring = {
   runJob: jobRunner(findTool),
   observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(findTool)],
+  onExpired: stopExpiredWork(findTool),
 };
 
 /** One Durable Object per task (src/core/task-object.ts), built with this Worker's runner and observers. */

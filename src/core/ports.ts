@@ -73,4 +73,6 @@ export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
 export interface TaskObjectWiring {
   runJob: JobRunner;
   observers: readonly TaskObserver[];
+  /** The task's ttl ran out and it was deleted (no event marks it): stop what still works for it elsewhere. */
+  onExpired?: (env: Env, record: TaskRecord) => Promise<void>;
 }

@@ -17,6 +17,9 @@ export interface TaskReports {
   report(report: EngineReport): Promise<ReportReply>;
 }
 
+/** The wait outlasts the task by this much: the task's expiry terminates the instance first (engine-observer.ts). */
+const EXPIRY_GRACE_MS = 60_000;
+
 export interface ProgressReport {
   done: number;
   total?: number;
@@ -57,7 +60,7 @@ export class TaskLink {
   /**
    * Ask a person (the same form rules as `job.elicit`) and wait for the answer: the task goes
    * `input_required`, and the answer, checked against `requestedSchema`, arrives as this instance's
-   * event. Waits at most until the task expires. `content` comes only with `accept`.
+   * event. Waits until the task expires (whose expiry terminates the instance). `content` comes only with `accept`.
    */
   async ask(key: string, question: InputQuestion): Promise<InputAnswer> {
     const problem = questionProblem(key, question);
@@ -67,7 +70,7 @@ export class TaskLink {
       const reply = await this.send({ note: { name: questionNote(n), value: { key, message: question.message, requestedSchema: question.requestedSchema } }, wake: true });
       return reply.expiresAt;
     });
-    const event = await this.workflowStep.waitForEvent<InputAnswer>(`mcp: answer ${key}`, { type: answerEventType(n), timeout: Math.max(1000, expiresAt - Date.now()) });
+    const event = await this.workflowStep.waitForEvent<InputAnswer>(`mcp: answer ${key}`, { type: answerEventType(n), timeout: Math.max(1000, expiresAt - Date.now()) + EXPIRY_GRACE_MS });
     return event.payload;
   }
 

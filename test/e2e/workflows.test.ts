@@ -1,13 +1,14 @@
 // Workflow-backed tools on the real runtime (wrangler dev's local Workflows): publish_report's task
 // follows its Workflow instance — progress per page step, the question answered by every path
 // (POST /tasks/{id}/input, 2025 elicitation through the SDK v1 Client, 2026 tasks/update), the
-// result, and cancel terminating the instance, whether it builds or waits.
+// result, and cancel (or ttl expiry) terminating the instance, whether it builds or waits.
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
 import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
+import { rpc } from "./support/mcp";
 import { getTask, modern, resultOf, startTask, TASKS } from "./support/modern";
 import { eventLog, instanceStatus, NO, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
 
@@ -125,5 +126,13 @@ describe("cancel", () => {
     resultOf(await modern(server.url, "tasks/cancel", { taskId }, { capabilities: TASKS }));
     await vi.waitFor(async () => expect((await instanceStatus(server.port, taskId)).status).toBe("terminated"), settle);
     expect((await taskDoc(server.url, taskId)).status).toBe("cancelled");
+  });
+
+  it("terminates the instance when the task's ttl runs out while it waits; the task is gone", async ({ expect }) => {
+    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "publish_report", arguments: { pages: 1 }, task: { ttl: 4000 } } });
+    const taskId = (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
+    await waitForStatus(server.url, taskId, "input_required").catch(withServerLogs);
+    await vi.waitFor(async () => expect((await fetch(`${server.url}/tasks/${taskId}`)).status).toBe(404), settle);
+    await vi.waitFor(async () => expect((await instanceStatus(server.port, taskId)).status).toBe("terminated"), settle);
   });
 });

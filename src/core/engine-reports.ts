@@ -11,6 +11,7 @@ import { recordProgress, type Transition } from "./model";
 import type { NewTaskEvent } from "./task-events";
 import { isTerminal, type TaskRecord } from "./task-record";
 import type { TaskStorage } from "./task-storage";
+import { statusEvent } from "./transition";
 
 const Name = z.string().min(1).max(200);
 export const EngineReportSchema = z
@@ -40,9 +41,17 @@ export interface ReportDeps {
   wakeNow(): Promise<void>;
 }
 
-/** A sleeping (or backing-off) run becomes due now; any other phase is left alone (a running run reads the note itself). */
+/**
+ * A sleeping (or backing-off) run becomes due now. A task waiting for an answer works again, due
+ * now, its question still unanswered: the engine went on without it (answered outside MCP), and its
+ * next run reads what it reported, asking again if it still waits. A running run reads the note itself.
+ */
 export function wakeRun(record: TaskRecord, now: number): Transition {
   const { phase, wakeAt } = record.run;
+  if (phase === "waiting_input") {
+    const next: TaskRecord = { ...record, status: "working", statusMessage: "Resuming.", lastUpdatedAt: now, run: { ...record.run, phase: "sleeping", wakeAt: now } };
+    return { record: next, events: [statusEvent(next)] };
+  }
   if ((phase !== "sleeping" && phase !== "backoff") || (wakeAt !== undefined && wakeAt <= now)) return { record, events: [] };
   return { record: { ...record, run: { ...record.run, wakeAt: now } }, events: [] };
 }

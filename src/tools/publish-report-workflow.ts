@@ -20,7 +20,7 @@ export class PublishReportWorkflow extends TaskWorkflow<PublishReportInput> {
 
   async work({ pages }: PublishReportInput, task: TaskLink): Promise<string> {
     for (let page = 1; page <= pages; page++) {
-      await task.step(`page ${page}`, async () => (await pause(PAGE_MS), page), { done: page, total: pages, message: `page ${page} of ${pages} built` });
+      await task.step(`page ${page}`, async () => (await pause(PAGE_MS), page), { progress: { done: page, total: pages, message: `page ${page} of ${pages} built` } });
     }
     const answer = await task.ask("publish", {
       message: `Publish the report of ${pages} pages?`,
@@ -31,7 +31,7 @@ export class PublishReportWorkflow extends TaskWorkflow<PublishReportInput> {
       },
     });
     if (answer.action !== "accept" || answer.content?.["publish"] !== true) return `Not published: ${why(answer)}.`;
-    await task.step("publish", async () => (await pause(PAGE_MS), true));
+    await task.step("publish", async () => (await pause(PAGE_MS), true), { config: { retries: { limit: 2, delay: "1 second", backoff: "constant" } } });
     return `Published a report of ${pages} pages.`;
   }
 }

@@ -71,14 +71,15 @@ function asQuestion(raw: unknown): AskedQuestion | string {
 
 export function nextMove(view: EngineView, { status, nudged, checkBackAt }: RunView): Move {
   if (!view.created) return { kind: "create" };
+  // The end first: an instance that ended (its question answered outside MCP, say) ends its task.
+  if (view.output !== undefined) return end({ kind: "completed", result: toResult(view.output) });
+  if (view.error !== undefined) return failed(errorText(view.error));
   for (const { n, asked, answer, sent } of view.questions) {
     const question = asQuestion(asked);
     if (typeof question === "string") return failed(`The Workflow asked a question MCP cannot show: ${question}.`);
     if (!answer) return end({ kind: "input", questions: [question] });
     if (!sent) return { kind: "send", n, answer };
   }
-  if (view.output !== undefined) return end({ kind: "completed", result: toResult(view.output) });
-  if (view.error !== undefined) return failed(errorText(view.error));
   if (!status) return { kind: "check" };
   switch (status.status) {
     case "complete":

@@ -5,7 +5,7 @@
  * answer with `step.waitForEvent`, which every answer path of the task sends once it is validated.
  * When the task has ended (cancelled, expired) a call throws a NonRetryableError, ending the instance.
  */
-import type { WorkflowStep } from "cloudflare:workers";
+import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import { questionProblem, type InputAnswer, type InputQuestion } from "../core/input";
 import type { EngineReport, ReportReply } from "../core/engine-reports";
@@ -24,6 +24,13 @@ export interface ProgressReport {
   done: number;
   total?: number;
   message?: string;
+}
+
+export interface StepOptions {
+  /** Progress to report once the step has finished. */
+  progress?: ProgressReport;
+  /** The step's retries and timeout (Workflows' WorkflowStepConfig; by default 5 retries, 10 minutes). */
+  config?: WorkflowStepConfig;
 }
 
 export class TaskLink {
@@ -45,12 +52,12 @@ export class TaskLink {
   }
 
   /**
-   * `step.do(name, fn)`, then a `step` event in the task (and `progress`, if given), reported from
-   * inside the step: a replayed Workflow skips the step and reports nothing again.
-   * @example await task.step(`page ${page}`, () => buildPage(page), { done: page, total: pages })
+   * `step.do(name, config, fn)`, then a `step` event in the task (and `progress`, if given),
+   * reported from inside the step: a replayed Workflow skips the step and reports nothing again.
+   * @example await task.step(`page ${page}`, () => buildPage(page), { progress: { done: page, total: pages } })
    */
-  async step<T extends Rpc.Serializable<T>>(name: string, fn: () => Promise<T>, progress?: ProgressReport): Promise<T> {
-    return this.workflowStep.do(name, async () => {
+  async step<T extends Rpc.Serializable<T>>(name: string, fn: () => Promise<T>, { progress, config = {} }: StepOptions = {}): Promise<T> {
+    return this.workflowStep.do(name, config, async () => {
       const value = await fn();
       await this.send({ step: name, ...(progress && { progress: progressOf(progress) }) });
       return value;

@@ -3,6 +3,7 @@
  * the MCP adapter into `/mcp`, and exports the Worker's entry points and Durable Object classes.
  * The core (src/core) imports none of what is wired here.
  */
+import { env } from "cloudflare:workers";
 import { TaskObjectBase } from "./core/task-object";
 import { transitionLogObserver } from "./core/transition-log";
 import type { TaskObjectWiring } from "./core/ports";
@@ -24,7 +25,7 @@ export { RateLimiterObject } from "./limits/rate-limiter-object";
 export { PublishReportWorkflow } from "./tools/publish-report-workflow";
 
 const wiring: TaskObjectWiring = {
-  runJob: jobRunner(findTool),
+  runJob: jobRunner(findTool, env),
   observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(findTool)],
   onExpired: stopExpiredWork(findTool),
 };

@@ -17,7 +17,7 @@ export { YIELD_THRESHOLD_MS } from "./job-context";
  * work and says how the run ended; `stop` ends the work when its task is cancelled or fails.
  */
 export interface ToolEngine {
-  runSlice(input: unknown, host: JobHost): Promise<RunOutcome>;
+  runSlice(input: unknown, host: JobHost, env: Env): Promise<RunOutcome>;
   stop(env: Env, taskId: string): Promise<void>;
 }
 
@@ -57,11 +57,13 @@ export async function runTool(tool: RunnableTool, args: unknown, host: JobHost):
   }
 }
 
-/** The TaskObject's JobRunner over a tool registry (wired in src/index.ts). */
-export function jobRunner(findTool: (name: string) => RunnableTool | undefined): JobRunner {
+/** The TaskObject's JobRunner over a tool registry (wired in src/index.ts); `env` is what other engines reach their platform with. */
+export function jobRunner(findTool: (name: string) => RunnableTool | undefined, env?: Env): JobRunner {
   return async (toolName: string, args: JsonObject, host: JobHost) => {
     const tool = findTool(toolName);
     if (!tool) return { kind: "failed", message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`, permanent: true };
-    return tool.engine ? tool.engine.runSlice(args, host) : runTool(tool, args, host);
+    if (!tool.engine) return runTool(tool, args, host);
+    if (!env) return { kind: "failed", message: `Tool "${toolName}" runs on another engine, which this runner was not given.`, permanent: true };
+    return tool.engine.runSlice(args, host, env);
   };
 }

@@ -6,7 +6,6 @@
  * it) or its next check. The task's storage says what was already done (decide.ts), so a run that
  * dies halfway is simply run again.
  */
-import { env } from "cloudflare:workers";
 import * as z from "zod";
 import { intVar } from "../config";
 import { answerStepName } from "../core/input";
@@ -20,7 +19,7 @@ import { answerEventType, ERROR_NOTE, INSTANCE_STEP, instanceIdFor, NUDGE_EVENT,
  * How often a task whose instance runs checks on it (WORKFLOW_CHECK_SECONDS, default 60): reports
  * wake the task at once; the check finds what no report can tell (a crash, a terminate from outside).
  */
-const checkBackMs = (): number => intVar(env, "WORKFLOW_CHECK_SECONDS", 60, 1) * 1000;
+const checkBackMs = (env: Env): number => intVar(env, "WORKFLOW_CHECK_SECONDS", 60, 1) * 1000;
 
 /** The binding of the Workflow a tool runs on, from the Worker's env. */
 export type WorkflowBinding = (env: Env) => Workflow<TaskWorkflowParams>;
@@ -60,14 +59,14 @@ const statusView = ({ status, output, error }: InstanceStatus): StatusView => ({
 
 export function workflowEngine(binding: WorkflowBinding, inputSchema: z.ZodObject): ToolEngine {
   return {
-    async runSlice(args, host): Promise<RunOutcome> {
+    async runSlice(args, host, env): Promise<RunOutcome> {
       const { principal, taskId } = host;
       if (principal === undefined) return { kind: "failed", message: "A Workflow-backed tool runs only as a task.", permanent: true };
       const input = inputSchema.safeParse(args);
       if (!input.success) return { kind: "failed", message: `Invalid arguments: ${input.error.message}`, permanent: true };
       const workflow = binding(env);
       const id = instanceIdFor(taskId);
-      const run: RunView = { nudged: false, checkBackAt: Date.now() + checkBackMs() };
+      const run: RunView = { nudged: false, checkBackAt: Date.now() + checkBackMs(env) };
       try {
         // Each move is one side effect, marked done before the next is decided (decide.ts).
         for (;;) {

@@ -1,9 +1,9 @@
 // Workflow-backed tasks with the Workers pool's Workflows test helpers: the task follows its
 // instance (introspected, not mocked), an instance answered outside MCP still ends its task, and a
 // Workflow that fails (its step's retries used up) fails its task with the reason.
-import { describe, expect as expectIn, it, vi } from "vitest";
+import { afterEach, describe, expect as expectIn, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
-import { introspectWorkflowInstance } from "cloudflare:test";
+import { introspectWorkflowInstance, type WorkflowInstanceIntrospector } from "cloudflare:test";
 import { freshTask, type TaskStub } from "./support";
 
 vi.setConfig({ testTimeout: 60_000 });
@@ -11,13 +11,24 @@ const settle = { timeout: 45_000, interval: 100 };
 const YES = { action: "accept", content: { publish: true } };
 
 const startPublish = (pages: number) => freshTask("publish_report", { pages });
+
+// Each test's introspector is disposed after it (`await using` needs a lib this project does not load).
+const introspectors: WorkflowInstanceIntrospector[] = [];
+async function track(opening: Promise<WorkflowInstanceIntrospector>): Promise<WorkflowInstanceIntrospector> {
+  const instance = await opening;
+  introspectors.push(instance);
+  return instance;
+}
+afterEach(async () => {
+  for (const instance of introspectors.splice(0)) await instance.dispose();
+});
 const status = async (stub: TaskStub) => (await stub.get())?.task.status;
 const textOf = (result: unknown): string => JSON.stringify(result);
 
 describe("publish_report on its Workflow", () => {
   it("runs one instance per task, named by the task id; the answer given to the task reaches it", async ({ expect }) => {
     const { stub, input, taskId } = startPublish(2);
-    await using instance = await introspectWorkflowInstance(env.PUBLISH_REPORT, taskId);
+    const instance = await track(introspectWorkflowInstance(env.PUBLISH_REPORT, taskId));
     await stub.create(input);
     await stub.deliver();
     expect(await instance.waitForStepResult({ name: "page 1" })).toBe(1);
@@ -33,7 +44,7 @@ describe("publish_report on its Workflow", () => {
 
   it("ends its task when the instance was answered outside MCP (a mocked event)", async ({ expect }) => {
     const { stub, input, taskId } = startPublish(1);
-    await using instance = await introspectWorkflowInstance(env.PUBLISH_REPORT, taskId);
+    const instance = await track(introspectWorkflowInstance(env.PUBLISH_REPORT, taskId));
     await instance.modify(async (m) => {
       await m.mockEvent({ type: "mcp-answer-1", payload: { action: "accept", content: { publish: false } } });
     });
@@ -46,7 +57,7 @@ describe("publish_report on its Workflow", () => {
 
   it("fails its task with the reason when the Workflow fails (the publish step's retries used up)", async ({ expect }) => {
     const { stub, input, taskId } = startPublish(1);
-    await using instance = await introspectWorkflowInstance(env.PUBLISH_REPORT, taskId);
+    const instance = await track(introspectWorkflowInstance(env.PUBLISH_REPORT, taskId));
     await instance.modify(async (m) => {
       await m.mockStepError({ name: "publish" }, new Error("the printer is on fire"));
     });

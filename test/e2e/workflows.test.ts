@@ -63,6 +63,15 @@ describe("publish_report over plain HTTP", () => {
   });
 });
 
+describe("bad input", () => {
+  it("refuses pages outside 1..50 with -32602 naming the field, creating no task", async ({ expect }) => {
+    for (const pages of [0, 51, "x"]) {
+      const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "publish_report", arguments: { pages }, task: { ttl: 600_000 } } });
+      expect((reply.body as { error?: { code: number; message: string } }).error, String(pages)).toMatchObject({ code: -32602, message: expect.stringContaining("pages") });
+    }
+  });
+});
+
 describe("publish_report through the SDK v1 Client (2025-11-25 elicitation)", () => {
   it("asks through elicitation/create with the related task, and the accepted answer publishes", async ({ expect }) => {
     const client = new Client({ name: "wf", version: "1" }, { capabilities: { elicitation: {} } });

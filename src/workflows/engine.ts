@@ -77,7 +77,6 @@ export function workflowEngine(binding: WorkflowBinding, inputSchema: z.ZodObjec
             await ensureInstance(workflow, id, { taskId, principal, input: input.data });
             host.saveStep(INSTANCE_STEP, id);
             run.nudged = true; // a new instance starts on its own
-
           } else if (move.kind === "send") {
             await (await workflow.get(id)).sendEvent({ type: answerEventType(move.n), payload: move.answer });
             host.saveStep(sentStep(move.n), true);

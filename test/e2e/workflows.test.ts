@@ -9,7 +9,7 @@ import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type El
 import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
 import { rpc } from "./support/mcp";
-import { getTask, modern, resultOf, startTask, TASKS } from "./support/modern";
+import { getTask, modern, openStream, resultOf, startTask, TASKS } from "./support/modern";
 import { eventLog, instanceStatus, NO, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
 
 let server: DevServer;
@@ -112,6 +112,24 @@ describe("publish_report in 2026-07-28 with the Tasks extension", () => {
     await vi.waitFor(async () => expect((await getTask(server.url, taskId))["status"]).toBe("completed"), settle);
     const done = await getTask(server.url, taskId);
     expect(textOf(done["result"] as CallToolResult)).toBe("Published a report of 2 pages.");
+  });
+});
+
+describe("the views that follow any task", () => {
+  it("subscriptions/listen (2026) shows the progress, the question and the result as notifications/tasks", async ({ expect }) => {
+    const taskId = await startTask(server.url, "publish_report", { pages: 3 });
+    const stream = await openStream(server.url, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { capabilities: TASKS });
+    try {
+      const tasks = () => stream.messages.filter((m) => m["method"] === "notifications/tasks").map((m) => m["params"] as Record<string, unknown>);
+      await vi.waitFor(() => expect(tasks().some((t) => t["status"] === "input_required")).toBe(true), settle);
+      expect(tasks().some((t) => String(t["statusMessage"] ?? "").includes("Running on its Workflow"))).toBe(true);
+      expect(tasks().find((t) => t["status"] === "input_required")?.["inputRequests"]).toMatchObject({ publish: { params: { message: question(3) } } });
+      resultOf(await modern(server.url, "tasks/update", { taskId, inputResponses: { publish: YES } }, { capabilities: TASKS }));
+      await vi.waitFor(() => expect(tasks().some((t) => t["status"] === "completed")).toBe(true), settle);
+      expect(textOf(tasks().find((t) => t["status"] === "completed")?.["result"] as CallToolResult)).toBe("Published a report of 3 pages.");
+    } finally {
+      stream.close();
+    }
   });
 });
 

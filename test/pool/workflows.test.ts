@@ -42,14 +42,14 @@ describe("publish_report on its Workflow", () => {
     expect(textOf((await stub.get())?.outcome)).toContain("Published a report of 2 pages.");
   });
 
-  it("ends its task when the instance was answered outside MCP (a mocked event)", async ({ expect }) => {
+  it("ends its task when the instance got its answer outside MCP while the task waited for it", async ({ expect }) => {
     const { stub, input, taskId } = startPublish(1);
     const instance = await track(introspectWorkflowInstance(env.PUBLISH_REPORT, taskId));
-    await instance.modify(async (m) => {
-      await m.mockEvent({ type: "mcp-answer-1", payload: { action: "accept", content: { publish: false } } });
-    });
     await stub.create(input);
     await stub.deliver();
+    await vi.waitFor(async () => expectIn(await status(stub)).toBe("input_required"), settle);
+    // As `wrangler workflows instances send-event` would: straight to the instance, not through the task.
+    await (await env.PUBLISH_REPORT.get(taskId)).sendEvent({ type: "mcp-answer-1", payload: { action: "accept", content: { publish: false } } });
     await instance.waitForStatus("complete");
     await vi.waitFor(async () => expectIn(await status(stub)).toBe("completed"), settle);
     expect(textOf((await stub.get())?.outcome)).toContain("Not published");

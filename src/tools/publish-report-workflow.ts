@@ -5,8 +5,7 @@
  * step of its own. Page building and publishing are simulated; the steps, question and answer are real.
  */
 import type { InputAnswer } from "../core/input";
-import { TaskWorkflow } from "../workflows/task-workflow";
-import type { TaskLink } from "../workflows/task-link";
+import { TaskWorkflow, type TaskLink } from "../workflows";
 import { PublishReportInput } from "./publish-report";
 
 const PAGE_MS = 300;

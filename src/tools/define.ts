@@ -20,6 +20,7 @@
  */
 import type * as z from "zod";
 import { toToolResult, type JobContext, type ToolResult } from "../jobs/context";
+import type { ToolEngine } from "../jobs/runner";
 import type { StepMap } from "../jobs/steps";
 
 export type { ToolContent, ToolResult } from "../jobs/context";
@@ -50,6 +51,8 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
 /** A registered tool with its input type erased; `run` parses its input with the tool's schema first. */
 export interface Tool extends Omit<ToolDefinition, "run"> {
   run(input: unknown, job: JobContext): Promise<ToolResult | string>;
+  /** Another engine runs the tool's tasks (defineWorkflowTool, define-workflow.ts). */
+  engine?: ToolEngine;
 }
 
 export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool {

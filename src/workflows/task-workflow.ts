@@ -18,7 +18,7 @@ import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloud
 import type * as z from "zod";
 import { taskObjectName } from "../core/ids";
 import type { JsonObject } from "../core/task-record";
-import { toToolResult, type ToolResult } from "../jobs/context";
+import { withSummary, type ToolResult } from "../jobs/context";
 import { ERROR_NOTE, OUTPUT_NOTE, type TaskWorkflowParams } from "./names";
 import { TaskLink } from "./task-link";
 
@@ -35,7 +35,7 @@ export abstract class TaskWorkflow<Input> extends WorkflowEntrypoint<Env, TaskWo
     const task = new TaskLink(stub, step);
     let result: JsonObject;
     try {
-      result = { ...toToolResult(await this.work(this.input.parse(event.payload.input), task, step)) };
+      result = { ...withSummary(await this.work(this.input.parse(event.payload.input), task, step)) };
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // Best effort: the engine also reads the instance's error when it checks back.

@@ -69,11 +69,11 @@ export const VARIANTS: Record<string, Variant> = {
   "no-assets": { description: "no [assets] table (the pages are not served: latency rows only)", toml: dropTable("assets") },
   "no-request-signal": {
     description: "without the enable_request_signal compatibility flag",
-    toml: replaceOnce('["nodejs_compat", "enable_request_signal"]', '["nodejs_compat"]'),
+    toml: replaceOnce('["nodejs_compat", "enable_request_signal", "global_fetch_strictly_public"]', '["nodejs_compat"]'),
   },
   "peer-like": {
     description: "as the createMcpHandler peer's config: no [assets], no [observability], no enable_request_signal, no minify",
-    toml: (text) => replaceOnce('["nodejs_compat", "enable_request_signal"]', '["nodejs_compat"]')(replaceOnce("minify = true", "minify = false")(dropTable("observability")(dropTable("assets")(text)))),
+    toml: (text) => replaceOnce('["nodejs_compat", "enable_request_signal", "global_fetch_strictly_public"]', '["nodejs_compat"]')(replaceOnce("minify = true", "minify = false")(dropTable("observability")(dropTable("assets")(text)))),
   },
   "no-minify": { description: "minify = false", toml: replaceOnce("minify = true", "minify = false") },
   "no-zod-v4-alias": { description: "without the zod/v4 stand-in (wrangler.toml [alias])", toml: dropLines(/^"zod\/v4(\/core)?" = .*\n/gm) },

@@ -9,7 +9,7 @@ import { readSettings } from "../config";
 import { authenticate } from "./auth";
 import { consoleRoutes } from "./console";
 import { cors } from "./cors";
-import { oauthRoutes } from "./oauth";
+import { oauthRoutes } from "./oauth-routes";
 import { guardHostAndOrigin } from "./origin";
 import { rateLimit } from "./rate-limit";
 import { wellKnownRoutes } from "./well-known";

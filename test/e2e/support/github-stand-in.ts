@@ -36,7 +36,8 @@ const json = (response: ServerResponse, status: number, value: unknown) => {
 export async function startGitHubStandIn(): Promise<GitHubStandIn> {
   const codes = new Map<string, { redirectUri: string; user: GitHubStandIn["user"] }>();
   const tokens = new Map<string, GitHubStandIn["user"]>();
-  const standIn = { clientId: "Iv1.stand-in", clientSecret: "stand-in-secret", user: { id: 4242, login: "octocat" }, requests: [] as string[] };
+  const user: GitHubStandIn["user"] = { id: 4242, login: "octocat" };
+  const standIn = { clientId: "Iv1.stand-in", clientSecret: "stand-in-secret", user, requests: [] as string[] };
   const server = createServer(async (request, response) => {
     const url = new URL(request.url ?? "/", "http://stand-in");
     standIn.requests.push(`${request.method} ${url.pathname}`);

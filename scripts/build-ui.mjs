@@ -7,7 +7,6 @@
 // deploy`, and in dev whenever ui/ changes) and before test and bench (package.json "pre" scripts).
 // A page newer than every source it could include is left as it is: wrangler dev runs this at every
 // start, and the tests start many servers at once.
-import { build } from "esbuild";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
@@ -52,6 +51,8 @@ for (const name of pages) {
   if (!force && (statSync(target, { throwIfNoEntry: false })?.mtimeMs ?? 0) > sourcesChanged) continue;
   const html = readFileSync(join(pagesDir, name, "index.html"), "utf8");
   if (!html.includes(MARKER)) throw new Error(`ui/${name}/index.html needs the ${MARKER} marker where the script goes.`);
+  // Loaded only when a page needs building: most runs (every wrangler dev start) build nothing.
+  const { build } = await import("esbuild");
   const result = await build({
     entryPoints: [join(pagesDir, name, "main.ts")],
     bundle: true,

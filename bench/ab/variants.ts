@@ -69,7 +69,11 @@ export const VARIANTS: Record<string, Variant> = {
   "no-assets": { description: "no [assets] table (the pages are not served: latency rows only)", toml: dropTable("assets") },
   "no-request-signal": {
     description: "without the enable_request_signal compatibility flag",
-    toml: replaceOnce('["nodejs_compat", "enable_request_signal", "global_fetch_strictly_public"]', '["nodejs_compat"]'),
+    toml: replaceOnce('"enable_request_signal", ', ""),
+  },
+  "no-strict-public": {
+    description: "without the global_fetch_strictly_public compatibility flag (CIMD off)",
+    toml: replaceOnce('"enable_request_signal", "global_fetch_strictly_public"]', '"enable_request_signal"]'),
   },
   "peer-like": {
     description: "as the createMcpHandler peer's config: no [assets], no [observability], no enable_request_signal, no minify",

@@ -4,7 +4,7 @@
  * `wrangler dev`, same flags) and the SDK 1.x in-memory task server on Node (bench/peers/, see
  * docs/peers.md). Every figure is printed as a ratio measured in the same run, per run and as the
  * range over runs, in two configurations: "bench" (state on tmpfs, wrangler's local
- * observability off) and "default" (what `npm run dev` does: state on disk, collector on).
+ * observability off) and "default" (what `npm run dev` does: state on disk, the collector as that script sets it).
  *
  * BENCH_PEERS_RUNS (3), BENCH_PEERS_ROUNDS (150 interleaved latency rounds per run) and
  * BENCH_PEERS_CONFIGS ("bench,default") trade time for precision.

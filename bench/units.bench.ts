@@ -4,7 +4,7 @@
  * Each is timed inside a Worker of its own (bench/units/worker/), N in a row per request, less a
  * request doing nothing, so neither HTTP nor the client is in the figure. Multiplied by the counts
  * of the scale section (what one task does), they say where a task's time on this machine goes:
- * docs/peers.md, "Fourth pass".
+ * docs/peers.md, "What the local runtime charges per unit".
  */
 import { get, oneSocket, type RpcTarget } from "./peers/client.ts";
 import { startDevServer } from "../test/e2e/support/wrangler-dev.ts";

@@ -1,6 +1,6 @@
 /**
- * Settings: wrangler vars/secrets read once per request with their documented defaults.
- * Every name here is part of the public contract and listed in the README.
+ * Settings: wrangler vars/secrets with their documented defaults, parsed once per env object (the
+ * Worker looks them up per request; see docs/settings.md). Every name here is listed there.
  */
 
 export interface Settings {

@@ -94,7 +94,9 @@ async function readTask(client: Client, taskId: string): Promise<z.infer<typeof 
 /** The result, then the check the demo exists for: no progress value lost or repeated across the drop. */
 function report(result: CallToolResult, seen: number[], items: number, narrator: Narrator): void {
   const text = result.content.flatMap((c) => (c.type === "text" ? [c.text] : [])).join(" ");
-  const structured = result.structuredContent ? ` ${JSON.stringify(result.structuredContent)}` : "";
+  // The summary repeats the text for models (docs/model-facing.md): print only the data beside it.
+  const { summary: _summary, ...data } = result.structuredContent ?? {};
+  const structured = Object.keys(data).length > 0 ? ` ${JSON.stringify(data)}` : "";
   if (result.isError) throw new DemoError(`The task failed: ${text}`);
   narrator.say(`result: ${text}${structured}`);
   const first = seen[0] ?? 1;

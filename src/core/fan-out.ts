@@ -3,6 +3,7 @@
  * its fanned-out items are in (holding no run), the alarm checks for lost items meanwhile, stored
  * results move its progress, and the last one wakes it. Items themselves: fan-out-items.ts.
  */
+import { paceAfter } from "./poll-interval";
 import type { NewTaskEvent } from "./task-events";
 import { holdsLease, isTerminal, toTaskView, type Progress, type TaskRecord } from "./task-record";
 
@@ -28,7 +29,7 @@ export function awaitFanOut(record: TaskRecord, leaseId: string, message: string
     lastUpdatedAt: now,
     run: { ...record.run, phase: "sleeping", awaiting: "fan-out", leaseId: undefined, leaseUntil: undefined, wakeAt: now },
   };
-  return { record: next, events: message !== record.statusMessage ? [{ type: "status", data: toTaskView(next) }] : [] };
+  return { record: next, events: message !== record.statusMessage ? [{ type: "status", data: toTaskView(next, now) }] : [] };
 }
 
 /** The next redelivery check (the alarm's time while the job waits); never past the task's expiry. */
@@ -54,6 +55,6 @@ export function fanOutProgress(record: TaskRecord, progress: Progress | undefine
   if (isTerminal(record.status)) return unchanged(record);
   const moves = progress !== undefined && (!record.progress || progress.progress > record.progress.progress);
   if (!moves && statusMessage === record.statusMessage) return unchanged(record);
-  const next: TaskRecord = { ...record, statusMessage, lastUpdatedAt: now, ...(moves && { progress }) };
+  const next: TaskRecord = { ...record, statusMessage, lastUpdatedAt: now, ...(moves && { progress, pace: paceAfter(record, progress.progress, now) }) };
   return { record: next, events: moves ? [{ type: "progress", data: { ...progress } }] : [] };
 }

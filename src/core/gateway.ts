@@ -100,7 +100,7 @@ export class TaskGateway {
       createdAt,
     ).record;
     const admitted = await this.index().admit({
-      task: toTaskView(preview),
+      task: toTaskView(preview, createdAt),
       principal: this.principal,
       tool: request.tool,
       maxActive: settings.maxActiveTasksPerPrincipal,

@@ -6,6 +6,7 @@
 import { backoff } from "./backoff";
 import { awaitFanOut } from "./fan-out";
 import { waitForInput } from "./input-model";
+import { paceAfter } from "./poll-interval";
 import type { RunOutcome } from "./ports";
 import { resultEventData, type NewTaskEvent } from "./task-events";
 import type { TaskMeta } from "./task-meta";
@@ -220,14 +221,17 @@ export function failDelivery(record: TaskRecord, message: string, now: number): 
   return terminate(record, "failed", message, { kind: "error", error: { code: -32603, message } }, now);
 }
 
-/** Progress must increase (MCP progress rule); a replayed run's repeats are dropped, so each value is logged once. */
-export function recordProgress(record: TaskRecord, progress: Progress): Transition {
+/**
+ * Progress must increase (MCP progress rule); a replayed run's repeats are dropped, so each value is
+ * logged once. Its time goes into the task's pace, which sets the poll interval (poll-interval.ts).
+ */
+export function recordProgress(record: TaskRecord, progress: Progress, now: number): Transition {
   if (isTerminal(record.status) || !Number.isFinite(progress.progress)) return unchanged(record);
   if (record.progress && progress.progress <= record.progress.progress) return unchanged(record);
   const clean: Progress = { progress: progress.progress };
   if (progress.total !== undefined && Number.isFinite(progress.total)) clean.total = progress.total;
   if (progress.message !== undefined) clean.message = progress.message;
-  return { record: { ...record, progress: clean }, events: [{ type: "progress", data: { ...clean } }] };
+  return { record: { ...record, progress: clean, pace: paceAfter(record, clean.progress, now) }, events: [{ type: "progress", data: { ...clean } }] };
 }
 
 /** When the task's single alarm must next fire. */

@@ -31,7 +31,7 @@ export function taskJobHost({ record, signal, sliceDeadline, storage, fanOuts, c
       const current = storage.load();
       if (!current) return;
       const p: Progress = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
-      commit(current, recordProgress(current, p));
+      commit(current, recordProgress(current, p, Date.now()));
     },
     log: (level, message) => {
       const current = storage.load();

@@ -4,7 +4,7 @@
  */
 import * as z from "zod";
 
-/** Our `_meta` key for the client's correlation id (README, "Our `_meta` keys"). */
+/** Our `_meta` key for the client's correlation id (docs/protocol.md, "Our `_meta` keys"). */
 export const CORRELATION_ID_META = "mcp-task-worker/correlation-id";
 
 export const TaskMetaSchema = z.object({

@@ -122,7 +122,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
   }
 
   protected snapshot(record: TaskRecord): TaskSnapshot {
-    return taskSnapshot(record, this.storage.lastSeq());
+    return taskSnapshot(record, this.storage.lastSeq(), Date.now());
   }
 
   /** What the event-stream view frames with: fixed at creation, so read once per instance. */

@@ -62,7 +62,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
    * Pre-provisioning (the principal's pool of task ids): being called makes the runtime build
    * this object, most of a fresh object's cost, ahead of its create(), and its empty tables: the
    * database file is made here, off the creation's path (on a local disk, several fsyncs: see
-   * docs/peers.md, "Disk"). No task is stored, so the id stays unknown to tasks/get and
+   * docs/peers.md, "Disk: where the fsyncs are"). No task is stored, so the id stays unknown to tasks/get and
    * tasks/list until create() runs; discard() deletes the database of an id that was never used.
    */
   async prepare(): Promise<void> {

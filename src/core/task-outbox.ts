@@ -36,13 +36,14 @@ export class TaskOutbox {
   updateIndex(record: TaskRecord): Promise<void> {
     const track = this.untracked;
     this.untracked = false;
-    const view = toTaskView(record);
+    // The index keeps the view as of the task's last change.
+    const view = toTaskView(record, record.lastUpdatedAt);
     return this.inOrder("task index update failed", record, (index) => (track ? index.track(view, record.tool) : index.update(view)));
   }
 
   /** Tells the index of a task answered before it is written: listed at once, stored by the report that follows its write. */
   announceToIndex(record: TaskRecord): Promise<void> {
-    return this.inOrder("task index announcement failed", record, (index) => index.announce(toTaskView(record), record.tool));
+    return this.inOrder("task index announcement failed", record, (index) => index.announce(toTaskView(record, record.lastUpdatedAt), record.tool));
   }
 
   removeFromIndex(record: TaskRecord): Promise<void> {

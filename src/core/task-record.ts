@@ -2,6 +2,7 @@
  * A task's data: the record the TaskObject stores, and the era-neutral view every protocol shows.
  */
 import type { InputAction } from "./input";
+import { pollIntervalMs } from "./poll-interval";
 import type { TaskMeta } from "./task-meta";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
@@ -21,6 +22,13 @@ export interface Progress {
 export type TaskOutcome =
   | { kind: "result"; result: JsonObject }
   | { kind: "error"; error: { code: number; message: string } };
+
+/** When the task first and last reported progress, and its first value: how fast it moves (poll-interval.ts). */
+export interface ProgressPace {
+  firstAt: number;
+  first: number;
+  lastAt: number;
+}
 
 export interface RunState {
   phase: RunPhase;
@@ -66,6 +74,7 @@ export interface TaskRecord {
   expiresAt: number;
   pollIntervalMs: number;
   progress?: Progress;
+  pace?: ProgressPace;
   outcome?: TaskOutcome;
   /** The request's context kept for the task's life (progress token, correlation id, session, webhook). */
   meta: TaskMeta;
@@ -95,7 +104,8 @@ export interface TaskView {
   pollInterval: number;
 }
 
-export function toTaskView(record: TaskRecord): TaskView {
+/** The task as it is shown at `now` (its poll interval depends on when it is asked: poll-interval.ts). */
+export function toTaskView(record: TaskRecord, now: number): TaskView {
   return {
     taskId: record.taskId,
     status: record.status,
@@ -103,7 +113,7 @@ export function toTaskView(record: TaskRecord): TaskView {
     createdAt: new Date(record.createdAt).toISOString(),
     lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
     ttl: record.ttlMs,
-    pollInterval: record.pollIntervalMs,
+    pollInterval: pollIntervalMs(record, now),
   };
 }
 

@@ -64,10 +64,10 @@ export type AnswerOutcome =
   | { ok: false; reason: "terminal"; snapshot: TaskSnapshot }
   | { ok: false; reason: "invalid"; key: string; message: string; snapshot: TaskSnapshot };
 
-/** The snapshot of `record`, whose latest event is `lastSeq`. */
-export function taskSnapshot(record: TaskRecord, lastSeq: number): TaskSnapshot {
+/** The snapshot of `record`, whose latest event is `lastSeq`, as seen at `now`. */
+export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): TaskSnapshot {
   return {
-    task: toTaskView(record),
+    task: toTaskView(record, now),
     tool: record.tool,
     meta: record.meta,
     ...(record.progress && { progress: record.progress }),

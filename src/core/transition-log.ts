@@ -97,7 +97,7 @@ const printer = new TransitionPrinter(
  * Workers Logs indexes the fields of a JSON line. Level info (a failed task: warn), so `wrangler dev
  * --log-level info` shows it too. The lines are printed on a timer, after the answer of the call that
  * made them: under `wrangler dev` every console call is sent to its inspector and costs 1-2.5 ms of
- * the runtime's thread (docs/core.md), which a call that ends at once should not wait for.
+ * the runtime's thread (docs/log-cost.md), which a call that ends at once should not wait for.
  */
 export const transitionLogObserver: TaskObserver = async ({ env, record, events }) => {
   printer.add(transitionLines(record, events), transitionLogMode(env.TRANSITION_LOG), Date.now());

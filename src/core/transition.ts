@@ -12,6 +12,7 @@ export interface Transition {
   events: NewTaskEvent[];
 }
 
-export const statusEvent = (record: TaskRecord): NewTaskEvent => ({ type: "status", data: toTaskView(record) });
+/** A status event shows the task as of the change that made it (its pollInterval at that moment). */
+export const statusEvent = (record: TaskRecord): NewTaskEvent => ({ type: "status", data: toTaskView(record, record.lastUpdatedAt) });
 
 export const unchanged = (record: TaskRecord): Transition => ({ record, events: [] });

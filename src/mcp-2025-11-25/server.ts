@@ -8,6 +8,7 @@ import { registerSubscriptionHandlers } from "./handlers/subscriptions";
 import { registerTaskHandlers } from "./handlers/tasks";
 import { registerToolHandlers } from "./handlers/tools";
 import { SdkServer } from "./sdk-server";
+import { MODEL_INSTRUCTIONS } from "../protocol/instructions";
 import { SERVER_INFO } from "../protocol/server-info";
 
 
@@ -18,12 +19,9 @@ export const SERVER_CAPABILITIES = {
   logging: {},
 };
 
-const INSTRUCTIONS =
-  "Long tool calls run as durable tasks. If a call returns a task link instead of a result, " +
-  "check back later by reading the linked task:// resource, with tasks/get and tasks/result, or with the task_status and task_result tools.";
 
 export function createMcpServer(ctx: McpContext): SdkServer {
-  const server = new SdkServer(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: INSTRUCTIONS });
+  const server = new SdkServer(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: MODEL_INSTRUCTIONS });
   registerToolHandlers(server, ctx);
   registerTaskHandlers(server, ctx);
   registerResourceHandlers(server, ctx);

@@ -3,6 +3,7 @@ import type { TaskSnapshot } from "../core/task-rpc";
 import type { JsonObject, TaskOutcome } from "../core/task-record";
 import { ProtocolError } from "../protocol/errors";
 import { RELATED_TASK_META, stillRunningResult } from "../protocol/task-results";
+import type { Sentences } from "../protocol/task-sentences";
 import { inlinedResult } from "./task-wire";
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
@@ -21,4 +22,5 @@ export function callResult(snapshot: TaskSnapshot, outcome: TaskOutcome): JsonOb
 }
 
 /** The still-running fallback: a link to the task, how to check back (and answer), the task as data. */
-export const stillRunningFallback = (snapshot: TaskSnapshot, baseUrl: string): JsonObject => withoutRelatedTask(stillRunningResult(snapshot, baseUrl));
+export const stillRunningFallback = (snapshot: TaskSnapshot, baseUrl: string, sentences?: Sentences): JsonObject =>
+  withoutRelatedTask(stillRunningResult(snapshot, baseUrl, sentences));

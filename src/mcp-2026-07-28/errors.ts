@@ -36,6 +36,10 @@ export const tasksExtensionRequired = (why: string): ModernError =>
     requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
   });
 
+/** A tool that only runs as a task, called without the extension: `-32021` whose message is a sentence for the model. */
+export const taskOnlyTool = (sentence: string): ModernError =>
+  new ModernError(ERROR.missingCapability, sentence, 400, { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+
 /** A malformed per-request envelope: `-32602` on HTTP 400, as basic/index.mdx requires. */
 export const invalidEnvelope = (message: string): ModernError => new ModernError(ERROR.invalidParams, `Invalid _meta: ${message}`, 400);
 

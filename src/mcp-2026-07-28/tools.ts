@@ -13,7 +13,7 @@ import { toolListings } from "../protocol/tool-listings";
 import { readWebhookSettings } from "../webhooks/settings";
 import { callNotifier } from "./call-notifications";
 import type { ModernContext } from "./context";
-import { invalidParams, tasksExtensionRequired } from "./errors";
+import { invalidParams, taskOnlyTool } from "./errors";
 import { callResult, withoutRelatedTask } from "./call-results";
 import { followCall } from "./follow-call";
 import { canElicit, continueCall, inputRequired } from "./input-required";
@@ -74,7 +74,7 @@ export async function toolsCall(ctx: ModernContext, params: Record<string, unkno
       if (outcome.snapshot.task.status === "input_required" && canElicit(ctx.envelope)) return inputRequired(ctx, outcome.snapshot, { tool: name, args });
       return withoutRelatedTask(outcome.fallback);
     case "refused":
-      if (outcome.reason === "task_required") throw tasksExtensionRequired(`tool "${name}" only runs as a task.`);
+      if (outcome.reason === "task_required") throw taskOnlyTool(outcome.message);
       // A full quota is something the model can act on (wait, or cancel tasks), so it sees it as a result.
       return { content: [{ type: "text", text: outcome.message }], isError: true };
   }

@@ -93,8 +93,9 @@ export class PrincipalObject extends DurableObject<Env> {
     for (const taskId of giveBack) if (this.slots.remove(taskId)) this.pool.add(taskId, now);
     const count = slotAllowance(want, this.used(), maxActive);
     // Pooled ids alone when they are enough for the creations waiting: a fresh id's object is built
-    // on its creation's path (about 1 ms locally: docs/peers.md), and the next lease's round trip
-    // costs less. A burst waiting for more than the pool holds gets fresh ids up to the lease.
+    // on its creation's path (about 1 ms locally: docs/peers.md, "What the local runtime charges
+    // per unit"), and the next lease's round trip costs less. A burst waiting for more than the
+    // pool holds gets fresh ids up to the lease.
     const ids = this.pool.takeUpTo(count, now);
     if (ids.length < Math.min(count, Math.max(1, waiting))) while (ids.length < count) ids.push(newTaskId());
     const until = now + SLOT_LEASE_MS;

@@ -1,4 +1,4 @@
-/** Parses the `_meta` of a `tools/call`: the progress token and our own keys (README, "Our `_meta` keys"). */
+/** Parses the `_meta` of a `tools/call`: the progress token and our own keys (docs/protocol.md, "Our `_meta` keys"). */
 import * as z from "zod";
 import { CORRELATION_ID_META } from "../core/task-meta";
 import { ErrorCode, ProtocolError } from "./errors";

@@ -81,6 +81,13 @@ const forbidden = (name: string): ToolCallOutcome => ({
   message: `Tool "${name}" does not run as a task (execution.taskSupport is "forbidden"); call it without params.task.`,
 });
 
+/**
+ * One sentence a model can relay and a user can act on (docs/model-facing.md); each era wraps it in
+ * the error its spec fixes (2025: -32601; 2026: -32021 naming the Tasks extension in its data).
+ */
+export const taskOnlyMessage = (name: string): string =>
+  `Not started: "${name}" runs only as a background task, and this client cannot follow background tasks. Run it from a client that supports MCP tasks (for example interactive Claude Code).`;
+
 export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<ToolCallOutcome> {
   const { name, task } = call;
   if (isCheckBackTool(name)) {
@@ -97,7 +104,7 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
     return { kind: "inline", result: await runInline(tool, args, call.signal, ctx) };
   }
   if (task.kind === "none" && tool.taskSupport === "required") {
-    return { kind: "refused", reason: "task_required", message: `Tool "${name}" only runs as a task (execution.taskSupport is "required"); call it with params.task.` };
+    return { kind: "refused", reason: "task_required", message: taskOnlyMessage(name) };
   }
 
   const taskMeta = taskMetaFor(meta, ctx);

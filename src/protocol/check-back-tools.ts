@@ -4,20 +4,21 @@
  * with the taskId; the task card (an MCP App) calls them too, and `task_activity`, which only
  * it sees. They are ordinary quick tools (taskSupport "forbidden") bound to the caller's
  * principal through the gateway, exactly like `tasks/*`: a foreign task is "not found".
- * Each answers prose for the model and the task as data (`structuredContent`) for programs.
+ * Each answers the same sentences in its text and its `structuredContent` (docs/model-facing.md),
+ * with the task as data for the card in `_meta`.
  */
 import * as z from "zod";
 import type { TaskGateway } from "../core/gateway";
-import { echoMeta } from "../core/task-meta";
-import type { AnswerOutcome, TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core/task-rpc";
 import { isTerminal, type JsonObject } from "../core/task-record";
+import { answerReport, metaFor, notFound, refusal, resultOf, statusResult, textResult } from "./check-back-answers";
 import { ErrorCode, ProtocolError } from "./errors";
 import { followFeed } from "./follow";
-import { howToAnswer } from "./input-requests";
 import { jsonInputSchema } from "./input-schema";
+import { checkBackOutputSchema } from "./model-facing";
 import { ACTIVITY_PAGE, taskActivity } from "./task-activity";
 import { appOnlyToolMeta } from "./task-card";
-import { finalResult, relatedTask } from "./task-results";
+import { statusSentences } from "./task-sentences";
 import { taskStatusContent } from "./task-status-data";
 
 /** What a check-back tool reaches: the caller's tasks, and how long a call may wait inline. */
@@ -58,58 +59,6 @@ function define<Input extends z.ZodObject>(tool: Omit<CheckBackTool, "inputSchem
   return { ...tool, run: (args, ctx) => tool.run(tool.inputSchema.parse(args), ctx) };
 }
 
-const textResult = (text: string, extra: JsonObject = {}): JsonObject => ({ content: [{ type: "text", text }], ...extra });
-const notFound = (taskId: string): JsonObject =>
-  textResult(`No task "${taskId.slice(0, 64)}" was found. Check the taskId (32 hex characters from the task:// link); tasks are deleted once their ttl has passed.`, { isError: true });
-
-function metaFor(snapshot: TaskSnapshot): JsonObject {
-  return { ...echoMeta(snapshot.meta), ...relatedTask(snapshot.task.taskId) };
-}
-
-/** Prose for the model and the task as data, side by side. */
-const statusResult = (text: string, snapshot: TaskSnapshot): JsonObject => textResult(text, { structuredContent: taskStatusContent(snapshot), _meta: metaFor(snapshot) });
-
-function describe(snapshot: TaskSnapshot): string {
-  const { task, progress } = snapshot;
-  const parts = [`Task ${task.taskId} ("${snapshot.tool}") is ${task.status}${task.statusMessage ? `: ${task.statusMessage}` : "."}`];
-  if (progress) parts.push(`Progress: ${progress.progress}${progress.total !== undefined ? ` of ${progress.total}` : ""}${progress.message ? ` (${progress.message})` : ""}.`);
-  if (isTerminal(task.status)) parts.push(`Call task_result with taskId "${task.taskId}" to get its result.`);
-  else if (task.status === "input_required") parts.push(howToAnswer(snapshot));
-  else parts.push(`It is still running. Check again in about ${Math.max(1, Math.round(task.pollInterval / 1000))} s or later with task_status, or call task_result, which waits a few seconds for the result.`);
-  return parts.join(" ");
-}
-
-/** The tool's own result for the model; the task as data, with that result inside, for programs. */
-function resultOf(snapshot: TaskSnapshot): JsonObject {
-  const { taskId } = snapshot.task;
-  if (!snapshot.outcome) return statusResult(describe(snapshot), snapshot);
-  try {
-    return { ...finalResult(taskId, snapshot.outcome, snapshot.meta), structuredContent: taskStatusContent(snapshot) };
-  } catch (error) {
-    // A task that ended with a protocol error: the model sees it as a failed tool result.
-    const message = error instanceof Error ? error.message : String(error);
-    return textResult(`Task ${taskId} failed: ${message}`, { isError: true, structuredContent: taskStatusContent(snapshot), _meta: metaFor(snapshot) });
-  }
-}
-
-/** What became of a task_input call, for the model (and the card, which shows a refusal's text). */
-function answerReport(taskId: string, outcome: AnswerOutcome, keys: string[]): JsonObject {
-  if (!outcome.ok && outcome.reason === "not_found") return notFound(taskId);
-  if (!outcome.ok && outcome.reason === "terminal") {
-    return { ...statusResult(`Task ${taskId} is already ${outcome.snapshot.task.status}; it no longer takes answers.`, outcome.snapshot), isError: true };
-  }
-  if (!outcome.ok) {
-    const text = `The answer to "${outcome.key}" was not passed on: ${outcome.message}. Nothing was taken; the task still waits. Ask the person again and call task_input with a corrected answer.`;
-    return { ...statusResult(text, outcome.snapshot), isError: true };
-  }
-  if (outcome.accepted.length === 0) {
-    const pending = Object.keys(outcome.snapshot.inputRequests ?? {});
-    const text = `No question named ${keys.map((k) => `"${k.slice(0, 64)}"`).join(", ") || "(none given)"} is waiting for an answer (never asked, or already answered). ${pending.length > 0 ? `It waits on: ${pending.map((k) => `"${k}"`).join(", ")}.` : "It waits on no question."}`;
-    return { ...statusResult(text, outcome.snapshot), isError: true };
-  }
-  return statusResult(`Passed on the answer to ${outcome.accepted.map((k) => `"${k}"`).join(", ")}; the task goes on. ${describe(outcome.snapshot)}`, outcome.snapshot);
-}
-
 /** Wait up to `ms` for the task's terminal event; false if it is surely still running. */
 async function awaitEnd(ctx: CheckBackContext, snapshot: TaskSnapshot, ms: number): Promise<boolean> {
   if (ms <= 0) return false;
@@ -129,7 +78,7 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
     async run({ taskId }, ctx) {
       const snapshot = await ctx.gateway.get(taskId);
       if (!snapshot) return notFound(taskId);
-      return statusResult(describe(snapshot), snapshot);
+      return statusResult(statusSentences(snapshot), snapshot);
     },
   }),
   define({
@@ -148,7 +97,8 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
         if (isTerminal(ended.task.status)) return resultOf(ended);
       }
       const latest = (await ctx.gateway.get(taskId)) ?? snapshot;
-      return statusResult(`This is not the result yet. ${describe(latest)}`, latest);
+      const now = statusSentences(latest);
+      return statusResult({ ...now, summary: `Not the result yet: ${now.summary}` }, latest);
     },
   }),
   define({
@@ -159,11 +109,11 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
     readOnly: false,
     async run({ taskId }, ctx) {
       const outcome = await ctx.gateway.cancel(taskId);
-      if (outcome.ok) return statusResult(`Cancelled task ${taskId}.`, outcome.snapshot);
+      if (outcome.ok) return statusResult({ summary: `Cancelled task ${taskId} ("${outcome.snapshot.tool}"); it will not finish and has no result.` }, outcome.snapshot);
       if (outcome.reason === "not_found") return notFound(taskId);
       const snapshot = await ctx.gateway.get(taskId);
       const text = `Task ${taskId} is already ${snapshot?.task.status ?? "finished"}; only a running task can be cancelled.`;
-      return snapshot ? { ...statusResult(text, snapshot), isError: true } : textResult(text, { isError: true });
+      return snapshot ? refusal(text, snapshot) : textResult(text, { isError: true });
     },
   }),
   define({
@@ -191,10 +141,26 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
       if (!snapshot) return notFound(taskId);
       const activity = taskActivity(events, after);
       const text = `Task ${taskId} is ${snapshot.task.status}: ${activity.steps.length} step(s) finished and ${activity.logs.length} log line(s) since ${after}.`;
-      return textResult(text, { structuredContent: { ...taskStatusContent(snapshot), ...activity }, _meta: metaFor(snapshot) });
+      // Only the card calls it (the model never sees it), so the task as data is its structured answer.
+      return textResult(text, { structuredContent: { summary: text, ...taskStatusContent(snapshot), ...activity }, _meta: metaFor(snapshot) });
     },
   }),
 ];
+
+/** task_activity's answer: the task as data plus its activity (the card's ActivitySchema). */
+const ACTIVITY_OUTPUT_SCHEMA: JsonObject = {
+  type: "object",
+  properties: {
+    summary: { type: "string" },
+    taskId: { type: "string" },
+    status: { type: "string" },
+    steps: { type: "array" },
+    logs: { type: "array" },
+    cursor: { type: "integer" },
+    more: { type: "boolean" },
+  },
+  required: ["taskId", "status", "steps", "logs", "cursor", "more"],
+};
 
 export const isCheckBackTool = (name: string): boolean => CHECK_BACK_TOOLS.some((tool) => tool.name === name);
 
@@ -206,6 +172,7 @@ export function checkBackListings(): JsonObject[] {
     description: tool.description,
     inputSchema: jsonInputSchema(tool.inputSchema),
     annotations: { readOnlyHint: tool.readOnly, openWorldHint: false },
+    outputSchema: tool.appOnly ? ACTIVITY_OUTPUT_SCHEMA : checkBackOutputSchema(),
     execution: { taskSupport: "forbidden" },
     ...(tool.appOnly && { _meta: appOnlyToolMeta() }),
   }));

@@ -8,8 +8,8 @@ import { echoMeta, type TaskMeta } from "../core/task-meta";
 import type { TaskSnapshot } from "../core/task-rpc";
 import type { JsonObject, TaskOutcome } from "../core/task-record";
 import { ProtocolError } from "./errors";
-import { howToAnswer } from "./input-requests";
-import { taskStatusContent } from "./task-status-data";
+import { taskReport, viewMeta } from "./model-facing";
+import { sentencesText, stillRunningSentences, type Sentences } from "./task-sentences";
 
 /** The `_meta` key that ties a message to its task (2025-11-25 tasks; kept by the tasks extension). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
@@ -24,24 +24,27 @@ export function finalResult(taskId: string, outcome: TaskOutcome, meta: TaskMeta
   return { ...result, _meta: { ...existing, ...echoMeta(meta), ...relatedTask(taskId) } };
 }
 
-/** A plain call that outlasted the inline budget: prose and a link for the model, the task as data for the card and programs. */
-export function stillRunningResult(snapshot: TaskSnapshot, baseUrl: string): JsonObject {
+/**
+ * A plain call that outlasted the inline budget (or whose question this client cannot show): the
+ * sentences a model needs in the text and in `structuredContent` alike, a link to the task, and
+ * the task as data for the card in `_meta` (docs/model-facing.md).
+ */
+export function stillRunningResult(snapshot: TaskSnapshot, baseUrl: string, sentences: Sentences = stillRunningSentences(snapshot, baseUrl)): JsonObject {
   const { taskId } = snapshot.task;
-  const toolName = snapshot.tool;
   const uri = taskResourceUri(taskId);
   return {
     content: [
+      { type: "text", text: sentencesText(sentences) },
       {
-        type: "text",
-        text:
-          `"${toolName}" is still running in the background as task ${taskId}; this is not its result. ` +
-          `To check back later, read the resource ${uri} (it shows status, progress and, once finished, the result), ` +
-          `or call the task_status / task_result tools with taskId "${taskId}". Plain HTTP: GET ${baseUrl}/tasks/${taskId}.` +
-          (snapshot.task.status === "input_required" ? ` ${howToAnswer(snapshot, baseUrl)}` : ""),
+        type: "resource_link",
+        uri,
+        name: `task-${taskId}`,
+        title: `Task ${taskId} (${snapshot.tool})`,
+        mimeType: "application/json",
+        description: `Status, progress and, once finished, the result of the running tool call (plain HTTP: GET ${baseUrl}/tasks/${taskId}).`,
       },
-      { type: "resource_link", uri, name: `task-${taskId}`, title: `Task ${taskId} (${toolName})`, mimeType: "application/json", description: "Status, progress and result of the running tool call." },
     ],
-    structuredContent: taskStatusContent(snapshot),
-    _meta: { ...relatedTask(taskId), ...echoMeta(snapshot.meta) },
+    structuredContent: taskReport(snapshot, sentences),
+    _meta: viewMeta(snapshot, { ...relatedTask(taskId), ...echoMeta(snapshot.meta) }),
   };
 }

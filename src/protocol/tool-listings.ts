@@ -7,6 +7,7 @@ import type { Tool } from "../tools/define";
 import { tools } from "../tools/registry";
 import { checkBackListings } from "./check-back-tools";
 import { jsonInputSchema } from "./input-schema";
+import { toolOutputSchema } from "./model-facing";
 import { taskCardToolMeta } from "./task-card";
 
 export function toolListing(tool: Tool): JsonObject {
@@ -15,6 +16,9 @@ export function toolListing(tool: Tool): JsonObject {
     ...(tool.title && { title: tool.title }),
     description: tool.description,
     inputSchema: jsonInputSchema(tool.inputSchema),
+    // Every result carries its words in structuredContent.summary (docs/model-facing.md); a call
+    // that may become a task may answer with the task link instead of the tool's own fields.
+    outputSchema: toolOutputSchema(tool.outputSchema, tool.taskSupport !== "forbidden"),
     execution: { taskSupport: tool.taskSupport },
     // A call that may become a task gets the live card in clients that render MCP Apps.
     ...(tool.taskSupport !== "forbidden" && { _meta: taskCardToolMeta() }),

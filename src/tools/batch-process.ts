@@ -30,6 +30,7 @@ export default defineTool({
     parallel: z.boolean().optional().describe("Fan the items out to run in parallel on the queue instead of one after another."),
   }),
   taskSupport: "optional",
+  outputSchema: z.object({ items: z.number().int().describe("Items processed."), checksum: z.number().describe("The sum of the items' squares.") }),
   steps: { processItem },
   async run({ items, secondsPerItem, parallel }, job) {
     let checksum = 0;

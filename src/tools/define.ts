@@ -19,7 +19,7 @@
  * });
  */
 import type * as z from "zod";
-import type { JobContext, ToolResult } from "../jobs/context";
+import { toToolResult, type JobContext, type ToolResult } from "../jobs/context";
 import type { StepMap } from "../jobs/steps";
 
 export type { ToolContent, ToolResult } from "../jobs/context";
@@ -38,6 +38,12 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
    * consumer, which finds the step by its name here (docs/fan-out.md).
    */
   steps?: StepMap;
+  /**
+   * The fields of the tool's own `structuredContent`, if it returns any. Every result also carries
+   * `summary` (its text, added for you), so a client that hands the model only the structured
+   * object still passes on the tool's own words (docs/model-facing.md).
+   */
+  outputSchema?: z.ZodObject;
   run(input: z.infer<Schema>, job: JobContext): Promise<ToolResult | string>;
 }
 
@@ -47,5 +53,24 @@ export interface Tool extends Omit<ToolDefinition, "run"> {
 }
 
 export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool {
-  return { ...tool, run: (input, job) => tool.run(tool.inputSchema.parse(input), job) };
+  return { ...tool, run: async (input, job) => withSummary(await tool.run(tool.inputSchema.parse(input), job)) };
+}
+
+/** The text blocks of a result, joined: what the tool said in words. */
+export const textOf = (result: ToolResult): string =>
+  result.content
+    .flatMap((block) => (block.type === "text" && typeof block["text"] === "string" ? [block["text"]] : []))
+    .join("\n");
+
+/**
+ * A finished result with its words in `structuredContent.summary` as well as in its text: clients
+ * that pass the model only `JSON.stringify(structuredContent)` (Claude Code) lose no meaning. An
+ * error result stays text only (the model reads its text; output validation skips it).
+ */
+export function withSummary(value: ToolResult | string): ToolResult {
+  const result = toToolResult(value);
+  if (result.isError === true) return result;
+  const own = result.structuredContent ?? {};
+  if (typeof own["summary"] === "string") return result;
+  return { ...result, structuredContent: { summary: textOf(result), ...own } };
 }

@@ -20,10 +20,18 @@ export default defineTool({
     version: z.string().min(1).max(100).describe("The version to deploy."),
   }),
   taskSupport: "optional",
+  outputSchema: z.object({
+    deployed: z.boolean().describe("Whether the version is now in production."),
+    service: z.string(),
+    version: z.string(),
+    action: z.enum(["accept", "decline", "cancel"]).optional().describe("How the question was answered, when nothing was deployed."),
+    note: z.string().optional().describe("The note the person gave with their yes."),
+  }),
   async run({ service, version }, job) {
     const plan = await job.step("plan", () => ({ service, version, steps: ROLLOUT.length }));
+    const question = `Deploy ${service} ${version} to production?`;
     const answer = await job.elicit("confirm", {
-      message: `Deploy ${service} ${version} to production?`,
+      message: question,
       requestedSchema: {
         type: "object",
         properties: {
@@ -34,9 +42,8 @@ export default defineTool({
       },
     });
     if (answer.action !== "accept" || answer.content?.["confirm"] !== true) {
-      const why = answer.action === "accept" ? "not confirmed" : answer.action === "decline" ? "declined" : "cancelled";
       return {
-        content: [{ type: "text", text: `Not deployed: ${service} ${version} was ${why}.` }],
+        content: [{ type: "text", text: notDeployed(answer.action, service, version, question) }],
         structuredContent: { deployed: false, service, version, action: answer.action },
       };
     }
@@ -55,3 +62,13 @@ export default defineTool({
     };
   },
 });
+
+/**
+ * Why nothing was deployed, in words a model can relay. A cancel means nobody made a choice: the
+ * person dismissed the form, or the client could not show it to anyone (headless ones cancel at once).
+ */
+function notDeployed(action: "accept" | "decline" | "cancel", service: string, version: string, question: string): string {
+  if (action === "accept") return `Not deployed: ${service} ${version} was not confirmed for production.`;
+  if (action === "decline") return `Not deployed: the person declined deploying ${service} ${version} to production.`;
+  return `Not deployed: nobody answered "${question}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`;
+}

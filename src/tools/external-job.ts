@@ -26,6 +26,11 @@ export default defineTool({
       .describe('How the simulated service behaves: "succeed" (default), "flaky" (the first run\'s poll fails; the retry works), "outage" (every poll fails until retries run out), "reject" (the service fails the job: no retry).'),
   }),
   taskSupport: "optional",
+  outputSchema: z.object({
+    jobId: z.string().describe("The external service's job id."),
+    outputUrl: z.string().describe("Where the external service put its output."),
+    polls: z.number().int().describe("How many times the job was polled."),
+  }),
   async run({ durationSeconds, pollSeconds, simulate = "succeed" }, job) {
     const every = pollSeconds ?? defaultPollSeconds(durationSeconds);
     const ticket = await job.step("submit", () => submitExternalJob(durationSeconds, simulate));

@@ -1,5 +1,5 @@
 /**
- * Webhook settings (wrangler vars/secrets; names and defaults in the README's Settings table),
+ * Webhook settings (wrangler vars/secrets; names and defaults in docs/settings.md),
  * read with their documented defaults. Kept beside the webhook code so the core settings stay small.
  */
 import { intVar, listVar, readVar, type Vars } from "../config";

@@ -75,7 +75,7 @@ describe("check-back tools for clients without the tasks capability", () => {
     const taskId = taskIdFrom(first);
     const reply = await call("task_result", { taskId });
     expect(reply.isError).toBeFalsy();
-    expect(textOf(reply)).toMatch(/not the result yet/);
+    expect(textOf(reply)).toMatch(/^Not the result yet: /);
     expect(reply.structuredContent?.status).toBe("working");
     await call("task_cancel", { taskId });
   });

@@ -1,4 +1,4 @@
-// Third-party clients against a real `wrangler dev`, configured as the README's "Connect a client"
+// Third-party clients against a real `wrangler dev`, configured as docs/clients.md
 // says: mcp-remote (Claude Desktop's stdio bridge, driven here by the SDK's StdioClientTransport the
 // way Claude Desktop drives it) and the MCP Inspector's `--cli`. Both come from devDependencies.
 import { spawn } from "node:child_process";
@@ -122,6 +122,6 @@ describe("MCP Inspector 2.12.0 --cli", () => {
     expect((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain("build_report");
     const run = await inspector(["--method", "tools/call", "--tool-name", "countdown", "--tool-arg", "seconds=1", "--protocol-era", "modern"]);
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: "text", text: "Countdown of 1 s finished." }], resultType: "complete" });
+    expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: "text", text: "Countdown of 1 s finished." }], structuredContent: { summary: "Countdown of 1 s finished." }, resultType: "complete" });
   });
 });

@@ -87,7 +87,7 @@ describe("plain tools/call of a task-capable tool", () => {
     const content = result.content as { type: string; uri?: string; text?: string }[];
     const link = content.find((c) => c.type === "resource_link");
     expect(link?.uri).toMatch(/^task:\/\/[0-9a-f]{32}$/);
-    expect(content.find((c) => c.type === "text")?.text).toMatch(/still running/);
+    expect(content.find((c) => c.type === "text")?.text).toMatch(/^Still running: "countdown" continues in the background/);
     const read = await client.readResource({ uri: link?.uri ?? "" });
     const doc = JSON.parse((read.contents[0] as { text: string }).text);
     expect(doc.status).toBe("working");

@@ -1,5 +1,5 @@
 /**
- * What the Deploy to Cloudflare button and `wrangler deploy` read (docs/deploy.md): every secret in
+ * What the Deploy to Cloudflare button and `wrangler deploy` read (docs/deploying.md): every secret in
  * .dev.vars.example is described in package.json `cloudflare.bindings`, the one the button asks for
  * fails closed with its placeholder, every queue is provisionable (it has a producer), and a
  * newcomer's Node is judged before the install (scripts/check-node.cjs). Plain Node tests, beside

@@ -32,7 +32,7 @@ describe("a crash of the runtime mid-fan-out", () => {
     // The killed queue's messages are gone: only the task's alarm, sending again what is outstanding, can finish this.
     await vi.waitFor(async () => expect((await getTask(server.url, taskId)).status).toBe("completed"), { timeout: 90_000, interval: 250 }).catch(withServerLogs);
     expect(before).toBeLessThan(items);
-    expect((await taskResult(server, taskId))["structuredContent"]).toEqual({ items, checksum: sumOfSquares(items) });
+    expect((await taskResult(server, taskId))["structuredContent"]).toEqual({ summary: `Processed ${items} items.`, items, checksum: sumOfSquares(items) });
 
     const log = await eventLog(server, taskId);
     const steps = ofType(log, "step").map((e) => String(e.data["name"]));

@@ -27,7 +27,7 @@ describe("batch_process with parallel: true", () => {
     const [parallel, sequential] = [await taskResult(server, parallelId), await taskResult(server, sequentialId)];
     expect(parallel["content"]).toEqual([{ type: "text", text: "Processed 40 items." }]);
     expect(parallel["content"]).toEqual(sequential["content"]);
-    expect(parallel["structuredContent"]).toEqual({ items: 40, checksum: sumOfSquares(40) });
+    expect(parallel["structuredContent"]).toEqual({ summary: "Processed 40 items.", items: 40, checksum: sumOfSquares(40) });
     expect(parallel["structuredContent"]).toEqual(sequential["structuredContent"]);
 
     const log = await eventLog(server, parallelId);
@@ -43,7 +43,7 @@ describe("batch_process with parallel: true", () => {
     // unclaimed, so the task's alarm sends them again while their first messages are still queued.
     const taskId = await startTask(server.url, "batch_process", { items: 150, secondsPerItem: 8, parallel: true });
     const result = await taskResult(server, taskId);
-    expect(result["structuredContent"]).toEqual({ items: 150, checksum: sumOfSquares(150) });
+    expect(result["structuredContent"]).toEqual({ summary: "Processed 150 items.", items: 150, checksum: sumOfSquares(150) });
     await vi.waitFor(() => expect(total(batchLines(server, from), "stored")).toBe(150), { timeout: 30_000, interval: 250 }).catch(withServerLogs);
     const lines = batchLines(server, from);
     expect(total(lines, "ran")).toBe(150);

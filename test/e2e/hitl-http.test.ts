@@ -137,7 +137,7 @@ describe("cancelled or finished while waiting", () => {
 describe("a client with neither tasks nor elicitation", () => {
   it("gets the still-running fallback at once, with the question and how to answer it, and task_input passes the answer on", async ({ expect }) => {
     const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY } }, { headers: { ...alice, Accept: "application/json" } });
-    const result = (reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: { taskId: string; status: string; inputRequests?: Record<string, unknown> } } }).result;
+    const result = (reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: { taskId: string; status: string; summary: string }; _meta: { "mcp-task-worker/task": { inputRequests?: Record<string, unknown> } } } }).result;
     // It came back without waiting out the inline budget (10 min) for an answer nobody on this call can give.
     const text = textOf(result);
     expect(text).toContain(QUESTION);
@@ -145,7 +145,9 @@ describe("a client with neither tasks nor elicitation", () => {
     expect(text).toContain("confirm (boolean, required)");
     const { taskId } = result.structuredContent;
     expect(result.structuredContent.status).toBe("input_required");
-    expect(result.structuredContent.inputRequests).toHaveProperty("confirm");
+    // The question reaches the model in the sentence; the card's data (the form) rides in _meta.
+    expect(result.structuredContent.summary).toContain(QUESTION);
+    expect(result._meta["mcp-task-worker/task"].inputRequests).toHaveProperty("confirm");
 
     const bad = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "task_input", arguments: { taskId, inputResponses: { confirm: { action: "accept", content: {} } } } } }, { headers: { ...alice, Accept: "application/json" } });
     const badResult = (bad.body as { result: { isError?: boolean; content: { type: string; text?: string }[] } }).result;
@@ -169,10 +171,13 @@ describe("a client with neither tasks nor elicitation", () => {
     const taskId = await startDeploy(server.url, alice);
     await waitForStatus(server.url, taskId, "input_required", alice);
     const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_status", arguments: { taskId } } }, { headers: { ...alice, Accept: "application/json" } });
-    const result = (reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: Record<string, unknown> } }).result;
+    const result = (reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: Record<string, unknown>; _meta: Record<string, unknown> } }).result;
     expect(textOf(result)).toContain(QUESTION);
     expect(textOf(result)).toContain("task_input");
-    expect(result.structuredContent).toMatchObject({ status: "input_required", inputRequests: { confirm: { method: "elicitation/create" } } });
+    expect(JSON.stringify(result.structuredContent)).toContain(QUESTION);
+    expect(JSON.stringify(result.structuredContent)).toContain("task_input");
+    expect(result.structuredContent).toMatchObject({ status: "input_required" });
+    expect(result._meta["mcp-task-worker/task"]).toMatchObject({ status: "input_required", inputRequests: { confirm: { method: "elicitation/create" } } });
   });
 });
 

@@ -81,7 +81,7 @@ describe("server/discover", () => {
     expect(result["supportedVersions"]).toEqual(expect.arrayContaining([MODERN, "2025-11-25", "2025-06-18", "2025-03-26"]));
     expect(result["capabilities"]).toMatchObject({ tools: {}, resources: { subscribe: true }, extensions: { "io.modelcontextprotocol/tasks": {} } });
     expect(result["capabilities"]).not.toHaveProperty("tasks");
-    expect(result["instructions"]).toEqual(expect.stringContaining("tasks"));
+    expect(result["instructions"]).toEqual(expect.stringContaining("task_result"));
     expect(result).toMatchObject({ resultType: "complete", ttlMs: expect.any(Number), cacheScope: "public", _meta: SERVER_INFO });
   });
 });

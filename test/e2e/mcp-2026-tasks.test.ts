@@ -25,7 +25,7 @@ afterAll(async () => {
 describe("tools/call from a client that declared the Tasks extension", () => {
   it("answers a task-capable tool with CreateTaskResult once the task is durable", async ({ expect }) => {
     const result = resultOf(await modern(server.url, "tools/call", { name: "countdown", arguments: { seconds: 1 } }, { capabilities: TASKS, ...alice }));
-    expect(result).toMatchObject({ resultType: "task", taskId: expect.stringMatching(/^[0-9a-f]{32}$/), status: "working", ttlMs: 86_400_000, pollIntervalMs: 1000 });
+    expect(result).toMatchObject({ resultType: "task", taskId: expect.stringMatching(/^[0-9a-f]{32}$/), status: "working", ttlMs: 86_400_000, pollIntervalMs: 500 });
     expect(Number.isNaN(Date.parse(String(result["createdAt"])))).toBe(false);
     expect(Number.isNaN(Date.parse(String(result["lastUpdatedAt"])))).toBe(false);
     for (const key of ["task", "ttl", "pollInterval", "result"]) expect(result).not.toHaveProperty(key);
@@ -80,10 +80,11 @@ describe("tools/call from a client that did not declare it", () => {
     await modern(server.url, "tools/call", { name: "task_cancel", arguments: { taskId } }, alice);
   });
 
-  it("refuses a tool that only runs as a task with HTTP 400 -32021 naming the extension", async ({ expect }) => {
+  it("refuses a tool that only runs as a task with HTTP 400 -32021 naming the extension, in a sentence a model can relay", async ({ expect }) => {
     const reply = await modern(server.url, "tools/call", { name: "build_report", arguments: { pages: 1 } }, alice);
     expect(reply.status).toBe(400);
     expect(errorOf(reply)).toMatchObject({ code: -32021, data: { requiredCapabilities: { extensions: { "io.modelcontextprotocol/tasks": {} } } } });
+    expect(errorOf(reply)["message"]).toBe('Not started: "build_report" runs only as a background task, and this client cannot follow background tasks. Run it from a client that supports MCP tasks (for example interactive Claude Code).');
   });
 
   it("sends notifications/message only when the request sets io.modelcontextprotocol/logLevel, at or above it", async ({ expect }) => {

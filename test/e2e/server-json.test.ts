@@ -1,5 +1,5 @@
 /**
- * server.json, what the MCP Registry publishes (`mcp-publisher publish`, docs/deploy.md), checked
+ * server.json, what the MCP Registry publishes (`mcp-publisher publish`, docs/deploying.md), checked
  * offline against the registry's own schema (test/fixtures/mcp-registry: its 2025-12-11 schema,
  * MIT-licensed, vendored with its constraints and without its prose). A plain Node test beside the
  * e2e suite for its Node types.

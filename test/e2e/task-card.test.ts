@@ -1,6 +1,6 @@
 /**
  * The task card (an MCP App) against a real wrangler dev: its contract on the wire (listing
- * `_meta.ui`, the `ui://` resource, app-only tools, the task as `structuredContent`), and the
+ * `_meta.ui`, the `ui://` resource, app-only tools, the task as data in `_meta`), and the
  * card itself in headless Chromium inside a test host built on the ext-apps host SDK, its
  * tool calls proxied to the server by the SDK's Client.
  */
@@ -35,7 +35,12 @@ afterAll(async () => {
 
 type Data = Record<string, unknown>;
 const call = async (name: string, args: Data): Promise<CallToolResult> => (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 60_000 })) as CallToolResult;
-const data = (result: CallToolResult): Data => result.structuredContent ?? {};
+/** The task as data for the card: `_meta` of the fallback and check-back tools, task_activity's structuredContent. */
+const isData = (value: unknown): value is Data => typeof value === "object" && value !== null && !Array.isArray(value);
+const data = (result: CallToolResult): Data => {
+  const task = result._meta?.["mcp-task-worker/task"];
+  return isData(task) ? task : (result.structuredContent ?? {});
+};
 const taskIdOf = (result: CallToolResult): string => {
   const taskId = data(result)["taskId"];
   if (typeof taskId !== "string") throw new Error(`no taskId in ${JSON.stringify(result)}`);
@@ -76,17 +81,19 @@ describe("the task card on the wire", () => {
     expect(resources.find((r) => r.uri === CARD_URI)).toMatchObject({ mimeType: APP_MIME, name: "task-card" });
   });
 
-  it("the still-running fallback carries the task as data beside its text", async ({ expect }) => {
+  it("the still-running fallback carries the task as data for the card in _meta, and the model's sentences in structuredContent", async ({ expect }) => {
     const fallback = await call("countdown", { seconds: 30 });
     const taskId = taskIdOf(fallback);
-    expect(fallback.content.find((c) => c.type === "text")?.text).toContain("still running");
-    expect(data(fallback)).toMatchObject({ taskId, tool: "countdown", status: "working", progress: expect.any(Number), message: expect.any(String), pollInterval: 1000 });
+    expect(fallback.content.find((c) => c.type === "text")?.text).toMatch(/^Still running/);
+    expect(fallback.structuredContent).toMatchObject({ summary: expect.stringMatching(/^Still running/), next: expect.stringContaining("task_result"), taskId, status: "working" });
+    expect(fallback.structuredContent).not.toHaveProperty("pollInterval");
+    expect(data(fallback)).toMatchObject({ taskId, tool: "countdown", status: "working", progress: expect.any(Number), message: expect.any(String), pollInterval: expect.any(Number) });
     // Once the job reports progress, the data carries it flat: progress, total and the message.
     await vi.waitFor(async () => expect(data(await call("task_status", { taskId }))).toMatchObject({ progress: expect.any(Number), total: 30, message: expect.stringMatching(/s left$/) }), settle);
     await call("task_cancel", { taskId });
   });
 
-  it("task_status, task_result and task_cancel return the task as data; task_result adds the result once done", async ({ expect }) => {
+  it("task_status, task_result and task_cancel return the task as data in _meta; task_result adds the result once done", async ({ expect }) => {
     const taskId = taskIdOf(await call("batch_process", { items: 2, secondsPerItem: 1 }));
     const status = await call("task_status", { taskId });
     expect(status.content[0]?.type).toBe("text");
@@ -94,7 +101,9 @@ describe("the task card on the wire", () => {
     await vi.waitFor(async () => expect(data(await call("task_status", { taskId }))["status"]).toBe("completed"), settle);
     const done = await call("task_result", { taskId });
     expect(done.content).toEqual([{ type: "text", text: "Processed 2 items." }]);
-    expect(data(done)).toMatchObject({ taskId, status: "completed", progress: 2, total: 2, result: { content: [{ type: "text", text: "Processed 2 items." }], structuredContent: { items: 2, checksum: 5 } } });
+    expect(data(done)).toMatchObject({ taskId, status: "completed", progress: 2, total: 2, result: { content: [{ type: "text", text: "Processed 2 items." }], structuredContent: { summary: "Processed 2 items.", items: 2, checksum: 5 } } });
+    // The model reads the tool's own words and data in structuredContent.
+    expect(done.structuredContent).toEqual({ summary: "Processed 2 items.", taskId, tool: "batch_process", status: "completed", progress: 2, total: 2, message: "item 2 of 2 done", result: { items: 2, checksum: 5 } });
 
     const running = taskIdOf(await call("countdown", { seconds: 60 }));
     expect(data(await call("task_cancel", { taskId: running }))).toMatchObject({ taskId: running, status: "cancelled" });

@@ -49,7 +49,7 @@ describe("tools/call with params.task", () => {
   it("answers CreateTaskResult with a 128-bit id, working status, timestamps, ttl and pollInterval", async ({ expect }) => {
     const task = await createTask("countdown", { seconds: 1 }, 120_000);
     expect(task.taskId).toMatch(/^[0-9a-f]{32}$/);
-    expect(task).toMatchObject({ status: "working", ttl: 120_000, pollInterval: 1000 });
+    expect(task).toMatchObject({ status: "working", ttl: 120_000, pollInterval: 500 });
     expect(Number.isNaN(Date.parse(task.createdAt))).toBe(false);
     expect(Number.isNaN(Date.parse(task.lastUpdatedAt))).toBe(false);
   });
@@ -72,7 +72,7 @@ describe("tasks/get and tasks/result", () => {
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result).toEqual({
       content: [{ type: "text", text: "Processed 3 items." }],
-      structuredContent: { items: 3, checksum: 14 },
+      structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 },
       _meta: { "io.modelcontextprotocol/related-task": { taskId: task.taskId } },
     });
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("completed");

@@ -98,7 +98,7 @@ describe("a parallel batch_process", () => {
     await stub.create(input);
     await stub.deliver();
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
-    expect((await stub.get())?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: "Processed 12 items." }], structuredContent: { items: 12, checksum: 650 } } });
+    expect((await stub.get())?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: "Processed 12 items." }], structuredContent: { summary: "Processed 12 items.", items: 12, checksum: 650 } } });
     expect((await stepNames(stub)).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `processItem[${i}]`).sort());
     expect((await eventsOf(stub, "progress")).map((p) => p["progress"])).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
     // The job ran twice: once to fan out, once, woken by the last result, to return.

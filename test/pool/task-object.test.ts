@@ -24,7 +24,7 @@ describe("TaskObject.create", () => {
   it("answers with a working task carrying ttl and pollInterval", async ({ expect }) => {
     const { stub, input, taskId } = freshTask("countdown", { seconds: 1 }, { requestedTtlMs: 60_000 });
     const { task } = await stub.create(input);
-    expect(task).toMatchObject({ taskId, status: "working", ttl: 60_000, pollInterval: 1000 });
+    expect(task).toMatchObject({ taskId, status: "working", ttl: 60_000, pollInterval: 500 });
     expect(Date.parse(task.createdAt)).toBe(Date.parse(task.lastUpdatedAt));
   });
 

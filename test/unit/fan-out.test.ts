@@ -203,7 +203,7 @@ describe("job.fanOut", () => {
     expect(outcome).toEqual({ kind: "awaiting_fan_out", message: "0 of 3 items done." });
     fake.finish("fanout:start#1", [1, 4, 9]);
     const replay = await runTool(batchProcess, { items: 3, secondsPerItem: 0, parallel: true }, host(fake));
-    expect(replay).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { items: 3, checksum: 14 } } });
+    expect(replay).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 } } });
   });
 });
 

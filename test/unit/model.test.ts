@@ -38,7 +38,7 @@ describe("newTask", () => {
     expect(record.status).toBe("working");
     expect(record.run.phase).toBe("queued");
     expect(events.map((e) => e.type)).toEqual(["status"]);
-    expect(toTaskView(record)).toMatchObject({ ttl: 1000, pollInterval: 500, createdAt: new Date(T0).toISOString() });
+    expect(toTaskView(record, T0)).toMatchObject({ ttl: 1000, pollInterval: 500, createdAt: new Date(T0).toISOString() });
   });
 
   it("honours the requested ttl up to the maximum", ({ expect }) => {
@@ -206,12 +206,12 @@ describe("endRun", () => {
 describe("progress", () => {
   it("keeps only increasing values, so replays emit each value once", ({ expect }) => {
     let record = running();
-    const first = recordProgress(record, { progress: 1, total: 3 });
+    const first = recordProgress(record, { progress: 1, total: 3 }, T0 + 100);
     expect(first.events).toHaveLength(1);
     record = first.record;
-    expect(recordProgress(record, { progress: 1, total: 3 }).events).toHaveLength(0);
-    expect(recordProgress(record, { progress: 0.5 }).events).toHaveLength(0);
-    expect(recordProgress(record, { progress: 2, total: 3 }).record.progress).toEqual({ progress: 2, total: 3 });
-    expect(recordProgress(record, { progress: Number.NaN }).events).toHaveLength(0);
+    expect(recordProgress(record, { progress: 1, total: 3 }, T0 + 100).events).toHaveLength(0);
+    expect(recordProgress(record, { progress: 0.5 }, T0 + 100).events).toHaveLength(0);
+    expect(recordProgress(record, { progress: 2, total: 3 }, T0 + 100).record.progress).toEqual({ progress: 2, total: 3 });
+    expect(recordProgress(record, { progress: Number.NaN }, T0 + 100).events).toHaveLength(0);
   });
 });

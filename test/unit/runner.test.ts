@@ -56,7 +56,7 @@ describe("runJob outcomes", () => {
   it("completes batch_process with one step per item", async ({ expect }) => {
     const task = new FakeTask();
     const outcome = await runJob("batch_process", { items: 3, secondsPerItem: 0 }, task.host());
-    expect(outcome).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { items: 3, checksum: 14 } } });
+    expect(outcome).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 } } });
     expect(task.stepEvents).toEqual(["item-1", "item-2", "item-3"]);
     expect(task.progress).toEqual([1, 2, 3]);
   });

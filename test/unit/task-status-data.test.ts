@@ -1,4 +1,4 @@
-// The task as data (structuredContent of the check-back tools and the fallback) and the card's activity pages.
+// The task as data (for views: `_meta["mcp-task-worker/task"]` of the check-back tools and the fallback, docs/task-card.md) and the card's activity pages.
 import { describe, it } from "vitest";
 import { taskActivity } from "../../src/protocol/task-activity";
 import { taskStatusData } from "../../src/protocol/task-status-data";

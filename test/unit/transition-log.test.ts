@@ -30,7 +30,7 @@ describe("transitionLines", () => {
   });
 
   it("writes no line for progress, steps or logs", ({ expect }) => {
-    const progressed = recordProgress(started.record, { progress: 1, total: 2, message: SECRET });
+    const progressed = recordProgress(started.record, { progress: 1, total: 2, message: SECRET }, T0 + 100);
     expect(linesOf(progressed, T0 + 100)).toEqual([]);
   });
 

@@ -165,8 +165,9 @@ export class Card {
     } else if (state.result) {
       const text = (state.result.content ?? []).flatMap((block) => (block.type === "text" && block.text !== undefined ? [block.text] : [`[${block.type}]`])).join("\n");
       if (text) this.outcome.append(el("pre", tone(state.result.isError === true), text));
-      const structured = state.result.structuredContent;
-      if (structured && Object.keys(structured).length > 0) this.outcome.append(table(structured));
+      // The summary repeats the text for models (docs/model-facing.md): show only the data.
+      const { summary: _summary, ...structured } = state.result.structuredContent ?? {};
+      if (Object.keys(structured).length > 0) this.outcome.append(table(structured));
     }
     this.outcome.hidden = this.outcome.childElementCount === 0;
   }

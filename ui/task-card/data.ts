@@ -1,6 +1,6 @@
 /**
  * What the card reads from tool results, parsed at the edge: the task as data
- * (`structuredContent` of the still-running fallback and the check-back tools) and the
+ * (`_meta["mcp-task-worker/task"]` of the still-running fallback and the check-back tools) and the
  * activity `task_activity` adds. Anything else is treated as a plain tool result.
  */
 import * as z from "zod";
@@ -58,9 +58,12 @@ export type Activity = z.infer<typeof ActivitySchema>;
 
 export const isTerminal = (status: Status): boolean => (TERMINAL as readonly string[]).includes(status);
 
-/** The task's data if a tool result carries it (the fallback, task_status, task_cancel, task_activity). */
+/** Where the fallback and the check-back tools put the task as data for views (their structuredContent is for the model). */
+export const TASK_DATA_META = "mcp-task-worker/task";
+
+/** The task's data if a tool result carries it (the fallback, task_status, task_cancel, task_input in `_meta`; task_activity as structuredContent). */
 export function taskDataOf(result: ToolResult): TaskData | undefined {
-  const parsed = TaskDataSchema.safeParse(result.structuredContent);
+  const parsed = TaskDataSchema.safeParse(result._meta?.[TASK_DATA_META] ?? result.structuredContent);
   return parsed.success ? parsed.data : undefined;
 }
 

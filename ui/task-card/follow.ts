@@ -31,6 +31,7 @@ export interface CardModel {
 const KEEP_STEPS = 50;
 const KEEP_LOGS = 6;
 const MIN_POLL_MS = 250;
+const VIEW_REFRESH_MS = 1000;
 const MAX_BACKOFF_MS = 15_000;
 
 export class TaskFollower {
@@ -123,7 +124,9 @@ export class TaskFollower {
     }
     let failures = 0;
     while (!this.stopped) {
-      let delay = this.model.task?.pollInterval ?? 1000;
+      // The task's pollInterval says when its end may come (up to minutes far from it); a person
+      // watching the card wants its progress, so the card looks at least once a second.
+      let delay = Math.min(this.model.task?.pollInterval ?? VIEW_REFRESH_MS, VIEW_REFRESH_MS);
       try {
         const reply = await this.tools.call("task_activity", { taskId, after: this.cursor });
         const activity = ActivitySchema.safeParse(reply.structuredContent);

@@ -55,7 +55,9 @@ export function renderResult(section: HTMLElement, result: ToolResult | undefine
       const node = contentNode(block);
       if (node) section.append(node);
     }
-    if (result.structuredContent && Object.keys(result.structuredContent).length > 0) section.append(structuredTable(result.structuredContent));
+    // The summary repeats the text for models (docs/model-facing.md): show only the data.
+    const { summary: _summary, ...data } = result.structuredContent ?? {};
+    if (Object.keys(data).length > 0) section.append(structuredTable(data));
   }
   section.hidden = section.childElementCount === 0;
 }

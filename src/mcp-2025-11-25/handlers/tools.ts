@@ -68,7 +68,8 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
         return {
           task: wireTask(snapshot.task, snapshot.meta),
           _meta: {
-            "io.modelcontextprotocol/model-immediate-response": `Started task ${snapshot.task.taskId} for "${name}". It runs in the background; its result will be available through tasks/result.`,
+            // Read by the model while the client follows the task: words for it, no wire methods (docs/model-facing.md).
+            "io.modelcontextprotocol/model-immediate-response": `Started: "${name}" runs in the background as task ${snapshot.task.taskId}; its result comes when it finishes (task_status shows progress meanwhile).`,
           },
         };
       }

@@ -1,0 +1,82 @@
+// The model's part of a result (docs/model-facing.md): the sentences about an unfinished task, with an
+// injected clock, and the outputSchema a task-capable tool declares (its own fields, or the task link).
+import { describe, it } from "vitest";
+import * as z from "zod";
+import { Validator } from "@cfworker/json-schema";
+import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { TaskSnapshot } from "../../src/core/task-rpc";
+import { taskReport, toolOutputSchema } from "../../src/protocol/model-facing";
+import { duration, secondsLeft, statusSentences, stillRunningSentences } from "../../src/protocol/task-sentences";
+
+const TASK_ID = "b".repeat(32);
+const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
+
+function snapshot(overrides: Partial<TaskSnapshot> = {}, status: TaskSnapshot["task"]["status"] = "working"): TaskSnapshot {
+  return {
+    task: { taskId: TASK_ID, status, createdAt: new Date(T0).toISOString(), lastUpdatedAt: new Date(T0).toISOString(), ttl: 3_600_000, pollInterval: 1000 },
+    tool: "countdown",
+    meta: {},
+    lastSeq: 1,
+    ...overrides,
+  };
+}
+
+describe("secondsLeft", () => {
+  it("extrapolates the pace so far when the task reports progress with a total", ({ expect }) => {
+    expect(secondsLeft(snapshot({ progress: { progress: 10, total: 90 } }), T0 + 10_000)).toBe(80);
+    expect(secondsLeft(snapshot({ progress: { progress: 1, total: 3600 } }), T0 + 1000)).toBe(3599);
+  });
+
+  it("falls back to the poll interval without progress, and never says less than a second", ({ expect }) => {
+    expect(secondsLeft(snapshot(), T0 + 5000)).toBe(1);
+    expect(secondsLeft(snapshot({ progress: { progress: 90, total: 90 } }), T0 + 90_000)).toBe(1);
+  });
+
+  it("reads long waits in minutes or hours", ({ expect }) => {
+    expect([duration(80), duration(600), duration(3 * 3600)]).toEqual(["80 s", "10 min", "3 h"]);
+  });
+});
+
+describe("the sentences", () => {
+  it("the fallback says it is still running, is not the result, and when to call task_result", ({ expect }) => {
+    const said = stillRunningSentences(snapshot({ progress: { progress: 12, total: 90, message: "78 s left" } }), "https://x.example", T0 + 12_000);
+    expect(said).toEqual({
+      summary: `Still running: "countdown" continues in the background as task ${TASK_ID} (12 of 90, about 78 s left). This is not its result.`,
+      next: `Call task_result with taskId "${TASK_ID}" in about 78 s to get the result; task_status shows progress meanwhile, task_cancel stops it.`,
+    });
+  });
+
+  it("a waiting task names its question and the ways to answer it", ({ expect }) => {
+    const waiting = snapshot({ tool: "deploy", inputRequests: { confirm: { message: "Deploy api 1 to production?", requestedSchema: { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] } } } }, "input_required");
+    const said = stillRunningSentences(waiting, "https://x.example");
+    expect(said.summary).toBe(`Waiting for a person: "deploy" (task ${TASK_ID}) asks "Deploy api 1 to production?". This is not its result.`);
+    expect(said.next).toContain("task_input");
+    expect(said.next).toContain(`POST https://x.example/tasks/${TASK_ID}/input`);
+    expect(said.next).toContain("task console at https://x.example/");
+  });
+
+  it("task_status says how a task ended", ({ expect }) => {
+    expect(statusSentences(snapshot({}, "cancelled")).summary).toBe(`Task ${TASK_ID} ("countdown") was cancelled.`);
+    expect(statusSentences(snapshot({}, "completed"))).toEqual({ summary: `Task ${TASK_ID} ("countdown") has completed.`, next: `Call task_result with taskId "${TASK_ID}" to get its result.` });
+  });
+});
+
+describe("toolOutputSchema", () => {
+  const own = z.object({ deployed: z.boolean(), service: z.string() });
+  // Read as the SDK reads a listing, then checked as the SDK's cfworker validator checks a result.
+  const listed = ToolSchema.parse({ name: "deploy", inputSchema: { type: "object" }, outputSchema: toolOutputSchema(own, true) }).outputSchema;
+  const schema = new Validator(listed ?? false);
+  const valid = (value: unknown): boolean => schema.validate(value).valid;
+
+  it("takes the tool's own result, or the task link, and nothing that is neither", ({ expect }) => {
+    expect(valid({ summary: "Deployed.", deployed: true, service: "api" })).toBe(true);
+    expect(valid(taskReport(snapshot(), stillRunningSentences(snapshot(), "https://x.example", T0)))).toBe(true);
+    expect(valid({ summary: "Deployed." })).toBe(false);
+    expect(valid({ deployed: true, service: "api" })).toBe(false);
+  });
+
+  it("a quick tool's schema requires its own fields with the summary", ({ expect }) => {
+    expect(toolOutputSchema(own, false)).toMatchObject({ type: "object", required: ["summary", "deployed", "service"] });
+    expect(toolOutputSchema(undefined, true)).toEqual({ type: "object", properties: expect.objectContaining({ summary: expect.any(Object), next: expect.any(Object) }), required: ["summary"] });
+  });
+});

@@ -1,7 +1,7 @@
-// Runs first in `npm install` (preinstall), on whatever Node the newcomer has, so an old Node is
-// named with its fix before anything fails. Plain old syntax on purpose: it must parse on any Node.
-// npm scripts here run on the Node 22 that the `node` devDependency installs (node_modules/.bin
-// comes first on their PATH); only wrangler started outside npm uses the machine's own Node.
+// package.json `preinstall`: names an old Node with its fix. npm runs it once the dependencies are
+// in, so the `node` running it is already the devDependency's Node 22 (node_modules/.bin comes
+// first on a script's PATH); the newcomer's own Node is the one npm itself runs on, which npm
+// names in npm_config_user_agent. Plain old syntax on purpose: it must parse on any Node.
 var REQUIRED = [22, 12];
 
 /** What to tell the user of Node `version` ("20.20.2"): stop the install, a notice, or nothing. */
@@ -9,7 +9,7 @@ function verdict(version) {
   var parts = String(version).split(".").map(Number);
   var atLeast = function (major, minor) { return parts[0] > major || (parts[0] === major && parts[1] >= minor); };
   if (!atLeast(18, 0)) {
-    return { stop: true, message: "mcp-task-worker: Node " + version + " is too old to install this project (npm needs Node 18 or later to run the install at all).\n" +
+    return { stop: true, message: "mcp-task-worker: Node " + version + " is older than anything this project is tried with (18 and later).\n" +
       "  Fix: install Node 22 (`nvm install` reads .nvmrc), then run `npm install` again." };
   }
   if (!atLeast(REQUIRED[0], REQUIRED[1])) {
@@ -20,8 +20,14 @@ function verdict(version) {
   return { stop: false, message: "" };
 }
 
+/** The Node that npm runs on ("npm/11.19.1 node/v20.20.2 linux x64 …"), else this process's. */
+function usersNode() {
+  var match = /\bnode\/v(\d+\.\d+\.\d+)/.exec(process.env.npm_config_user_agent || "");
+  return match ? match[1] : process.versions.node;
+}
+
 if (require.main === module) {
-  var result = verdict(process.versions.node);
+  var result = verdict(usersNode());
   if (result.message) console.error(result.message);
   if (result.stop) process.exit(1);
 }

@@ -20,16 +20,16 @@ function verdict(version) {
   return { stop: false, message: "" };
 }
 
-/** The Node that npm runs on ("npm/11.19.1 node/v20.20.2 linux x64 …"), else this process's. */
-function usersNode() {
-  var match = /\bnode\/v(\d+\.\d+\.\d+)/.exec(process.env.npm_config_user_agent || "");
-  return match ? match[1] : process.versions.node;
+/** The Node that npm runs on, from its user agent ("npm/11.19.1 node/v20.20.2 linux x64 …"), else `fallback`. */
+function usersNode(userAgent, fallback) {
+  var match = /\bnode\/v(\d+\.\d+\.\d+)/.exec(userAgent || "");
+  return match ? match[1] : fallback;
 }
 
 if (require.main === module) {
-  var result = verdict(usersNode());
+  var result = verdict(usersNode(process.env.npm_config_user_agent, process.versions.node));
   if (result.message) console.error(result.message);
   if (result.stop) process.exit(1);
 }
 
-module.exports = { verdict: verdict };
+module.exports = { verdict: verdict, usersNode: usersNode };

@@ -64,7 +64,15 @@ describe("wrangler.toml for wrangler deploy", () => {
 });
 
 describe("the Node check (preinstall)", () => {
-  const { verdict } = createRequire(import.meta.url)(join(ROOT, "scripts/check-node.cjs")) as { verdict: (version: string) => { stop: boolean; message: string } };
+  const { verdict, usersNode } = createRequire(import.meta.url)(join(ROOT, "scripts/check-node.cjs")) as {
+    verdict: (version: string) => { stop: boolean; message: string };
+    usersNode: (userAgent: string | undefined, fallback: string) => string;
+  };
+
+  it("judges the Node npm runs on (its user agent), not the Node 22 on the script's PATH", ({ expect }) => {
+    expect(usersNode("npm/11.19.1 node/v20.20.2 linux x64 workspaces/false", "22.23.3")).toBe("20.20.2");
+    expect(usersNode(undefined, "22.23.3")).toBe("22.23.3");
+  });
 
   it("stops an install on a Node too old to run it, saying what to install", ({ expect }) => {
     expect(verdict("16.20.2")).toMatchObject({ stop: true, message: expect.stringContaining("install Node 22") });

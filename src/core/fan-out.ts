@@ -5,7 +5,8 @@
  */
 import { paceAfter } from "./poll-interval";
 import type { NewTaskEvent } from "./task-events";
-import { holdsLease, isTerminal, toTaskView, type Progress, type TaskRecord } from "./task-record";
+import { holdsLease, isTerminal, type Progress, type TaskRecord } from "./task-record";
+import { toTaskView } from "./task-view";
 
 interface Transition {
   record: TaskRecord;

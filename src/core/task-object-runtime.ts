@@ -36,6 +36,14 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
   protected readonly fanOuts: FanOuts;
   protected readonly fanOutHost: FanOutHost;
 
+  /**
+   * The modules `object` delegates to, for code running inside it (tests, via runInDurableObject).
+   * Static, so it is no RPC method: nothing outside the isolate can call it.
+   */
+  static partsOf(object: TaskObjectRuntime): { storage: TaskStorage; runs: TaskRuns; fanOuts: FanOuts } {
+    return { storage: object.storage, runs: object.runs, fanOuts: object.fanOuts };
+  }
+
   constructor(ctx: DurableObjectState, env: Env, wiring: TaskObjectWiring) {
     super(ctx, env);
     this.storage = new TaskStorage(ctx.storage.sql);

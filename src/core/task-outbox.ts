@@ -6,7 +6,8 @@
  */
 import { sendBatches, type StepMessage } from "./fan-out-message";
 import { principalObjectName } from "./ids";
-import { toTaskView, type TaskRecord } from "./task-record";
+import { type TaskRecord } from "./task-record";
+import { toTaskView } from "./task-view";
 
 export class TaskOutbox {
   private indexCalls: Promise<void> = Promise.resolve();

@@ -1,13 +1,15 @@
 /**
  * A task's data: the record the TaskObject stores, and the era-neutral view every protocol shows.
  */
+import type { JsonObject } from "../json";
 import type { InputAction } from "./input";
-import { pollIntervalMs } from "./poll-interval";
 import type { TaskMeta } from "./task-meta";
+
+// Re-exported so its many importers need not change; it lives in the leaf src/json.ts.
+export type { JsonObject } from "../json";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "waiting_input" | "done";
-export type JsonObject = { [key: string]: unknown };
 
 export const TERMINAL_STATUSES: readonly TaskStatus[] = ["completed", "failed", "cancelled"];
 export const isTerminal = (status: TaskStatus): boolean => TERMINAL_STATUSES.includes(status);
@@ -91,47 +93,6 @@ export function pendingInputs(record: TaskRecord): Record<string, { message: str
     if (asked.answeredAt === undefined) pending[key] = { message: asked.message, requestedSchema: asked.requestedSchema };
   }
   return pending;
-}
-
-/** The wire view of a task: the fields of MCP's `Task`, era-neutral. */
-export interface TaskView {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttl: number;
-  pollInterval: number;
-}
-
-/** The task as it is shown at `now` (its poll interval depends on when it is asked: poll-interval.ts). */
-export function toTaskView(record: TaskRecord, now: number): TaskView {
-  return {
-    taskId: record.taskId,
-    status: record.status,
-    ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
-    createdAt: new Date(record.createdAt).toISOString(),
-    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
-    ttl: record.ttlMs,
-    pollInterval: pollIntervalMs(record, now),
-  };
-}
-
-/** One page of a principal's task list, newest first. */
-export interface TaskPage {
-  tasks: TaskView[];
-  nextCursor?: string;
-}
-
-/** An index row as the task console lists it: the task and the tool it runs. */
-export interface TaskEntry {
-  task: TaskView;
-  tool: string;
-}
-
-export interface TaskEntryPage {
-  entries: TaskEntry[];
-  nextCursor?: string;
 }
 
 /** Whether `leaseId` names the live run of this task: only that run may write its outcome. */

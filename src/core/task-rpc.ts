@@ -8,7 +8,8 @@ import type { InputQuestion } from "./input";
 import type { NewTaskInput } from "./model";
 import type { WireEvent } from "../streams/feed-frames";
 import type { TaskMeta } from "./task-meta";
-import { pendingInputs, toTaskView, type Progress, type TaskOutcome, type TaskRecord, type TaskView } from "./task-record";
+import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "./task-record";
+import { toTaskView, type TaskView } from "./task-view";
 
 export interface TaskSnapshot {
   task: TaskView;

@@ -3,7 +3,8 @@
  * record and the events it appends. A no-op returns the same record, so callers skip work by identity.
  */
 import type { NewTaskEvent } from "./task-events";
-import { toTaskView, type TaskRecord } from "./task-record";
+import { type TaskRecord } from "./task-record";
+import { toTaskView } from "./task-view";
 
 export { holdsLease } from "./task-record";
 

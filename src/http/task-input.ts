@@ -7,13 +7,12 @@
 import type { Context } from "hono";
 import { TaskGateway } from "../core/gateway";
 import { isTaskId } from "../core/ids";
+import { isRecord } from "../json";
 import { taskDocument } from "../protocol/task-document";
 import { readBodyWithLimit } from "./body";
 import type { AppEnv } from "./env";
 
 const MAX_INPUT_BODY = 64 * 1024;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const problem = (status: 400 | 404 | 409 | 413 | 415 | 422, error: string, message: string, extra: Record<string, unknown> = {}) =>
   Response.json({ error, message, ...extra }, { status });

@@ -10,7 +10,7 @@ import type { JobHost } from "../core/ports";
 import { abortableDelay, FanOutItemError, PermanentError, type FanOutOptions, type JobContext } from "./context";
 import { stepName, type Settled, type Step, type StepContext, type StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";
-import type { YieldState } from "./job-context";
+import type { YieldState } from "./yield-state";
 
 /**
  * Largest JSON of one item's input. A claim hands a consumer up to 100 inputs in one call, which

@@ -3,25 +3,17 @@
  * (remembered by position, so a replayed run does not wait again) and yields.
  */
 import { abortableDelay, JobInput, JobYield, PermanentError, type InputAnswer, type JobContext } from "./context";
-import { answerStepName, questionProblem, type AskedQuestion } from "../core/input";
+import { answerStepName, questionProblem } from "../core/input";
 import type { JobHost } from "../core/ports";
 import { fanOutFunction } from "./fan-out";
 import type { StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";
+import type { YieldState } from "./yield-state";
 
 export { MAX_STEP_BYTES } from "./stored-json";
 
 /** Sleeps this long or longer always yield: the run ends and nothing is held while waiting. */
 export const YIELD_THRESHOLD_MS = 30_000;
-
-/** Set when the run yielded, asked or waits for fanned-out items, even if the tool caught what we threw. */
-export interface YieldState {
-  yield?: JobYield;
-  /** Questions asked in this run (several when a job asks with Promise.all). */
-  questions?: AskedQuestion[];
-  /** Set when the run ended to wait for fanned-out items: the task's statusMessage meanwhile. */
-  fanOut?: { message: string };
-}
 
 export function createJobContext(host: JobHost, yieldState: YieldState, steps?: StepMap): JobContext {
   // A sleep is named by the step it follows (or runs inside) and its count since then.

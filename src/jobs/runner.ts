@@ -6,7 +6,8 @@
 import type { JobHost, JobRunner, RunOutcome } from "../core/ports";
 import type { JsonObject } from "../core/task-record";
 import { PermanentError, toToolResult, type JobContext, type ToolResult } from "./context";
-import { createJobContext, type YieldState } from "./job-context";
+import { createJobContext } from "./job-context";
+import type { YieldState } from "./yield-state";
 import type { StepMap } from "./steps";
 
 export { YIELD_THRESHOLD_MS } from "./job-context";

@@ -6,7 +6,8 @@ import type { GetTaskResult, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest
 import { elicitationRequest, type InputQuestion } from "../core/input";
 import { outcomeOf, type TaskEvent } from "../core/task-events";
 import { echoMeta, type TaskMeta } from "../core/task-meta";
-import type { Progress, TaskView } from "../core/task-record";
+import type { Progress } from "../core/task-record";
+import type { TaskView } from "../core/task-view";
 import { finalResult, relatedTask } from "../protocol/task-results";
 import { questionRequestId } from "./question-ids";
 import type { ResponseStream, SessionFeed } from "./task-streams";

@@ -1,12 +1,10 @@
 /** What a 2026-07-28 `tools/call` answers once it has an answer: the task's result, or the fallback link. */
 import type { TaskSnapshot } from "../core/task-rpc";
 import type { JsonObject, TaskOutcome } from "../core/task-record";
+import { isRecord } from "../json";
 import { ProtocolError } from "../protocol/errors";
 import { RELATED_TASK_META, stillRunningResult } from "../protocol/task-results";
-import type { Sentences } from "../protocol/task-sentences";
 import { inlinedResult } from "./task-wire";
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** 2025 `related-task` `_meta` has no meaning in this era; the correlation id stays. */
 export function withoutRelatedTask(result: JsonObject): JsonObject {
@@ -22,5 +20,4 @@ export function callResult(snapshot: TaskSnapshot, outcome: TaskOutcome): JsonOb
 }
 
 /** The still-running fallback: a link to the task, how to check back (and answer), the task as data. */
-export const stillRunningFallback = (snapshot: TaskSnapshot, baseUrl: string, sentences?: Sentences): JsonObject =>
-  withoutRelatedTask(stillRunningResult(snapshot, baseUrl, sentences));
+export const stillRunningFallback = (snapshot: TaskSnapshot, baseUrl: string): JsonObject => withoutRelatedTask(stillRunningResult(snapshot, baseUrl));

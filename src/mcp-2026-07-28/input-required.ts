@@ -6,14 +6,13 @@
  * the request, holds the job) and answers inline, again `input_required`, or with the fallback
  * link if it then runs long. Only a client that declared elicitation on the request is asked so
  * (a server MUST NOT send requests the client has not declared); any other gets the fallback,
- * which shows the question and how to pass the answer on. A retry that cancels every question (the
- * client could not ask anyone: `claude -p` does so at once) does not end the task: the call answers
- * that nobody answered, and the task waits for a person (task_input, the console, HTTP).
+ * which shows the question and how to pass the answer on. A retry that cancels a question (the
+ * client could not ask anyone: `claude -p` does so at once) is an answer like any other: the job
+ * reads `cancel` and ends saying nobody answered (deploy: "Not deployed: nobody answered …").
  */
 import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { TaskSnapshot } from "../core/task-rpc";
 import { isTerminal, type JsonObject } from "../core/task-record";
-import { unansweredSentences } from "../protocol/task-sentences";
 import type { CallNotifier } from "./call-notifications";
 import { callResult, stillRunningFallback } from "./call-results";
 import type { ModernContext } from "./context";
@@ -54,15 +53,7 @@ export async function continueCall(ctx: ModernContext, retry: Retry, notifier: C
   const taskId = await openRequestState(ctx.gateway, retry.requestState, call);
   if (taskId === undefined) throw unknownState();
   let snapshot: TaskSnapshot | undefined;
-  const answers = withoutCancels(retry.inputResponses ?? {});
-  if (Object.keys(retry.inputResponses ?? {}).length > 0 && Object.keys(answers).length === 0) {
-    // Every question was cancelled: nobody on this call could answer (a headless client cancels at
-    // once). The task keeps waiting for a person, and the call says so (docs/model-facing.md).
-    snapshot = await ctx.gateway.get(taskId);
-    if (!snapshot) throw unknownState();
-    if (snapshot.task.status === "input_required") return stillRunningFallback(snapshot, ctx.baseUrl, unansweredSentences(snapshot, ctx.baseUrl));
-    return answerWith(ctx, snapshot, call, notifier);
-  }
+  const answers = retry.inputResponses ?? {};
   if (Object.keys(answers).length > 0) {
     const answered = await ctx.gateway.answer(taskId, answers);
     if (!answered.ok) {
@@ -76,11 +67,6 @@ export async function continueCall(ctx: ModernContext, retry: Retry, notifier: C
     if (!snapshot) throw unknownState();
   }
   return answerWith(ctx, snapshot, call, notifier);
-}
-
-/** The answers that are answers: a cancel on a plain call means nobody was there to choose. */
-function withoutCancels(responses: InputResponsesV2): InputResponsesV2 {
-  return Object.fromEntries(Object.entries(responses).filter(([, response]) => !(isObject(response) && response["action"] === "cancel")));
 }
 
 /** The call's answer from its task's state: its result, its remaining questions, or the wait and then either (or the link). */

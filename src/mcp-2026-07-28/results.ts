@@ -2,6 +2,7 @@
  * Every 2026-07-28 result carries `resultType` and names the server in `_meta` (basic/index.mdx,
  * "Per-response protocol fields"); lists and reads also carry caching hints (utilities/caching.mdx).
  */
+import { isRecord } from "../json";
 import { SERVER_INFO } from "../protocol/server-info";
 import { META } from "./protocol";
 
@@ -10,7 +11,6 @@ type Result = Record<string, unknown>;
 /** How long static listings (tools, templates, discovery) may be cached: a deploy shows within minutes. */
 export const STATIC_TTL_MS = 300_000;
 
-const isRecord = (value: unknown): value is Result => typeof value === "object" && value !== null && !Array.isArray(value);
 const metaOf = (result: Result): Result => (isRecord(result["_meta"]) ? { ...result["_meta"] } : {});
 
 /** `result` as the wire carries it: `resultType` (default "complete") and `_meta` serverInfo added. */

@@ -8,6 +8,7 @@
 import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { JsonObject } from "../core/task-record";
+import { isRecord } from "../json";
 import { callTool } from "../protocol/call-tool";
 import { toolListings } from "../protocol/tool-listings";
 import { readWebhookSettings } from "../webhooks/settings";
@@ -41,8 +42,6 @@ function parseParams(params: Record<string, unknown>): z.infer<typeof CallParams
   const details = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
   throw invalidParams(`Invalid params for tools/call: ${details.join("; ")}`);
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 export async function toolsCall(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
   const { name, arguments: args, requestState, inputResponses } = parseParams(params);

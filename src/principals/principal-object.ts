@@ -8,7 +8,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { newTaskId } from "../core/ids";
 import type { SlotGrant } from "../core/slot-lease";
-import type { TaskEntryPage, TaskPage, TaskView } from "../core/task-record";
+import type { TaskEntryPage, TaskPage, TaskView } from "../core/task-view";
 import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
 import { AnnouncedTasks, type IndexRow } from "./announced-tasks";
 import { Provisioning } from "./provisioning";

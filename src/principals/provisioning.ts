@@ -4,15 +4,23 @@
  * takes back admission slots that are overdue (admission-slots.ts).
  */
 import { newTaskId, taskObjectName } from "../core/ids";
-import type { TaskView } from "../core/task-record";
+import type { TaskView } from "../core/task-view";
 import type { TaskSnapshot } from "../core/task-rpc";
 import type { AdmissionSlots } from "./admission-slots";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, type TaskIdPool } from "./task-id-pool";
 
+/** The time refills go by, and their timer: the real ones, or a test's clock moved by hand. */
+export interface RefillClock {
+  now(): number;
+  setTimeout(run: () => void, ms: number): void;
+}
+
+const realClock: RefillClock = { now: () => Date.now(), setTimeout: (run, ms) => void setTimeout(run, ms) };
+
 export class Provisioning {
   /** One refill at a time: during a burst it adds a single fresh object's work, not one per creation. */
   private refilling = false;
-  private refillTimer: ReturnType<typeof setTimeout> | undefined;
+  private refillScheduled = false;
   private lastAdmitAt = 0;
   /** When the alarm is set for, as far as this instance knows (after an eviction it is checked again). */
   private armedFor: number | undefined;
@@ -23,11 +31,12 @@ export class Provisioning {
     private readonly env: Env,
     private readonly pool: TaskIdPool,
     private readonly slots: AdmissionSlots,
+    private readonly clock: RefillClock = realClock,
   ) {}
 
   /** A task was admitted: refill the pool behind it. */
   admitted(principal: string): void {
-    this.lastAdmitAt = Date.now();
+    this.lastAdmitAt = this.clock.now();
     this.scheduleRefill(principal);
   }
 
@@ -44,15 +53,16 @@ export class Provisioning {
    * load admits never pause, and a pool that only refills in pauses runs dry (docs/core.md).
    */
   private scheduleRefill(principal: string): void {
-    if (this.refillTimer !== undefined || this.refilling) return;
-    this.refillTimer = setTimeout(() => {
-      this.refillTimer = undefined;
+    if (this.refillScheduled || this.refilling) return;
+    this.refillScheduled = true;
+    this.clock.setTimeout(() => {
+      this.refillScheduled = false;
       void this.refill(principal); // failures are logged inside; creation never waits for a refill
     }, REFILL_DELAY_MS);
   }
 
   private quiet(): boolean {
-    return Date.now() - this.lastAdmitAt >= REFILL_DELAY_MS;
+    return this.clock.now() - this.lastAdmitAt >= REFILL_DELAY_MS;
   }
 
   /**
@@ -69,7 +79,7 @@ export class Provisioning {
         if (this.pool.size() >= POOL_SIZE) return;
         const taskId = newTaskId();
         await this.env.TASKS.getByName(taskObjectName(principal, taskId)).prepare();
-        this.pool.add(taskId, Date.now());
+        this.pool.add(taskId, this.clock.now());
         await this.armAlarm(principal);
       } while (this.quiet());
       more = this.pool.size() < POOL_SIZE;

@@ -79,17 +79,6 @@ export function stillRunningSentences(snapshot: Seen, baseUrl: string, now = Dat
   };
 }
 
-/** The client cancelled the task's question on a plain call: nobody there could answer, and the task keeps waiting. */
-export function unansweredSentences(snapshot: Seen, baseUrl: string): Sentences {
-  const { taskId } = snapshot.task;
-  return {
-    summary:
-      `Nobody answered: the question ${questionsOf(snapshot)} was cancelled here (this client could not show it to a person, or the person dismissed it), ` +
-      `so "${snapshot.tool}" (task ${taskId}) is still waiting for an answer. This is not its result.`,
-    next: answerHow(snapshot, baseUrl),
-  };
-}
-
 /** What `task_status` (and every check-back tool that shows the task) says about it. */
 export function statusSentences(snapshot: Seen, now = Date.now()): Sentences {
   const { task } = snapshot;

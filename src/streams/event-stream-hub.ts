@@ -22,9 +22,19 @@ import { closeQuietly } from "./websockets";
 
 export type EventStreamFormat = "sse" | "sse-timing";
 
+/** What the hub uses of the socket a feed request upgrades to. */
+export type HubSocket = Pick<WebSocket, "accept" | "addEventListener" | "close" | "binaryType">;
+
+/** What the hub reads of a feed request's answer. */
+export interface FeedAnswer {
+  status: number;
+  webSocket: HubSocket | null;
+  arrayBuffer(): Promise<ArrayBuffer>;
+}
+
 /** What the hub needs of a TaskObject stub (the reader's own: stubs are I/O objects of its request). */
 export interface EventStreamSource {
-  fetch(input: string, init?: RequestInit): Promise<Pick<Response, "status" | "webSocket" | "arrayBuffer">>;
+  fetch(input: string, init?: RequestInit): Promise<FeedAnswer>;
 }
 
 /** A reader's response. */
@@ -188,7 +198,7 @@ class EventStreamHub {
   /** Pending while the first socket opens: readers that arrive meanwhile wait for it. */
   opening: Promise<Opened> | undefined;
   /** The socket, held by the owner's request; undefined while the next one opens. */
-  private socket: WebSocket | undefined;
+  private socket: HubSocket | undefined;
   private owner: EventStreamReader | undefined;
   private reconnects = 0;
   /** The view ended (or the task is gone): readers finish what they have, and nobody reopens. */
@@ -215,7 +225,7 @@ class EventStreamHub {
    */
   async open(owner: EventStreamReader): Promise<Opened> {
     this.owner = owner;
-    let response: Pick<Response, "status" | "webSocket" | "arrayBuffer">;
+    let response: FeedAnswer;
     try {
       response = await owner.source.fetch(`https://task.internal/feed?after=${this.position}&strict=1&format=${this.format}`, { headers: { Upgrade: "websocket" } });
     } catch {
@@ -245,7 +255,7 @@ class EventStreamHub {
     this.handOver();
   }
 
-  private receive(ws: WebSocket, data: unknown): void {
+  private receive(ws: HubSocket, data: unknown): void {
     if (ws !== this.socket || !(data instanceof ArrayBuffer)) return;
     const chunk = decodeEventStreamChunk(data);
     if (!chunk) return;
@@ -256,7 +266,7 @@ class EventStreamHub {
     if (chunk.final) this.end(undefined);
   }
 
-  private lost(ws: WebSocket, code: number, reason: string): void {
+  private lost(ws: HubSocket, code: number, reason: string): void {
     if (ws !== this.socket) return;
     this.socket = undefined;
     // The object closes its readers when the task ends or expires: nothing more will come.

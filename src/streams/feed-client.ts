@@ -66,6 +66,7 @@ export async function openFeed<E>(stub: FeedSource, afterSeq: number, decode: De
   return { ok: true, feed: feedOverEvents(events, opened.meta, opened.state) };
 }
 
+// src/streams imports nothing else, so it keeps its own copy of src/json.ts's isRecord.
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function headerJson(response: Response, name: string): unknown {

@@ -3,7 +3,7 @@
  * any time, and the object or Worker learns of it only through these calls or a close event.
  */
 
-export function closeQuietly(ws: WebSocket, code = 1000, reason = "closed"): void {
+export function closeQuietly(ws: Pick<WebSocket, "close">, code = 1000, reason = "closed"): void {
   try {
     ws.close(code, reason);
   } catch {

@@ -147,17 +147,23 @@ for (const era of MODEL_ERA) {
 }
 
 describe("a question nobody can answer", () => {
-  it("2026: a plain call whose question is cancelled keeps the task waiting and says how a person can still answer", async ({ expect }) => {
+  it("2026: a plain call whose question is cancelled ends with Not deployed and says nobody answered", async ({ expect }) => {
     const client = await connect(MODEL_ERA[1], { action: "cancel" });
-    const unanswered = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
-    const taskId = String(unanswered.data["taskId"]);
-    expect(unanswered.summary).toBe(
-      `Nobody answered: the question "${QUESTION}" was cancelled here (this client could not show it to a person, or the person dismissed it), so "deploy" (task ${taskId}) is still waiting for an answer. This is not its result.`,
+    const ended = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
+    expect(ended.summary).toBe(
+      `Not deployed: nobody answered "${QUESTION}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`,
     );
-    expect(unanswered.next).toContain("task_input");
-    expect(unanswered.next).toContain(`${server.url}/tasks/${taskId}/input`);
-    expect(unanswered.next).toContain(`task console at ${server.url}/`);
-    expect(unanswered.data["status"]).toBe("input_required");
+    expect(ended.data).toMatchObject({ deployed: false, action: "cancel" });
+  });
+
+  it("2026: a plain call from a client that cannot ask anyone shows the question and how a person can answer", async ({ expect }) => {
+    const client = await connect(MODEL_ERA[1]);
+    const waiting = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
+    const taskId = String(waiting.data["taskId"]);
+    expect(waiting.summary).toBe(`Waiting for a person: "deploy" (task ${taskId}) asks "${QUESTION}". This is not its result.`);
+    expect(waiting.next).toContain("task_input");
+    expect(waiting.next).toContain(`${server.url}/tasks/${taskId}/input`);
+    expect(waiting.next).toContain(`task console at ${server.url}/`);
     // A person answers through the model (task_input); the result then reads as the tool's own.
     oneMeaning(expect, await client.callTool({ name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } }));
     const done = oneMeaning(expect, await client.callTool({ name: "task_result", arguments: { taskId } }));

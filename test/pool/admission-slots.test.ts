@@ -7,7 +7,7 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import { TaskGateway } from "../../src/core/gateway";
 import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/ids";
-import type { TaskView } from "../../src/core/task-record";
+import type { TaskView } from "../../src/core/task-view";
 import type { PrincipalObject, TaskObject } from "../../src/index";
 
 function view(taskId: string, status: TaskView["status"] = "working"): TaskView {

@@ -92,7 +92,7 @@ describe("queue consumer", () => {
   });
 });
 
-/** Runs the consumer on plain message objects and records the delay each retry asked for. */
+/** Runs the consumer on plain message objects and records the delay each retry asked for (getQueueResult drops it). */
 async function retryDelays(messages: ReturnType<typeof message>[], bindings: Env): Promise<Record<string, number | undefined>> {
   const delays: Record<string, number | undefined> = {};
   const batch = {

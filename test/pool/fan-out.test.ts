@@ -5,7 +5,8 @@ import { describe, it, vi } from "vitest";
 import { z } from "zod";
 import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { FanOuts, FanOutStatus } from "../../src/core/fan-outs";
+import type { FanOutStatus } from "../../src/core/fan-outs";
+import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
 import type { TaskRecord } from "../../src/core/task-record";
 import { PermanentError } from "../../src/jobs/context";
 import { stepBatchHandler, STEP_DEAD_LETTER_QUEUE, STEP_QUEUE, type FindStep } from "../../src/jobs/fan-out-consumer";
@@ -24,7 +25,7 @@ async function waitingTask(items: number, options: { settle?: boolean } = {}) {
   const task = freshTask("batch_process", { items, secondsPerItem: 0, parallel: true });
   await task.stub.create(task.input);
   await runInDurableObject(task.stub, async (instance: TaskObject, state: DurableObjectState) => {
-    const fanOuts = (instance as unknown as { fanOuts: FanOuts }).fanOuts;
+    const fanOuts = TaskObjectRuntime.partsOf(instance).fanOuts;
     fanOuts.start({ key: KEY, step: "processItem", inputs: itemInputs(items).map((i) => JSON.stringify(i)), settle: options.settle === true, progress: true }, 0);
     const row = state.storage.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").one();
     const record = JSON.parse(row.record) as TaskRecord;
@@ -39,7 +40,7 @@ async function waitingTask(items: number, options: { settle?: boolean } = {}) {
 }
 
 function fanOutStatus(stub: TaskStub): Promise<FanOutStatus | undefined> {
-  return runInDurableObject(stub, (instance: TaskObject) => (instance as unknown as { fanOuts: FanOuts }).fanOuts.status(KEY));
+  return runInDurableObject(stub, (instance: TaskObject) => TaskObjectRuntime.partsOf(instance).fanOuts.status(KEY));
 }
 
 function eventsOf(stub: TaskStub, type: string): Promise<Record<string, unknown>[]> {
@@ -76,7 +77,7 @@ async function consume(find: FindStep, messages: ReturnType<typeof message>[], q
   return getQueueResult(batch, ctx);
 }
 
-/** The consumer on plain message objects, recording the delay each retry asked for. */
+/** The consumer on plain message objects, recording the delay each retry asked for (getQueueResult drops it). */
 async function retryDelays(find: FindStep, messages: ReturnType<typeof message>[]): Promise<Record<string, number | undefined>> {
   const delays: Record<string, number | undefined> = {};
   const batch = {

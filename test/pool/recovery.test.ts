@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { TaskEvent } from "../../src/core/task-events";
 import type { TaskRecord } from "../../src/core/task-record";
-import type { TaskStorage } from "../../src/core/task-storage";
+import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
 
@@ -44,7 +44,7 @@ async function rewrite(stub: TaskStub, change: (record: TaskRecord) => TaskRecor
  */
 function rewriteLive(stub: TaskStub, change: (record: TaskRecord) => TaskRecord): Promise<void> {
   return runInDurableObject(stub, (instance: TaskObject) => {
-    const storage = (instance as unknown as { storage: TaskStorage }).storage;
+    const storage = TaskObjectRuntime.partsOf(instance).storage;
     const record = storage.load();
     if (record) storage.save(change(record));
   });

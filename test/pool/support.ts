@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { newTaskId, taskObjectName } from "../../src/core/ids";
 import type { TaskFeed } from "../../src/core/gateway";
+import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
 import { taskEventFromJson } from "../../src/core/task-events";
 import { parseTaskMeta } from "../../src/core/task-meta";
 import { openFeed } from "../../src/streams/feed-client";
@@ -50,7 +51,7 @@ export function storedEvents(stub: TaskStub): Promise<Pick<TaskEvent, "seq" | "t
 
 /** Whether a run of the job is alive in the object right now (its private in-memory handle). */
 export function hasActiveRun(stub: TaskStub): Promise<boolean> {
-  return runInDurableObject(stub, (instance: TaskObject) => (instance as unknown as { runs: { activeLeaseId(): string | undefined } }).runs.activeLeaseId() !== undefined);
+  return runInDurableObject(stub, (instance: TaskObject) => TaskObjectRuntime.partsOf(instance).runs.activeLeaseId() !== undefined);
 }
 
 /** The task's feed after `afterSeq`, its events typed as the gateway types them; undefined for an unknown task. */

@@ -2,6 +2,7 @@
 // adapter state): what it answers must be what SQLite holds, and what a new instance would read.
 import { describe, it } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
+import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
 import { TaskStorage } from "../../src/core/task-storage";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedRecord } from "./support";
@@ -11,7 +12,7 @@ describe("the record TaskStorage keeps", () => {
     const { stub, input } = freshTask("countdown", { seconds: 60 });
     await stub.create(input);
     await runInDurableObject(stub, (instance: TaskObject, state: DurableObjectState) => {
-      const storage = (instance as unknown as { storage: TaskStorage }).storage;
+      const storage = TaskObjectRuntime.partsOf(instance).storage;
       const record = storage.load();
       if (!record) throw new Error("no record");
       storage.save({ ...record, statusMessage: "Saved through the cache." });
@@ -30,7 +31,7 @@ describe("the record TaskStorage keeps", () => {
     await stub.create(input);
     await stub.cancel();
     await runInDurableObject(stub, async (instance: TaskObject, state: DurableObjectState) => {
-      const storage = (instance as unknown as { storage: TaskStorage }).storage;
+      const storage = TaskObjectRuntime.partsOf(instance).storage;
       const record = storage.load();
       if (!record) throw new Error("no record");
       await state.storage.deleteAll();
@@ -48,7 +49,7 @@ describe("the record TaskStorage keeps", () => {
     const { stub, input } = freshTask("countdown", { seconds: 60 });
     await stub.create(input);
     await runInDurableObject(stub, (instance: TaskObject, state: DurableObjectState) => {
-      const storage = (instance as unknown as { storage: TaskStorage }).storage;
+      const storage = TaskObjectRuntime.partsOf(instance).storage;
       const stored = () => state.storage.sql.exec<{ seq: number }>("SELECT MAX(seq) AS seq FROM events").one().seq;
       const before = storage.lastSeq();
       expect(before).toBe(stored());
@@ -65,7 +66,7 @@ describe("the record TaskStorage keeps", () => {
     const { stub, input } = freshTask("countdown", { seconds: 60 });
     await stub.prepare();
     await runInDurableObject(stub, (instance: TaskObject, state: DurableObjectState) => {
-      const storage = (instance as unknown as { storage: TaskStorage }).storage;
+      const storage = TaskObjectRuntime.partsOf(instance).storage;
       expect(storage.load()).toBeUndefined();
       expect(storage.lastSeq()).toBe(0);
       expect(storage.state.list("watch")).toEqual([]);
@@ -75,7 +76,7 @@ describe("the record TaskStorage keeps", () => {
     await stub.create(input, { state: [{ kind: "watch", key: "s1", value: { at: 1 } }] });
     await stub.attachState("watch", { at: 2 }, "s2");
     await runInDurableObject(stub, (instance: TaskObject, state: DurableObjectState) => {
-      const storage = (instance as unknown as { storage: TaskStorage }).storage;
+      const storage = TaskObjectRuntime.partsOf(instance).storage;
       const fresh = new TaskStorage(state.storage.sql);
       expect(fresh.state.list("watch")).toEqual(storage.state.list("watch"));
       expect(fresh.state.list("watch").map((entry) => [entry.key, entry.value])).toEqual([

@@ -1,21 +1,34 @@
 // The Worker's shared socket for GET /tasks/{id}/events readers, against an in-memory TaskObject
 // feed: readers join at any point, the socket's owner leaves, the socket is lost, the task ends.
 // Every reader must get exactly the events after its own position, in order, each once.
-import { describe, it } from "vitest";
+// Sockets and the object answer on timers of vitest's fake clock, moved by the tests: one timer at
+// a time until a join is done (the order real time would take), or all of them to let every
+// message in flight arrive.
+import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import { encodeEventStreamChunk } from "../../src/streams/event-stream-frames";
-import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource } from "../../src/streams/event-stream-hub";
+import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource, type HubSocket } from "../../src/streams/event-stream-hub";
 import type { StreamEvent } from "../../src/streams/feed-frames";
 
 const TASK = "0123456789abcdef0123456789abcdef";
 const view = { taskId: TASK };
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await tick();
-};
+/** Every message, close and answer in flight arrives, and whatever they set off in turn. */
+const settle = () => vi.runAllTimersAsync();
+/** Moves the clock one timer at a time until `work` is done, then gives its result. */
+async function until<T>(work: Promise<T>): Promise<T> {
+  let done = false;
+  void work.then(
+    () => (done = true),
+    () => (done = true),
+  );
+  // Each step yields to the real event loop first, so whatever the last timer set off runs too.
+  while (!done) await vi.advanceTimersToNextTimerAsync();
+  return work;
+}
 
 /** The client end of a socket to the fake object. */
-class FakeSocket extends EventTarget {
-  binaryType = "blob";
+class FakeSocket extends EventTarget<WebSocketEventMap> implements HubSocket {
+  binaryType: HubSocket["binaryType"] = "blob";
   open = true;
   accept(): void {}
   close(): void {
@@ -52,7 +65,7 @@ class FakeTaskFeed implements EventStreamSource {
     const after = Number(url.searchParams.get("after"));
     const reply = (status: number, body?: Uint8Array, webSocket: FakeSocket | null = null) => ({
       status,
-      webSocket: webSocket as unknown as WebSocket | null,
+      webSocket,
       arrayBuffer: async () => (body ?? new Uint8Array()).slice().buffer,
     });
     if (!this.exists) return reply(404);
@@ -121,21 +134,24 @@ async function join(feed: FakeTaskFeed, afterSeq: number, key: string) {
 const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
 
 describe("readers of one task share one socket", () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
   it("readers joining at different points each get exactly the events after their own, through the end", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
-    const first = await join(feed, 0, key);
+    const first = await until(join(feed, 0, key));
     feed.commit(2);
-    const late = await join(feed, 0, key);
-    const resumed = await join(feed, 2, key);
+    const late = await until(join(feed, 0, key));
+    const resumed = await until(join(feed, 2, key));
     feed.commit(1);
     // A reader joins while a commit is on its way to the hub: the replay and the live chunk overlap.
     const racing = join(feed, 1, key);
     feed.commit(2);
-    const racer = await racing;
+    const racer = await until(racing);
     await settle();
     feed.commit(1, true);
-    await Promise.all([first.done, late.done, resumed.done, racer.done]);
+    await until(Promise.all([first.done, late.done, resumed.done, racer.done]));
     expect(first.sink.seqs()).toEqual(range(1, 7));
     expect(late.sink.seqs()).toEqual(range(1, 7));
     expect(resumed.sink.seqs()).toEqual(range(3, 7));
@@ -147,18 +163,18 @@ describe("readers of one task share one socket", () => {
   it("when the socket's owner leaves, another reader's request opens the next one and nothing is lost or repeated", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
-    const owner = await join(feed, 0, key);
-    const others = [await join(feed, 0, key), await join(feed, 0, key)];
+    const owner = await until(join(feed, 0, key));
+    const others = [await until(join(feed, 0, key)), await until(join(feed, 0, key))];
     feed.commit(2);
     await settle();
     owner.sink.close();
-    await owner.done;
+    await until(owner.done);
     feed.commit(2); // committed while no socket is open: the next socket's replay brings it
     await settle();
     expect(feed.sockets).toHaveLength(2);
     expect(feed.sockets[0]?.open).toBe(false);
     feed.commit(1, true);
-    await Promise.all(others.map((o) => o.done));
+    await until(Promise.all(others.map((o) => o.done)));
     for (const other of others) expect(other.sink.seqs()).toEqual(range(1, 6));
     expect(owner.sink.seqs()).toEqual(range(1, 3));
   });
@@ -166,8 +182,8 @@ describe("readers of one task share one socket", () => {
   it("a lost socket is reopened from the hub's position; losses with nothing in between end the readers", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
-    const a = await join(feed, 0, key);
-    const b = await join(feed, 0, key);
+    const a = await until(join(feed, 0, key));
+    const b = await until(join(feed, 0, key));
     feed.commit(1);
     await settle();
     feed.sockets[0]?.lose(1006, "");
@@ -180,7 +196,7 @@ describe("readers of one task share one socket", () => {
       feed.sockets.at(-1)?.lose(1006, "");
       await settle();
     }
-    await Promise.all([a.done, b.done]);
+    await until(Promise.all([a.done, b.done]));
     expect(b.sink.seqs()).toEqual(range(1, 3));
     expect(a.sink.closed && b.sink.closed).toBe(true);
     expect(openHubCount()).toBe(0);
@@ -189,9 +205,9 @@ describe("readers of one task share one socket", () => {
   it("the last reader to leave closes the socket and the hub is gone", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
-    const readers = [await join(feed, 0, key), await join(feed, 0, key)];
+    const readers = [await until(join(feed, 0, key)), await until(join(feed, 0, key))];
     for (const r of readers) r.sink.close();
-    await Promise.all(readers.map((r) => r.done));
+    await until(Promise.all(readers.map((r) => r.done)));
     expect(feed.openSockets()).toBe(0);
     expect(openHubCount()).toBe(0);
   });
@@ -199,7 +215,7 @@ describe("readers of one task share one socket", () => {
   it("a finished task is the rest of its events at once, and no socket", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     feed.commit(2, true);
-    const reader = await join(feed, 1, `k${++keys}`);
+    const reader = await until(join(feed, 1, `k${++keys}`));
     expect(reader.complete).toBe(true);
     expect(reader.sink.seqs()).toEqual([2, 3]);
     expect(feed.sockets).toHaveLength(0);
@@ -209,26 +225,26 @@ describe("readers of one task share one socket", () => {
   it("a reader joining a live hub just as the task ends gets the rest at once", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
-    const live = await join(feed, 0, key);
+    const live = await until(join(feed, 0, key));
     await settle();
     feed.log.push({ seq: 2, type: "result", at: 0, data: {} }); // committed, not yet sent to the socket
-    const late = await join(feed, 0, key);
+    const late = await until(join(feed, 0, key));
     expect(late.complete).toBe(true);
     expect(late.sink.seqs()).toEqual([1, 2]);
     live.sink.close();
-    await live.done;
+    await until(live.done);
   });
 
   it("refuses an unknown task and a position past the log's end, leaving no hub", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
-    expect(await joinEventStream(feed, key, "sse", 5)).toEqual({ ok: false, status: 416 });
-    const reader = await join(feed, 0, key);
-    expect(await joinEventStream(feed, key, "sse", 9)).toEqual({ ok: false, status: 416 });
+    expect(await until(joinEventStream(feed, key, "sse", 5))).toEqual({ ok: false, status: 416 });
+    const reader = await until(join(feed, 0, key));
+    expect(await until(joinEventStream(feed, key, "sse", 9))).toEqual({ ok: false, status: 416 });
     reader.sink.close();
-    await reader.done;
+    await until(reader.done);
     feed.exists = false;
-    expect(await joinEventStream(feed, key, "sse", 0)).toEqual({ ok: false, status: 404 });
+    expect(await until(joinEventStream(feed, key, "sse", 0))).toEqual({ ok: false, status: 404 });
     expect(openHubCount()).toBe(0);
   });
 
@@ -236,16 +252,16 @@ describe("readers of one task share one socket", () => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
     feed.unreachable = true;
-    expect(await joinEventStream(feed, key, "sse", 0)).toEqual({ ok: false, status: 503 });
+    expect(await until(joinEventStream(feed, key, "sse", 0))).toEqual({ ok: false, status: 503 });
     expect(openHubCount()).toBe(0);
     feed.unreachable = false;
-    const reader = await join(feed, 0, key);
+    const reader = await until(join(feed, 0, key));
     await settle();
     feed.unreachable = true;
-    expect(await joinEventStream(feed, key, "sse", 0)).toEqual({ ok: false, status: 503 });
+    expect(await until(joinEventStream(feed, key, "sse", 0))).toEqual({ ok: false, status: 503 });
     feed.unreachable = false;
     feed.commit(1, true);
-    await reader.done;
+    await until(reader.done);
     expect(reader.sink.seqs()).toEqual([1, 2]);
     expect(openHubCount()).toBe(0);
   });
@@ -253,9 +269,9 @@ describe("readers of one task share one socket", () => {
   it("a task that expires ends every reader", async ({ expect }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
-    const readers = [await join(feed, 0, key), await join(feed, 0, key)];
+    const readers = [await until(join(feed, 0, key)), await until(join(feed, 0, key))];
     for (const socket of feed.sockets) socket.lose(1000, "expired");
-    await Promise.all(readers.map((r) => r.done));
+    await until(Promise.all(readers.map((r) => r.done)));
     expect(readers.every((r) => r.sink.closed)).toBe(true);
     expect(feed.sockets).toHaveLength(1);
     expect(openHubCount()).toBe(0);

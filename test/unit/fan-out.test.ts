@@ -7,7 +7,8 @@ import { beginRun, cancelTask, endRun, isDueToRun, newTask, nextAlarmAt } from "
 import type { FanOutPort, JobHost } from "../../src/core/ports";
 import type { ItemResult } from "../../src/core/fan-out-storage";
 import { PermanentError } from "../../src/jobs/context";
-import { createJobContext, type YieldState } from "../../src/jobs/job-context";
+import { createJobContext } from "../../src/jobs/job-context";
+import type { YieldState } from "../../src/jobs/yield-state";
 import { runTool } from "../../src/jobs/runner";
 import { defineStep } from "../../src/jobs/steps";
 import { MAX_STEP_INPUT_BYTES } from "../../src/jobs/fan-out";

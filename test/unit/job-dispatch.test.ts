@@ -1,4 +1,4 @@
-import { afterEach, describe, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import { JobDispatch, STARTED_WINDOW_MS, type JobQueue } from "../../src/core/job-dispatch";
 import type { JobMessage } from "../../src/core/job-message";
 
@@ -19,25 +19,34 @@ function queue(failFirst = false) {
 const message = (i: number): JobMessage => ({ v: 1, principal: "p", taskId: i.toString(16).padStart(32, "0"), started: true });
 /** A message that hands its job over (DISPATCH_GRACE_MS > 0): its object has not started it. */
 const handOver = (i: number): JobMessage => ({ v: 1, principal: "p", taskId: i.toString(16).padStart(32, "0") });
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** Moves the fake clock past every timer due, then takes `sent`'s result. */
+const settled = async <T>(sent: Promise<T>): Promise<T> => {
+  await vi.runAllTimersAsync();
+  return sent;
+};
 const lastDigits = (batches: JobMessage[][]) => batches.map((b) => b.map((m) => m.taskId.slice(-1)));
 
+// On vitest's fake clock: a window's length is checked to the millisecond, not by waiting it out.
 describe("JobDispatch", () => {
-  afterEach(() => vi.restoreAllMocks());
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    vi.useRealTimers();
+    vi.restoreAllMocks();
+  });
 
   it("sends the messages of one moment in one batch, and the next moment's in another", async ({ expect }) => {
     const { batches, q } = queue();
     const dispatch = new JobDispatch();
     const first = [0, 1, 2].map((i) => dispatch.send(q, message(i)));
-    await Promise.all(first);
-    await dispatch.send(q, message(3));
+    await settled(Promise.all(first));
+    await settled(dispatch.send(q, message(3)));
     expect(batches.map((b) => b.map((m) => m.taskId.slice(-1)))).toEqual([["0", "1", "2"], ["3"]]);
   });
 
   it("splits a moment of more than 100 messages into batches of at most 100, in order", async ({ expect }) => {
     const { batches, q } = queue();
     const dispatch = new JobDispatch();
-    await Promise.all(Array.from({ length: 250 }, (_, i) => dispatch.send(q, message(i))));
+    await settled(Promise.all(Array.from({ length: 250 }, (_, i) => dispatch.send(q, message(i)))));
     expect(batches.map((b) => b.length)).toEqual([100, 100, 50]);
     expect(batches.flat().map((m) => m.taskId)).toEqual(Array.from({ length: 250 }, (_, i) => message(i).taskId));
   });
@@ -46,7 +55,7 @@ describe("JobDispatch", () => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const { batches, q } = queue(true);
     const dispatch = new JobDispatch();
-    await expect(Promise.all(Array.from({ length: 101 }, (_, i) => dispatch.send(q, message(i))))).resolves.toBeDefined();
+    await expect(settled(Promise.all(Array.from({ length: 101 }, (_, i) => dispatch.send(q, message(i)))))).resolves.toBeDefined();
     expect(errors).toHaveBeenCalledOnce();
     expect(String(errors.mock.calls[0]?.[0])).toContain("alarms start them");
     expect(String(errors.mock.calls[0]?.[1])).toContain(message(99).taskId);
@@ -58,27 +67,31 @@ describe("JobDispatch", () => {
     const dispatch = new JobDispatch();
     const started = Date.now();
     const sent = [dispatch.send(q, message(0))];
-    await pause(STARTED_WINDOW_MS / 5);
+    await vi.advanceTimersByTimeAsync(STARTED_WINDOW_MS / 5);
     sent.push(dispatch.send(q, message(1)));
-    await pause(STARTED_WINDOW_MS / 5);
+    await vi.advanceTimersByTimeAsync(STARTED_WINDOW_MS / 5);
     sent.push(dispatch.send(q, message(2)));
+    // Nothing leaves before the first message's window is over, and everything then.
+    await vi.advanceTimersByTimeAsync(STARTED_WINDOW_MS - (2 * STARTED_WINDOW_MS) / 5 - 1);
     expect(batches).toEqual([]);
-    await Promise.all(sent);
+    await vi.advanceTimersByTimeAsync(1);
     expect(lastDigits(batches)).toEqual([["0", "1", "2"]]);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(STARTED_WINDOW_MS - 5);
+    expect(Date.now() - started).toBe(STARTED_WINDOW_MS);
+    await Promise.all(sent);
   });
 
   it("sends a hand-over at once, taking along the started ones waiting", async ({ expect }) => {
     const { batches, q } = queue();
     const dispatch = new JobDispatch();
     const waiting = dispatch.send(q, message(0));
-    await pause(5);
-    const started = Date.now();
-    await dispatch.send(q, handOver(1));
-    expect(Date.now() - started).toBeLessThan(STARTED_WINDOW_MS);
+    await vi.advanceTimersByTimeAsync(5);
+    const handedOver = dispatch.send(q, handOver(1));
+    // Sent on the next timer turn, no time passing: the started one goes along.
+    await vi.advanceTimersByTimeAsync(0);
     expect(lastDigits(batches)).toEqual([["0", "1"]]);
-    await waiting;
-    await dispatch.send(q, handOver(2));
+    await handedOver;
+    await settled(waiting);
+    await settled(dispatch.send(q, handOver(2)));
     expect(lastDigits(batches)).toEqual([["0", "1"], ["2"]]);
   });
 });

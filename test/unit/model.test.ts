@@ -16,7 +16,8 @@ import {
   retryDelayMs,
   yieldRun,
 } from "../../src/core/model";
-import { toTaskView, type TaskRecord } from "../../src/core/task-record";
+import { type TaskRecord } from "../../src/core/task-record";
+import { toTaskView } from "../../src/core/task-view";
 
 const T0 = 1_700_000_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };

@@ -5,7 +5,8 @@
  */
 import { beginRun, finishRun, newTask, recordProgress } from "../../src/core/model";
 import { answerInputs, waitForInput } from "../../src/core/input-model";
-import { isTerminal, toTaskView, type TaskRecord } from "../../src/core/task-record";
+import { isTerminal, type TaskRecord } from "../../src/core/task-record";
+import { toTaskView } from "../../src/core/task-view";
 
 export const T0 = 1_700_000_000_000;
 const LEASE = "lease-1";

@@ -2,7 +2,8 @@ import { describe, it, vi } from "vitest";
 import type { JobHost } from "../../src/core/ports";
 import { jobRunner } from "../../src/jobs/runner";
 import { findTool } from "../../src/tools/registry";
-import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS, type YieldState } from "../../src/jobs/job-context";
+import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";
+import type { YieldState } from "../../src/jobs/yield-state";
 import type { LogLevel } from "../../src/jobs/context";
 
 /** A JobHost over plain maps, standing in for the TaskObject's tables across runs. */
@@ -37,16 +38,35 @@ class FakeTask {
   }
 }
 
+/**
+ * Runs `work` on vitest's fake clock, moved past every timer until `work` ends: each in-memory
+ * sleep passes at once, Date.now() moving with it. Gives the result and the fake time it took.
+ */
+async function onFakeClock<T>(work: () => Promise<T>): Promise<{ result: T; tookMs: number }> {
+  vi.useFakeTimers();
+  try {
+    const start = Date.now();
+    const pending = work();
+    await vi.runAllTimersAsync();
+    return { result: await pending, tookMs: Date.now() - start };
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 describe("the job context and its host", () => {
   it("asks the host to deliver what the job reported before each in-memory sleep", async ({ expect }) => {
     const task = new FakeTask();
     const order: string[] = [];
     const host = task.host();
     const job = createJobContext({ ...host, progress: (p) => order.push(`progress ${p}`), flush: () => order.push("flush") }, {});
-    await job.progress(1, 2);
-    await job.sleep(0.01);
-    await job.progress(2, 2);
+    const { tookMs } = await onFakeClock(async () => {
+      await job.progress(1, 2);
+      await job.sleep(0.01);
+      await job.progress(2, 2);
+    });
     expect(order).toEqual(["progress 1", "flush", "progress 2"]);
+    expect(tookMs).toBe(10);
   });
 });
 
@@ -70,8 +90,9 @@ describe("runJob outcomes", () => {
     const flaky = await runJob("external_job", { durationSeconds: 1, simulate: "outage" }, new FakeTask().host());
     expect(flaky).toMatchObject({ kind: "failed", permanent: false, message: expect.stringContaining("HTTP 503") });
     // Polled after half its duration, the fake service reports the job failed: no retry helps.
-    const rejected = await runJob("external_job", { durationSeconds: 2, pollSeconds: 1, simulate: "reject" }, new FakeTask().host());
-    expect(rejected).toMatchObject({ kind: "failed", permanent: true, message: expect.stringContaining("rejected") });
+    const rejected = await onFakeClock(() => runJob("external_job", { durationSeconds: 2, pollSeconds: 1, simulate: "reject" }, new FakeTask().host()));
+    expect(rejected.result).toMatchObject({ kind: "failed", permanent: true, message: expect.stringContaining("rejected") });
+    expect(rejected.tookMs).toBe(1000);
   });
 
   it("yields on a sleep of 30 s or more, and resumes without repeating finished steps", async ({ expect }) => {
@@ -117,7 +138,9 @@ describe("runJob outcomes", () => {
     const args = { durationSeconds: 1, pollSeconds: 1, simulate: "flaky" };
     expect(await runJob("external_job", args, task.host())).toMatchObject({ kind: "failed", permanent: false });
     const submitted = task.steps.get("step:submit");
-    const outcome = await runJob("external_job", args, task.host());
+    const { result: outcome, tookMs } = await onFakeClock(() => runJob("external_job", args, task.host()));
+    // The retry polls once, sleeps its poll interval, and finds the job done.
+    expect(tookMs).toBe(1000);
     expect(outcome).toMatchObject({ kind: "completed", result: { structuredContent: { jobId: (submitted as { jobId: string }).jobId } } });
     expect(task.stepEvents.filter((name) => name === "submit")).toHaveLength(1);
     expect(task.progress.at(-1)).toBe(100);
@@ -162,7 +185,7 @@ describe("JobContext steps and sleeps", () => {
       await job.sleep(0.001);
       await job.step("b", () => job.sleep(0.001));
     };
-    await body(createJobContext(task.host(), {}));
+    await onFakeClock(() => body(createJobContext(task.host(), {})));
     const keys = [...task.steps.keys()].filter((k) => k.startsWith("sleep:"));
     expect(keys).toEqual(["sleep:in a#1", "sleep:after a#1", "sleep:in b#1"]);
     // A second run replays everything and stores no new sleeps.
@@ -204,8 +227,10 @@ describe("job.elicit", () => {
     const task = new FakeTask();
     await runJob("deploy", { service: "api", version: "v2" }, task.host());
     answerWith(task, { action: "accept", content: { confirm: true, note: "go" } });
-    const outcome = await runJob("deploy", { service: "api", version: "v2" }, task.host());
+    const { result: outcome, tookMs } = await onFakeClock(() => runJob("deploy", { service: "api", version: "v2" }, task.host()));
     expect(outcome).toMatchObject({ kind: "completed", result: { content: [{ type: "text", text: expect.stringMatching(/^Deployed api v2/) }] } });
+    // Three rollout steps, each sleeping one second.
+    expect(tookMs).toBe(3000);
     expect(task.stepEvents).toEqual(["plan", "rollout 1", "rollout 2", "rollout 3"]);
     expect(task.progress).toEqual([1, 2, 3]);
     expect(task.logs).toContainEqual({ level: "info", message: "Deploy note: go" });

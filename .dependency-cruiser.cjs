@@ -1,0 +1,117 @@
+// The import rules of docs/architecture.md ("Layers"), checked over src/ by
+// test/unit/layers.test.ts (in `npm test`) or by hand: `npm exec -- depcruise src`.
+// Each rule's name is what a failing test prints; its comment says what to do instead.
+
+/**
+ * Top to bottom, as docs/architecture.md lists them: each may import only the ones after it.
+ * A folder is one layer however deep it goes, so src/core/'s wings (core/model, core/object, …)
+ * stay under the one `core` entry.
+ */
+const LAYERS = [
+  ["index", "src/index\\.ts$"],
+  ["mcp-2026-07-28", "src/mcp-2026-07-28/"],
+  ["mcp-2025-11-25", "src/mcp-2025-11-25/"],
+  ["http", "src/http/"],
+  ["sessions", "src/sessions/"],
+  ["protocol", "src/protocol/"],
+  ["webhooks", "src/webhooks/"],
+  ["tools", "src/tools/"],
+  ["jobs", "src/jobs/"],
+  ["principals", "src/principals/"],
+  ["core", "src/core/"],
+  ["streams", "src/streams/"],
+  ["json", "src/json\\.ts$"],
+  ["config", "src/config\\.ts$"],
+  ["limits", "src/limits/"],
+  ["pages", "src/pages/"],
+  ["shims", "src/shims/"],
+];
+
+const anyOf = (layers) => `^(${layers.map(([, path]) => path).join("|")})`;
+
+const upwardRules = LAYERS.slice(1).map(([name, path], index) => ({
+  name: `layers-${name}`,
+  comment:
+    `${path.replace(/\\|\$/g, "")} imports only the layers below it (${LAYERS.slice(index + 2).map(([below]) => below).join(", ") || "none"}): ` +
+    "what it needs from above comes in through a port (src/core/ports.ts) or a parameter.",
+  severity: "error",
+  from: { path: `^${path}` },
+  to: { path: anyOf(LAYERS.slice(0, index + 1)) },
+}));
+
+/** @type {import("dependency-cruiser").IConfiguration} */
+module.exports = {
+  forbidden: [
+    ...upwardRules,
+    {
+      name: "layers-unlisted",
+      comment: "Every file of src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs (and to docs/architecture.md).",
+      severity: "error",
+      from: { path: "^src/", pathNot: anyOf(LAYERS) },
+      to: {},
+    },
+    {
+      name: "layers-unlisted-imported",
+      comment: "Every file of src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs (and to docs/architecture.md).",
+      severity: "error",
+      from: {},
+      to: { path: "^src/", pathNot: anyOf(LAYERS) },
+    },
+    {
+      name: "core-no-mcp-sdk",
+      comment: "The core is protocol-neutral: MCP types and the SDK belong to src/protocol and the era adapters.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "(^|/)node_modules/@modelcontextprotocol/" },
+    },
+    {
+      name: "core-no-http",
+      comment: "The core serves RPC, not HTTP: hono and the OAuth provider belong to src/http.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "(^|/)node_modules/(hono|@cloudflare/workers-oauth-provider)/" },
+    },
+    {
+      name: "streams-imports-nothing-else",
+      comment: "src/streams is generic over the event type: it imports no other folder and no package.",
+      severity: "error",
+      from: { path: "^src/streams/" },
+      to: { pathNot: "^src/streams/" },
+    },
+    {
+      name: "no-circular",
+      comment: "No module reaches itself through its imports, type-only ones included: move the shared type to a leaf.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "not-to-unresolvable",
+      comment: "Every import resolves, so no package import slips past the rules above unrecognised.",
+      severity: "error",
+      from: {},
+      to: { couldNotResolve: true },
+    },
+    {
+      // Off until src/core/index.ts is the core's one face (issue 26, point 1): then set
+      // severity to "error", and the rest of src may import the core only through it.
+      name: "core-through-its-face",
+      comment: "Outside src/core, import the core only through src/core/index.ts.",
+      severity: "ignore",
+      from: { path: "^src/", pathNot: "^src/core/" },
+      to: { path: "^src/core/", pathNot: "^src/core/index\\.ts$" },
+    },
+  ],
+  options: {
+    // swc, because dependency-cruiser 18 cannot use TypeScript 7's compiler; swc reports
+    // type-only imports too, so a circle made of types alone still counts.
+    parser: "swc",
+    doNotFollow: { path: "(^|/)node_modules/" },
+    builtInModules: { add: ["cloudflare:workers"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["workerd", "worker", "import", "types", "default"],
+      mainFields: ["module", "main", "types"],
+    },
+  },
+};

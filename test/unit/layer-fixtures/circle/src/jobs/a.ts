@@ -1,0 +1,3 @@
+import type { B } from "./b";
+
+export type A = { b?: B };

@@ -1,0 +1,3 @@
+import type { Result } from "@modelcontextprotocol/sdk/types.js";
+
+export type A = Result;

@@ -1,0 +1,3 @@
+import type { Context } from "hono";
+
+export type B = Context;

@@ -1,0 +1,1 @@
+export type JsonObject = { [key: string]: unknown };

@@ -1,0 +1,3 @@
+import type { JsonObject } from "../json";
+
+export type Frame = JsonObject;

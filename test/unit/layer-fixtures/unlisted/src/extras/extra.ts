@@ -1,0 +1,3 @@
+import { id } from "../core/ids";
+
+export const extra = id;

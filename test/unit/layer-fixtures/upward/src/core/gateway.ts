@@ -1,0 +1,3 @@
+import { app } from "../http/app";
+
+export const gateway = app;

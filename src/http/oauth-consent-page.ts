@@ -10,7 +10,7 @@ import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
-const STYLE = "body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}dt{font-weight:600}dd{margin:0 0 .75rem;word-break:break-all}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}.warn{color:#a40}";
+const STYLE = "body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}dt{font-weight:600}dd{margin:0 0 .75rem;overflow-wrap:anywhere}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}.warn{color:#a40}";
 
 export interface ConsentPage {
   consent: ConsentDescription;

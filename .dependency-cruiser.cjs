@@ -16,6 +16,7 @@ const LAYERS = [
   ["protocol", "src/protocol/"],
   ["webhooks", "src/webhooks/"],
   ["tools", "src/tools/"],
+  ["workflows", "src/workflows/"],
   ["jobs", "src/jobs/"],
   ["principals", "src/principals/"],
   ["core", "src/core/"],
@@ -107,7 +108,7 @@ module.exports = {
     // type-only imports too, so a circle made of types alone still counts.
     parser: "swc",
     doNotFollow: { path: "(^|/)node_modules/" },
-    builtInModules: { add: ["cloudflare:workers"] },
+    builtInModules: { add: ["cloudflare:workers", "cloudflare:workflows"] },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["workerd", "worker", "import", "types", "default"],

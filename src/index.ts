@@ -3,10 +3,12 @@
  * the MCP adapter into `/mcp`, and exports the Worker's entry points and Durable Object classes.
  * The core (src/core) imports none of what is wired here.
  */
+import { env } from "cloudflare:workers";
 import { TaskObjectBase } from "./core/task-object";
 import { transitionLogObserver } from "./core/transition-log";
 import type { TaskObjectWiring } from "./core/ports";
 import { app, serveMcp } from "./http/app";
+import { engineObserver, stopExpiredWork } from "./jobs/engine-observer";
 import { isStepQueue, stepBatchHandler } from "./jobs/fan-out-consumer";
 import { handleJobBatch } from "./jobs/queue-consumer";
 import { findStep } from "./jobs/steps";
@@ -20,10 +22,12 @@ import { handleWebhookBatch, isWebhookQueue } from "./webhooks/queue-consumer";
 export { SessionObject } from "./sessions/session-object";
 export { PrincipalObject } from "./principals/principal-object";
 export { RateLimiterObject } from "./limits/rate-limiter-object";
+export { PublishReportWorkflow } from "./tools/publish-report-workflow";
 
 const wiring: TaskObjectWiring = {
-  runJob: jobRunner(findTool),
-  observers: [webhookObserver, sessionObserver, transitionLogObserver],
+  runJob: jobRunner(findTool, env),
+  observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(findTool)],
+  onExpired: stopExpiredWork(findTool),
 };
 
 /** One Durable Object per task (src/core/task-object.ts), built with this Worker's runner and observers. */

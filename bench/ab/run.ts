@@ -7,17 +7,24 @@
  *
  *   npm exec -- node bench/ab/run.ts main no-transition-log
  *
+ * A name "peer" is the agents createMcpHandler peer (bench/peers/workers), for the bare and echo rows
+ * (AB_SERIES=bare,echo runs only those).
+ *
  * AB_RUNS (2), AB_ROUNDS (120), AB_CONFIGS ("bench,default": state on tmpfs with wrangler's local
  * observability collector off, as the bench runs; or on disk with it on, as `npm run dev` runs).
  * AB_BURST=200 also creates that many 2-s countdowns at once on each variant in turn, after the
  * latency rounds (the peers' burst: bench/peers/concurrency.ts), and prints the wall time.
  */
 import { loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { startDevServer } from "../../test/e2e/support/wrangler-dev.ts";
+import { PEER_CONFIGS } from "../peers/servers.ts";
 import { get, oneSocket, rpc, type RpcTarget } from "../peers/client.ts";
 import { burstTarget, countdownBurst } from "../peers/concurrency.ts";
 import { STATE_ROOT, startBenchServer, summarize } from "../support.ts";
 import { devOptions, VARIANTS, writeVariant } from "./variants.ts";
 
+const ROOT = resolve(import.meta.dirname, "../..");
 const RUNS = Number(process.env["AB_RUNS"] ?? 2);
 const ROUNDS = Number(process.env["AB_ROUNDS"] ?? 120);
 const CONFIGS = (process.env["AB_CONFIGS"] ?? "bench,default").split(",");
@@ -28,8 +35,9 @@ if (names.length < 2) throw new Error(`name two or more variants: ${Object.keys(
 const ECHO = { name: "echo", arguments: { text: "hello" } };
 const QUICK_TASK_TOOL = { name: "batch_process", arguments: { items: 1, secondsPerItem: 0 } };
 const COUNTDOWN_TASK = { name: "countdown", arguments: { seconds: 1 }, task: {} };
-const SERIES = ["bare", "echo", "batch", "create"] as const;
-type Series = (typeof SERIES)[number];
+const ALL_SERIES = ["bare", "echo", "batch", "create"] as const;
+type Series = (typeof ALL_SERIES)[number];
+const SERIES = (process.env["AB_SERIES"]?.split(",") ?? ALL_SERIES).filter((s): s is Series => (ALL_SERIES as readonly string[]).includes(s));
 
 async function callOk(target: RpcTarget, params: Record<string, unknown>, text: string): Promise<number> {
   const { ms, result } = await rpc(target, "tools/call", params);
@@ -48,15 +56,17 @@ const step: Record<Series, (t: RpcTarget) => Promise<number>> = {
   },
 };
 
-const configs = new Map(names.map((name) => [name, writeVariant(name)]));
-for (const name of names) console.log(`${name}: ${VARIANTS[name]?.description}`);
+const PEER = "peer";
+const configs = new Map(names.map((name) => [name, name === PEER ? join(ROOT, PEER_CONFIGS.createMcpHandler) : writeVariant(name)]));
+for (const name of names) console.log(`${name}: ${name === PEER ? "the agents createMcpHandler peer (bench/peers)" : VARIANTS[name]?.description}`);
 
 for (const config of CONFIGS) {
   const bench = config === "bench";
   for (let run = 1; run <= RUNS; run++) {
     const servers = [];
     for (const name of names) {
-      servers.push(await startBenchServer({ config: configs.get(name), observability: !bench, ...devOptions(name), ...(bench ? {} : { stateRoot: undefined }) }));
+      const options = { config: configs.get(name), observability: !bench, ...devOptions(name), ...(bench ? {} : { stateRoot: undefined }) };
+      servers.push(await (name === PEER ? startDevServer(options) : startBenchServer(options)));
     }
     try {
       const targets = servers.map((s) => ({ url: s.url, agent: oneSocket() }));
@@ -78,6 +88,12 @@ for (const config of CONFIGS) {
         const s = samples[v];
         if (!s) return;
         const [bare, echo, batch, create] = [summarize(s.bare).p50, summarize(s.echo).p50, summarize(s.batch).p50, summarize(s.create).p50];
+        if (!SERIES.includes("batch")) {
+          const base = samples[0];
+          const ratio = (mine: number[], theirs: number[] | undefined) => (theirs?.length ? ` (${(summarize(mine).p50 / summarize(theirs).p50).toFixed(2)}× ${names[0]})` : "");
+          console.log(`  ${name.padEnd(26)} bare ${bare.toFixed(2)} ms${ratio(s.bare, base?.bare)}  echo ${echo.toFixed(2)} ms${ratio(s.echo, base?.echo)}`);
+          return;
+        }
         console.log(
           `  ${name.padEnd(26)} bare ${bare.toFixed(2)} ms  echo ${echo.toFixed(2)} ms  batch_process ${batch.toFixed(2)} ms (${(batch / echo).toFixed(2)}× echo)  creation ${create.toFixed(2)} ms (${(create / bare).toFixed(2)}× bare)`,
         );

@@ -67,6 +67,18 @@ export const VARIANTS: Record<string, Variant> = {
       ),
   },
   "no-assets": { description: "no [assets] table (the pages are not served: latency rows only)", toml: dropTable("assets") },
+  "no-request-signal": {
+    description: "without the enable_request_signal compatibility flag",
+    toml: replaceOnce('"enable_request_signal", ', ""),
+  },
+  "no-strict-public": {
+    description: "without the global_fetch_strictly_public compatibility flag (CIMD off)",
+    toml: replaceOnce('"enable_request_signal", "global_fetch_strictly_public"]', '"enable_request_signal"]'),
+  },
+  "peer-like": {
+    description: "as the createMcpHandler peer's config: no [assets], no [observability], no enable_request_signal, no minify",
+    toml: (text) => replaceOnce('["nodejs_compat", "enable_request_signal", "global_fetch_strictly_public"]', '["nodejs_compat"]')(replaceOnce("minify = true", "minify = false")(dropTable("observability")(dropTable("assets")(text)))),
+  },
   "no-minify": { description: "minify = false", toml: replaceOnce("minify = true", "minify = false") },
   "no-zod-v4-alias": { description: "without the zod/v4 stand-in (wrangler.toml [alias])", toml: dropLines(/^"zod\/v4(\/core)?" = .*\n/gm) },
   "no-ajv-alias": { description: "without the ajv stand-ins (wrangler.toml [alias])", toml: dropLines(/^"ajv(-formats)?" = .*\n/gm) },
@@ -87,6 +99,8 @@ export function writeVariant(name: string): string {
   let toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8")
     .replace(/^main = .*$/m, `main = ${JSON.stringify(main)}`)
     .replace(/"\.\/(src|dist|node_modules)\//g, (_, folder: string) => `"${join(ROOT, folder)}/`);
+  // The pages are built before the bench (package.json "prebench"); [build] names a relative path.
+  toml = dropTable("build")(toml);
   if (variant.toml) toml = variant.toml(toml);
   const config = join(dir, "wrangler.toml");
   writeFileSync(config, toml);

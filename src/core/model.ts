@@ -193,7 +193,7 @@ export function endRun(record: TaskRecord, leaseId: string, outcome: RunOutcome,
       return finishRun(record, leaseId, outcome.result, now);
     case "yielded": {
       const long = outcome.wakeAt - now > 5000;
-      const message = long ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.` : undefined;
+      const message = outcome.statusMessage ?? (long ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.` : undefined);
       return yieldRun(record, leaseId, outcome.wakeAt, message, now);
     }
     case "input":

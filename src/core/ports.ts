@@ -12,6 +12,8 @@ import type { JsonObject, TaskRecord } from "./task-record";
 /** What a run may do to its task: the TaskObject's storage and log, or memory for inline calls. */
 export interface JobHost {
   readonly taskId: string;
+  /** Whose task it is (absent inline): an engine outside the TaskObject addresses the task by it. */
+  readonly principal?: string;
   readonly attempt: number;
   readonly signal: AbortSignal;
   /** After this instant a run yields at its next sleep instead of waiting. */
@@ -37,7 +39,8 @@ export interface FanOutPort {
 /** How one run of a job ended; the TaskObject applies it through the state machine. */
 export type RunOutcome =
   | { kind: "completed"; result: JsonObject }
-  | { kind: "yielded"; wakeAt: number; reason?: string }
+  /** `statusMessage`: what the task says meanwhile, instead of "Waiting until …" (a run that only checks back later). */
+  | { kind: "yielded"; wakeAt: number; reason?: string; statusMessage?: string }
   /** The job asked (`job.elicit`): the task waits for the answers with nothing running. */
   | { kind: "input"; questions: AskedQuestion[] }
   | { kind: "failed"; message: string; permanent: boolean }
@@ -70,4 +73,6 @@ export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
 export interface TaskObjectWiring {
   runJob: JobRunner;
   observers: readonly TaskObserver[];
+  /** The task's ttl ran out and it was deleted (no event marks it): stop what still works for it elsewhere. */
+  onExpired?: (env: Env, record: TaskRecord) => Promise<void>;
 }

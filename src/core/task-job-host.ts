@@ -24,6 +24,7 @@ export interface TaskJobHostInput {
 export function taskJobHost({ record, signal, sliceDeadline, storage, fanOuts, commit, append, flush }: TaskJobHostInput): JobHost {
   return {
     taskId: record.taskId,
+    principal: record.principal,
     attempt: record.run.runs,
     signal,
     sliceDeadline,

@@ -35,6 +35,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
   protected readonly runs: TaskRuns;
   protected readonly fanOuts: FanOuts;
   protected readonly fanOutHost: FanOutHost;
+  private readonly onExpired: TaskObjectWiring["onExpired"];
 
   /**
    * The modules `object` delegates to, for code running inside it (tests, via runInDurableObject).
@@ -50,6 +51,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
     this.settings = readSettings(env);
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
     this.observers = new TaskObservers(wiring.observers, env);
+    this.onExpired = wiring.onExpired;
     this.outbox = new TaskOutbox(env);
     this.commits = new TaskCommits({ storage: this.storage, setAlarm: (at) => this.ctx.storage.setAlarm(at), feed: this.feed, observers: this.observers, outbox: this.outbox });
     const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);
@@ -147,5 +149,6 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
     this.storage.dropped();
     this.storage.ensureSchema();
     await this.outbox.removeFromIndex(record);
+    if (this.onExpired) await this.onExpired(this.env, record);
   }
 }

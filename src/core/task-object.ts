@@ -9,6 +9,7 @@
  */
 import { taskPolicy } from "../config";
 import type { OpenStateEntry } from "./adapter-state";
+import { applyReport, type ReportReply } from "./engine-reports";
 import type { StepClaim, StepFailure } from "./fan-out-host";
 import { cancelTask, failDelivery, markDelivered, newTask } from "./model";
 import type { LogLevel, TaskEvent } from "./task-events";
@@ -108,6 +109,16 @@ export class TaskObjectBase extends TaskObjectRuntime {
   /** Answers to the task's questions, by key (AnswerOutcome). Stored once, with the steps; the task's alarm resumes the job. */
   async answer(responses: Record<string, unknown>): Promise<AnswerOutcome> {
     return answerTask(this.liveRecord(), responses, { storage: this.storage, commit: (before, transition) => this.commits.commit(before, transition), snapshot: (record) => this.snapshot(record) });
+  }
+
+  /** An engine running this task's job elsewhere (a Workflow) reports what it did (engine-reports.ts). */
+  async report(report: unknown): Promise<ReportReply> {
+    return applyReport(this.liveRecord(), report, {
+      storage: this.storage,
+      commit: (before, transition) => this.commits.commit(before, transition),
+      append: (events) => void this.commits.append(events),
+      wakeNow: () => this.ctx.storage.setAlarm(Date.now()),
+    });
   }
 
   /** The dead-letter path: the queue gave up on delivering this job. */

@@ -9,7 +9,7 @@ import { readSettings } from "../config";
 import { authenticate } from "./auth";
 import { consoleRoutes } from "./console";
 import { cors } from "./cors";
-import { oauthRoutes } from "./oauth";
+import { oauthRoutes } from "./oauth-routes";
 import { guardHostAndOrigin } from "./origin";
 import { rateLimit } from "./rate-limit";
 import { wellKnownRoutes } from "./well-known";
@@ -19,14 +19,14 @@ import { taskRoutes } from "./task-routes";
 
 export const app = new Hono<AppEnv>();
 
+/** The bare route: no auth, no storage, no settings read. Also the benchmark's baseline. */
+app.get("/health", (c) => c.json({ ok: true }));
+
 app.use("*", async (c, next) => {
   c.set("requestId", crypto.randomUUID());
   c.set("settings", readSettings(c.env));
   await next();
 });
-
-/** The bare route: no auth, no storage. Also the benchmark's baseline. */
-app.get("/health", (c) => c.json({ ok: true }));
 
 // Order matters: Host/Origin first (DNS rebinding, foreign pages), then CORS (preflights carry
 // no credentials; 401s need CORS headers to be readable), then discovery, then auth and limits.

@@ -36,6 +36,25 @@ export function toToolResult(value: ToolResult | string): ToolResult {
   return typeof value === "string" ? { content: [{ type: "text", text: value }] } : value;
 }
 
+/** The text blocks of a result, joined: what the tool said in words. */
+export const textOf = (result: ToolResult): string =>
+  result.content
+    .flatMap((block) => (block.type === "text" && typeof block["text"] === "string" ? [block["text"]] : []))
+    .join("\n");
+
+/**
+ * A finished result with its words in `structuredContent.summary` as well as in its text: clients
+ * that pass the model only `JSON.stringify(structuredContent)` (Claude Code) lose no meaning. An
+ * error result stays text only (the model reads its text; output validation skips it).
+ */
+export function withSummary(value: ToolResult | string): ToolResult {
+  const result = toToolResult(value);
+  if (result.isError === true) return result;
+  const own = result.structuredContent ?? {};
+  if (typeof own["summary"] === "string") return result;
+  return { ...result, structuredContent: { summary: textOf(result), ...own } };
+}
+
 export interface JobContext {
   /** The task this run belongs to. */
   readonly taskId: string;

@@ -12,11 +12,23 @@ import type { StepMap } from "./steps";
 
 export { YIELD_THRESHOLD_MS } from "./job-context";
 
+/**
+ * Another engine than this one behind the same port: a tool whose work runs elsewhere (a Cloudflare
+ * Workflow, src/workflows/) has each of its task's runs handled by `runSlice`, which follows that
+ * work and says how the run ended; `stop` ends the work when its task is cancelled or fails.
+ */
+export interface ToolEngine {
+  runSlice(input: unknown, host: JobHost, env: Env): Promise<RunOutcome>;
+  stop(env: Env, taskId: string): Promise<void>;
+}
+
 /** What the runner needs of a tool (tools/define.ts's Tool is one). */
 export interface RunnableTool {
   run(input: unknown, job: JobContext): Promise<ToolResult | string>;
   /** The step functions its job may fan out (steps.ts). */
   steps?: StepMap;
+  /** Set when the tool's work runs on another engine (ToolEngine); `run` is then not called by a task. */
+  engine?: ToolEngine;
 }
 
 export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -46,11 +58,13 @@ export async function runTool(tool: RunnableTool, args: unknown, host: JobHost):
   }
 }
 
-/** The TaskObject's JobRunner over a tool registry (wired in src/index.ts). */
-export function jobRunner(findTool: (name: string) => RunnableTool | undefined): JobRunner {
+/** The TaskObject's JobRunner over a tool registry (wired in src/index.ts); `env` is what other engines reach their platform with. */
+export function jobRunner(findTool: (name: string) => RunnableTool | undefined, env?: Env): JobRunner {
   return async (toolName: string, args: JsonObject, host: JobHost) => {
     const tool = findTool(toolName);
     if (!tool) return { kind: "failed", message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`, permanent: true };
-    return runTool(tool, args, host);
+    if (!tool.engine) return runTool(tool, args, host);
+    if (!env) return { kind: "failed", message: `Tool "${toolName}" runs on another engine, which this runner was not given.`, permanent: true };
+    return tool.engine.runSlice(args, host, env);
   };
 }

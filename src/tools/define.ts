@@ -19,9 +19,11 @@
  * });
  */
 import type * as z from "zod";
-import { toToolResult, type JobContext, type ToolResult } from "../jobs/context";
+import { withSummary, type JobContext, type ToolResult } from "../jobs/context";
+import type { ToolEngine } from "../jobs/runner";
 import type { StepMap } from "../jobs/steps";
 
+export { textOf, withSummary } from "../jobs/context";
 export type { ToolContent, ToolResult } from "../jobs/context";
 
 export type TaskSupport = "forbidden" | "optional" | "required";
@@ -50,27 +52,10 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
 /** A registered tool with its input type erased; `run` parses its input with the tool's schema first. */
 export interface Tool extends Omit<ToolDefinition, "run"> {
   run(input: unknown, job: JobContext): Promise<ToolResult | string>;
+  /** Another engine runs the tool's tasks (defineWorkflowTool, define-workflow.ts). */
+  engine?: ToolEngine;
 }
 
 export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool {
   return { ...tool, run: async (input, job) => withSummary(await tool.run(tool.inputSchema.parse(input), job)) };
-}
-
-/** The text blocks of a result, joined: what the tool said in words. */
-export const textOf = (result: ToolResult): string =>
-  result.content
-    .flatMap((block) => (block.type === "text" && typeof block["text"] === "string" ? [block["text"]] : []))
-    .join("\n");
-
-/**
- * A finished result with its words in `structuredContent.summary` as well as in its text: clients
- * that pass the model only `JSON.stringify(structuredContent)` (Claude Code) lose no meaning. An
- * error result stays text only (the model reads its text; output validation skips it).
- */
-export function withSummary(value: ToolResult | string): ToolResult {
-  const result = toToolResult(value);
-  if (result.isError === true) return result;
-  const own = result.structuredContent ?? {};
-  if (typeof own["summary"] === "string") return result;
-  return { ...result, structuredContent: { summary: textOf(result), ...own } };
 }

@@ -9,8 +9,9 @@ import countdown from "./countdown";
 import deploy from "./deploy";
 import echo from "./echo";
 import externalJob from "./external-job";
+import publishReport from "./publish-report";
 
-export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob, buildReport, deploy];
+export const tools: readonly Tool[] = [countdown, batchProcess, echo, externalJob, buildReport, deploy, publishReport];
 
 const byName = new Map(tools.map((tool) => [tool.name, tool]));
 

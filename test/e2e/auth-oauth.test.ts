@@ -6,7 +6,8 @@ import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 
 let server: DevServer;
-const PROVIDER_LOAD_LINE = "CIMD (Client ID Metadata Document) is disabled";
+/** What the provider's module logs when it loads without the global_fetch_strictly_public flag. */
+const CIMD_DISABLED_LINE = "CIMD (Client ID Metadata Document) is disabled";
 const redirectUri = "http://127.0.0.1:9/callback";
 const base64url = (bytes: Buffer) => bytes.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
@@ -85,8 +86,6 @@ describe("API-key mode", () => {
       expect((await fetch(`${plain.url}/oauth/token`, { method: "POST" })).status).toBe(404);
       const doc = (await (await fetch(`${plain.url}/.well-known/oauth-protected-resource`)).json()) as Record<string, unknown>;
       expect(doc["authorization_servers"]).toBeUndefined();
-      // The provider's module logs this line when it loads (src/http/oauth.ts loads it on first use).
-      expect(plain.logs()).not.toContain(PROVIDER_LOAD_LINE);
     } finally {
       await plain.stop();
     }
@@ -94,8 +93,10 @@ describe("API-key mode", () => {
 });
 
 describe("the OAuth provider's module", () => {
-  it("loads once OAuth is used, and only then", async ({ expect }) => {
-    // The server above has served the whole OAuth dance by now.
-    expect(server.logs()).toContain(PROVIDER_LOAD_LINE);
+  it("runs with client ID metadata documents on: it never says CIMD is disabled", async ({ expect }) => {
+    // The server above has served the whole OAuth dance by now, so the module has loaded.
+    expect(server.logs()).not.toContain(CIMD_DISABLED_LINE);
+    const metadata = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json();
+    expect(metadata).toMatchObject({ client_id_metadata_document_supported: true });
   });
 });

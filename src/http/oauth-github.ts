@@ -1,0 +1,72 @@
+/**
+ * GitHub as the identity provider of AUTH_MODE=oauth (OAUTH_IDENTITY_PROVIDER=github), the way
+ * Cloudflare's remote-MCP templates sign users in: after the consent page, the browser goes to
+ * GitHub's authorize page; GitHub sends it back to /oauth/callback/github with a code, which is
+ * exchanged for a GitHub token, which names the user. Only the user's id and login are kept.
+ */
+import * as z from "zod";
+import { readVar } from "../config";
+
+export const GITHUB_CALLBACK_PATH = "/oauth/callback/github";
+
+export interface GitHubSettings {
+  clientId: string;
+  clientSecret: string;
+  /** https://github.com, or a GitHub Enterprise Server (or, in tests, a stand-in on loopback). */
+  webUrl: string;
+  /** https://api.github.com, or the Enterprise Server's /api/v3. */
+  apiUrl: string;
+}
+
+const text = (env: Env, name: string): string => {
+  const value = readVar(env, name);
+  return typeof value === "string" ? value.trim() : "";
+};
+
+/** The GitHub settings, or what is missing: the operator's mistake, said with its fix. */
+export function githubSettings(env: Env): { ok: true; settings: GitHubSettings } | { ok: false; message: string } {
+  const settings = {
+    clientId: text(env, "GITHUB_CLIENT_ID"),
+    clientSecret: text(env, "GITHUB_CLIENT_SECRET"),
+    webUrl: (text(env, "GITHUB_URL") || "https://github.com").replace(/\/+$/, ""),
+    apiUrl: (text(env, "GITHUB_API_URL") || "https://api.github.com").replace(/\/+$/, ""),
+  };
+  const missing = [settings.clientId === "" && "GITHUB_CLIENT_ID (a var)", settings.clientSecret === "" && "GITHUB_CLIENT_SECRET (a secret)"].filter(Boolean);
+  if (missing.length > 0) return { ok: false, message: `OAUTH_IDENTITY_PROVIDER=github needs ${missing.join(" and ")}: create a GitHub OAuth app whose callback URL is https://<this host>${GITHUB_CALLBACK_PATH} (docs/security.md).` };
+  return { ok: true, settings };
+}
+
+/** GitHub's authorize page for this sign-in; `state` comes back on the callback. */
+export function githubAuthorizeUrl(settings: GitHubSettings, origin: string, state: string): string {
+  const url = new URL(`${settings.webUrl}/login/oauth/authorize`);
+  url.searchParams.set("client_id", settings.clientId);
+  url.searchParams.set("redirect_uri", `${origin}${GITHUB_CALLBACK_PATH}`);
+  url.searchParams.set("state", state);
+  // Public profile only: the server needs to know who, not to act on GitHub for them.
+  url.searchParams.set("scope", "read:user");
+  url.searchParams.set("allow_signup", "false");
+  return url.toString();
+}
+
+const TokenReply = z.union([z.object({ access_token: z.string().min(1) }), z.object({ error: z.string(), error_description: z.string().optional() })]);
+const GitHubUser = z.object({ id: z.number().int().positive(), login: z.string().min(1).max(100) });
+export type GitHubUser = z.infer<typeof GitHubUser>;
+
+/** Who signed in: the callback's code exchanged for a token, then GET /user. Throws with a reason to show. */
+export async function githubUser(settings: GitHubSettings, origin: string, code: string): Promise<GitHubUser> {
+  const tokenResponse = await fetch(`${settings.webUrl}/login/oauth/access_token`, {
+    method: "POST",
+    headers: { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ client_id: settings.clientId, client_secret: settings.clientSecret, code, redirect_uri: `${origin}${GITHUB_CALLBACK_PATH}` }),
+  });
+  const token = TokenReply.safeParse(await tokenResponse.json().catch(() => undefined));
+  if (!tokenResponse.ok || !token.success) throw new Error(`GitHub's token endpoint answered ${tokenResponse.status} without a token.`);
+  if ("error" in token.data) throw new Error(`GitHub refused the sign-in: ${token.data.error}${token.data.error_description ? ` (${token.data.error_description})` : ""}.`);
+  const userResponse = await fetch(`${settings.apiUrl}/user`, {
+    // GitHub's API refuses requests without a User-Agent.
+    headers: { Authorization: `Bearer ${token.data.access_token}`, Accept: "application/vnd.github+json", "User-Agent": "mcp-task-worker" },
+  });
+  const user = GitHubUser.safeParse(await userResponse.json().catch(() => undefined));
+  if (!userResponse.ok || !user.success) throw new Error(`GitHub's /user answered ${userResponse.status} without a user.`);
+  return user.data;
+}

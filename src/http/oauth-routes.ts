@@ -1,0 +1,145 @@
+/**
+ * The authorization server's endpoints (AUTH_MODE=oauth; 404 otherwise). `/authorize` signs the
+ * user in through the identity provider the settings name: GitHub (a consent page, GitHub's
+ * authorize page, the callback) or the loopback-only stand-in. Token, registration and metadata are
+ * the provider library's own.
+ */
+import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import type { AppEnv } from "./env";
+import { authorizationServer, identityProvider, loadProvider, OAUTH_PATHS, signIn } from "./oauth";
+import { consentPage } from "./oauth-consent-page";
+import { githubAuthorizeUrl, githubSettings, githubUser } from "./oauth-github";
+
+export const oauthRoutes = new Hono<AppEnv>();
+
+/** Mounted at the root, so each route checks the mode itself rather than a "*" middleware. */
+const oauthOn: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.get("settings").authMode !== "oauth") return c.json({ error: "not_found", message: 'OAuth is off on this server (AUTH_MODE is not "oauth").' }, 404);
+  await next();
+};
+
+const oauthApi = async (c: Context<AppEnv>): Promise<OAuthHelpers> => (await authorizationServer(c.req.raw)).getOAuthApi(c.env);
+
+/**
+ * The library's refusals (a bad request, a used or unbound consent handle or state, a client
+ * metadata document that cannot be fetched) as 400s; redirects only where it vouched for the URI.
+ */
+async function refusal(c: Context<AppEnv>, error: unknown): Promise<Response> {
+  const { AuthorizationError, CimdFetchError } = await loadProvider();
+  if (error instanceof AuthorizationError) {
+    if (error.redirectTo) return c.redirect(error.redirectTo, 302);
+    return c.json({ error: error.code, message: error.description }, 400);
+  }
+  if (error instanceof CimdFetchError) return c.json({ error: "invalid_client", message: `The client's metadata document (${error.metadataUrl}) could not be used: ${error.detail}` }, 400);
+  throw error;
+}
+
+/** A redirect carrying the cookies the library's consent and upstream helpers set or clear. */
+const redirectWith = (headers: Headers, location: string): Response => {
+  const out = new Headers(headers);
+  out.set("Location", location);
+  return new Response(null, { status: 302, headers: out });
+};
+
+/** Where a form may send the browser next: GitHub, and the client's redirect (a decline). */
+const formTarget = (uri: string): string => {
+  const url = new URL(uri);
+  return url.protocol === "http:" || url.protocol === "https:" ? url.origin : url.protocol;
+};
+
+oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
+  const request = c.req.raw;
+  const api = await oauthApi(c);
+  let authRequest: AuthRequest;
+  try {
+    authRequest = await api.parseAuthRequest(request);
+  } catch (error) {
+    return refusal(c, error);
+  }
+  if (identityProvider(c.env) === "github") {
+    const github = githubSettings(c.env);
+    if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
+    try {
+      const consent = await api.describeConsent(authRequest);
+      const { handle, headers } = await api.beginConsent(authRequest);
+      const formTargets = [formTarget(github.settings.webUrl), formTarget(authRequest.redirectUri)];
+      return consentPage({ consent, handle, headers, action: OAUTH_PATHS.authorize, provider: "GitHub", formTargets });
+    } catch (error) {
+      return refusal(c, error);
+    }
+  }
+  const who = await signIn(request, authRequest, c.env);
+  if (who instanceof Response) return who;
+  const { redirectTo } = await api.completeAuthorization({
+    request: authRequest,
+    // The library reserves ":" in user ids.
+    userId: encodeURIComponent(who.userId),
+    metadata: {},
+    scope: authRequest.scope,
+    props: { userId: who.userId },
+  });
+  return c.redirect(redirectTo, 302);
+});
+
+/** The consent form's answer: decline back to the client, or approve and go to GitHub. */
+oauthRoutes.post(OAUTH_PATHS.authorize, oauthOn, async (c) => {
+  if (identityProvider(c.env) !== "github") return c.json({ error: "not_found", message: "No consent form is in use: the stand-in signs in on GET /authorize." }, 404);
+  const github = githubSettings(c.env);
+  if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
+  const form = await c.req.parseBody();
+  const handle = typeof form["handle"] === "string" ? form["handle"] : "";
+  const api = await oauthApi(c);
+  try {
+    if (form["decision"] !== "approve") {
+      const denied = await api.denyConsent(c.req.raw, handle, { description: "The user declined." });
+      return redirectWith(denied.headers, denied.redirectTo);
+    }
+    const approved = await api.approveConsent(c.req.raw, handle);
+    const upstream = await api.beginUpstream(approved.request, { headers: approved.headers });
+    return redirectWith(upstream.headers, githubAuthorizeUrl(github.settings, new URL(c.req.url).origin, upstream.state));
+  } catch (error) {
+    return refusal(c, error);
+  }
+});
+
+/** GitHub sends the browser back here: who signed in becomes the grant's user, `github:<id>`. */
+oauthRoutes.get(OAUTH_PATHS.githubCallback, oauthOn, async (c) => {
+  const github = githubSettings(c.env);
+  if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
+  const api = await oauthApi(c);
+  let resumed: Awaited<ReturnType<OAuthHelpers["finishUpstream"]>>;
+  try {
+    resumed = await api.finishUpstream(c.req.raw);
+  } catch (error) {
+    return refusal(c, error);
+  }
+  const origin = new URL(c.req.url).origin;
+  const code = c.req.query("code");
+  if (code === undefined || code === "") {
+    // Declined or failed at GitHub (`error=access_denied`): tell the client, as OAuth does.
+    const { authorizationErrorRedirect } = await loadProvider();
+    const { redirectUri, state } = resumed.request;
+    return redirectWith(resumed.headers, authorizationErrorRedirect({ redirectUri, ...(state !== undefined && { state }), issuer: origin }, "access_denied", "Sign-in with GitHub did not complete."));
+  }
+  let user;
+  try {
+    user = await githubUser(github.settings, origin, code);
+  } catch (error) {
+    return c.json({ error: "identity_provider_failed", message: error instanceof Error ? error.message : "Sign-in with GitHub failed." }, 502);
+  }
+  const userId = `github:${user.id}`;
+  const { redirectTo } = await api.completeAuthorization({
+    request: resumed.request,
+    userId: encodeURIComponent(userId),
+    metadata: { login: user.login },
+    scope: resumed.request.scope,
+    props: { userId, login: user.login },
+  });
+  return redirectWith(resumed.headers, redirectTo);
+});
+
+for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.metadata]) {
+  // hono types its context's ExecutionContext loosely; at runtime it is the Worker's own.
+  oauthRoutes.all(path, oauthOn, async (c) => (await authorizationServer(c.req.raw)).fetch(c.req.raw, c.env, c.executionCtx as unknown as ExecutionContext));
+}

@@ -1,0 +1,36 @@
+/**
+ * The Workflow behind `publish_report` (declared under `[[workflows]]` in wrangler.toml): one
+ * `step.do` per page (about 0.3 s each) reporting progress page/pages, a question ("Publish the
+ * report of {pages} pages?", key `publish`, a boolean field `publish`), then the publishing in a
+ * step of its own. Page building and publishing are simulated; the steps, question and answer are real.
+ */
+import type { InputAnswer } from "../core/input";
+import { TaskWorkflow, type TaskLink } from "../workflows";
+import { PublishReportInput } from "./publish-report";
+
+const PAGE_MS = 300;
+const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const why = (answer: InputAnswer): string =>
+  answer.action === "accept" ? "the person chose not to publish it" : answer.action === "decline" ? "the person declined" : "the question was cancelled";
+
+export class PublishReportWorkflow extends TaskWorkflow<PublishReportInput> {
+  readonly input = PublishReportInput;
+
+  async work({ pages }: PublishReportInput, task: TaskLink): Promise<string> {
+    for (let page = 1; page <= pages; page++) {
+      await task.step(`page ${page}`, async () => (await pause(PAGE_MS), page), { progress: { done: page, total: pages, message: `page ${page} of ${pages} built` } });
+    }
+    const answer = await task.ask("publish", {
+      message: `Publish the report of ${pages} pages?`,
+      requestedSchema: {
+        type: "object",
+        properties: { publish: { type: "boolean", title: "Publish", description: `Publish the report of ${pages} pages.` } },
+        required: ["publish"],
+      },
+    });
+    if (answer.action !== "accept" || answer.content?.["publish"] !== true) return `Not published: ${why(answer)}.`;
+    await task.step("publish", async () => (await pause(PAGE_MS), true), { config: { retries: { limit: 2, delay: "1 second", backoff: "constant" } } });
+    return `Published a report of ${pages} pages.`;
+  }
+}

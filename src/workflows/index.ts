@@ -1,0 +1,7 @@
+/**
+ * Workflow-backed tools (docs/workflows.md): `defineWorkflowTool` (src/tools/define-workflow.ts)
+ * declares the tool, `TaskWorkflow` is the base class of its Workflow, `TaskLink` is what the Workflow's code talks to its task with.
+ */
+export { TaskWorkflow } from "./task-workflow";
+export { TaskLink, type ProgressReport } from "./task-link";
+export type { TaskWorkflowParams } from "./names";

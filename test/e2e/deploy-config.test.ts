@@ -1,0 +1,92 @@
+/**
+ * What the Deploy to Cloudflare button and `wrangler deploy` read (docs/deploying.md): every secret in
+ * .dev.vars.example is described in package.json `cloudflare.bindings`, the one the button asks for
+ * fails closed with its placeholder, every queue is provisionable (it has a producer), and a
+ * newcomer's Node is judged before the install (scripts/check-node.cjs). Plain Node tests, beside
+ * the e2e suite for its Node types.
+ */
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join, resolve } from "node:path";
+import { unstable_readConfig } from "wrangler";
+import { describe, it } from "vitest";
+import { parseApiKeys } from "../../src/http/api-keys";
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+const pkg = JSON.parse(read("package.json")) as { engines: { node: string }; cloudflare: { bindings: Record<string, { description: string }> } };
+
+/** NAME=value lines of .dev.vars.example; `asked` when not commented out (the button asks for those). */
+const exampleVars = read(".dev.vars.example")
+  .split("\n")
+  .map((line) => /^(#\s*)?([A-Z][A-Z0-9_]*)=(\S*)$/.exec(line))
+  .filter((match): match is RegExpExecArray => match !== null)
+  .map((match) => ({ name: match[2] ?? "", value: match[3] ?? "", asked: match[1] === undefined }));
+
+describe(".dev.vars.example and cloudflare.bindings", () => {
+  it("describes every secret the example names", ({ expect }) => {
+    expect(exampleVars.map((v) => v.name).sort()).toEqual(["API_KEYS", "GITHUB_CLIENT_SECRET", "WEBHOOK_SECRET"]);
+    for (const { name } of exampleVars) expect(pkg.cloudflare.bindings[name]?.description, name).toMatch(/^.{20,}$/);
+  });
+
+  it("asks only for API_KEYS, whose placeholder no server accepts (it fails closed until replaced)", async ({ expect }) => {
+    const asked = exampleVars.filter((v) => v.asked);
+    expect(asked.map((v) => v.name)).toEqual(["API_KEYS"]);
+    expect((await parseApiKeys(asked[0]?.value ?? "")).ok).toBe(false);
+  });
+});
+
+/** The parts of wrangler's resolved config these tests read. */
+interface DeployConfig {
+  queues: { producers?: { queue: string }[]; consumers?: { queue: string; dead_letter_queue?: string }[] };
+  kv_namespaces: { binding: string; id?: string }[];
+  build: { command?: string };
+  dev: { ip?: string; port?: number };
+}
+
+describe("wrangler.toml for wrangler deploy", () => {
+  const config: DeployConfig = unstable_readConfig({ config: join(ROOT, "wrangler.toml") });
+
+  it("gives every queue a producer, so wrangler deploy creates the ones an account lacks", ({ expect }) => {
+    const produced = new Set(config.queues.producers?.map((p) => p.queue));
+    const needed = (config.queues.consumers ?? []).flatMap((c) => [c.queue, ...(c.dead_letter_queue ? [c.dead_letter_queue] : [])]);
+    expect(needed.filter((queue) => !produced.has(queue))).toEqual([]);
+  });
+
+  it("leaves the KV namespace's id out, so wrangler deploy provisions it", ({ expect }) => {
+    expect(config.kv_namespaces.map((kv) => [kv.binding, kv.id])).toEqual([["OAUTH_KV", undefined]]);
+  });
+
+  it("builds the pages in wrangler's [build] step and holds the dev address in [dev]", ({ expect }) => {
+    expect(config.build.command).toBe("node scripts/build-ui.mjs");
+    expect(config.dev).toMatchObject({ ip: "127.0.0.1", port: 8787 });
+  });
+});
+
+describe("the Node check (preinstall)", () => {
+  const { verdict, usersNode } = createRequire(import.meta.url)(join(ROOT, "scripts/check-node.cjs")) as {
+    verdict: (version: string) => { stop: boolean; message: string };
+    usersNode: (userAgent: string | undefined, fallback: string) => string;
+  };
+
+  it("judges the Node npm runs on (its user agent), not the Node 22 on the script's PATH", ({ expect }) => {
+    expect(usersNode("npm/11.19.1 node/v20.20.2 linux x64 workspaces/false", "22.23.3")).toBe("20.20.2");
+    expect(usersNode(undefined, "22.23.3")).toBe("22.23.3");
+  });
+
+  it("stops an install on a Node too old to run it, saying what to install", ({ expect }) => {
+    expect(verdict("16.20.2")).toMatchObject({ stop: true, message: expect.stringContaining("install Node 22") });
+  });
+
+  it("tells a Node below wrangler's floor that npm scripts work and what a bare wrangler needs", ({ expect }) => {
+    expect(verdict("20.20.2")).toMatchObject({ stop: false, message: expect.stringContaining("nvm use") });
+    expect(verdict("22.11.0").message).toContain("22.12");
+  });
+
+  it("says nothing from wrangler's floor on, which engines and .nvmrc name too", ({ expect }) => {
+    expect(verdict("22.12.0")).toEqual({ stop: false, message: "" });
+    expect(verdict("24.1.0")).toEqual({ stop: false, message: "" });
+    expect(pkg.engines.node).toBe(">=22.12.0");
+    expect(read(".nvmrc").trim()).toBe("22");
+  });
+});

@@ -1,0 +1,57 @@
+// A Workflow-backed task survives a crash: SIGKILL wrangler dev (workerd, its Durable Objects and
+// its local Workflows engine) while publish_report builds its pages, or while it waits for the
+// answer, then restart on the same state. The task and its instance agree again, the task
+// completes, and no page's step (nor its progress) is counted twice.
+import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { postInput, textOf, waitForStatus } from "./support/hitl";
+import { eventLog, instanceStatus, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+
+let server: DevServer;
+const settle = { timeout: 60_000, interval: 100 };
+
+beforeAll(async () => {
+  // Checks every 2 s, so the instance the crash stalled is nudged soon after the restart (docs/workflows.md).
+  server = await startDevServer({ vars: { LEASE_MS: "3000", WORKFLOW_CHECK_SECONDS: "2" } });
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+const withServerLogs = (error: unknown): never => failWithLogs(server, error);
+
+describe("a crash while a Workflow-backed task runs", () => {
+  it("resumes the instance after the restart: every page once, then the question, then the result", async ({ expect }) => {
+    const pages = 30;
+    const taskId = await startPublish(server.url, pages);
+    await vi.waitFor(async () => expect((await taskDoc(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(3), settle).catch(withServerLogs);
+    await server.kill();
+    await server.restart();
+
+    const waiting = await waitForStatus(server.url, taskId, "input_required").catch(withServerLogs);
+    expect(waiting.statusMessage).toBe(question(pages));
+    expect((await postInput(server.url, taskId, { publish: YES })).status).toBe(200);
+    const done = await waitForStatus(server.url, taskId, "completed").catch(withServerLogs);
+    expect(textOf(done.result)).toBe(`Published a report of ${pages} pages.`);
+    const events = await eventLog(server.url, taskId);
+    expect(stepsOf(events)).toEqual([...pageSteps(pages), "publish"]);
+    expect(progressOf(events)).toEqual(Array.from({ length: pages }, (_, i) => i + 1));
+    expect((await instanceStatus(server.port, taskId)).status).toBe("complete");
+  });
+
+  it("keeps the question across the restart; the answer after it reaches the instance, which publishes once", async ({ expect }) => {
+    const taskId = await startPublish(server.url, 2);
+    await waitForStatus(server.url, taskId, "input_required").catch(withServerLogs);
+    await server.kill();
+    await server.restart();
+
+    const waiting = await waitForStatus(server.url, taskId, "input_required").catch(withServerLogs);
+    expect(waiting.inputRequests?.["publish"]?.params.message).toBe(question(2));
+    expect((await postInput(server.url, taskId, { publish: YES })).status).toBe(200);
+    const done = await waitForStatus(server.url, taskId, "completed").catch(withServerLogs);
+    expect(textOf(done.result)).toBe("Published a report of 2 pages.");
+    expect(stepsOf(await eventLog(server.url, taskId))).toEqual([...pageSteps(2), "publish"]);
+    expect((await instanceStatus(server.port, taskId)).status).toBe("complete");
+  });
+});

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { startDevServer, type DevServer } from "./support/wrangler-dev";
 import { parseSse, rpc } from "./support/mcp";
+import { errorOf, modern, resultOf, TASKS } from "./support/modern";
 
 const KEY = "mcp-task-worker/idempotency-key";
 const RELATED = "io.modelcontextprotocol/related-task";
@@ -116,6 +117,17 @@ describe("idempotency keys on tools/call", () => {
     // A plain call (no params.task) with other arguments is refused the same way.
     const plain = await rpc(server.url, call(3, "countdown", { seconds: 3 }, { _meta: { [KEY]: key } }), { headers: { Accept: "application/json" } });
     expect((plain.body as { error?: { code: number } }).error?.code).toBe(-32602);
+    expect(await listTaskIds()).toEqual(before);
+  });
+
+  it("holds in 2026-07-28 too: the same call gets the same task, another call -32602 naming the key", async ({ expect }) => {
+    const key = `k-${crypto.randomUUID()}`;
+    const call2026 = (args: Record<string, unknown>) => modern(server.url, "tools/call", { name: "countdown", arguments: args }, { capabilities: TASKS, meta: { [KEY]: key } });
+    const first = resultOf(await call2026({ seconds: 1 }));
+    expect(resultOf(await call2026({ seconds: 1 }))["taskId"]).toBe(first["taskId"]);
+    const before = await listTaskIds();
+    const other = await call2026({ seconds: 2 });
+    expect(errorOf(other)).toMatchObject({ code: -32602, message: expect.stringContaining(`"${key}"`) });
     expect(await listTaskIds()).toEqual(before);
   });
 

@@ -24,8 +24,13 @@ export const DEPLOY_NOBODY_ANSWERED = /\b(no one|nobody|no person|no user)\b[^.]
 /** …and how a person can still answer: the console page or `POST /tasks/{taskId}/input`. */
 export const DEPLOY_HOW_TO_ANSWER = (baseUrl: string) => new RegExp(`${escape(baseUrl)}/|/tasks/[\\w-]+/input\\b`);
 
-/** deploy, answered yes in the form (interactive mode). */
-export const DEPLOY_DONE = /Deployed api v2 to production/;
+/** deploy, answered yes in the form (interactive mode): its own result sentence. */
+export const DEPLOY_DONE = /Deployed api v2 to production in 3 steps\./;
+/** The question interactive Claude Code shows as a form (src/tools/deploy.ts). */
+export const DEPLOY_QUESTION = /Deploy api v2 to production\?/;
+
+/** Interactive Claude Code's own words when it backgrounds a task (not the server's: a sign the task path was taken). */
+export const BACKGROUNDED = /moved to the background/;
 
 /** The still-running fallback: not the result… */
 export const FALLBACK_NOT_RESULT = /\bnot (its|the) result\b|\bstill running\b/i;

@@ -4,7 +4,7 @@
  * a cache folder by `install-claude-code.ts` (the vitest global setup).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { claudeBinary } from "./install-claude-code";
@@ -34,6 +34,9 @@ export function makeClaudeHome(messagesApiUrl: string): ClaudeHome {
     projects: { [project]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
   };
   writeFileSync(join(home, ".claude.json"), JSON.stringify(config, null, 2));
+  // Our tools pre-allowed and the plain permission mode: auto mode's safety check needs Anthropic's servers.
+  mkdirSync(join(home, ".claude"));
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [`mcp__${SERVER_NAME}`], defaultMode: "default" } }, null, 2));
   // Only what the CLI needs: nothing of the caller's own Claude or Anthropic setup leaks in.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env["PATH"],

@@ -21,8 +21,8 @@ export interface MessagesApi {
   script(call: ScriptedCall): void;
   /** Every `POST /v1/messages` body so far, in order. */
   requests(): MessagesRequest[];
-  /** Resolves with the first request (past or future) that `match` accepts; rejects after `timeoutMs`. */
-  waitForRequest(match: (request: MessagesRequest) => boolean, timeoutMs: number, what: string): Promise<MessagesRequest>;
+  /** Resolves with the first request from the `from`-th on (past or future) that `match` accepts; rejects after `timeoutMs`. */
+  waitForRequest(match: (request: MessagesRequest) => boolean, timeoutMs: number, what: string, from?: number): Promise<MessagesRequest>;
   close(): Promise<void>;
 }
 
@@ -61,8 +61,8 @@ export async function startMessagesApi(): Promise<MessagesApi> {
     url: `http://127.0.0.1:${address.port}`,
     script: (call) => (current = call),
     requests: () => [...recorded],
-    waitForRequest(match, timeoutMs, what) {
-      const found = recorded.find(match);
+    waitForRequest(match, timeoutMs, what, from = 0) {
+      const found = recorded.slice(from).find(match);
       if (found) return Promise.resolve(found);
       return new Promise((resolve, reject) => {
         const onRequest = (request: MessagesRequest) => {

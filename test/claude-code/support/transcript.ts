@@ -79,3 +79,24 @@ export function resultFor(request: MessagesRequest, toolName: string): ToolResul
   const ids = new Set(toolUses(request).filter((use) => use.name === toolName).map((use) => use.id));
   return toolResults(request).filter((result) => ids.has(result.tool_use_id)).at(-1);
 }
+
+export interface TaskNotification {
+  status: string;
+  summary: string;
+  /** What the task's result was, as the model reads it. */
+  result: string;
+}
+
+/**
+ * The `<task-notification>` interactive Claude Code hands the model when a backgrounded task ends,
+ * for the server task `serverTaskId` (its summary names it), if this request carries one.
+ */
+export function taskNotification(request: MessagesRequest, serverTaskId: string): TaskNotification | undefined {
+  for (const text of userTexts(request)) {
+    for (const [, body = ""] of text.matchAll(/<task-notification>([\s\S]*?)<\/task-notification>/g)) {
+      const field = (name: string) => body.match(new RegExp(`<${name}>\\n?([\\s\\S]*?)\\n?</${name}>`))?.[1] ?? "";
+      if (field("summary").includes(serverTaskId)) return { status: field("status"), summary: field("summary"), result: field("result") };
+    }
+  }
+  return undefined;
+}

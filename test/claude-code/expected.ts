@@ -39,6 +39,12 @@ export const FALLBACK_CALL_BACK = (taskId: string) => new RegExp(`\\btask_result
 /** …and when: a time to come back ("in about 50 s", "after 2 minutes"). */
 export const FALLBACK_WHEN = /\b(in|after) (about |roughly |~)?\d+(\.\d+)? ?(s|sec|seconds?|min|minutes?)\b/i;
 
+/** build_report (task support "required") called by print mode, which cannot follow a task: one sentence a model can relay… */
+export const BUILD_REPORT = { pages: 2 };
+export const TASK_ONLY_SAYS_WHY = /\b(background|as a task|only runs|cannot follow|can't follow)\b/i;
+/** …with no wire jargon (error codes, `_meta`, extension ids). */
+export const TASK_ONLY_NO_WIRE = /-320\d\d|_meta|io\.modelcontextprotocol|\bextension\b/i;
+
 /** The server's `instructions`, pasted by Claude Code under "# MCP Server Instructions" / "## tasks". */
 export const INSTRUCTIONS_HEADING = /# MCP Server Instructions[\s\S]*\n## tasks\n/;
 /** …written for a model: name the check-back tool… */

@@ -56,6 +56,14 @@ describe("claude -p", () => {
     expect.soft(text).toMatch(expected.FALLBACK_WHEN);
   });
 
+  it("tells the model, for a tool that only runs as a task, why in words it can relay (or does not offer the tool)", async ({ expect }) => {
+    const saw = await printTurn("build-report", api, home, { tool: "build_report", input: expected.BUILD_REPORT }, "Build a 2-page report.").catch((e: unknown) => failWithLogs(server, e));
+    // A server may also leave the tool out of what print mode is offered: then there is nothing to misread.
+    if (!systemText(saw.request).includes("mcp__tasks__build_report")) return;
+    expect.soft(saw.text).toMatch(expected.TASK_ONLY_SAYS_WHY);
+    expect.soft(saw.text).not.toMatch(expected.TASK_ONLY_NO_WIRE);
+  });
+
   it("puts the server's instructions, written for a model, in the system prompt", async ({ expect }) => {
     const saw = await printTurn("echo", api, home, { tool: "echo", input: { text: "hi" } }, "Say hi.").catch((e: unknown) => failWithLogs(server, e));
     const instructions = await discoverInstructions(server.url);

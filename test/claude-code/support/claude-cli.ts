@@ -36,11 +36,14 @@ export function makeClaudeHome(messagesApiUrl: string): ClaudeHome {
   writeFileSync(join(home, ".claude.json"), JSON.stringify(config, null, 2));
   // Our tools pre-allowed and the plain permission mode: auto mode's safety check needs Anthropic's servers.
   mkdirSync(join(home, ".claude"));
+  // Its scratch files (TMPDIR) go inside HOME too, so removing HOME removes everything it wrote.
+  mkdirSync(join(home, "tmp"));
   writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [`mcp__${SERVER_NAME}`], defaultMode: "default" } }, null, 2));
   // Only what the CLI needs: nothing of the caller's own Claude or Anthropic setup leaks in.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env["PATH"],
     HOME: home,
+    TMPDIR: join(home, "tmp"),
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
     DISABLE_AUTOUPDATER: "1",

@@ -1,8 +1,9 @@
 /**
- * Interactive Claude Code in a detached tmux pane: on its own tmux socket, so the test sees and
- * stops only its own tmux server. The screen is read with `capture-pane`; keys go in with `send-keys`.
+ * Interactive Claude Code in a detached tmux pane: on its own tmux socket inside the throwaway HOME,
+ * so the test sees and stops only its own tmux server and leaves no socket behind. The screen is read with `capture-pane`; keys go in with `send-keys`.
  */
 import { execFile, execFileSync } from "node:child_process";
+import { join } from "node:path";
 import { promisify } from "node:util";
 import type { ClaudeHome } from "./claude-cli";
 import { claudeBinary } from "./install-claude-code";
@@ -39,8 +40,8 @@ export interface Terminal {
 let sessions = 0;
 
 export async function startInteractive(home: ClaudeHome): Promise<Terminal> {
-  const socket = `claude-code-test-${process.pid}-${++sessions}`;
-  const tmux = (...args: string[]) => run("tmux", ["-L", socket, ...args], { env: { ...home.env, TMUX: "" } });
+  const socket = join(home.home, `tmux-${++sessions}`);
+  const tmux = (...args: string[]) => run("tmux", ["-S", socket, ...args], { env: { ...home.env, TMUX: "" } });
   const env = Object.entries(home.env).flatMap(([key, value]) => (value === undefined ? [] : ["-e", `${key}=${value}`]));
   await tmux("new-session", "-d", "-s", "claude", "-x", "160", "-y", "50", "-c", home.project, ...env, claudeBinary(), "--permission-mode", "default", "--allowedTools", `mcp__${SERVER_NAME}`);
   const screen = async () => (await tmux("capture-pane", "-p", "-t", "claude")).stdout;

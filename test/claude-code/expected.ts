@@ -9,13 +9,13 @@
  */
 
 /** The calls the scripted model makes. */
-export const COUNTDOWN = { seconds: 2 };
+export const COUNTDOWN = { seconds: 3 };
 export const DEPLOY = { service: "api", version: "v2" };
 /** Long enough to outlive the inline wait the server is started with (`INLINE_WAIT_MS` in the tests). */
 export const LONG_COUNTDOWN = { seconds: 60 };
 
 /** countdown's own result sentence (src/tools/countdown.ts). */
-export const COUNTDOWN_SAID = /Countdown of 2 s finished\./;
+export const COUNTDOWN_SAID = /Countdown of 3 s finished\./;
 
 /** deploy, when the form was cancelled because no one could be asked (print mode cancels at once). */
 export const DEPLOY_NOT_DEPLOYED = /Not deployed/;
@@ -44,6 +44,16 @@ export const BUILD_REPORT = { pages: 2 };
 export const TASK_ONLY_SAYS_WHY = /\b(background|as a task|only runs|cannot follow|can't follow)\b/i;
 /** …with no wire jargon (error codes, `_meta`, extension ids). */
 export const TASK_ONLY_NO_WIRE = /-320\d\d|_meta|io\.modelcontextprotocol|\bextension\b/i;
+
+/**
+ * Polling (issue 24, point 5) as interactive Claude Code does it: `tasks/get` at the `pollIntervalMs`
+ * it is told, for the task's whole life. "Seen" is when the model is handed the end, measured
+ * from the task's terminal `lastUpdatedAt` (an upper bound on when the client saw it).
+ */
+export const POLL_LONG_COUNTDOWN = { seconds: 90 };
+export const POLL_MAX_TASKS_GET_LONG = 15;
+export const END_SEEN_MS_SHORT = 1500;
+export const END_SEEN_MS_LONG = 3000;
 
 /** The server's `instructions`, pasted by Claude Code under "# MCP Server Instructions" / "## tasks". */
 export const INSTRUCTIONS_HEADING = /# MCP Server Instructions[\s\S]*\n## tasks\n/;

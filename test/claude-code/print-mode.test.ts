@@ -11,7 +11,7 @@ import { record } from "./support/record";
 import { cancelTask, discoverInstructions, newestTask } from "./support/server-tasks";
 import { systemText } from "./support/transcript";
 
-/** Long enough for a 2 s countdown on a busy machine, short enough that the long call falls back soon. */
+/** Long enough for a 3 s countdown on a busy machine, short enough that the long call falls back soon. */
 const INLINE_WAIT_MS = 8000;
 
 let server: DevServer;
@@ -32,7 +32,7 @@ afterAll(async () => {
 
 describe("claude -p", () => {
   it("hands the model countdown's own result sentence", async ({ expect }) => {
-    const saw = await printTurn("countdown", api, home, { tool: "countdown", input: expected.COUNTDOWN }, "Count down 2 seconds.").catch((e: unknown) => failWithLogs(server, e));
+    const saw = await printTurn("countdown", api, home, { tool: "countdown", input: expected.COUNTDOWN }, "Count down 3 seconds.").catch((e: unknown) => failWithLogs(server, e));
     expect(saw.isError).toBe(false);
     expect(expected.readable(saw.text)).toMatch(expected.COUNTDOWN_SAID);
   });

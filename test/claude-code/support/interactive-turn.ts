@@ -16,12 +16,20 @@ export interface InteractiveSaw {
   serverTaskId: string;
   /** What the model got when the task ended. */
   notification: TaskNotification;
+  /** When (epoch ms) the model was handed the task's end. */
+  endHandedAt: number;
+}
+
+export interface TurnOptions {
+  /** Acts on the terminal while the task runs (answers a form). */
+  meanwhile?: (terminal: Terminal) => Promise<void>;
+  /** How long the task may take to end (default 90 s). */
+  endTimeoutMs?: number;
 }
 
 const READY = /\? for shortcuts|manual mode on/;
 
-/** Runs the turn; `meanwhile` acts on the terminal while the task runs (answers a form). */
-export async function interactiveTurn(name: string, api: MessagesApi, home: ClaudeHome, call: ScriptedCall, prompt: string, meanwhile?: (terminal: Terminal) => Promise<void>): Promise<InteractiveSaw> {
+export async function interactiveTurn(name: string, api: MessagesApi, home: ClaudeHome, call: ScriptedCall, prompt: string, options: TurnOptions = {}): Promise<InteractiveSaw> {
   api.script(call);
   const target = mcpToolName(SERVER_NAME, call.tool);
   const terminal = await startInteractive(home);
@@ -35,12 +43,13 @@ export async function interactiveTurn(name: string, api: MessagesApi, home: Clau
     const immediate = firstResult ? resultText(firstResult) : "";
     const serverTaskId = immediate.match(/server-side task ([0-9a-f]+)/)?.[1];
     if (serverTaskId === undefined) throw new Error(`Claude Code did not background ${target}; the model got: ${immediate}`);
-    if (meanwhile) await meanwhile(terminal);
-    const ended = await api.waitForRequest((r) => taskNotification(r, serverTaskId) !== undefined, 90_000, `the end of task ${serverTaskId}`, before);
+    if (options.meanwhile) await options.meanwhile(terminal);
+    const ended = await api.waitForRequest((r) => taskNotification(r, serverTaskId) !== undefined, options.endTimeoutMs ?? 90_000, `the end of task ${serverTaskId}`, before);
+    const endHandedAt = Date.now();
     const notification = taskNotification(ended, serverTaskId);
     if (!notification) throw new Error("unreachable: the matched request has the notification");
     record(`interactive-${name}`, { call, immediate, notification });
-    return { immediate, serverTaskId, notification };
+    return { immediate, serverTaskId, notification, endHandedAt };
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)}\nlast screen:\n${await terminal.screen().catch(() => "")}`);
   } finally {

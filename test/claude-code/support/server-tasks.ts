@@ -13,6 +13,15 @@ export async function newestTask(baseUrl: string, tool: string): Promise<{ taskI
   return task;
 }
 
+const DocSchema = z.object({ taskId: z.string(), status: z.string(), lastUpdatedAt: z.string() }).loose();
+
+/** The task as `GET /tasks/{taskId}` shows it. */
+export async function taskDoc(baseUrl: string, taskId: string): Promise<z.infer<typeof DocSchema>> {
+  const response = await fetch(`${baseUrl}/tasks/${taskId}`);
+  if (!response.ok) throw new Error(`GET /tasks/${taskId}: ${response.status}`);
+  return DocSchema.parse(await response.json());
+}
+
 export async function cancelTask(baseUrl: string, taskId: string): Promise<void> {
   await fetch(`${baseUrl}/tasks/${taskId}/cancel`, { method: "POST" });
 }

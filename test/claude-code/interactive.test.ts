@@ -36,14 +36,18 @@ afterAll(async () => {
   home?.remove();
 });
 
-/** Ticks deploy's confirm box and presses Accept, waiting for the screen at each step. */
+/** Ticks deploy's confirm box and presses Accept, looking at the screen after every key. */
 async function answerYes(terminal: Terminal): Promise<void> {
-  await terminal.waitForScreen(expected.DEPLOY_QUESTION, 60_000);
+  let shown = await terminal.waitForScreen(expected.DEPLOY_QUESTION, 60_000);
   // Space toggles, so it is pressed once and checked rather than repeated.
   await terminal.keys("Space");
-  await terminal.waitForScreen(/Deploy: ☒/, 10_000);
-  await terminal.press("Down", /❯ Note/);
-  await terminal.press("Down", /❯ Accept/);
+  shown = await terminal.waitForScreen(/Deploy: ☒/, 10_000);
+  // Down to the Accept button, one key at a time (a text field's focus shows no ❯; a key can be lost).
+  for (let moves = 0; !/❯ Accept/.test(shown); moves++) {
+    if (moves >= 8) throw new Error(`could not reach Accept:\n${shown}`);
+    await terminal.keys(/❯ Decline/.test(shown) ? "Up" : "Down");
+    shown = await terminal.waitForChange(shown, 2000).catch(() => shown);
+  }
   await terminal.press("Enter", /^(?![\s\S]*requests your input)/);
 }
 

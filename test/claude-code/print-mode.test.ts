@@ -68,7 +68,8 @@ describe("claude -p", () => {
     const saw = await printTurn("echo", api, home, { tool: "echo", input: { text: "hi" } }, "Say hi.").catch((e: unknown) => failWithLogs(server, e));
     const instructions = await discoverInstructions(server.url);
     const system = systemText(saw.request);
-    const section = system.slice(system.indexOf("# MCP Server Instructions")).split("\n\nThe following ")[0];
+    const heading = system.indexOf("# MCP Server Instructions");
+    const section = heading < 0 ? "" : system.slice(heading, system.indexOf(instructions, heading) + instructions.length);
     record("print-instructions", { instructions, section });
     expect(system).toMatch(expected.INSTRUCTIONS_HEADING);
     expect(system).toContain(`## tasks\n${instructions}`);

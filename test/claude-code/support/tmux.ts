@@ -29,6 +29,8 @@ export interface Terminal {
   keys(...names: string[]): Promise<void>;
   /** Resolves with the screen once it matches; rejects with the last screen after `timeoutMs`. */
   waitForScreen(pattern: RegExp, timeoutMs: number): Promise<string>;
+  /** Resolves with the screen once it differs from `previous`; rejects after `timeoutMs`. */
+  waitForChange(previous: string, timeoutMs: number): Promise<string>;
   /**
    * Presses `key` until the screen matches `until`. A key that lands just after a re-render can be
    * handled by the component's previous state and lost, so a key whose effect does not show is sent again.
@@ -45,20 +47,22 @@ export async function startInteractive(home: ClaudeHome): Promise<Terminal> {
   const env = Object.entries(home.env).flatMap(([key, value]) => (value === undefined ? [] : ["-e", `${key}=${value}`]));
   await tmux("new-session", "-d", "-s", "claude", "-x", "160", "-y", "50", "-c", home.project, ...env, claudeBinary(), "--permission-mode", "default", "--allowedTools", `mcp__${SERVER_NAME}`);
   const screen = async () => (await tmux("capture-pane", "-p", "-t", "claude")).stdout;
-  const waitForScreen = async (pattern: RegExp, timeoutMs: number) => {
+  const waitFor = async (done: (shown: string) => boolean, timeoutMs: number, what: string) => {
     const deadline = Date.now() + timeoutMs;
     let last = "";
     // tmux has no "screen changed" event to wait on: look again every 100 ms until the deadline.
     while (Date.now() < deadline) {
       last = await screen().catch(() => last);
-      if (pattern.test(last)) return last;
+      if (done(last)) return last;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`the terminal never showed ${pattern} within ${timeoutMs} ms; last screen:\n${last}`);
+    throw new Error(`the terminal never ${what} within ${timeoutMs} ms; last screen:\n${last}`);
   };
+  const waitForScreen = (pattern: RegExp, timeoutMs: number) => waitFor((shown) => pattern.test(shown), timeoutMs, `showed ${pattern}`);
   return {
     screen,
     waitForScreen,
+    waitForChange: (previous, timeoutMs) => waitFor((shown) => shown !== previous, timeoutMs, "changed"),
     async press(key, until, attempts = 3) {
       for (let attempt = 1; ; attempt++) {
         await tmux("send-keys", "-t", "claude", key);

@@ -102,7 +102,9 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`wrangler dev exited early (${child.exitCode}):\n${output}`);
       try {
-        const response = await fetch(`${url}/health`);
+        // wrangler dev holds requests while its build is broken: without a time limit this fetch
+        // would outwait the start deadline (and the test's hook) instead of failing it.
+        const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(5000) });
         if (response.ok) return;
       } catch {
         // not up yet
@@ -135,7 +137,12 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
       try {
         return await launch();
       } catch (error) {
-        if (attempt >= LAUNCH_ATTEMPTS || !PORT_TAKEN.test(output.slice(before))) throw error;
+        if (attempt >= LAUNCH_ATTEMPTS || !PORT_TAKEN.test(output.slice(before))) {
+          // A server that never came up is still running (a broken build waits for a fix): stop it.
+          await killGroup("SIGKILL");
+          if (movable && ownsState) rmSync(stateDir, { recursive: true, force: true });
+          throw error;
+        }
         await killGroup("SIGKILL");
         inspectorPort = await freePort();
         if (movable) {

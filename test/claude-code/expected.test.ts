@@ -1,0 +1,43 @@
+// The patterns of expected.ts on their own (no CLI): they accept sentences that say what issue 24
+// asks for, and reject what Claude Code handed the model before (JSON without the sentence).
+import { describe, it } from "vitest";
+import * as expected from "./expected";
+
+const URL = "http://127.0.0.1:8787";
+const ID = "0123456789abcdef0123456789abcdef";
+
+describe("expected.ts", () => {
+  it("takes a fallback that says it is not the result, to call task_result with the taskId, and when", ({ expect }) => {
+    const said = expected.readable(JSON.stringify({ taskId: ID, status: "working", next: `Still running (12 of 90). Not the result: call task_result with taskId ${ID} in about 80 s.` }));
+    expect(said).toMatch(expected.FALLBACK_NOT_RESULT);
+    expect(said).toMatch(expected.FALLBACK_CALL_BACK(ID));
+    expect(said).toMatch(expected.FALLBACK_WHEN);
+  });
+
+  it("refuses the fallback's bare status object", ({ expect }) => {
+    const said = expected.readable(JSON.stringify({ taskId: ID, tool: "countdown", status: "working", statusMessage: "Running.", progress: 8, total: 60, message: "52 s left", pollInterval: 1000 }));
+    expect(said).not.toMatch(expected.FALLBACK_CALL_BACK(ID));
+    expect(said).not.toMatch(expected.FALLBACK_WHEN);
+  });
+
+  it("takes a deploy result that says not deployed, that no one could answer, and where a person still can", ({ expect }) => {
+    const said = expected.readable(JSON.stringify({ deployed: false, summary: `Not deployed: no one could answer "Deploy api v2 to production?" here. A person can still answer at ${URL}/ or with POST ${URL}/tasks/${ID}/input.` }));
+    expect(said).toMatch(expected.DEPLOY_NOT_DEPLOYED);
+    expect(said).toMatch(expected.DEPLOY_NOBODY_ANSWERED);
+    expect(said).toMatch(expected.DEPLOY_HOW_TO_ANSWER(URL));
+  });
+
+  it("refuses deploy's bare cancel", ({ expect }) => {
+    const said = expected.readable('{"deployed":false,"service":"api","version":"v2","action":"cancel"}');
+    expect(said).not.toMatch(expected.DEPLOY_NOT_DEPLOYED);
+    expect(said).not.toMatch(expected.DEPLOY_NOBODY_ANSWERED);
+  });
+
+  it("takes instructions for a model and refuses wire jargon", ({ expect }) => {
+    const forModel = "Long tool calls keep running in the background. If a call answers with a task link instead of a result, call task_result with its taskId when it says; if a tool asks a question, the person answers it.";
+    expect(forModel).toMatch(expected.INSTRUCTIONS_CHECK_BACK);
+    expect(forModel).toMatch(expected.INSTRUCTIONS_QUESTIONS);
+    expect(forModel).not.toMatch(expected.INSTRUCTIONS_NO_WIRE);
+    expect("follows it with tasks/get or subscriptions/listen").toMatch(expected.INSTRUCTIONS_NO_WIRE);
+  });
+});

@@ -24,7 +24,14 @@ describe("expected.ts", () => {
     const said = expected.readable(JSON.stringify({ deployed: false, summary: `Not deployed: no one could answer "Deploy api v2 to production?" here. A person can still answer at ${URL}/ or with POST ${URL}/tasks/${ID}/input.` }));
     expect(said).toMatch(expected.DEPLOY_NOT_DEPLOYED);
     expect(said).toMatch(expected.DEPLOY_NOBODY_ANSWERED);
-    expect(said).toMatch(expected.DEPLOY_HOW_TO_ANSWER(URL));
+    expect(said).toMatch(expected.DEPLOY_WHAT_NEXT(URL));
+  });
+
+  it("takes deploy's ended result: nobody answered, and to call it again where a person can confirm", ({ expect }) => {
+    const said = expected.readable(JSON.stringify({ summary: 'Not deployed: nobody answered "Deploy api v2 to production?" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.', deployed: false }));
+    expect(said).toMatch(expected.DEPLOY_NOT_DEPLOYED);
+    expect(said).toMatch(expected.DEPLOY_NOBODY_ANSWERED);
+    expect(said).toMatch(expected.DEPLOY_WHAT_NEXT(URL));
   });
 
   it("refuses deploy's bare cancel", ({ expect }) => {

@@ -21,8 +21,12 @@ export const COUNTDOWN_SAID = /Countdown of 3 s finished\./;
 export const DEPLOY_NOT_DEPLOYED = /Not deployed/;
 /** …says why in words the model can relay: nobody was there to answer the question. */
 export const DEPLOY_NOBODY_ANSWERED = /\b(no one|nobody|no person|no user)\b[^.]*\b(answer|confirm|asked)|\bcould not (ask|be asked)|\bcannot ask\b/i;
-/** …and how a person can still answer: the console page or `POST /tasks/{taskId}/input`. */
-export const DEPLOY_HOW_TO_ANSWER = (baseUrl: string) => new RegExp(`${escape(baseUrl)}/|/tasks/[\\w-]+/input\\b`);
+/**
+ * …and what a person can still do: answer a task that keeps waiting (the console page or
+ * `POST /tasks/{taskId}/input`), or, since a cancel ends deploy's task (docs/model-facing.md), call
+ * it again where a person can confirm it.
+ */
+export const DEPLOY_WHAT_NEXT = (baseUrl: string) => new RegExp(`${escape(baseUrl)}/|/tasks/[\\w-]+/input\\b|\\bcall deploy again where a person can confirm\\b`);
 
 /** deploy, answered yes in the form (interactive mode): its own result sentence. */
 export const DEPLOY_DONE = /Deployed api v2 to production in 3 steps\./;

@@ -37,12 +37,12 @@ describe("claude -p", () => {
     expect(expected.readable(saw.text)).toMatch(expected.COUNTDOWN_SAID);
   });
 
-  it("hands the model deploy's 'not deployed, no one could answer' and how a person can still answer", async ({ expect }) => {
+  it("hands the model deploy's 'not deployed, no one could answer' and what a person can still do", async ({ expect }) => {
     const saw = await printTurn("deploy", api, home, { tool: "deploy", input: expected.DEPLOY }, "Deploy api v2.").catch((e: unknown) => failWithLogs(server, e));
     const text = expected.readable(saw.text);
     expect.soft(text).toMatch(expected.DEPLOY_NOT_DEPLOYED);
     expect.soft(text).toMatch(expected.DEPLOY_NOBODY_ANSWERED);
-    expect.soft(text).toMatch(expected.DEPLOY_HOW_TO_ANSWER(server.url));
+    expect.soft(text).toMatch(expected.DEPLOY_WHAT_NEXT(server.url));
   });
 
   it("hands the model, for a call past the inline wait, the sentence to call task_result with the taskId and when", async ({ expect }) => {

@@ -46,6 +46,8 @@ describe("2025-11-25, a plain tools/call from a client that declared elicitation
     const progress: number[] = [];
     const result = await client.callTool({ name: "publish_report", arguments: { pages: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 60_000 });
     expect(textOf(result as CallToolResult)).toBe("Published a report of 3 pages.");
+    // The same words where Claude Code looks (JSON.stringify(structuredContent)): docs/model-facing.md.
+    expect(result.structuredContent).toEqual({ summary: "Published a report of 3 pages." });
     expect(asked).toEqual([question(3)]);
     expect(progress).toEqual([1, 2, 3]);
   });

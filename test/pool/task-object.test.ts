@@ -58,7 +58,7 @@ describe("TaskObject.deliver", () => {
     expect(await stub.deliver()).toBe("started");
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
     const snapshot = await stub.get();
-    expect(snapshot?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: "Countdown of 1 s finished." }] } });
+    expect(snapshot?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: "Countdown of 1 s finished." }], structuredContent: { summary: "Countdown of 1 s finished." } } });
     expect(snapshot?.progress).toEqual({ progress: 1, total: 1, message: "0 s left" });
   });
 

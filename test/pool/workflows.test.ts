@@ -37,7 +37,7 @@ describe("publish_report on its Workflow", () => {
     const answered = await stub.answer({ publish: YES });
     expect(answered.ok).toBe(true);
     await instance.waitForStatus("complete");
-    expect(await instance.getOutput()).toEqual({ content: [{ type: "text", text: "Published a report of 2 pages." }] });
+    expect(await instance.getOutput()).toEqual({ content: [{ type: "text", text: "Published a report of 2 pages." }], structuredContent: { summary: "Published a report of 2 pages." } });
     await vi.waitFor(async () => expectIn(await status(stub)).toBe("completed"), settle);
     expect(textOf((await stub.get())?.outcome)).toContain("Published a report of 2 pages.");
   });

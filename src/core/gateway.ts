@@ -8,9 +8,10 @@ import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } fr
 import type { WireEvent } from "../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
 import { callFingerprint } from "./call-fingerprint";
-import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
+import { isTaskId, newTaskId, taskObjectName } from "./ids";
 import { newTask } from "./model";
 import { JobDispatch } from "./job-dispatch";
+import type { PrincipalIndexes } from "./principal-index-port";
 import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
@@ -49,6 +50,16 @@ export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
   /** The task's meta as the object held it when the feed opened. */
   readonly meta: TaskMeta;
 }
+/**
+ * What the gateway calls. The task objects and the job queue are the core's own bindings, still
+ * typed through `Env` (its TaskObject class is the composition root's); the principals' indexes
+ * come through the core's port (principal-index-port.ts), wired above it (src/principals/principal-indexes.ts).
+ */
+export interface GatewayBindings {
+  env: Pick<Env, "TASKS" | "JOBS">;
+  indexes: PrincipalIndexes;
+}
+
 export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
 
 /** This isolate's admission slots, per principal and cap (slot-lease.ts). Lost on eviction: the index takes them back. */
@@ -66,19 +77,25 @@ export class TaskGateway {
    * `waitUntil` (the request's): with it, the job messages of this isolate's creations leave in
    * batches after the answer (job-dispatch.ts); without it, creation waits for its message to leave.
    */
+  private readonly env: GatewayBindings["env"];
+  private readonly indexes: PrincipalIndexes;
+
   constructor(
-    private readonly env: Env,
+    bindings: GatewayBindings,
     private readonly settings: Settings,
     readonly principal: string,
     private readonly waitUntil?: (promise: Promise<unknown>) => void,
-  ) {}
+  ) {
+    this.env = bindings.env;
+    this.indexes = bindings.indexes;
+  }
 
   private task(taskId: string) {
     return this.env.TASKS.getByName(taskObjectName(this.principal, taskId));
   }
 
   private index() {
-    return this.env.PRINCIPALS.getByName(principalObjectName(this.principal));
+    return this.indexes(this.principal);
   }
 
   /**

@@ -11,7 +11,7 @@ import { callFingerprint } from "./call-fingerprint";
 import { isTaskId, newTaskId, taskObjectName } from "./ids";
 import { newTask } from "./model";
 import { JobDispatch } from "./job-dispatch";
-import type { PrincipalIndexes } from "./principal-index-port";
+import type { PrincipalIndex, PrincipalIndexes } from "./principal-index-port";
 import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
@@ -50,6 +50,7 @@ export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
   /** The task's meta as the object held it when the feed opened. */
   readonly meta: TaskMeta;
 }
+
 /**
  * What the gateway calls. The task objects and the job queue are the core's own bindings, still
  * typed through `Env` (its TaskObject class is the composition root's); the principals' indexes
@@ -77,25 +78,19 @@ export class TaskGateway {
    * `waitUntil` (the request's): with it, the job messages of this isolate's creations leave in
    * batches after the answer (job-dispatch.ts); without it, creation waits for its message to leave.
    */
-  private readonly env: GatewayBindings["env"];
-  private readonly indexes: PrincipalIndexes;
-
   constructor(
-    bindings: GatewayBindings,
+    private readonly bindings: GatewayBindings,
     private readonly settings: Settings,
     readonly principal: string,
     private readonly waitUntil?: (promise: Promise<unknown>) => void,
-  ) {
-    this.env = bindings.env;
-    this.indexes = bindings.indexes;
-  }
+  ) {}
 
   private task(taskId: string) {
-    return this.env.TASKS.getByName(taskObjectName(this.principal, taskId));
+    return this.bindings.env.TASKS.getByName(taskObjectName(this.principal, taskId));
   }
 
-  private index() {
-    return this.indexes(this.principal);
+  private index(): PrincipalIndex {
+    return this.bindings.indexes(this.principal);
   }
 
   /**
@@ -179,7 +174,7 @@ export class TaskGateway {
     }
     // The queue stays the job's dispatch of record; a job already started needs nothing from it
     // (queue-consumer.ts). With the request's waitUntil the message leaves after the answer.
-    const sent = jobDispatch.send(this.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) });
+    const sent = jobDispatch.send(this.bindings.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) });
     if (this.waitUntil) this.waitUntil(sent);
     else await sent;
     return snapshot;
@@ -243,7 +238,7 @@ export class TaskGateway {
   async joinEvents(taskId: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
     if (!isTaskId(taskId)) return { ok: false, status: 404 };
     const name = taskObjectName(this.principal, taskId);
-    return joinEventStream(this.env.TASKS.getByName(name), name, format, afterSeq);
+    return joinEventStream(this.bindings.env.TASKS.getByName(name), name, format, afterSeq);
   }
 
   // ---- adapter state (adapter-state.ts) ----------------------------------------

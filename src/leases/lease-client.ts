@@ -39,6 +39,7 @@ interface Held<Unit, Refusal> {
   waiting: number;
 }
 
+/** An isolate's leases, by key. `Unit` is what is leased (a slot's id, a token's mark), never undefined. */
 export class Leases<Unit, Refusal> {
   private readonly held = new Map<string, Held<Unit, Refusal>>();
   private readonly now: () => number;
@@ -50,8 +51,8 @@ export class Leases<Unit, Refusal> {
   /** Spend one unit of `key`'s lease, asking the owner (`request`) for a new lease when it has none left. */
   async take(key: string, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal>): Promise<Spent<Unit, Refusal>> {
     const held = this.entry(key);
-    const unit = this.spend(held);
-    if (unit) return unit;
+    const spent = this.spend(held);
+    if (spent) return spent;
     held.waiting += 1;
     try {
       return await this.wait(held, sizing, request);
@@ -62,8 +63,8 @@ export class Leases<Unit, Refusal> {
 
   private async wait(held: Held<Unit, Refusal>, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal>): Promise<Spent<Unit, Refusal>> {
     for (;;) {
-      const unit = this.spend(held);
-      if (unit) return unit;
+      const spent = this.spend(held);
+      if (spent) return spent;
       if (held.pending) {
         // A refusal answers every spend that waited on it; after a failed round trip each waiter
         // tries again itself, so the error surfaces in its own request.

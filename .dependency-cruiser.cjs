@@ -24,6 +24,7 @@ const LAYERS = [
   ["json", "src/json\\.ts$"],
   ["config", "src/config\\.ts$"],
   ["limits", "src/limits/"],
+  ["leases", "src/leases/"],
   ["pages", "src/pages/"],
   ["shims", "src/shims/"],
 ];
@@ -78,6 +79,13 @@ module.exports = {
       severity: "error",
       from: { path: "^src/streams/" },
       to: { pathNot: "^src/streams/" },
+    },
+    {
+      name: "leases-imports-nothing-else",
+      comment: "src/leases is generic over what is leased (tokens, admission slots): it imports no other folder and no package.",
+      severity: "error",
+      from: { path: "^src/leases/" },
+      to: { pathNot: "^src/leases/" },
     },
     {
       name: "no-circular",

@@ -15,6 +15,7 @@ import { findStep } from "./jobs/steps";
 import { jobRunner } from "./jobs/runner";
 import { mcp20251125, sessionObserver } from "./mcp-2025-11-25";
 import { withModernEra } from "./mcp-2026-07-28";
+import { principalIndexes } from "./principals/principal-indexes";
 import { findTool } from "./tools/registry";
 import { webhookObserver } from "./webhooks/webhook-observer";
 import { handleWebhookBatch, isWebhookQueue } from "./webhooks/queue-consumer";
@@ -27,6 +28,7 @@ export { PublishReportWorkflow } from "./tools/publish-report-workflow";
 const wiring: TaskObjectWiring = {
   runJob: jobRunner(findTool, env),
   observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(findTool)],
+  principalIndexes: principalIndexes(env),
   onExpired: stopExpiredWork(findTool),
 };
 

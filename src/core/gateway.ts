@@ -8,9 +8,10 @@ import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } fr
 import type { WireEvent } from "../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
 import { callFingerprint } from "./call-fingerprint";
-import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
+import { isTaskId, newTaskId, taskObjectName } from "./ids";
 import { newTask } from "./model";
 import { JobDispatch } from "./job-dispatch";
+import type { PrincipalIndex, PrincipalIndexes } from "./principal-index-port";
 import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
@@ -49,6 +50,17 @@ export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
   /** The task's meta as the object held it when the feed opened. */
   readonly meta: TaskMeta;
 }
+
+/**
+ * What the gateway calls. The task objects and the job queue are the core's own bindings, still
+ * typed through `Env` (its TaskObject class is the composition root's); the principals' indexes
+ * come through the core's port (principal-index-port.ts), wired above it (src/principals/principal-indexes.ts).
+ */
+export interface GatewayBindings {
+  env: Pick<Env, "TASKS" | "JOBS">;
+  indexes: PrincipalIndexes;
+}
+
 export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
 
 /** This isolate's admission slots, per principal and cap (slot-lease.ts). Lost on eviction: the index takes them back. */
@@ -67,18 +79,18 @@ export class TaskGateway {
    * batches after the answer (job-dispatch.ts); without it, creation waits for its message to leave.
    */
   constructor(
-    private readonly env: Env,
+    private readonly bindings: GatewayBindings,
     private readonly settings: Settings,
     readonly principal: string,
     private readonly waitUntil?: (promise: Promise<unknown>) => void,
   ) {}
 
   private task(taskId: string) {
-    return this.env.TASKS.getByName(taskObjectName(this.principal, taskId));
+    return this.bindings.env.TASKS.getByName(taskObjectName(this.principal, taskId));
   }
 
-  private index() {
-    return this.env.PRINCIPALS.getByName(principalObjectName(this.principal));
+  private index(): PrincipalIndex {
+    return this.bindings.indexes(this.principal);
   }
 
   /**
@@ -162,7 +174,7 @@ export class TaskGateway {
     }
     // The queue stays the job's dispatch of record; a job already started needs nothing from it
     // (queue-consumer.ts). With the request's waitUntil the message leaves after the answer.
-    const sent = jobDispatch.send(this.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) });
+    const sent = jobDispatch.send(this.bindings.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) });
     if (this.waitUntil) this.waitUntil(sent);
     else await sent;
     return snapshot;
@@ -226,7 +238,7 @@ export class TaskGateway {
   async joinEvents(taskId: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
     if (!isTaskId(taskId)) return { ok: false, status: 404 };
     const name = taskObjectName(this.principal, taskId);
-    return joinEventStream(this.env.TASKS.getByName(name), name, format, afterSeq);
+    return joinEventStream(this.bindings.env.TASKS.getByName(name), name, format, afterSeq);
   }
 
   // ---- adapter state (adapter-state.ts) ----------------------------------------

@@ -6,6 +6,7 @@
 import type { AdapterStateWriter } from "./adapter-state";
 import type { FanOutRequest, FanOutStatus } from "./fan-outs";
 import type { AskedQuestion } from "./input";
+import type { PrincipalIndexes } from "./principal-index-port";
 import type { LogLevel, TaskEvent } from "./task-events";
 import type { JsonObject, TaskRecord } from "./task-record";
 
@@ -52,6 +53,7 @@ export type RunOutcome =
 export type JobRunner = (tool: string, args: JsonObject, host: JobHost) => Promise<RunOutcome>;
 
 export interface TaskObserverContext {
+  /** The Worker's env, handed through untouched: observers live above the core and reach their own bindings with it. */
   env: Env;
   record: TaskRecord;
   /** The events just appended, in order. */
@@ -73,6 +75,8 @@ export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
 export interface TaskObjectWiring {
   runJob: JobRunner;
   observers: readonly TaskObserver[];
+  /** Where the task reports itself: its principal's index (principal-index-port.ts). */
+  principalIndexes: PrincipalIndexes;
   /** The task's ttl ran out and it was deleted (no event marks it): stop what still works for it elsewhere. */
   onExpired?: (env: Env, record: TaskRecord) => Promise<void>;
 }

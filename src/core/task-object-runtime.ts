@@ -24,6 +24,8 @@ import { taskSnapshot, type TaskSnapshot } from "./task-rpc";
 import { TaskRuns } from "./task-runs";
 import { TaskStorage } from "./task-storage";
 
+// `Env` stays here: the runtime hands every object the Worker's env; the core reads its settings from
+// it and its step queue, and hands it on to the observers and onExpired above it (ports.ts).
 export abstract class TaskObjectRuntime extends DurableObject<Env> {
   protected readonly storage: TaskStorage;
   protected readonly settings: Settings;
@@ -52,7 +54,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
     this.observers = new TaskObservers(wiring.observers, env);
     this.onExpired = wiring.onExpired;
-    this.outbox = new TaskOutbox(env);
+    this.outbox = new TaskOutbox(env, wiring.principalIndexes);
     this.commits = new TaskCommits({ storage: this.storage, setAlarm: (at) => this.ctx.storage.setAlarm(at), feed: this.feed, observers: this.observers, outbox: this.outbox });
     const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);
     const append = (events: NewTaskEvent[]) => void this.commits.append(events);

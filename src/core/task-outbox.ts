@@ -5,7 +5,7 @@
  * leave one at a time, in order, so a later status never arrives before an earlier one.
  */
 import { sendBatches, type StepMessage } from "./fan-out-message";
-import { principalObjectName } from "./ids";
+import type { PrincipalIndex, PrincipalIndexes } from "./principal-index-port";
 import { type TaskRecord } from "./task-record";
 import { toTaskView } from "./task-view";
 
@@ -14,7 +14,11 @@ export class TaskOutbox {
   /** Created under an admission slot and not yet reported to the index (slot-lease.ts). */
   private untracked = false;
 
-  constructor(private readonly env: Env) {}
+  /** `env`: the step queue, the core's own binding; `indexes`: the principals' indexes, through the core's port. */
+  constructor(
+    private readonly env: Pick<Env, "STEPS">,
+    private readonly indexes: PrincipalIndexes,
+  ) {}
 
   /** Items' messages to the step queue, in sendBatch calls within the queue's limits. Throws: the fan-out's alarm sends again. */
   async sendSteps(messages: StepMessage[]): Promise<void> {
@@ -52,8 +56,8 @@ export class TaskOutbox {
     return this.inOrder("task index removal failed", record, (index) => index.remove(record.taskId));
   }
 
-  private inOrder(failure: string, record: TaskRecord, call: (index: ReturnType<Env["PRINCIPALS"]["getByName"]>) => Promise<void>): Promise<void> {
-    const index = this.env.PRINCIPALS.getByName(principalObjectName(record.principal));
+  private inOrder(failure: string, record: TaskRecord, call: (index: PrincipalIndex) => Promise<void>): Promise<void> {
+    const index = this.indexes(record.principal);
     const next = this.indexCalls.then(() => call(index)).catch((error: unknown) => console.error(failure, record.taskId, error));
     this.indexCalls = next;
     return next;

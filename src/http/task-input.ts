@@ -6,6 +6,7 @@
  */
 import type { Context } from "hono";
 import { TaskGateway } from "../core/gateway";
+import { gatewayBindings } from "../principals/principal-indexes";
 import { isTaskId } from "../core/ids";
 import { isRecord } from "../json";
 import { taskDocument } from "../protocol/task-document";
@@ -34,7 +35,7 @@ export async function answerTaskInput(c: Context<AppEnv>): Promise<Response> {
   if (!isRecord(responses) || Object.keys(responses).length === 0) {
     return problem(400, "bad_body", 'The body must be a JSON object of answers by question key: { "<key>": { "action": "accept" | "decline" | "cancel", "content"?: { ... } } }. The keys are those of the task\'s inputRequests (GET /tasks/{taskId}).');
   }
-  const outcome = await new TaskGateway(c.env, c.get("settings"), c.get("principal")).answer(taskId, responses);
+  const outcome = await new TaskGateway(gatewayBindings(c.env), c.get("settings"), c.get("principal")).answer(taskId, responses);
   if (!outcome.ok) {
     switch (outcome.reason) {
       case "not_found":

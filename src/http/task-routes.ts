@@ -6,6 +6,7 @@
  */
 import { Hono, type Context } from "hono";
 import { TaskGateway } from "../core/gateway";
+import { gatewayBindings } from "../principals/principal-indexes";
 import { isTaskId } from "../core/ids";
 import { taskDocument } from "../protocol/task-document";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";
@@ -23,7 +24,7 @@ const LIMIT = /^(?:[1-9]\d?|100)$/;
 
 export const taskRoutes = new Hono<AppEnv>();
 
-const gatewayOf = (c: Context<AppEnv>) => new TaskGateway(c.env, c.get("settings"), c.get("principal"));
+const gatewayOf = (c: Context<AppEnv>) => new TaskGateway(gatewayBindings(c.env), c.get("settings"), c.get("principal"));
 
 taskRoutes.get("/", async (c) => {
   const limit = c.req.query("limit");

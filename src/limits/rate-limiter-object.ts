@@ -1,10 +1,11 @@
 /**
  * RateLimiterObject: one token bucket per principal, so the limit holds across every isolate
- * and region. Isolates lease a few tokens per round trip (token-lease.ts). Kept in memory: an
+ * and region. Isolates lease a few tokens per round trip (token-lease.ts, over src/leases/). Kept in memory: an
  * evicted object restarts with a full bucket, which only an idle (hence refilled) or
  * redeployed principal ever sees.
  */
 import { DurableObject } from "cloudflare:workers";
+import { grantSize } from "../leases/lease-owner";
 import type { RateGrant } from "./token-lease";
 
 export class RateLimiterObject extends DurableObject<Env> {
@@ -22,7 +23,7 @@ export class RateLimiterObject extends DurableObject<Env> {
     this.tokens = Math.min(burst, refilled + Math.max(0, Math.floor(giveBack)));
     this.updatedAt = now;
     if (this.tokens >= 1) {
-      const granted = Math.max(1, Math.min(Math.floor(want), Math.floor(this.tokens)));
+      const granted = Math.max(1, grantSize(want, this.tokens));
       this.tokens -= granted;
       return { ok: true, granted };
     }

@@ -5,6 +5,7 @@
  */
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { TaskGateway } from "../core/gateway";
+import { gatewayBindings } from "../principals/principal-indexes";
 import { readBodyWithLimit } from "../http/body";
 import { parseJsonInput } from "../http/json-input";
 import type { McpRequest } from "../http/mcp-endpoint";
@@ -74,7 +75,7 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
     clientElicitation = session.clientElicitation;
   }
 
-  const gateway = new TaskGateway(input.env, settings, input.principal, input.waitUntil);
+  const gateway = new TaskGateway(gatewayBindings(input.env), settings, input.principal, input.waitUntil);
   const routed = requests.length === messages.length ? { rest: messages } : await routeAnswers(messages, gateway);
   if (requests.length === 0 && routed.refusal) return routed.refusal;
 

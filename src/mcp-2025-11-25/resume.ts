@@ -7,6 +7,7 @@
 import * as z from "zod";
 import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/adapter-state";
 import { TaskGateway } from "../core/gateway";
+import { gatewayBindings } from "../principals/principal-indexes";
 import type { TaskEvent } from "../core/task-events";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
@@ -52,7 +53,7 @@ export async function handleMcpGet(input: McpRequest): Promise<Response> {
  */
 async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { kind: "task" }>): Promise<Response> {
   const { taskId, stream, seq } = route;
-  const gateway = new TaskGateway(input.env, input.settings, input.principal);
+  const gateway = new TaskGateway(gatewayBindings(input.env), input.settings, input.principal);
   const [session, opened] = await Promise.all([
     checkSession(input.request, input.env, input.principal),
     gateway.openFeed(taskId, seq, { state: { kind: RESPONSE_STREAM_STATE, key: String(stream) } }),

@@ -7,6 +7,7 @@
 import type { McpRequest } from "../http/mcp-endpoint";
 import { ProtocolError } from "../protocol/errors";
 import { TaskGateway } from "../core/gateway";
+import { gatewayBindings } from "../principals/principal-indexes";
 import type { JsonObject } from "../core/task-record";
 import type { ModernMessage } from "./classify";
 import type { ModernContext } from "./context";
@@ -62,7 +63,7 @@ export async function handleModernPost(input: ModernPostInput): Promise<Response
     const ctx: ModernContext = {
       env: input.env,
       settings: input.settings,
-      gateway: new TaskGateway(input.env, input.settings, input.principal, input.waitUntil),
+      gateway: new TaskGateway(gatewayBindings(input.env), input.settings, input.principal, input.waitUntil),
       baseUrl: input.baseUrl,
       envelope,
       requestId: message.id,

@@ -4,8 +4,10 @@
  * against the principal's cap of unfinished tasks from the moment it is leased until its task
  * reports itself (PrincipalObject.track) or the slot is taken back unused, so the cap is never
  * exceeded. Near the cap nothing is leased: every creation then asks the index itself, and the
- * slots still out run out within a lease's length.
+ * slots still out run out within a lease's length. The lease is the one rate-limit tokens use too
+ * (src/leases/).
  */
+import { grantSize } from "../leases/lease-owner";
 
 /** How long an isolate may spend a slot after its lease; the index takes unspent ones back SLOT_GRACE_MS later. */
 export const SLOT_LEASE_MS = 10_000;
@@ -16,7 +18,7 @@ export const SLOT_GRACE_MS = 5_000;
  * isolates together never hold much of it, and near it every creation is admitted one by one).
  */
 export function slotAllowance(want: number, used: number, maxActive: number): number {
-  return Math.max(0, Math.min(Math.floor(want), Math.floor((maxActive - used) / 4)));
+  return grantSize(want, (maxActive - used) / 4);
 }
 
 export class AdmissionSlots {

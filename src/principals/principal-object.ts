@@ -3,47 +3,17 @@
  * `tasks/list` (cursor pages), maps idempotency keys to tasks, and enforces the cap on
  * unfinished tasks, admitting a task at a time (admit) or leasing admission slots to isolates
  * (lease, track: admission-slots.ts). Each TaskObject stays the source of truth; this copy may
- * lag, never leak.
+ * lag, never leak. Its RPC methods the core calls are the core's port (src/core/principal-index-port.ts).
  */
 import { DurableObject } from "cloudflare:workers";
 import { newTaskId } from "../core/ids";
+import type { AdmitInput, AdmitResult, LeaseInput, PrincipalIndex } from "../core/principal-index-port";
 import type { SlotGrant } from "../core/slot-lease";
 import type { TaskEntryPage, TaskPage, TaskView } from "../core/task-view";
 import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
 import { AnnouncedTasks, type IndexRow } from "./announced-tasks";
 import { Provisioning } from "./provisioning";
 import { TaskIdPool } from "./task-id-pool";
-
-export type AdmitResult =
-  /** `taskId` is the id to create the task under: a pre-provisioned one, or else the one proposed. */
-  | { ok: true; taskId: string }
-  | { ok: false; reason: "duplicate"; taskId: string }
-  /** The key was first used for another call (another tool, or other arguments): nothing admitted. */
-  | { ok: false; reason: "conflict"; taskId: string; tool: string }
-  | { ok: false; reason: "cap"; active: number; limit: number };
-
-export interface LeaseInput {
-  principal: string;
-  /** Slots asked for. */
-  want: number;
-  /** Slots of an earlier lease given back unspent. */
-  giveBack: string[];
-  /** The isolate's creations waiting for a slot now; unset, as many as asked for. */
-  waiting?: number;
-  maxActive: number;
-}
-
-export interface AdmitInput {
-  /** The proposed task; its id is used when the pool has none ready. */
-  task: TaskView;
-  /** Whose index this is; with it, the task gets a pre-provisioned id and the pool is refilled. */
-  principal?: string;
-  tool: string;
-  idempotencyKey?: string;
-  /** The call the key is bound to (call-fingerprint.ts): a key reused for another call is refused. */
-  call?: string;
-  maxActive: number;
-}
 
 const ACTIVE = "status IN ('working', 'input_required')";
 
@@ -58,7 +28,7 @@ export function indexedView(task: TaskView): TaskView {
   return rest;
 }
 
-export class PrincipalObject extends DurableObject<Env> {
+export class PrincipalObject extends DurableObject<Env> implements PrincipalIndex {
   private readonly sql: SqlStorage;
   private readonly pool: TaskIdPool;
   private readonly slots: AdmissionSlots;

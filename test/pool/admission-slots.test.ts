@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import { TaskGateway } from "../../src/core/gateway";
+import { gatewayBindings } from "../../src/principals/principal-indexes";
 import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/ids";
 import type { TaskView } from "../../src/core/task-view";
 import type { PrincipalObject, TaskObject } from "../../src/index";
@@ -99,7 +100,7 @@ describe("admission slots", () => {
   });
 
   it("let a gateway create tasks that are listed as soon as their creation answers", async ({ expect }) => {
-    const gateway = new TaskGateway(env, { ...readSettings(env), maxActiveTasksPerPrincipal: 100 }, `p-${crypto.randomUUID()}`);
+    const gateway = new TaskGateway(gatewayBindings(env), { ...readSettings(env), maxActiveTasksPerPrincipal: 100 }, `p-${crypto.randomUUID()}`);
     for (let i = 0; i < 5; i++) {
       const created = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
       const taskId = created.ok ? created.snapshot.task.taskId : "";

@@ -5,6 +5,7 @@ import { readSettings } from "../../src/config";
 import type { PrincipalObject } from "../../src/principals/principal-object";
 import { POOL_MAX_AGE_MS, POOL_SIZE } from "../../src/principals/task-id-pool";
 import { TaskGateway } from "../../src/core/gateway";
+import { gatewayBindings } from "../../src/principals/principal-indexes";
 import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/ids";
 import type { TaskView } from "../../src/core/task-view";
 import type { TaskObject } from "../../src/index";
@@ -149,7 +150,7 @@ describe("TaskGateway (index + objects + queue)", () => {
   const settings = { ...readSettings(env), maxActiveTasksPerPrincipal: 3 };
 
   it("creates tasks through the queue and keeps the index in step with their status", async ({ expect }) => {
-    const gateway = new TaskGateway(env, settings, `p-${crypto.randomUUID()}`);
+    const gateway = new TaskGateway(gatewayBindings(env), settings, `p-${crypto.randomUUID()}`);
     const created = await gateway.create({ tool: "countdown", args: { seconds: 1 } });
     expect(created).toMatchObject({ ok: true, created: true, snapshot: { task: { status: "working" } } });
     const taskId = created.ok ? created.snapshot.task.taskId : "";
@@ -160,7 +161,7 @@ describe("TaskGateway (index + objects + queue)", () => {
 
   it("is told of status changes only: the run's start (same status, new message) costs no index update", async ({ expect }) => {
     const principal = `p-${crypto.randomUUID()}`;
-    const gateway = new TaskGateway(env, settings, principal);
+    const gateway = new TaskGateway(gatewayBindings(env), settings, principal);
     const created = await gateway.create({ tool: "countdown", args: { seconds: 2 } });
     const taskId = created.ok ? created.snapshot.task.taskId : "";
     await vi.waitFor(async () => expect((await gateway.get(taskId))?.task.statusMessage).toMatch(/^Running\.|s left$/), settle);
@@ -176,7 +177,7 @@ describe("TaskGateway (index + objects + queue)", () => {
   });
 
   it("answers a repeated idempotency key with the same task", async ({ expect }) => {
-    const gateway = new TaskGateway(env, settings, `p-${crypto.randomUUID()}`);
+    const gateway = new TaskGateway(gatewayBindings(env), settings, `p-${crypto.randomUUID()}`);
     const first = await gateway.create({ tool: "countdown", args: { seconds: 1 }, idempotencyKey: "same" });
     const second = await gateway.create({ tool: "countdown", args: { seconds: 1 }, idempotencyKey: "same" });
     expect(first.ok && second.ok).toBe(true);
@@ -187,7 +188,7 @@ describe("TaskGateway (index + objects + queue)", () => {
   });
 
   it("refuses a task over the per-principal cap with a message saying what to do", async ({ expect }) => {
-    const gateway = new TaskGateway(env, settings, `p-${crypto.randomUUID()}`);
+    const gateway = new TaskGateway(gatewayBindings(env), settings, `p-${crypto.randomUUID()}`);
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) {
       const created = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
@@ -200,8 +201,8 @@ describe("TaskGateway (index + objects + queue)", () => {
   });
 
   it("keeps each principal's tasks invisible to every other principal", async ({ expect }) => {
-    const alice = new TaskGateway(env, settings, `alice-${crypto.randomUUID()}`);
-    const mallory = new TaskGateway(env, settings, `mallory-${crypto.randomUUID()}`);
+    const alice = new TaskGateway(gatewayBindings(env), settings, `alice-${crypto.randomUUID()}`);
+    const mallory = new TaskGateway(gatewayBindings(env), settings, `mallory-${crypto.randomUUID()}`);
     const created = await alice.create({ tool: "countdown", args: { seconds: 600 } });
     const taskId = created.ok ? created.snapshot.task.taskId : "";
     expect(await mallory.get(taskId)).toBeUndefined();
@@ -213,7 +214,7 @@ describe("TaskGateway (index + objects + queue)", () => {
   });
 
   it("treats ids that are not 32 hex characters as unknown", async ({ expect }) => {
-    const gateway = new TaskGateway(env, settings, `p-${crypto.randomUUID()}`);
+    const gateway = new TaskGateway(gatewayBindings(env), settings, `p-${crypto.randomUUID()}`);
     for (const id of ["", "abc", "A".repeat(32), "../".repeat(11)]) {
       expect(await gateway.get(id)).toBeUndefined();
       expect(await gateway.cancel(id)).toEqual({ ok: false, reason: "not_found" });
@@ -238,7 +239,7 @@ describe("the pool of pre-provisioned task ids", () => {
 
   it("fills in the background after a creation, with objects whose database is made ahead and holds no task", async ({ expect }) => {
     const principal = `p-${crypto.randomUUID()}`;
-    const gateway = new TaskGateway(env, settings, principal);
+    const gateway = new TaskGateway(gatewayBindings(env), settings, principal);
     const first = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
     for (const id of await poolOf(principal)) {
@@ -250,7 +251,7 @@ describe("the pool of pre-provisioned task ids", () => {
 
   it("keeps pooled ids invisible: not found, not listed, not reachable by another principal", async ({ expect }) => {
     const principal = `p-${crypto.randomUUID()}`;
-    const gateway = new TaskGateway(env, settings, principal);
+    const gateway = new TaskGateway(gatewayBindings(env), settings, principal);
     const first = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
     const pooled = await poolOf(principal);
@@ -265,14 +266,14 @@ describe("the pool of pre-provisioned task ids", () => {
     const second = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     const secondId = second.ok ? second.snapshot.task.taskId : "";
     expect(secondId).toBe(pooled[0]);
-    expect(await new TaskGateway(env, settings, `mallory-${crypto.randomUUID()}`).get(secondId)).toBeUndefined();
+    expect(await new TaskGateway(gatewayBindings(env), settings, `mallory-${crypto.randomUUID()}`).get(secondId)).toBeUndefined();
     expect((await gateway.get(secondId))?.task.status).toBe("working");
     for (const id of [first.ok ? first.snapshot.task.taskId : "", secondId]) await gateway.cancel(id);
   });
 
   it("hands each pooled id out once, even to concurrent creations", async ({ expect }) => {
     const principal = `p-${crypto.randomUUID()}`;
-    const gateway = new TaskGateway(env, { ...settings, maxActiveTasksPerPrincipal: 100 }, principal);
+    const gateway = new TaskGateway(gatewayBindings(env), { ...settings, maxActiveTasksPerPrincipal: 100 }, principal);
     await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
     const created = await Promise.all(Array.from({ length: POOL_SIZE + 4 }, () => gateway.create({ tool: "countdown", args: { seconds: 600 } })));
@@ -284,7 +285,7 @@ describe("the pool of pre-provisioned task ids", () => {
 
   it("discards ids unused past POOL_MAX_AGE_MS (their objects left empty); a created task is never discarded", async ({ expect }) => {
     const principal = `p-${crypto.randomUUID()}`;
-    const gateway = new TaskGateway(env, settings, principal);
+    const gateway = new TaskGateway(gatewayBindings(env), settings, principal);
     const kept = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
     const pooled = await poolOf(principal);

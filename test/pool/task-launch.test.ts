@@ -7,6 +7,7 @@ import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import { TaskGateway } from "../../src/core/gateway";
+import { gatewayBindings } from "../../src/principals/principal-indexes";
 import worker from "../../src/index";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedEvents, storedRecord, type TaskStub } from "./support";
@@ -86,7 +87,7 @@ describe("the job's queue message once its run has started", () => {
       },
     };
     // No waitUntil: each creation returns once its message (if any) has left.
-    const gateway = new TaskGateway({ ...env, JOBS }, { ...readSettings(env), dispatchGraceMs: 0 }, principal);
+    const gateway = new TaskGateway(gatewayBindings({ ...env, JOBS }), { ...readSettings(env), dispatchGraceMs: 0 }, principal);
     const quick = await gateway.create({ tool: "batch_process", args: { items: 1, secondsPerItem: 0 }, wait: true });
     expect((await gateway.get(quick.ok ? quick.snapshot.task.taskId : ""))?.task.status).toBe("completed");
     const slow = await gateway.create({ tool: "countdown", args: { seconds: 2 }, wait: true });

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import { TaskGateway } from "../../src/core/gateway";
+import { gatewayBindings } from "../../src/principals/principal-indexes";
 import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
 import type { TaskEvent } from "../../src/core/task-events";
@@ -41,7 +42,7 @@ describe("TaskObject.create", () => {
 describe("TaskGateway.create outside a request (no waitUntil)", () => {
   it("sends the job's queue message before it returns; the consumer's delivery starts the job", async ({ expect }) => {
     const principal = `p-${crypto.randomUUID()}`;
-    const created = await new TaskGateway(env, readSettings(env), principal).create({ tool: "countdown", args: { seconds: 1 }, meta: {} });
+    const created = await new TaskGateway(gatewayBindings(env), readSettings(env), principal).create({ tool: "countdown", args: { seconds: 1 }, meta: {} });
     if (!created.ok) throw new Error(`not created: ${JSON.stringify(created)}`);
     const stub = taskStub(principal, created.snapshot.task.taskId);
     // The pool holds tasks for DISPATCH_GRACE_MS (60 s), so only the queue message can start this one.

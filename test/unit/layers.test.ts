@@ -47,6 +47,10 @@ describe("each kind of rule fails on code that breaks it", () => {
     expect(await violationsIn("streams")).toEqual(["streams-imports-nothing-else: src/streams/sse.ts → src/json.ts"]);
   });
 
+  it("src/leases importing anything else, even a layer below it", async () => {
+    expect(await violationsIn("leases")).toEqual(["leases-imports-nothing-else: src/leases/lease-client.ts → src/shims/clock.ts"]);
+  });
+
   it("the core importing the MCP SDK or hono", async () => {
     expect(await violationsIn("core-packages")).toEqual([
       "core-no-http: src/core/b.ts → node_modules/hono",

@@ -1,3 +1,4 @@
+// What only the token use of the lease does; the lease's contract, run against both of its uses, is leases.test.ts.
 import { describe, it } from "vitest";
 import { leaseSize, TokenLeases, type RateGrant } from "../../src/limits/token-lease";
 
@@ -58,17 +59,6 @@ describe("TokenLeases", () => {
     expect(verdicts[3]).toEqual({ ok: false, retryAfterSeconds: 7 });
   });
 
-  it("gives unspent tokens back with the next round trip once the lease is stale", async ({ expect }) => {
-    const { state, refill } = bucket(100);
-    const time = clock();
-    const leases = new TokenLeases({ leaseMs: 1000, maxPrincipals: 10, now: time.now });
-    await leases.spend("p", 10, refill);
-    time.advance(1500);
-    await leases.spend("p", 10, refill);
-    expect(state.returned).toBe(9);
-    expect(state.tokens).toBe(100 - 1 - 10);
-  });
-
   it("shares one round trip among concurrent requests that found the lease empty", async ({ expect }) => {
     const { state, refill } = bucket(100);
     const leases = new TokenLeases({ leaseMs: 1000, maxPrincipals: 10, now: clock().now });
@@ -84,34 +74,6 @@ describe("TokenLeases", () => {
     expect(verdicts.filter((v) => v.ok)).toHaveLength(50);
     expect(verdicts.filter((v) => !v.ok).every((v) => !v.ok && v.retryAfterSeconds === 7)).toBe(true);
     expect(state.tokens).toBe(0);
-  });
-
-  it("answers every waiting request with the refusal of the shared round trip", async ({ expect }) => {
-    const { state, refill } = bucket(0);
-    const leases = new TokenLeases({ leaseMs: 1000, maxPrincipals: 10, now: clock().now });
-    const verdicts = await Promise.all(Array.from({ length: 5 }, () => leases.spend("p", 10, refill)));
-    expect(verdicts.every((v) => !v.ok)).toBe(true);
-    expect(state.trips).toBe(1);
-  });
-
-  it("surfaces a failed round trip in each request instead of letting it through", async ({ expect }) => {
-    const leases = new TokenLeases({ leaseMs: 1000, maxPrincipals: 10, now: clock().now });
-    const failing = async (): Promise<RateGrant> => {
-      throw new Error("limiter unreachable");
-    };
-    const results = await Promise.allSettled(Array.from({ length: 3 }, () => leases.spend("p", 10, failing)));
-    expect(results.every((r) => r.status === "rejected")).toBe(true);
-  });
-
-  it("keeps principals apart and forgets the least recent past maxPrincipals", async ({ expect }) => {
-    const one = bucket(100);
-    const two = bucket(0);
-    const leases = new TokenLeases({ leaseMs: 1000, maxPrincipals: 1, now: clock().now });
-    expect((await leases.spend("a", 10, one.refill)).ok).toBe(true);
-    expect((await leases.spend("b", 10, two.refill)).ok).toBe(false);
-    // "a" was forgotten when "b" arrived: its next request needs a new round trip.
-    await leases.spend("a", 10, one.refill);
-    expect(one.state.trips).toBe(2);
   });
 
   it("sizes a lease at 5% of the burst, between 1 and 20 tokens", ({ expect }) => {

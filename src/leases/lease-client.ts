@@ -1,0 +1,120 @@
+/**
+ * Leases held by an isolate: units taken from an owner object a few at a time and spent here, so
+ * most spends skip the round trip to it. Units leave the owner before they are spent, so its limit
+ * holds; a lease only moves them into one isolate for a while. Two uses: the rate limiter's tokens
+ * (src/limits/token-lease.ts) and the admission slots of the principals' indexes
+ * (src/core/slot-lease.ts). An injected clock, a bounded map of keys, and per key one round trip
+ * in flight, shared by every spend that found the lease empty.
+ */
+
+/** What one round trip brings: units to spend before `until` (this isolate's clock), or a refusal for every spend waiting on it. */
+export type LeaseGrant<Unit, Refusal> = { ok: true; units: readonly [Unit, ...Unit[]]; until: number } | { ok: false; refusal: Refusal };
+
+/**
+ * One round trip to the owner: up to `want` units, first giving back `giveBack`, the unspent units
+ * of a lease run out. `waiting`: the spends of this isolate waiting for a unit now (one, or a burst's many).
+ */
+export type LeaseRequest<Unit, Refusal> = (want: number, giveBack: Unit[], waiting: number) => Promise<LeaseGrant<Unit, Refusal>>;
+
+/** The next lease's size, from the last one's (0 before the first) and whether that one ran out with units unspent. */
+export type LeaseSizing = (last: number, ranOutUnspent: boolean) => number;
+
+export type Spent<Unit, Refusal> = { ok: true; unit: Unit } | { ok: false; refusal: Refusal };
+
+export interface LeaseOptions {
+  /** Keys remembered per isolate; the least recent is dropped past it (its units run out at the owner). */
+  maxKeys: number;
+  now?: () => number;
+}
+
+interface Held<Unit, Refusal> {
+  units: Unit[];
+  /** Until when `units` may be spent. */
+  until: number;
+  /** The last lease's size. */
+  want: number;
+  /** The round trip in flight, shared by every spend of this isolate that found no unit. */
+  pending?: Promise<LeaseGrant<Unit, Refusal>>;
+  /** Spends in take() that found no unit yet. */
+  waiting: number;
+}
+
+/** An isolate's leases, by key. `Unit` is what is leased (a slot's id, a token's mark), never undefined. */
+export class Leases<Unit, Refusal> {
+  private readonly held = new Map<string, Held<Unit, Refusal>>();
+  private readonly now: () => number;
+
+  constructor(private readonly options: LeaseOptions) {
+    this.now = options.now ?? Date.now;
+  }
+
+  /** Spend one unit of `key`'s lease, asking the owner (`request`) for a new lease when it has none left. */
+  async take(key: string, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal>): Promise<Spent<Unit, Refusal>> {
+    const held = this.entry(key);
+    const spent = this.spend(held);
+    if (spent) return spent;
+    held.waiting += 1;
+    try {
+      return await this.wait(held, sizing, request);
+    } finally {
+      held.waiting -= 1;
+    }
+  }
+
+  private async wait(held: Held<Unit, Refusal>, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal>): Promise<Spent<Unit, Refusal>> {
+    for (;;) {
+      const spent = this.spend(held);
+      if (spent) return spent;
+      if (held.pending) {
+        // A refusal answers every spend that waited on it; after a failed round trip each waiter
+        // tries again itself, so the error surfaces in its own request.
+        const grant = await held.pending.catch(() => undefined);
+        if (grant && !grant.ok) return grant;
+        continue;
+      }
+      // A lease run out gives its unspent units back; one used up in time gives nothing back.
+      const giveBack = this.usable(held) ? [] : held.units.splice(0);
+      held.want = sizing(held.want, giveBack.length > 0);
+      const pending = request(held.want, giveBack, held.waiting);
+      held.pending = pending;
+      let grant: LeaseGrant<Unit, Refusal>;
+      try {
+        grant = await pending;
+      } finally {
+        held.pending = undefined;
+      }
+      if (!grant.ok) return grant;
+      // This spend takes the first unit; the rest serve the next ones.
+      held.units = grant.units.slice(1);
+      held.until = grant.until;
+      return { ok: true, unit: grant.units[0] };
+    }
+  }
+
+  /** A unit of the held lease, if it has one and may still be spent. */
+  private spend(held: Held<Unit, Refusal>): Spent<Unit, Refusal> | undefined {
+    if (!this.usable(held)) return undefined;
+    const unit = held.units.shift();
+    return unit === undefined ? undefined : { ok: true, unit };
+  }
+
+  private usable(held: Held<Unit, Refusal>): boolean {
+    return this.now() < held.until;
+  }
+
+  private entry(key: string): Held<Unit, Refusal> {
+    let held = this.held.get(key);
+    if (held) {
+      // Map order is insertion order: re-inserting keeps the busiest keys last.
+      this.held.delete(key);
+    } else {
+      held = { units: [], until: 0, want: 0, waiting: 0 };
+      if (this.held.size >= this.options.maxKeys) {
+        const oldest = this.held.keys().next();
+        if (!oldest.done) this.held.delete(oldest.value);
+      }
+    }
+    this.held.set(key, held);
+    return held;
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Where the core's port to the principals' indexes (src/core/principal-index-port.ts) meets this
+ * Worker's bindings: each principal's index is its PrincipalObject, named by principalObjectName.
+ */
+import type { GatewayBindings } from "../core/gateway";
+import { principalObjectName } from "../core/ids";
+import type { PrincipalIndexes } from "../core/principal-index-port";
+
+/** Each principal's PrincipalObject, through the PRINCIPALS binding. */
+export const principalIndexes =
+  (env: Pick<Env, "PRINCIPALS">): PrincipalIndexes =>
+  (principal) =>
+    env.PRINCIPALS.getByName(principalObjectName(principal));
+
+/** What a TaskGateway calls, from the Worker's env: its task objects and job queue, and the principals' indexes. */
+export const gatewayBindings = (env: Pick<Env, "TASKS" | "JOBS" | "PRINCIPALS">): GatewayBindings => ({ env, indexes: principalIndexes(env) });

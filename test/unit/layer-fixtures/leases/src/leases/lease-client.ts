@@ -1,0 +1,3 @@
+import { now } from "../shims/clock";
+
+export const leasedAt = now;

@@ -14,7 +14,7 @@ import { JobDispatch } from "./job-dispatch";
 import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "./task-events";
 import { parseTaskMeta, type TaskMeta } from "./task-meta";
-import { type JsonObject } from "./task-record";
+import type { JsonObject } from "../json";
 import { toTaskView, type TaskEntryPage, type TaskPage } from "./task-view";
 import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, TaskSnapshot } from "./task-rpc";
 

@@ -10,7 +10,8 @@ import { paceAfter } from "./poll-interval";
 import type { RunOutcome } from "./ports";
 import { resultEventData, type NewTaskEvent } from "./task-events";
 import type { TaskMeta } from "./task-meta";
-import { holdsLease, isTerminal, type JsonObject, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
+import { holdsLease, isTerminal, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
+import type { JsonObject } from "../json";
 import { statusEvent, unchanged, type Transition } from "./transition";
 
 export type { Transition };

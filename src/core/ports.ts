@@ -7,7 +7,8 @@ import type { AdapterStateWriter } from "./adapter-state";
 import type { FanOutRequest, FanOutStatus } from "./fan-outs";
 import type { AskedQuestion } from "./input";
 import type { LogLevel, TaskEvent } from "./task-events";
-import type { JsonObject, TaskRecord } from "./task-record";
+import type { TaskRecord } from "./task-record";
+import type { JsonObject } from "../json";
 
 /** What a run may do to its task: the TaskObject's storage and log, or memory for inline calls. */
 export interface JobHost {

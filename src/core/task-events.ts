@@ -3,7 +3,8 @@
  * A new kind of event is one more entry in TaskEventData (and in KNOWN, which the compiler keeps complete).
  */
 import type { InputAction } from "./input";
-import type { JsonObject, Progress, TaskOutcome } from "./task-record";
+import type { Progress, TaskOutcome } from "./task-record";
+import type { JsonObject } from "../json";
 import type { TaskView } from "./task-view";
 
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error";

@@ -13,7 +13,7 @@ import { applyReport, type ReportReply } from "./engine-reports";
 import type { StepClaim, StepFailure } from "./fan-out-host";
 import { cancelTask, failDelivery, markDelivered, newTask } from "./model";
 import type { LogLevel, TaskEvent } from "./task-events";
-import type { JsonObject } from "./task-record";
+import type { JsonObject } from "../json";
 import { answerTask } from "./task-answers";
 import { TaskObjectRuntime } from "./task-object-runtime";
 import { launchRun } from "./task-launch";

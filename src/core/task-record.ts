@@ -5,9 +5,6 @@ import type { JsonObject } from "../json";
 import type { InputAction } from "./input";
 import type { TaskMeta } from "./task-meta";
 
-// Re-exported so its many importers need not change; it lives in the leaf src/json.ts.
-export type { JsonObject } from "../json";
-
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "waiting_input" | "done";
 

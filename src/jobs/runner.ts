@@ -4,7 +4,7 @@
  * It never writes task state itself; the TaskObject applies the outcome through the state machine.
  */
 import type { JobHost, JobRunner, RunOutcome } from "../core/ports";
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import { PermanentError, toToolResult, type JobContext, type ToolResult } from "./context";
 import { createJobContext } from "./job-context";
 import type { YieldState } from "./yield-state";

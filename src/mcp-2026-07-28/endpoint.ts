@@ -7,7 +7,7 @@
 import type { McpRequest } from "../http/mcp-endpoint";
 import { ProtocolError } from "../protocol/errors";
 import { TaskGateway } from "../core/gateway";
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import type { ModernMessage } from "./classify";
 import type { ModernContext } from "./context";
 import { parseEnvelope } from "./envelope";

@@ -11,7 +11,8 @@
  */
 import * as z from "zod";
 import { parseTaskResourceUri, taskResourceUri } from "../core/ids";
-import { isTerminal, type JsonObject } from "../core/task-record";
+import { isTerminal } from "../core/task-record";
+import type { JsonObject } from "../json";
 import { applyTaskEvent } from "../core/snapshot-events";
 import type { TaskSnapshot } from "../core/task-rpc";
 import type { ModernContext } from "./context";

@@ -5,7 +5,7 @@
  */
 import { echoMeta } from "../core/task-meta";
 import type { AnswerOutcome, TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";
 import { finalResult, relatedTask } from "./task-results";

@@ -10,7 +10,8 @@
 import * as z from "zod";
 import type { TaskGateway } from "../core/gateway";
 import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal, type JsonObject } from "../core/task-record";
+import { isTerminal } from "../core/task-record";
+import type { JsonObject } from "../json";
 import { answerReport, metaFor, notFound, refusal, resultOf, statusResult, textResult } from "./check-back-answers";
 import { ErrorCode, ProtocolError } from "./errors";
 import { followFeed } from "./follow";

@@ -6,7 +6,7 @@
  */
 import { elicitationRequest, type InputRequest } from "../core/input";
 import type { TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 
 export type { InputRequest };
 

@@ -8,7 +8,7 @@
  */
 import * as z from "zod";
 import type { TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import { jsonInputSchema } from "./input-schema";
 import type { Sentences } from "./task-sentences";
 import { taskStatusContent } from "./task-status-data";

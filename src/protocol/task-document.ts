@@ -4,7 +4,8 @@
  * it waits for an answer and, once terminal, the result.
  */
 import { echoMeta } from "../core/task-meta";
-import { isTerminal, type JsonObject } from "../core/task-record";
+import { isTerminal } from "../core/task-record";
+import type { JsonObject } from "../json";
 import type { TaskSnapshot } from "../core/task-rpc";
 import { inputRequestsOf } from "./input-requests";
 

@@ -6,7 +6,8 @@
 import { taskResourceUri } from "../core/ids";
 import { echoMeta, type TaskMeta } from "../core/task-meta";
 import type { TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject, TaskOutcome } from "../core/task-record";
+import type { TaskOutcome } from "../core/task-record";
+import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";
 import { sentencesText, stillRunningSentences, type Sentences } from "./task-sentences";

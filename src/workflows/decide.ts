@@ -8,7 +8,7 @@
 import * as z from "zod";
 import { questionProblem, type InputAnswer, type InputQuestion } from "../core/input";
 import type { RunOutcome } from "../core/ports";
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 
 export const WAITING_MESSAGE = "Running on its Workflow.";
 

@@ -7,9 +7,9 @@ import { fanOutProgress, isAwaitingFanOut, rearmFanOutWait, wakeFromFanOut } fro
 import type { FailOutcome } from "./fan-out-items";
 import type { StepMessage } from "./fan-out-message";
 import type { FanOuts, FinishedItem } from "./fan-outs";
-import type { Transition } from "./model";
-import type { NewTaskEvent } from "./task-events";
-import { isTerminal, type Progress, type TaskRecord } from "./task-record";
+import type { Transition } from "./model/machine";
+import type { NewTaskEvent } from "./model/events";
+import { isTerminal, type Progress, type TaskRecord } from "./model/record";
 
 /** Most messages one alarm sends; the rest go at once from the next alarm, so no alarm runs long. */
 const MAX_SENDS_PER_ALARM = 1000;

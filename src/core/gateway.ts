@@ -7,15 +7,15 @@ import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from 
 import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
 import type { WireEvent } from "../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
-import { callFingerprint } from "./call-fingerprint";
-import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./ids";
-import { newTask } from "./model";
+import { callFingerprint } from "./model/call-fingerprint";
+import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./model/ids";
+import { newTask } from "./model/machine";
 import { JobDispatch } from "./job-dispatch";
 import { SlotLeases } from "./slot-lease";
-import { taskEventFromJson, type TaskEvent } from "./task-events";
-import { parseTaskMeta, type TaskMeta } from "./task-meta";
+import { taskEventFromJson, type TaskEvent } from "./model/events";
+import { parseTaskMeta, type TaskMeta } from "./model/meta";
 import type { JsonObject } from "../json";
-import { toTaskView, type TaskEntryPage, type TaskPage } from "./task-view";
+import { toTaskView, type TaskEntryPage, type TaskPage } from "./model/view";
 import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, TaskSnapshot } from "./task-rpc";
 
 export interface CreateTaskRequest {

@@ -5,9 +5,9 @@
  */
 import type { AdapterStateWriter } from "./adapter-state";
 import type { FanOutRequest, FanOutStatus } from "./fan-outs";
-import type { AskedQuestion } from "./input";
-import type { LogLevel, TaskEvent } from "./task-events";
-import type { TaskRecord } from "./task-record";
+import type { AskedQuestion } from "./model/questions";
+import type { LogLevel, TaskEvent } from "./model/events";
+import type { TaskRecord } from "./model/record";
 import type { JsonObject } from "../json";
 
 /** What a run may do to its task: the TaskObject's storage and log, or memory for inline calls. */

@@ -4,11 +4,11 @@
  * the principal's index told of a status change, the readers sent the events, the observers told.
  */
 import type { FeedBroadcaster } from "../streams/task-feed";
-import { nextAlarmAt, type Transition } from "./model";
-import type { NewTaskEvent, TaskEvent } from "./task-events";
+import { nextAlarmAt, type Transition } from "./model/machine";
+import type { NewTaskEvent, TaskEvent } from "./model/events";
 import type { TaskObservers } from "./task-observers";
 import type { TaskOutbox } from "./task-outbox";
-import type { TaskRecord } from "./task-record";
+import type { TaskRecord } from "./model/record";
 import type { TaskStorage } from "./task-storage";
 
 export interface TaskCommitsDeps {

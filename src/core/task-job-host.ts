@@ -2,11 +2,11 @@
  * The JobHost a TaskObject gives a run: progress, logs and steps go to the task's own
  * storage and event log, through the state machine, synchronously.
  */
-import { recordProgress, type Transition } from "./model";
+import { recordProgress, type Transition } from "./model/machine";
 import type { FanOuts } from "./fan-outs";
 import type { JobHost } from "./ports";
-import type { NewTaskEvent } from "./task-events";
-import { isTerminal, type Progress, type TaskRecord } from "./task-record";
+import type { NewTaskEvent } from "./model/events";
+import { isTerminal, type Progress, type TaskRecord } from "./model/record";
 import type { TaskStorage } from "./task-storage";
 
 export interface TaskJobHostInput {

@@ -11,9 +11,9 @@
  * outlives its first moments is a durable task, and a crash before the task was written leaves
  * nothing that could run the job again.
  */
-import { markDelivered } from "./model";
+import { markDelivered } from "./model/machine";
 import type { TaskCommits } from "./task-commits";
-import { isTerminal, type TaskRecord } from "./task-record";
+import { isTerminal, type TaskRecord } from "./model/record";
 import type { RunHooks, TaskRuns } from "./task-runs";
 
 /**

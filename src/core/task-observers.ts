@@ -6,8 +6,8 @@
  */
 import type { AdapterStateWriter } from "./adapter-state";
 import type { TaskObserver } from "./ports";
-import type { TaskEvent } from "./task-events";
-import type { TaskRecord } from "./task-record";
+import type { TaskEvent } from "./model/events";
+import type { TaskRecord } from "./model/record";
 
 export class TaskObservers {
   private readonly working = new Set<Promise<void>>();

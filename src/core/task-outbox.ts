@@ -5,9 +5,9 @@
  * leave one at a time, in order, so a later status never arrives before an earlier one.
  */
 import { sendBatches, type StepMessage } from "./fan-out-message";
-import { principalObjectName } from "./ids";
-import { type TaskRecord } from "./task-record";
-import { toTaskView } from "./task-view";
+import { principalObjectName } from "./model/ids";
+import { type TaskRecord } from "./model/record";
+import { toTaskView } from "./model/view";
 
 export class TaskOutbox {
   private indexCalls: Promise<void> = Promise.resolve();

@@ -6,8 +6,8 @@
 import type { EventStreamView } from "../streams/event-stream-frames";
 import type { FeedSubject } from "../streams/task-feed";
 import { STATE_SPANS_FIELD } from "./adapter-state";
-import { echoMeta } from "./task-meta";
-import { isTerminal, type TaskRecord } from "./task-record";
+import { echoMeta } from "./model/meta";
+import { isTerminal, type TaskRecord } from "./model/record";
 import type { TaskStorage } from "./task-storage";
 
 /**

@@ -4,12 +4,12 @@
  * adapters read these; only the TaskObject builds them.
  */
 import type { AdapterStateEntry } from "./adapter-state";
-import type { InputQuestion } from "./input";
-import type { NewTaskInput } from "./model";
+import type { InputQuestion } from "./model/questions";
+import type { NewTaskInput } from "./model/machine";
 import type { WireEvent } from "../streams/feed-frames";
-import type { TaskMeta } from "./task-meta";
-import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "./task-record";
-import { toTaskView, type TaskView } from "./task-view";
+import type { TaskMeta } from "./model/meta";
+import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "./model/record";
+import { toTaskView, type TaskView } from "./model/view";
 
 export interface TaskSnapshot {
   task: TaskView;

@@ -7,10 +7,10 @@
  */
 import type { Settings } from "../config";
 import type { FanOuts } from "./fan-outs";
-import { beginRun, endRun, renewLease, type Transition } from "./model";
+import { beginRun, endRun, renewLease, type Transition } from "./model/machine";
 import type { JobRunner, RunOutcome } from "./ports";
-import type { NewTaskEvent } from "./task-events";
-import type { TaskRecord } from "./task-record";
+import type { NewTaskEvent } from "./model/events";
+import type { TaskRecord } from "./model/record";
 import { taskJobHost } from "./task-job-host";
 import type { TaskStorage } from "./task-storage";
 

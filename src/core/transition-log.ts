@@ -4,8 +4,8 @@
  * Never the arguments, the result or the status message (a failure's message may quote either).
  */
 import type { TaskObserver } from "./ports";
-import type { TaskEvent } from "./task-events";
-import type { RunPhase, TaskRecord, TaskStatus } from "./task-record";
+import type { TaskEvent } from "./model/events";
+import type { RunPhase, TaskRecord, TaskStatus } from "./model/record";
 
 export interface TransitionLine {
   event: "task.transition";

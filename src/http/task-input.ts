@@ -6,7 +6,7 @@
  */
 import type { Context } from "hono";
 import { TaskGateway } from "../core/gateway";
-import { isTaskId } from "../core/ids";
+import { isTaskId } from "../core/model/ids";
 import { isRecord } from "../json";
 import { taskDocument } from "../protocol/task-document";
 import { readBodyWithLimit } from "./body";

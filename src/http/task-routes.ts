@@ -6,7 +6,7 @@
  */
 import { Hono, type Context } from "hono";
 import { TaskGateway } from "../core/gateway";
-import { isTaskId } from "../core/ids";
+import { isTaskId } from "../core/model/ids";
 import { taskDocument } from "../protocol/task-document";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";
 import { completeSseResponse, SseStream } from "../streams/sse";

@@ -5,7 +5,7 @@
  * work stops at its next report to the task, which answers that the task has ended.
  */
 import type { TaskObserver } from "../core/ports";
-import type { TaskRecord } from "../core/task-record";
+import type { TaskRecord } from "../core/model/record";
 import type { RunnableTool } from "./runner";
 
 type FindTool = (name: string) => RunnableTool | undefined;

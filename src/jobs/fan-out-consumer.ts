@@ -5,8 +5,8 @@
  * is retried through the queue after the delay its task asks for. While items run, the batch asks
  * each task once a second whether to stop them, which also keeps their leases.
  */
-import { backoff } from "../core/backoff";
-import { taskObjectName } from "../core/ids";
+import { backoff } from "../core/model/backoff";
+import { taskObjectName } from "../core/model/ids";
 import type { StepClaim } from "../core/fan-out-host";
 import { StepMessageSchema, type StepMessage } from "../core/fan-out-message";
 import { abortableDelay, PermanentError } from "./context";

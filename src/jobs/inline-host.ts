@@ -3,7 +3,7 @@
  * the same JobContext API, with steps memoized for this call only and no durable sleep.
  */
 import type { JobHost } from "../core/ports";
-import type { LogLevel } from "../core/task-events";
+import type { LogLevel } from "../core/model/events";
 
 export interface InlineHostOptions {
   signal: AbortSignal;

@@ -6,9 +6,9 @@
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { isOpenAt, type StateSpan } from "../core/adapter-state";
-import type { InputQuestion } from "../core/input";
-import type { TaskEvent } from "../core/task-events";
-import type { TaskMeta } from "../core/task-meta";
+import type { InputQuestion } from "../core/model/questions";
+import type { TaskEvent } from "../core/model/events";
+import type { TaskMeta } from "../core/model/meta";
 import { followFeed, type FollowResult } from "../protocol/follow";
 import { taskEventId } from "../streams/event-ids";
 import type { McpContext } from "./context";

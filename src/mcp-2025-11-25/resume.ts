@@ -7,7 +7,7 @@
 import * as z from "zod";
 import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/adapter-state";
 import { TaskGateway } from "../core/gateway";
-import type { TaskEvent } from "../core/task-events";
+import type { TaskEvent } from "../core/model/events";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { parseEventId, taskEventId, type EventRoute } from "../streams/event-ids";

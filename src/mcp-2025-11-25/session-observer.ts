@@ -6,7 +6,7 @@
  * a `tasks/result` that opens later does not ask it again once a reader got it (follow-task.ts).
  */
 import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
-import { taskResourceUri } from "../core/ids";
+import { taskResourceUri } from "../core/model/ids";
 import type { TaskObserver } from "../core/ports";
 import { SESSION_WATCH_STATE, sessionObjectName } from "../sessions/ids";
 import { sessionMessageForEvent } from "./task-messages";

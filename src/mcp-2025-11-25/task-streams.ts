@@ -11,8 +11,8 @@
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { isOpenAt, type AdapterStateEntry, type OpenStateEntry } from "../core/adapter-state";
-import type { TaskEvent } from "../core/task-events";
-import type { TaskMeta } from "../core/task-meta";
+import type { TaskEvent } from "../core/model/events";
+import type { TaskMeta } from "../core/model/meta";
 
 const TokenSchema = z.union([z.string(), z.number()]);
 

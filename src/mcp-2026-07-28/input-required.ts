@@ -12,7 +12,7 @@
  */
 import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal } from "../core/task-record";
+import { isTerminal } from "../core/model/record";
 import type { JsonObject } from "../json";
 import type { CallNotifier } from "./call-notifications";
 import { callResult, stillRunningFallback } from "./call-results";

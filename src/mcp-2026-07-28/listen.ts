@@ -10,8 +10,8 @@
  * subscription closes gracefully with its result.
  */
 import * as z from "zod";
-import { parseTaskResourceUri, taskResourceUri } from "../core/ids";
-import { isTerminal } from "../core/task-record";
+import { parseTaskResourceUri, taskResourceUri } from "../core/model/ids";
+import { isTerminal } from "../core/model/record";
 import type { JsonObject } from "../json";
 import { applyTaskEvent } from "../core/snapshot-events";
 import type { TaskSnapshot } from "../core/task-rpc";

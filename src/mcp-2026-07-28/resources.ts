@@ -7,8 +7,8 @@
 import * as z from "zod";
 import { isTaskCardUri, readTaskCard, taskCardResource } from "../protocol/task-card";
 import { taskDocument } from "../protocol/task-document";
-import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../core/ids";
-import { isTerminal } from "../core/task-record";
+import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../core/model/ids";
+import { isTerminal } from "../core/model/record";
 import type { JsonObject } from "../json";
 import type { ModernContext } from "./context";
 import { ModernError, invalidParams } from "./errors";

@@ -6,10 +6,10 @@
 import type { Settings } from "../config";
 import type { AdapterStateEntry } from "../core/adapter-state";
 import type { TaskGateway } from "../core/gateway";
-import type { TaskMeta } from "../core/task-meta";
-import type { LogLevel } from "../core/task-events";
+import type { TaskMeta } from "../core/model/meta";
+import type { LogLevel } from "../core/model/events";
 import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal, type Progress, type TaskOutcome } from "../core/task-record";
+import { isTerminal, type Progress, type TaskOutcome } from "../core/model/record";
 import type { JsonObject } from "../json";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";

@@ -10,7 +10,7 @@
 import * as z from "zod";
 import type { TaskGateway } from "../core/gateway";
 import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal } from "../core/task-record";
+import { isTerminal } from "../core/model/record";
 import type { JsonObject } from "../json";
 import { answerReport, metaFor, notFound, refusal, resultOf, statusResult, textResult } from "./check-back-answers";
 import { ErrorCode, ProtocolError } from "./errors";

@@ -3,8 +3,8 @@
  * inline wait, a running `tasks/result` and the check-back tools' short wait.
  */
 import type { TaskFeed } from "../core/gateway";
-import { outcomeOf, type TaskEvent } from "../core/task-events";
-import type { TaskOutcome } from "../core/task-record";
+import { outcomeOf, type TaskEvent } from "../core/model/events";
+import type { TaskOutcome } from "../core/model/record";
 
 export type FollowResult =
   /** The task ended; `seq` is its result event. */

@@ -3,8 +3,8 @@
  * return. The fields of `tasks/get`, plus progress, the pending questions (`inputRequests`) while
  * it waits for an answer and, once terminal, the result.
  */
-import { echoMeta } from "../core/task-meta";
-import { isTerminal } from "../core/task-record";
+import { echoMeta } from "../core/model/meta";
+import { isTerminal } from "../core/model/record";
 import type { JsonObject } from "../json";
 import type { TaskSnapshot } from "../core/task-rpc";
 import { inputRequestsOf } from "./input-requests";

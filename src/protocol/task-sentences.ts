@@ -4,7 +4,7 @@
  * check-back tools speak with these, so a model hears the same words from every one of them.
  */
 import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal } from "../core/task-record";
+import { isTerminal } from "../core/model/record";
 import { howToAnswer } from "./input-requests";
 
 /** The sentences of one result: `summary` always, `next` while something is left to do. */

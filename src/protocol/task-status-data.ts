@@ -4,7 +4,7 @@
  * program (or the card) needs no parsing of text: `progress`/`total`/`message` sit at the top.
  */
 import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal, type TaskStatus } from "../core/task-record";
+import { isTerminal, type TaskStatus } from "../core/model/record";
 import type { JsonObject } from "../json";
 import { inputRequestsOf, type InputRequest } from "./input-requests";
 

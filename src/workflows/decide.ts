@@ -6,7 +6,7 @@
  * in the task before the next is decided, and a run that dies in between repeats only that one.
  */
 import * as z from "zod";
-import { questionProblem, type InputAnswer, type InputQuestion } from "../core/input";
+import { questionProblem, type InputAnswer, type InputQuestion } from "../core/model/questions";
 import type { RunOutcome } from "../core/ports";
 import type { JsonObject } from "../json";
 

@@ -8,7 +8,7 @@
  */
 import * as z from "zod";
 import { intVar } from "../config";
-import { answerStepName } from "../core/input";
+import { answerStepName } from "../core/model/questions";
 import { noteStepName } from "../core/engine-reports";
 import type { JobHost, RunOutcome } from "../core/ports";
 import type { ToolEngine } from "../jobs/runner";

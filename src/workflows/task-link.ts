@@ -7,9 +7,9 @@
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import { questionProblem, type InputAnswer, type InputQuestion } from "../core/input";
+import { questionProblem, type InputAnswer, type InputQuestion } from "../core/model/questions";
 import type { EngineReport, ReportReply } from "../core/engine-reports";
-import type { LogLevel } from "../core/task-events";
+import type { LogLevel } from "../core/model/events";
 import { answerEventType, questionNote } from "./names";
 
 /** The task's Durable Object, as the Workflow reaches it. */

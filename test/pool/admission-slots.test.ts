@@ -6,8 +6,8 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import { TaskGateway } from "../../src/core/gateway";
-import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/ids";
-import type { TaskView } from "../../src/core/task-view";
+import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/model/ids";
+import type { TaskView } from "../../src/core/model/view";
 import type { PrincipalObject, TaskObject } from "../../src/index";
 
 function view(taskId: string, status: TaskView["status"] = "working"): TaskView {

@@ -7,7 +7,7 @@ import { createExecutionContext, createMessageBatch, evictDurableObject, getQueu
 import { env } from "cloudflare:workers";
 import type { FanOutStatus } from "../../src/core/fan-outs";
 import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
-import type { TaskRecord } from "../../src/core/task-record";
+import type { TaskRecord } from "../../src/core/model/record";
 import { PermanentError } from "../../src/jobs/context";
 import { stepBatchHandler, STEP_DEAD_LETTER_QUEUE, STEP_QUEUE, type FindStep } from "../../src/jobs/fan-out-consumer";
 import { defineStep, type Step } from "../../src/jobs/steps";

@@ -1,14 +1,14 @@
 /** Helpers shared by the pool tests: fresh task objects and direct reads of their storage. */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { newTaskId, taskObjectName } from "../../src/core/ids";
+import { newTaskId, taskObjectName } from "../../src/core/model/ids";
 import type { TaskFeed } from "../../src/core/gateway";
 import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
-import { taskEventFromJson } from "../../src/core/task-events";
-import { parseTaskMeta } from "../../src/core/task-meta";
+import { taskEventFromJson } from "../../src/core/model/events";
+import { parseTaskMeta } from "../../src/core/model/meta";
 import { openFeed } from "../../src/streams/feed-client";
-import type { TaskEvent } from "../../src/core/task-events";
-import type { TaskRecord } from "../../src/core/task-record";
+import type { TaskEvent } from "../../src/core/model/events";
+import type { TaskRecord } from "../../src/core/model/record";
 import type { CreateTaskInput } from "../../src/core/task-rpc";
 import type { TaskObject } from "../../src/index";
 

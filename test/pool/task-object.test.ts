@@ -5,7 +5,7 @@ import { readSettings } from "../../src/config";
 import { TaskGateway } from "../../src/core/gateway";
 import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
-import type { TaskEvent } from "../../src/core/task-events";
+import type { TaskEvent } from "../../src/core/model/events";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, openTaskFeed, storedEvents, storedRecord, taskStub } from "./support";
 

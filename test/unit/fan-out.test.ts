@@ -3,7 +3,7 @@ import { z } from "zod";
 import { awaitFanOut, fanOutProgress, isAwaitingFanOut, rearmFanOutWait, wakeFromFanOut } from "../../src/core/fan-out";
 import { sendBatches } from "../../src/core/fan-out-message";
 import type { FanOutRequest, FanOutStatus } from "../../src/core/fan-outs";
-import { beginRun, cancelTask, endRun, isDueToRun, newTask, nextAlarmAt } from "../../src/core/model";
+import { beginRun, cancelTask, endRun, isDueToRun, newTask, nextAlarmAt } from "../../src/core/model/machine";
 import type { FanOutPort, JobHost } from "../../src/core/ports";
 import type { ItemResult } from "../../src/core/fan-out-storage";
 import { PermanentError } from "../../src/jobs/context";

@@ -2,7 +2,7 @@
 import { describe, it } from "vitest";
 import { taskActivity } from "../../src/protocol/task-activity";
 import { taskStatusData } from "../../src/protocol/task-status-data";
-import type { TaskEvent } from "../../src/core/task-events";
+import type { TaskEvent } from "../../src/core/model/events";
 import type { TaskSnapshot } from "../../src/core/task-rpc";
 
 const TASK_ID = "a".repeat(32);

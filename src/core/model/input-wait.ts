@@ -4,10 +4,10 @@
  * arrive, are checked against their question's form, and once none is pending the task is due to
  * run again (its alarm starts a run that replays its steps and reads the stored answers).
  */
-import { checkAnswer, type AskedQuestion, type InputAnswer } from "./input";
+import { checkAnswer, type AskedQuestion, type InputAnswer } from "./questions";
 import { statusEvent, holdsLease, unchanged, type Transition } from "./transition";
-import type { NewTaskEvent } from "./task-events";
-import { isTerminal, pendingInputs, type AskedInput, type TaskRecord } from "./task-record";
+import type { NewTaskEvent } from "./events";
+import { isTerminal, pendingInputs, type AskedInput, type TaskRecord } from "./record";
 
 /** What a waiting task says in its statusMessage: the first question it waits on. */
 function waitingMessage(record: TaskRecord): string | undefined {

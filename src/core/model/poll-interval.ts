@@ -6,7 +6,7 @@
  * little in between (docs/polling.md).
  */
 // Types only: task-record.ts calls this module to build every view of a task.
-import type { ProgressPace, TaskRecord } from "./task-record";
+import type { ProgressPace, TaskRecord } from "./record";
 
 export interface PollPolicy {
   /** Never suggest less: a poll costs a Worker and an object request. */

@@ -1,9 +1,9 @@
 /**
  * A task's data: the record the TaskObject stores, and the era-neutral view every protocol shows.
  */
-import type { JsonObject } from "../json";
-import type { InputAction } from "./input";
-import type { TaskMeta } from "./task-meta";
+import type { JsonObject } from "../../json";
+import type { InputAction } from "./questions";
+import type { TaskMeta } from "./meta";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "waiting_input" | "done";

@@ -2,10 +2,10 @@
  * A task's events, one typed shape per `type`: what its log stores and its readers receive.
  * A new kind of event is one more entry in TaskEventData (and in KNOWN, which the compiler keeps complete).
  */
-import type { InputAction } from "./input";
-import type { Progress, TaskOutcome } from "./task-record";
-import type { JsonObject } from "../json";
-import type { TaskView } from "./task-view";
+import type { InputAction } from "./questions";
+import type { Progress, TaskOutcome } from "./record";
+import type { JsonObject } from "../../json";
+import type { TaskView } from "./view";
 
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error";
 

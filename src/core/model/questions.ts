@@ -5,7 +5,7 @@
  */
 import { Validator, type OutputUnit } from "@cfworker/json-schema";
 import * as z from "zod";
-import type { JsonObject } from "../json";
+import type { JsonObject } from "../../json";
 
 /** A question's key: the job names it, it is asked once per task, and it travels in request ids and URLs. */
 export const INPUT_KEY = /^[A-Za-z0-9_.:-]{1,64}$/;

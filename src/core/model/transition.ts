@@ -2,11 +2,11 @@
  * What every transition of the state machine is made of (model.ts, input-model.ts): the next
  * record and the events it appends. A no-op returns the same record, so callers skip work by identity.
  */
-import type { NewTaskEvent } from "./task-events";
-import { type TaskRecord } from "./task-record";
-import { toTaskView } from "./task-view";
+import type { NewTaskEvent } from "./events";
+import { type TaskRecord } from "./record";
+import { toTaskView } from "./view";
 
-export { holdsLease } from "./task-record";
+export { holdsLease } from "./record";
 
 export interface Transition {
   record: TaskRecord;

@@ -4,14 +4,14 @@
  * persists what these return and performs the side effects.
  */
 import { backoff } from "./backoff";
-import { awaitFanOut } from "./fan-out";
-import { waitForInput } from "./input-model";
+import { awaitFanOut } from "../fan-out";
+import { waitForInput } from "./input-wait";
 import { paceAfter } from "./poll-interval";
-import type { RunOutcome } from "./ports";
-import { resultEventData, type NewTaskEvent } from "./task-events";
-import type { TaskMeta } from "./task-meta";
-import { holdsLease, isTerminal, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./task-record";
-import type { JsonObject } from "../json";
+import type { RunOutcome } from "../ports";
+import { resultEventData, type NewTaskEvent } from "./events";
+import type { TaskMeta } from "./meta";
+import { holdsLease, isTerminal, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./record";
+import type { JsonObject } from "../../json";
 import { statusEvent, unchanged, type Transition } from "./transition";
 
 export type { Transition };

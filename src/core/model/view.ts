@@ -1,6 +1,6 @@
 /** The task as clients see it (tasks/get, CreateTaskResult, notifications): its record plus a poll interval asked of `now`. */
 import { pollIntervalMs } from "./poll-interval";
-import type { TaskRecord, TaskStatus } from "./task-record";
+import type { TaskRecord, TaskStatus } from "./record";
 
 /** The wire view of a task: the fields of MCP's `Task`, era-neutral. */
 export interface TaskView {

@@ -4,7 +4,7 @@
  * (webhooks, the 2025 adapter's session streams). The core imports none of them.
  */
 import type { AdapterStateWriter } from "./adapter-state";
-import type { FanOutRequest, FanOutStatus } from "./fan-outs";
+import type { FanOutRequest, FanOutStatus } from "./fan-out/ledger";
 import type { AskedQuestion } from "./model/questions";
 import type { LogLevel, TaskEvent } from "./model/events";
 import type { TaskRecord } from "./model/record";

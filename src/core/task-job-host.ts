@@ -3,7 +3,7 @@
  * storage and event log, through the state machine, synchronously.
  */
 import { recordProgress, type Transition } from "./model/machine";
-import type { FanOuts } from "./fan-outs";
+import type { FanOuts } from "./fan-out/ledger";
 import type { JobHost } from "./ports";
 import type { NewTaskEvent } from "./model/events";
 import { isTerminal, type Progress, type TaskRecord } from "./model/record";

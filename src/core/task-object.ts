@@ -10,7 +10,7 @@
 import { taskPolicy } from "../config";
 import type { OpenStateEntry } from "./adapter-state";
 import { applyReport, type ReportReply } from "./engine-reports";
-import type { StepClaim, StepFailure } from "./fan-out-host";
+import type { StepClaim, StepFailure } from "./fan-out/host";
 import { cancelTask, failDelivery, markDelivered, newTask } from "./model/machine";
 import type { LogLevel, TaskEvent } from "./model/events";
 import type { JsonObject } from "../json";

@@ -6,7 +6,7 @@
  * so a cancel or the task's expiry can abort it.
  */
 import type { Settings } from "../config";
-import type { FanOuts } from "./fan-outs";
+import type { FanOuts } from "./fan-out/ledger";
 import { beginRun, endRun, renewLease, type Transition } from "./model/machine";
 import type { JobRunner, RunOutcome } from "./ports";
 import type { NewTaskEvent } from "./model/events";

@@ -7,8 +7,8 @@
  */
 import { backoff } from "../core/model/backoff";
 import { taskObjectName } from "../core/model/ids";
-import type { StepClaim } from "../core/fan-out-host";
-import { StepMessageSchema, type StepMessage } from "../core/fan-out-message";
+import type { StepClaim } from "../core/fan-out/host";
+import { StepMessageSchema, type StepMessage } from "../core/fan-out/step-message";
 import { abortableDelay, PermanentError } from "./context";
 import { errorMessage, isPermanent } from "./runner";
 import type { Step, StepContext } from "./steps";

@@ -5,7 +5,7 @@ import { describe, it, vi } from "vitest";
 import { z } from "zod";
 import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import type { FanOutStatus } from "../../src/core/fan-outs";
+import type { FanOutStatus } from "../../src/core/fan-out/ledger";
 import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
 import type { TaskRecord } from "../../src/core/model/record";
 import { PermanentError } from "../../src/jobs/context";

@@ -4,7 +4,7 @@
  * persists what these return and performs the side effects.
  */
 import { backoff } from "./backoff";
-import { awaitFanOut } from "../fan-out";
+import { awaitFanOut } from "../fan-out/record-wait";
 import { waitForInput } from "./input-wait";
 import { paceAfter } from "./poll-interval";
 import type { RunOutcome } from "../ports";

@@ -3,10 +3,10 @@
  * its fanned-out items are in (holding no run), the alarm checks for lost items meanwhile, stored
  * results move its progress, and the last one wakes it. Items themselves: fan-out-items.ts.
  */
-import { paceAfter } from "./model/poll-interval";
-import type { NewTaskEvent } from "./model/events";
-import { holdsLease, isTerminal, type Progress, type TaskRecord } from "./model/record";
-import { toTaskView } from "./model/view";
+import { paceAfter } from "../model/poll-interval";
+import type { NewTaskEvent } from "../model/events";
+import { holdsLease, isTerminal, type Progress, type TaskRecord } from "../model/record";
+import { toTaskView } from "../model/view";
 
 interface Transition {
   record: TaskRecord;

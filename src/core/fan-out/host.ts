@@ -3,13 +3,13 @@
  * heartbeat) do to the task, and what its alarm does while the job waits: send the items that are
  * due (the first time, or again after a lost message), and wake the job once their results are in.
  */
-import { fanOutProgress, isAwaitingFanOut, rearmFanOutWait, wakeFromFanOut } from "./fan-out";
-import type { FailOutcome } from "./fan-out-items";
-import type { StepMessage } from "./fan-out-message";
-import type { FanOuts, FinishedItem } from "./fan-outs";
-import type { Transition } from "./model/machine";
-import type { NewTaskEvent } from "./model/events";
-import { isTerminal, type Progress, type TaskRecord } from "./model/record";
+import { fanOutProgress, isAwaitingFanOut, rearmFanOutWait, wakeFromFanOut } from "./record-wait";
+import type { FailOutcome } from "./items";
+import type { StepMessage } from "./step-message";
+import type { FanOuts, FinishedItem } from "./ledger";
+import type { Transition } from "../model/machine";
+import type { NewTaskEvent } from "../model/events";
+import { isTerminal, type Progress, type TaskRecord } from "../model/record";
 
 /** Most messages one alarm sends; the rest go at once from the next alarm, so no alarm runs long. */
 const MAX_SENDS_PER_ALARM = 1000;

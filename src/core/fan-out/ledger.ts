@@ -13,8 +13,8 @@ import {
   type FailOutcome,
   type FanOutItem,
   type ItemPolicy,
-} from "./fan-out-items";
-import type { FanOutHeader, FanOutStorage, ItemResult } from "./fan-out-storage";
+} from "./items";
+import type { FanOutHeader, FanOutStorage, ItemResult } from "./storage";
 
 export interface FanOutRequest {
   key: string;

@@ -5,7 +5,7 @@
  * about 200 bytes whatever the input's size.
  */
 import * as z from "zod";
-import { isTaskId } from "./model/ids";
+import { isTaskId } from "../model/ids";
 
 /** Most items one fan-out may have: the messages, rows and results of one task stay bounded. */
 export const MAX_FAN_OUT_ITEMS = 10_000;

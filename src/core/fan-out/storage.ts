@@ -5,7 +5,7 @@
  * indexes keep the frequent reads off a full scan: unfinished items by due time (the alarm's
  * redelivery check) and running items by fan-out (counted at every claim and result).
  */
-import { newItem, type FanOutItem, type FanOutItemState } from "./fan-out-items";
+import { newItem, type FanOutItem, type FanOutItemState } from "./items";
 
 export interface FanOutHeader {
   /** Named by its place in the job (like a sleep), so a replayed run finds the same fan-out. */

@@ -3,7 +3,7 @@
  * done or failed, or sent again when nothing was heard of it in time (a lost message, a consumer
  * that died). Like model.ts, a no-op returns the same object, so callers skip writes by identity.
  */
-import { backoff } from "./model/backoff";
+import { backoff } from "../model/backoff";
 
 export type FanOutItemState = "pending" | "running" | "done" | "failed";
 

@@ -4,8 +4,8 @@
  * The core (src/core) imports none of what is wired here.
  */
 import { env } from "cloudflare:workers";
-import { TaskObjectBase } from "./core/task-object";
-import { transitionLogObserver } from "./core/transition-log";
+import { TaskObjectBase } from "./core/object/task-object";
+import { transitionLogObserver } from "./core/object/transition-log";
 import type { TaskObjectWiring } from "./core/ports";
 import { app, serveMcp } from "./http/app";
 import { engineObserver, stopExpiredWork } from "./jobs/engine-observer";

@@ -6,7 +6,7 @@ import { taskPolicy, type Settings } from "../config";
 import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../streams/event-stream-hub";
 import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
 import type { WireEvent } from "../streams/feed-frames";
-import type { AdapterStateEntry, OpenStateEntry } from "./adapter-state";
+import type { AdapterStateEntry, OpenStateEntry } from "./object/adapter-state";
 import { callFingerprint } from "./model/call-fingerprint";
 import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./model/ids";
 import { newTask } from "./model/machine";

@@ -3,7 +3,7 @@
  * (src/index.ts) wires the implementations in: the job runner (src/jobs) and the observers
  * (webhooks, the 2025 adapter's session streams). The core imports none of them.
  */
-import type { AdapterStateWriter } from "./adapter-state";
+import type { AdapterStateWriter } from "./object/adapter-state";
 import type { FanOutRequest, FanOutStatus } from "./fan-out/ledger";
 import type { AskedQuestion } from "./model/questions";
 import type { LogLevel, TaskEvent } from "./model/events";

@@ -3,7 +3,7 @@
  * gets back (a TaskSnapshot, or the outcome of a cancel or an answer). The gateway and the
  * adapters read these; only the TaskObject builds them.
  */
-import type { AdapterStateEntry } from "./adapter-state";
+import type { AdapterStateEntry } from "./object/adapter-state";
 import type { InputQuestion } from "./model/questions";
 import type { NewTaskInput } from "./model/machine";
 import type { WireEvent } from "../streams/feed-frames";

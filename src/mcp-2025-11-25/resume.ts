@@ -5,7 +5,7 @@
  * Without it, the session's GET stream opens (Mcp-Session-Id required).
  */
 import * as z from "zod";
-import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/adapter-state";
+import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/object/adapter-state";
 import { TaskGateway } from "../core/gateway";
 import type { TaskEvent } from "../core/model/events";
 import type { McpRequest } from "../http/mcp-endpoint";

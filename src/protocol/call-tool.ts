@@ -4,7 +4,7 @@
  * outcome their own way (2025: CreateTaskResult and SSE notifications; 2026: `resultType: "task"`).
  */
 import type { Settings } from "../config";
-import type { AdapterStateEntry } from "../core/adapter-state";
+import type { AdapterStateEntry } from "../core/object/adapter-state";
 import type { TaskGateway } from "../core/gateway";
 import type { TaskMeta } from "../core/model/meta";
 import type { LogLevel } from "../core/model/events";

@@ -9,7 +9,7 @@
 import * as z from "zod";
 import { intVar } from "../config";
 import { answerStepName } from "../core/model/questions";
-import { noteStepName } from "../core/engine-reports";
+import { noteStepName } from "../core/object/engine-reports";
 import type { JobHost, RunOutcome } from "../core/ports";
 import type { ToolEngine } from "../jobs/runner";
 import { nextMove, type EngineView, type RunView, type StatusView } from "./decide";

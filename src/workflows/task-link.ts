@@ -8,7 +8,7 @@
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
 import { questionProblem, type InputAnswer, type InputQuestion } from "../core/model/questions";
-import type { EngineReport, ReportReply } from "../core/engine-reports";
+import type { EngineReport, ReportReply } from "../core/object/engine-reports";
 import type { LogLevel } from "../core/model/events";
 import { answerEventType, questionNote } from "./names";
 

@@ -3,7 +3,7 @@
 // dead connection's request) does nothing, and the stream stays open for every event as before.
 import { describe, it } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
-import { AdapterStateStore, isOpenAt } from "../../src/core/adapter-state";
+import { AdapterStateStore, isOpenAt } from "../../src/core/object/adapter-state";
 import { freshTask } from "./support";
 
 const KIND = "test/stream";

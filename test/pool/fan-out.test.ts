@@ -6,7 +6,7 @@ import { z } from "zod";
 import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { FanOutStatus } from "../../src/core/fan-out/ledger";
-import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
+import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import type { TaskRecord } from "../../src/core/model/record";
 import { PermanentError } from "../../src/jobs/context";
 import { stepBatchHandler, STEP_DEAD_LETTER_QUEUE, STEP_QUEUE, type FindStep } from "../../src/jobs/fan-out-consumer";

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { TaskEvent } from "../../src/core/model/events";
 import type { TaskRecord } from "../../src/core/model/record";
-import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
+import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
 

@@ -3,7 +3,7 @@ import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { newTaskId, taskObjectName } from "../../src/core/model/ids";
 import type { TaskFeed } from "../../src/core/gateway";
-import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
+import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import { taskEventFromJson } from "../../src/core/model/events";
 import { parseTaskMeta } from "../../src/core/model/meta";
 import { openFeed } from "../../src/streams/feed-client";

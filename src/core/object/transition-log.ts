@@ -3,9 +3,9 @@
  * which task, which tool, the status and run phase it entered, and how long since it was created.
  * Never the arguments, the result or the status message (a failure's message may quote either).
  */
-import type { TaskObserver } from "./ports";
-import type { TaskEvent } from "./model/events";
-import type { RunPhase, TaskRecord, TaskStatus } from "./model/record";
+import type { TaskObserver } from "../ports";
+import type { TaskEvent } from "../model/events";
+import type { RunPhase, TaskRecord, TaskStatus } from "../model/record";
 
 export interface TransitionLine {
   event: "task.transition";

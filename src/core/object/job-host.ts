@@ -2,12 +2,12 @@
  * The JobHost a TaskObject gives a run: progress, logs and steps go to the task's own
  * storage and event log, through the state machine, synchronously.
  */
-import { recordProgress, type Transition } from "./model/machine";
-import type { FanOuts } from "./fan-out/ledger";
-import type { JobHost } from "./ports";
-import type { NewTaskEvent } from "./model/events";
-import { isTerminal, type Progress, type TaskRecord } from "./model/record";
-import type { TaskStorage } from "./task-storage";
+import { recordProgress, type Transition } from "../model/machine";
+import type { FanOuts } from "../fan-out/ledger";
+import type { JobHost } from "../ports";
+import type { NewTaskEvent } from "../model/events";
+import { isTerminal, type Progress, type TaskRecord } from "../model/record";
+import type { TaskStorage } from "./storage";
 
 export interface TaskJobHostInput {
   record: TaskRecord;

@@ -7,11 +7,11 @@
  * note are kept once), so an engine that repeats a report after a crash counts nothing twice.
  */
 import * as z from "zod";
-import { recordProgress, type Transition } from "./model/machine";
-import type { NewTaskEvent } from "./model/events";
-import { isTerminal, type TaskRecord } from "./model/record";
-import type { TaskStorage } from "./task-storage";
-import { statusEvent } from "./model/transition";
+import { recordProgress, type Transition } from "../model/machine";
+import type { NewTaskEvent } from "../model/events";
+import { isTerminal, type TaskRecord } from "../model/record";
+import type { TaskStorage } from "./storage";
+import { statusEvent } from "../model/transition";
 
 const Name = z.string().min(1).max(200);
 export const EngineReportSchema = z

@@ -5,9 +5,9 @@
  * live reader) is stored before the new entry is, and its adapter reads both in order.
  */
 import type { AdapterStateWriter } from "./adapter-state";
-import type { TaskObserver } from "./ports";
-import type { TaskEvent } from "./model/events";
-import type { TaskRecord } from "./model/record";
+import type { TaskObserver } from "../ports";
+import type { TaskEvent } from "../model/events";
+import type { TaskRecord } from "../model/record";
 
 export class TaskObservers {
   private readonly working = new Set<Promise<void>>();

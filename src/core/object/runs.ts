@@ -5,14 +5,14 @@
  * run; the run alive in this isolate is remembered so the alarm can tell it from a dead one, and
  * so a cancel or the task's expiry can abort it.
  */
-import type { Settings } from "../config";
-import type { FanOuts } from "./fan-out/ledger";
-import { beginRun, endRun, renewLease, type Transition } from "./model/machine";
-import type { JobRunner, RunOutcome } from "./ports";
-import type { NewTaskEvent } from "./model/events";
-import type { TaskRecord } from "./model/record";
-import { taskJobHost } from "./task-job-host";
-import type { TaskStorage } from "./task-storage";
+import type { Settings } from "../../config";
+import type { FanOuts } from "../fan-out/ledger";
+import { beginRun, endRun, renewLease, type Transition } from "../model/machine";
+import type { JobRunner, RunOutcome } from "../ports";
+import type { NewTaskEvent } from "../model/events";
+import type { TaskRecord } from "../model/record";
+import { taskJobHost } from "./job-host";
+import type { TaskStorage } from "./storage";
 
 export interface TaskRunsDeps {
   storage: TaskStorage;

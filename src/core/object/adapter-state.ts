@@ -10,7 +10,7 @@
  * so every event falls on one side of each boundary: an adapter that must send a message on exactly
  * one of several streams (docs/streams.md, "Who hears what") decides by these spans.
  */
-import type { JsonObject } from "../json";
+import type { JsonObject } from "../../json";
 
 /** Events with since < seq ≤ until (until null: still open) were committed while the entry was open. */
 export type StateSpan = [since: number, until: number | null];

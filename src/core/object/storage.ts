@@ -3,12 +3,12 @@
  * results, and the adapters' state (adapter-state.ts). Every method is synchronous; a sequence
  * number and its row are written in one statement.
  */
-import type { WireEvent } from "../streams/feed-frames";
+import type { WireEvent } from "../../streams/feed-frames";
 import { AdapterStateStore, type AdapterStateEntry } from "./adapter-state";
-import { FanOutStorage } from "./fan-out/storage";
-import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "./model/events";
-import type { TaskRecord } from "./model/record";
-import { TaskWriteBuffer } from "./task-write-buffer";
+import { FanOutStorage } from "../fan-out/storage";
+import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "../model/events";
+import type { TaskRecord } from "../model/record";
+import { TaskWriteBuffer } from "./write-buffer";
 
 export class TaskStorage {
   /**

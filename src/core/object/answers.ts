@@ -3,12 +3,12 @@
  * pure transition (input-model.ts), stored once beside the steps under each question's key, and
  * committed with the transition in one synchronous turn, so both are stored or neither is.
  */
-import { answerStepName } from "./model/questions";
-import { answerInputs } from "./model/input-wait";
-import type { Transition } from "./model/machine";
-import type { AnswerOutcome, TaskSnapshot } from "./task-rpc";
-import type { TaskRecord } from "./model/record";
-import type { TaskStorage } from "./task-storage";
+import { answerStepName } from "../model/questions";
+import { answerInputs } from "../model/input-wait";
+import type { Transition } from "../model/machine";
+import type { AnswerOutcome, TaskSnapshot } from "../task-rpc";
+import type { TaskRecord } from "../model/record";
+import type { TaskStorage } from "./storage";
 
 export interface AnswerDeps {
   storage: TaskStorage;

@@ -3,12 +3,12 @@
  * a reader (the event log, the meta, an adapter-state entry for a resume), and the
  * `GET /tasks/{id}/events` view it frames events with.
  */
-import type { EventStreamView } from "../streams/event-stream-frames";
-import type { FeedSubject } from "../streams/task-feed";
+import type { EventStreamView } from "../../streams/event-stream-frames";
+import type { FeedSubject } from "../../streams/task-feed";
 import { STATE_SPANS_FIELD } from "./adapter-state";
-import { echoMeta } from "./model/meta";
-import { isTerminal, type TaskRecord } from "./model/record";
-import type { TaskStorage } from "./task-storage";
+import { echoMeta } from "../model/meta";
+import { isTerminal, type TaskRecord } from "../model/record";
+import type { TaskStorage } from "./storage";
 
 /**
  * What `GET /tasks/{id}/events` shows (its documented event names). Questions and answers stay out:

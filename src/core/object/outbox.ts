@@ -4,10 +4,10 @@
  * source of truth, so a failed index call is logged, not thrown: the index may lag. Index calls
  * leave one at a time, in order, so a later status never arrives before an earlier one.
  */
-import { sendBatches, type StepMessage } from "./fan-out/step-message";
-import { principalObjectName } from "./model/ids";
-import { type TaskRecord } from "./model/record";
-import { toTaskView } from "./model/view";
+import { sendBatches, type StepMessage } from "../fan-out/step-message";
+import { principalObjectName } from "../model/ids";
+import { type TaskRecord } from "../model/record";
+import { toTaskView } from "../model/view";
 
 export class TaskOutbox {
   private indexCalls: Promise<void> = Promise.resolve();

@@ -11,10 +11,10 @@
  * outlives its first moments is a durable task, and a crash before the task was written leaves
  * nothing that could run the job again.
  */
-import { markDelivered } from "./model/machine";
-import type { TaskCommits } from "./task-commits";
-import { isTerminal, type TaskRecord } from "./model/record";
-import type { RunHooks, TaskRuns } from "./task-runs";
+import { markDelivered } from "../model/machine";
+import type { TaskCommits } from "./commits";
+import { isTerminal, type TaskRecord } from "../model/record";
+import type { RunHooks, TaskRuns } from "./runs";
 
 /**
  * How long after answering a call that ended in its first moments its task is written. Not at once:

@@ -7,17 +7,17 @@
  * This file is its RPC interface (public methods are what callers reach through a stub); what the
  * runtime calls on its own, and the parts both share, are in task-object-runtime.ts.
  */
-import { taskPolicy } from "../config";
+import { taskPolicy } from "../../config";
 import type { OpenStateEntry } from "./adapter-state";
 import { applyReport, type ReportReply } from "./engine-reports";
-import type { StepClaim, StepFailure } from "./fan-out/host";
-import { cancelTask, failDelivery, markDelivered, newTask } from "./model/machine";
-import type { LogLevel, TaskEvent } from "./model/events";
-import type { JsonObject } from "../json";
-import { answerTask } from "./task-answers";
-import { TaskObjectRuntime } from "./task-object-runtime";
-import { launchRun } from "./task-launch";
-import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, TaskSnapshot } from "./task-rpc";
+import type { StepClaim, StepFailure } from "../fan-out/host";
+import { cancelTask, failDelivery, markDelivered, newTask } from "../model/machine";
+import type { LogLevel, TaskEvent } from "../model/events";
+import type { JsonObject } from "../../json";
+import { answerTask } from "./answers";
+import { TaskObjectRuntime } from "./runtime";
+import { launchRun } from "./launch";
+import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, TaskSnapshot } from "../task-rpc";
 
 export class TaskObjectBase extends TaskObjectRuntime {
   // ---- RPC interface -------------------------------------------------------

@@ -5,24 +5,24 @@
  * fan-outs and the messages the task sends out, each a module of its own.
  */
 import { DurableObject } from "cloudflare:workers";
-import { readSettings, type Settings } from "../config";
-import type { EventStreamView } from "../streams/event-stream-frames";
-import { acceptFeedReader, FeedBroadcaster } from "../streams/task-feed";
-import { completeClose } from "../streams/websockets";
-import { isAwaitingFanOut } from "./fan-out/record-wait";
-import { FanOutHost } from "./fan-out/host";
-import { FanOuts } from "./fan-out/ledger";
-import { isDueToRun, isExpired, nextAlarmAt, renewLease, type Transition } from "./model/machine";
-import type { TaskObjectWiring } from "./ports";
-import type { NewTaskEvent } from "./model/events";
-import type { TaskRecord } from "./model/record";
-import { TaskCommits } from "./task-commits";
-import { TaskObservers } from "./task-observers";
-import { TaskOutbox } from "./task-outbox";
-import { eventStreamView, feedSubject } from "./task-readers";
-import { taskSnapshot, type TaskSnapshot } from "./task-rpc";
-import { TaskRuns } from "./task-runs";
-import { TaskStorage } from "./task-storage";
+import { readSettings, type Settings } from "../../config";
+import type { EventStreamView } from "../../streams/event-stream-frames";
+import { acceptFeedReader, FeedBroadcaster } from "../../streams/task-feed";
+import { completeClose } from "../../streams/websockets";
+import { isAwaitingFanOut } from "../fan-out/record-wait";
+import { FanOutHost } from "../fan-out/host";
+import { FanOuts } from "../fan-out/ledger";
+import { isDueToRun, isExpired, nextAlarmAt, renewLease, type Transition } from "../model/machine";
+import type { TaskObjectWiring } from "../ports";
+import type { NewTaskEvent } from "../model/events";
+import type { TaskRecord } from "../model/record";
+import { TaskCommits } from "./commits";
+import { TaskObservers } from "./observers";
+import { TaskOutbox } from "./outbox";
+import { eventStreamView, feedSubject } from "./readers";
+import { taskSnapshot, type TaskSnapshot } from "../task-rpc";
+import { TaskRuns } from "./runs";
+import { TaskStorage } from "./storage";
 
 export abstract class TaskObjectRuntime extends DurableObject<Env> {
   protected readonly storage: TaskStorage;

@@ -3,13 +3,13 @@
  * synchronous turn, then what follows from them: the alarm re-armed when the run's schedule moved,
  * the principal's index told of a status change, the readers sent the events, the observers told.
  */
-import type { FeedBroadcaster } from "../streams/task-feed";
-import { nextAlarmAt, type Transition } from "./model/machine";
-import type { NewTaskEvent, TaskEvent } from "./model/events";
-import type { TaskObservers } from "./task-observers";
-import type { TaskOutbox } from "./task-outbox";
-import type { TaskRecord } from "./model/record";
-import type { TaskStorage } from "./task-storage";
+import type { FeedBroadcaster } from "../../streams/task-feed";
+import { nextAlarmAt, type Transition } from "../model/machine";
+import type { NewTaskEvent, TaskEvent } from "../model/events";
+import type { TaskObservers } from "./observers";
+import type { TaskOutbox } from "./outbox";
+import type { TaskRecord } from "../model/record";
+import type { TaskStorage } from "./storage";
 
 export interface TaskCommitsDeps {
   storage: TaskStorage;

@@ -6,8 +6,8 @@
  * not is written before its call answers.
  */
 import type { AdapterStateEntry } from "./adapter-state";
-import type { NewTaskEvent, TaskEvent } from "./model/events";
-import type { TaskRecord } from "./model/record";
+import type { NewTaskEvent, TaskEvent } from "../model/events";
+import type { TaskRecord } from "../model/record";
 
 export class TaskWriteBuffer {
   record?: TaskRecord;

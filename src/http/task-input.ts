@@ -5,7 +5,7 @@
  * those of the task's `inputRequests` (GET /tasks/{taskId}). Same auth as everything under /tasks.
  */
 import type { Context } from "hono";
-import { TaskGateway } from "../core/gateway";
+import { TaskGateway } from "../core/client/gateway";
 import { isTaskId } from "../core/model/ids";
 import { isRecord } from "../json";
 import { taskDocument } from "../protocol/task-document";

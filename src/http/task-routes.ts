@@ -5,7 +5,7 @@
  * `POST /tasks/{id}/input` (answers to its questions, task-input.ts).
  */
 import { Hono, type Context } from "hono";
-import { TaskGateway } from "../core/gateway";
+import { TaskGateway } from "../core/client/gateway";
 import { isTaskId } from "../core/model/ids";
 import { taskDocument } from "../protocol/task-document";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";

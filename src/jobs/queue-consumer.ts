@@ -6,7 +6,7 @@
  */
 import { backoff } from "../core/model/backoff";
 import { taskObjectName } from "../core/model/ids";
-import { JobMessageSchema } from "../core/job-message";
+import { JobMessageSchema } from "../core/client/job-message";
 
 export const isDeadLetterQueue = (queue: string): boolean => queue.endsWith("-dlq");
 

@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/object/adapter-state";
-import { TaskGateway } from "../core/gateway";
+import { TaskGateway } from "../core/client/gateway";
 import type { TaskEvent } from "../core/model/events";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";

@@ -11,7 +11,7 @@
  * reads `cancel` and ends saying nobody answered (deploy: "Not deployed: nobody answered …").
  */
 import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import type { TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core/client/task-rpc";
 import { isTerminal } from "../core/model/record";
 import type { JsonObject } from "../json";
 import type { CallNotifier } from "./call-notifications";

@@ -8,7 +8,7 @@
  */
 import * as z from "zod";
 import { canonicalJson as canonical, sha256Base64url as digest } from "../core/model/call-fingerprint";
-import type { TaskGateway } from "../core/gateway";
+import type { TaskGateway } from "../core/client/gateway";
 import { isTaskId } from "../core/model/ids";
 
 /** The adapter-state kind (key "key") holding a task's requestState key. */

@@ -11,7 +11,7 @@ import { elicitationRequest } from "../core/model/questions";
 import { echoMeta } from "../core/model/meta";
 import type { Progress } from "../core/model/record";
 import type { JsonObject } from "../json";
-import type { TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core/client/task-rpc";
 
 type WireObject = Readonly<Record<string, JsonValue>>;
 

@@ -7,7 +7,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { newTaskId } from "../core/model/ids";
-import type { SlotGrant } from "../core/slot-lease";
+import type { SlotGrant } from "../core/client/slot-lease";
 import type { TaskEntryPage, TaskPage, TaskView } from "../core/model/view";
 import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
 import { AnnouncedTasks, type IndexRow } from "./announced-tasks";

@@ -5,7 +5,7 @@
  */
 import { newTaskId, taskObjectName } from "../core/model/ids";
 import type { TaskView } from "../core/model/view";
-import type { TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core/client/task-rpc";
 import type { AdmissionSlots } from "./admission-slots";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, type TaskIdPool } from "./task-id-pool";
 

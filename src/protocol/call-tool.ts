@@ -5,10 +5,10 @@
  */
 import type { Settings } from "../config";
 import type { AdapterStateEntry } from "../core/object/adapter-state";
-import type { TaskGateway } from "../core/gateway";
+import type { TaskGateway } from "../core/client/gateway";
 import type { TaskMeta } from "../core/model/meta";
 import type { LogLevel } from "../core/model/events";
-import type { TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core/client/task-rpc";
 import { isTerminal, type Progress, type TaskOutcome } from "../core/model/record";
 import type { JsonObject } from "../json";
 import { inlineJobHost } from "../jobs/inline-host";

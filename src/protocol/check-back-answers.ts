@@ -4,7 +4,7 @@
  * task answers in the tool's own words.
  */
 import { echoMeta } from "../core/model/meta";
-import type { AnswerOutcome, TaskSnapshot } from "../core/task-rpc";
+import type { AnswerOutcome, TaskSnapshot } from "../core/client/task-rpc";
 import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";

@@ -2,7 +2,7 @@
  * Following a task's feed until its result or a deadline: the one loop behind a plain call's
  * inline wait, a running `tasks/result` and the check-back tools' short wait.
  */
-import type { TaskFeed } from "../core/gateway";
+import type { TaskFeed } from "../core/client/gateway";
 import { outcomeOf, type TaskEvent } from "../core/model/events";
 import type { TaskOutcome } from "../core/model/record";
 

@@ -5,7 +5,7 @@
  * a person how to answer when their client cannot show the form itself.
  */
 import { elicitationRequest, type InputRequest } from "../core/model/questions";
-import type { TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core/client/task-rpc";
 import type { JsonObject } from "../json";
 
 export type { InputRequest };

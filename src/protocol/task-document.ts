@@ -6,7 +6,7 @@
 import { echoMeta } from "../core/model/meta";
 import { isTerminal } from "../core/model/record";
 import type { JsonObject } from "../json";
-import type { TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core/client/task-rpc";
 import { inputRequestsOf } from "./input-requests";
 
 export function taskDocument(snapshot: TaskSnapshot): JsonObject {

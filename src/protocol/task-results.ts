@@ -5,7 +5,7 @@
  */
 import { taskResourceUri } from "../core/model/ids";
 import { echoMeta, type TaskMeta } from "../core/model/meta";
-import type { TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core/client/task-rpc";
 import type { TaskOutcome } from "../core/model/record";
 import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";

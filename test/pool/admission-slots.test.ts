@@ -5,7 +5,7 @@ import { describe, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
-import { TaskGateway } from "../../src/core/gateway";
+import { TaskGateway } from "../../src/core/client/gateway";
 import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/model/ids";
 import type { TaskView } from "../../src/core/model/view";
 import type { PrincipalObject, TaskObject } from "../../src/index";

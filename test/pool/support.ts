@@ -2,14 +2,14 @@
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
 import { newTaskId, taskObjectName } from "../../src/core/model/ids";
-import type { TaskFeed } from "../../src/core/gateway";
+import type { TaskFeed } from "../../src/core/client/gateway";
 import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import { taskEventFromJson } from "../../src/core/model/events";
 import { parseTaskMeta } from "../../src/core/model/meta";
 import { openFeed } from "../../src/streams/feed-client";
 import type { TaskEvent } from "../../src/core/model/events";
 import type { TaskRecord } from "../../src/core/model/record";
-import type { CreateTaskInput } from "../../src/core/task-rpc";
+import type { CreateTaskInput } from "../../src/core/client/task-rpc";
 import type { TaskObject } from "../../src/index";
 
 /** The TaskObject of `principal`'s task `taskId`, with its RPC methods' declared types (TaskStub). */

@@ -2,7 +2,7 @@ import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
-import { TaskGateway } from "../../src/core/gateway";
+import { TaskGateway } from "../../src/core/client/gateway";
 import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
 import type { TaskEvent } from "../../src/core/model/events";

@@ -6,7 +6,7 @@
 import { answerStepName } from "../model/questions";
 import { answerInputs } from "../model/input-wait";
 import type { Transition } from "../model/machine";
-import type { AnswerOutcome, TaskSnapshot } from "../task-rpc";
+import type { AnswerOutcome, TaskSnapshot } from "../client/task-rpc";
 import type { TaskRecord } from "../model/record";
 import type { TaskStorage } from "./storage";
 

@@ -20,7 +20,7 @@ import { TaskCommits } from "./commits";
 import { TaskObservers } from "./observers";
 import { TaskOutbox } from "./outbox";
 import { eventStreamView, feedSubject } from "./readers";
-import { taskSnapshot, type TaskSnapshot } from "../task-rpc";
+import { taskSnapshot, type TaskSnapshot } from "../client/task-rpc";
 import { TaskRuns } from "./runs";
 import { TaskStorage } from "./storage";
 

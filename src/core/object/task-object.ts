@@ -17,7 +17,7 @@ import type { JsonObject } from "../../json";
 import { answerTask } from "./answers";
 import { TaskObjectRuntime } from "./runtime";
 import { launchRun } from "./launch";
-import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, TaskSnapshot } from "../task-rpc";
+import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, TaskSnapshot } from "../client/task-rpc";
 
 export class TaskObjectBase extends TaskObjectRuntime {
   // ---- RPC interface -------------------------------------------------------

@@ -1,6 +1,6 @@
 /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, served from the TaskObjects. */
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { TaskSnapshot } from "../../core/task-rpc";
+import type { TaskSnapshot } from "../../core/client/task-rpc";
 import { isTerminal } from "../../core/model/record";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";

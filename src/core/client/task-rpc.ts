@@ -3,13 +3,13 @@
  * gets back (a TaskSnapshot, or the outcome of a cancel or an answer). The gateway and the
  * adapters read these; only the TaskObject builds them.
  */
-import type { AdapterStateEntry } from "./object/adapter-state";
-import type { InputQuestion } from "./model/questions";
-import type { NewTaskInput } from "./model/machine";
-import type { WireEvent } from "../streams/feed-frames";
-import type { TaskMeta } from "./model/meta";
-import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "./model/record";
-import { toTaskView, type TaskView } from "./model/view";
+import type { AdapterStateEntry } from "../object/adapter-state";
+import type { InputQuestion } from "../model/questions";
+import type { NewTaskInput } from "../model/machine";
+import type { WireEvent } from "../../streams/feed-frames";
+import type { TaskMeta } from "../model/meta";
+import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "../model/record";
+import { toTaskView, type TaskView } from "../model/view";
 
 export interface TaskSnapshot {
   task: TaskView;

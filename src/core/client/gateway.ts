@@ -2,20 +2,20 @@
  * TaskGateway: the adapters' one way into the task core, for one principal. Protocol adapters
  * (MCP 2025-11-25, 2026-07-28) and the plain HTTP routes call this; it speaks no protocol itself.
  */
-import { taskPolicy, type Settings } from "../config";
-import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../streams/event-stream-hub";
-import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } from "../streams/feed-client";
-import type { WireEvent } from "../streams/feed-frames";
-import type { AdapterStateEntry, OpenStateEntry } from "./object/adapter-state";
-import { callFingerprint } from "./model/call-fingerprint";
-import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "./model/ids";
-import { newTask } from "./model/machine";
+import { taskPolicy, type Settings } from "../../config";
+import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from "../../streams/event-stream-hub";
+import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } from "../../streams/feed-client";
+import type { WireEvent } from "../../streams/feed-frames";
+import type { AdapterStateEntry, OpenStateEntry } from "../object/adapter-state";
+import { callFingerprint } from "../model/call-fingerprint";
+import { isTaskId, newTaskId, principalObjectName, taskObjectName } from "../model/ids";
+import { newTask } from "../model/machine";
 import { JobDispatch } from "./job-dispatch";
 import { SlotLeases } from "./slot-lease";
-import { taskEventFromJson, type TaskEvent } from "./model/events";
-import { parseTaskMeta, type TaskMeta } from "./model/meta";
-import type { JsonObject } from "../json";
-import { toTaskView, type TaskEntryPage, type TaskPage } from "./model/view";
+import { taskEventFromJson, type TaskEvent } from "../model/events";
+import { parseTaskMeta, type TaskMeta } from "../model/meta";
+import type { JsonObject } from "../../json";
+import { toTaskView, type TaskEntryPage, type TaskPage } from "../model/view";
 import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, TaskSnapshot } from "./task-rpc";
 
 export interface CreateTaskRequest {

@@ -3,7 +3,7 @@
  * task's whole current state after each event without asking the TaskObject again: what a
  * subscription needs to send "the task as `tasks/get` would answer now" on every change.
  */
-import { outcomeOf, type TaskEvent } from "./model/events";
+import { outcomeOf, type TaskEvent } from "../model/events";
 import type { TaskSnapshot } from "./task-rpc";
 
 /** The snapshot after `event`; the same object when the event changes nothing a view shows (steps, logs). */

@@ -1,6 +1,6 @@
 /** The queue message that dispatches a task's job: written by the TaskObject, read by the consumer. */
 import * as z from "zod";
-import { isTaskId } from "./model/ids";
+import { isTaskId } from "../model/ids";
 
 export const JobMessageSchema = z.object({
   v: z.literal(1),

@@ -4,9 +4,7 @@
  * The core (src/core) imports none of what is wired here.
  */
 import { env } from "cloudflare:workers";
-import { TaskObjectBase } from "./core/object/task-object";
-import { transitionLogObserver } from "./core/object/transition-log";
-import type { TaskObjectWiring } from "./core/ports";
+import { TaskObjectBase, transitionLogObserver, type TaskObjectWiring } from "./core";
 import { app, serveMcp } from "./http/app";
 import { engineObserver, stopExpiredWork } from "./jobs/engine-observer";
 import { isStepQueue, stepBatchHandler } from "./jobs/fan-out-consumer";

@@ -5,8 +5,7 @@
  * those of the task's `inputRequests` (GET /tasks/{taskId}). Same auth as everything under /tasks.
  */
 import type { Context } from "hono";
-import { TaskGateway } from "../core/client/gateway";
-import { isTaskId } from "../core/model/ids";
+import { TaskGateway, isTaskId } from "../core";
 import { isRecord } from "../json";
 import { taskDocument } from "../protocol/task-document";
 import { readBodyWithLimit } from "./body";

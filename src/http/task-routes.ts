@@ -5,8 +5,7 @@
  * `POST /tasks/{id}/input` (answers to its questions, task-input.ts).
  */
 import { Hono, type Context } from "hono";
-import { TaskGateway } from "../core/client/gateway";
-import { isTaskId } from "../core/model/ids";
+import { TaskGateway, isTaskId } from "../core";
 import { taskDocument } from "../protocol/task-document";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";
 import { completeSseResponse, SseStream } from "../streams/sse";

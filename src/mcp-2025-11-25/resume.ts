@@ -5,9 +5,7 @@
  * Without it, the session's GET stream opens (Mcp-Session-Id required).
  */
 import * as z from "zod";
-import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/object/adapter-state";
-import { TaskGateway } from "../core/client/gateway";
-import type { TaskEvent } from "../core/model/events";
+import { isOpenAt, STATE_SPANS_FIELD, TaskGateway, type StateSpan, type TaskEvent } from "../core";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { parseEventId, taskEventId, type EventRoute } from "../streams/event-ids";

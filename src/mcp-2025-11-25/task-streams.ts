@@ -10,9 +10,7 @@
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import { isOpenAt, type AdapterStateEntry, type OpenStateEntry } from "../core/object/adapter-state";
-import type { TaskEvent } from "../core/model/events";
-import type { TaskMeta } from "../core/model/meta";
+import { isOpenAt, type AdapterStateEntry, type OpenStateEntry, type TaskEvent, type TaskMeta } from "../core";
 
 const TokenSchema = z.union([z.string(), z.number()]);
 

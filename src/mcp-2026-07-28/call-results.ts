@@ -1,6 +1,5 @@
 /** What a 2026-07-28 `tools/call` answers once it has an answer: the task's result, or the fallback link. */
-import type { TaskSnapshot } from "../core/client/task-rpc";
-import type { TaskOutcome } from "../core/model/record";
+import type { TaskSnapshot, TaskOutcome } from "../core";
 import { isRecord, type JsonObject } from "../json";
 import { ProtocolError } from "../protocol/errors";
 import { RELATED_TASK_META, stillRunningResult } from "../protocol/task-results";

@@ -6,7 +6,7 @@
  */
 import type { McpRequest } from "../http/mcp-endpoint";
 import { ProtocolError } from "../protocol/errors";
-import { TaskGateway } from "../core/client/gateway";
+import { TaskGateway } from "../core";
 import type { JsonObject } from "../json";
 import type { ModernMessage } from "./classify";
 import type { ModernContext } from "./context";

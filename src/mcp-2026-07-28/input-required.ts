@@ -11,8 +11,7 @@
  * reads `cancel` and ends saying nobody answered (deploy: "Not deployed: nobody answered …").
  */
 import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import type { TaskSnapshot } from "../core/client/task-rpc";
-import { isTerminal } from "../core/model/record";
+import { isTerminal, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import type { CallNotifier } from "./call-notifications";
 import { callResult, stillRunningFallback } from "./call-results";

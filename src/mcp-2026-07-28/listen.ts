@@ -10,11 +10,8 @@
  * subscription closes gracefully with its result.
  */
 import * as z from "zod";
-import { parseTaskResourceUri, taskResourceUri } from "../core/model/ids";
-import { isTerminal } from "../core/model/record";
+import { parseTaskResourceUri, taskResourceUri, isTerminal, applyTaskEvent, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
-import { applyTaskEvent } from "../core/client/snapshot-events";
-import type { TaskSnapshot } from "../core/client/task-rpc";
 import type { ModernContext } from "./context";
 import { ModernError, invalidParams, tasksExtensionRequired } from "./errors";
 import { ERROR, META } from "./protocol";

@@ -7,8 +7,7 @@
 import * as z from "zod";
 import { isTaskCardUri, readTaskCard, taskCardResource } from "../protocol/task-card";
 import { taskDocument } from "../protocol/task-document";
-import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../core/model/ids";
-import { isTerminal } from "../core/model/record";
+import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri, isTerminal } from "../core";
 import type { JsonObject } from "../json";
 import type { ModernContext } from "./context";
 import { ModernError, invalidParams } from "./errors";

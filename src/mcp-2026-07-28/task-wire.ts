@@ -7,11 +7,8 @@
  */
 import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import { InputRequestsV2Schema, type CreateTaskResultV2, type DetailedTaskV2, type InputRequestsV2, type TaskStatusV2, type TaskV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { elicitationRequest } from "../core/model/questions";
-import { echoMeta } from "../core/model/meta";
-import type { Progress } from "../core/model/record";
+import { elicitationRequest, echoMeta, type Progress, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
-import type { TaskSnapshot } from "../core/client/task-rpc";
 
 type WireObject = Readonly<Record<string, JsonValue>>;
 

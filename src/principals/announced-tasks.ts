@@ -7,7 +7,7 @@
  * the report follows within milliseconds; one whose report never comes (its object died before
  * writing, so the task does not exist) is dropped after ANNOUNCED_TTL_MS.
  */
-import type { TaskEntry } from "../core/model/view";
+import type { TaskEntry } from "../core";
 
 /** One entry of the index, in the order pages list them: newest first, then by task id. */
 export interface IndexRow extends TaskEntry {

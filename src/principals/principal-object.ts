@@ -6,9 +6,7 @@
  * lag, never leak.
  */
 import { DurableObject } from "cloudflare:workers";
-import { newTaskId } from "../core/model/ids";
-import type { SlotGrant } from "../core/client/slot-lease";
-import type { TaskEntryPage, TaskPage, TaskView } from "../core/model/view";
+import { newTaskId, type SlotGrant, type TaskEntryPage, type TaskPage, type TaskView } from "../core";
 import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
 import { AnnouncedTasks, type IndexRow } from "./announced-tasks";
 import { Provisioning } from "./provisioning";

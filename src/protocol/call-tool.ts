@@ -4,12 +4,16 @@
  * outcome their own way (2025: CreateTaskResult and SSE notifications; 2026: `resultType: "task"`).
  */
 import type { Settings } from "../config";
-import type { AdapterStateEntry } from "../core/object/adapter-state";
-import type { TaskGateway } from "../core/client/gateway";
-import type { TaskMeta } from "../core/model/meta";
-import type { LogLevel } from "../core/model/events";
-import type { TaskSnapshot } from "../core/client/task-rpc";
-import { isTerminal, type Progress, type TaskOutcome } from "../core/model/record";
+import {
+  isTerminal,
+  type AdapterStateEntry,
+  type TaskGateway,
+  type TaskMeta,
+  type LogLevel,
+  type TaskSnapshot,
+  type Progress,
+  type TaskOutcome,
+} from "../core";
 import type { JsonObject } from "../json";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";

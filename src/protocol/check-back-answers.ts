@@ -3,8 +3,7 @@
  * `structuredContent`, the task as data for views in `_meta` (docs/model-facing.md); a finished
  * task answers in the tool's own words.
  */
-import { echoMeta } from "../core/model/meta";
-import type { AnswerOutcome, TaskSnapshot } from "../core/client/task-rpc";
+import { echoMeta, type AnswerOutcome, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";

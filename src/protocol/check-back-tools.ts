@@ -8,9 +8,7 @@
  * with the task as data for the card in `_meta`.
  */
 import * as z from "zod";
-import type { TaskGateway } from "../core/client/gateway";
-import type { TaskSnapshot } from "../core/client/task-rpc";
-import { isTerminal } from "../core/model/record";
+import { isTerminal, type TaskGateway, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { answerReport, metaFor, notFound, refusal, resultOf, statusResult, textResult } from "./check-back-answers";
 import { ErrorCode, ProtocolError } from "./errors";

@@ -4,8 +4,7 @@
  * (2026 `tasks/get`, `GET /tasks/{id}`, the task as data), and the sentences that tell a model or
  * a person how to answer when their client cannot show the form itself.
  */
-import { elicitationRequest, type InputRequest } from "../core/model/questions";
-import type { TaskSnapshot } from "../core/client/task-rpc";
+import { elicitationRequest, type InputRequest, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 
 export type { InputRequest };

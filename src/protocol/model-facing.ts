@@ -7,7 +7,7 @@
  * the still-running fallback included (the SDK v1 Client rejects a result that does not).
  */
 import * as z from "zod";
-import type { TaskSnapshot } from "../core/client/task-rpc";
+import type { TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { jsonInputSchema } from "./input-schema";
 import type { Sentences } from "./task-sentences";

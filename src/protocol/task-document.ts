@@ -3,10 +3,8 @@
  * return. The fields of `tasks/get`, plus progress, the pending questions (`inputRequests`) while
  * it waits for an answer and, once terminal, the result.
  */
-import { echoMeta } from "../core/model/meta";
-import { isTerminal } from "../core/model/record";
+import { echoMeta, isTerminal, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
-import type { TaskSnapshot } from "../core/client/task-rpc";
 import { inputRequestsOf } from "./input-requests";
 
 export function taskDocument(snapshot: TaskSnapshot): JsonObject {

@@ -3,10 +3,7 @@
  * correlation id and related-task `_meta`), and the fallback a plain call gets when its task
  * outlasts the inline wait (a link to the task and how to check back).
  */
-import { taskResourceUri } from "../core/model/ids";
-import { echoMeta, type TaskMeta } from "../core/model/meta";
-import type { TaskSnapshot } from "../core/client/task-rpc";
-import type { TaskOutcome } from "../core/model/record";
+import { taskResourceUri, echoMeta, type TaskMeta, type TaskSnapshot, type TaskOutcome } from "../core";
 import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";

@@ -5,9 +5,8 @@ import { describe, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
-import { TaskGateway } from "../../src/core/client/gateway";
+import { TaskGateway, type TaskView } from "../../src/core";
 import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/model/ids";
-import type { TaskView } from "../../src/core/model/view";
 import type { PrincipalObject, TaskObject } from "../../src/index";
 
 function view(taskId: string, status: TaskView["status"] = "working"): TaskView {

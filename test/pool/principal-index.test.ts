@@ -4,9 +4,8 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import type { PrincipalObject } from "../../src/principals/principal-object";
 import { POOL_MAX_AGE_MS, POOL_SIZE } from "../../src/principals/task-id-pool";
-import { TaskGateway } from "../../src/core/client/gateway";
+import { TaskGateway, type TaskView } from "../../src/core";
 import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/model/ids";
-import type { TaskView } from "../../src/core/model/view";
 import type { TaskObject } from "../../src/index";
 
 const settle = { timeout: 15_000, interval: 100 };

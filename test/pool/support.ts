@@ -1,14 +1,11 @@
 /** Helpers shared by the pool tests: fresh task objects and direct reads of their storage. */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { newTaskId, taskObjectName } from "../../src/core/model/ids";
-import type { TaskFeed } from "../../src/core/client/gateway";
+import { newTaskId, taskObjectName, type TaskFeed, type TaskEvent, type TaskRecord } from "../../src/core";
 import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import { taskEventFromJson } from "../../src/core/model/events";
 import { parseTaskMeta } from "../../src/core/model/meta";
 import { openFeed } from "../../src/streams/feed-client";
-import type { TaskEvent } from "../../src/core/model/events";
-import type { TaskRecord } from "../../src/core/model/record";
 import type { CreateTaskInput } from "../../src/core/client/task-rpc";
 import type { TaskObject } from "../../src/index";
 

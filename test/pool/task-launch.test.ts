@@ -6,7 +6,7 @@ import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
-import { TaskGateway } from "../../src/core/client/gateway";
+import { TaskGateway } from "../../src/core";
 import worker from "../../src/index";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedEvents, storedRecord, type TaskStub } from "./support";

@@ -2,10 +2,9 @@ import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
-import { TaskGateway } from "../../src/core/client/gateway";
+import { TaskGateway, type TaskEvent } from "../../src/core";
 import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
-import type { TaskEvent } from "../../src/core/model/events";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, openTaskFeed, storedEvents, storedRecord, taskStub } from "./support";
 

@@ -3,7 +3,7 @@
 import { describe, it } from "vitest";
 import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
 import { beginRun, cancelTask, endRun, isDueToRun, markDelivered, newTask, nextAlarmAt } from "../../src/core/model/machine";
-import { pendingInputs, type TaskRecord } from "../../src/core/model/record";
+import { pendingInputs, type TaskRecord } from "../../src/core";
 
 const T0 = 1_700_000_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };

@@ -16,7 +16,7 @@ import {
   retryDelayMs,
   yieldRun,
 } from "../../src/core/model/machine";
-import { type TaskRecord } from "../../src/core/model/record";
+import type { TaskRecord } from "../../src/core";
 import { toTaskView } from "../../src/core/model/view";
 
 const T0 = 1_700_000_000_000;

@@ -5,7 +5,7 @@
  */
 import { beginRun, finishRun, newTask, recordProgress } from "../../src/core/model/machine";
 import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
-import { isTerminal, type TaskRecord } from "../../src/core/model/record";
+import { isTerminal, type TaskRecord } from "../../src/core";
 import { toTaskView } from "../../src/core/model/view";
 
 export const T0 = 1_700_000_000_000;

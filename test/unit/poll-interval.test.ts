@@ -3,7 +3,7 @@ import { describe, it } from "vitest";
 import { beginRun, endRun, newTask, recordProgress } from "../../src/core/model/machine";
 import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
 import { estimatedMsLeft, POLL_POLICY, pollIntervalMs } from "../../src/core/model/poll-interval";
-import type { TaskRecord } from "../../src/core/model/record";
+import type { TaskRecord } from "../../src/core";
 import { countdown, follow, question, silent, T0 } from "./poll-follower";
 
 const SCHEMA = { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] };

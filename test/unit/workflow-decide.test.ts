@@ -4,7 +4,7 @@ import { describe, it } from "vitest";
 import { wakeRun } from "../../src/core/object/engine-reports";
 import { waitForInput } from "../../src/core/model/input-wait";
 import { beginRun, endRun, markDelivered, newTask } from "../../src/core/model/machine";
-import type { TaskRecord } from "../../src/core/model/record";
+import type { TaskRecord } from "../../src/core";
 import { nextMove, WAITING_MESSAGE, type EngineView, type RunView } from "../../src/workflows/decide";
 
 const T0 = 1_700_000_000_000;

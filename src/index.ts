@@ -28,7 +28,7 @@ const wiring: TaskObjectWiring = {
   onExpired: stopExpiredWork(findTool),
 };
 
-/** One Durable Object per task (src/core/task-object.ts), built with this Worker's runner and observers. */
+/** One Durable Object per task (src/core/object/task-object.ts), built with this Worker's runner and observers. */
 export class TaskObject extends TaskObjectBase {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, wiring);

@@ -30,7 +30,7 @@ export interface JobHost {
   fanOut?: FanOutPort;
 }
 
-/** What `job.fanOut` needs of the task: its fan-outs by key (fan-outs.ts). */
+/** What `job.fanOut` needs of the task: its fan-outs by key (fan-out/ledger.ts). */
 export interface FanOutPort {
   status(key: string): FanOutStatus | undefined;
   /** Stores a new fan-out; its messages go out when the run has ended and the job waits. */
@@ -46,7 +46,7 @@ export type RunOutcome =
   | { kind: "input"; questions: AskedQuestion[] }
   | { kind: "failed"; message: string; permanent: boolean }
   | { kind: "aborted" }
-  /** The job fanned items out (fan-out.ts) and waits, holding no run, until their results are in. */
+  /** The job fanned items out (fan-out/record-wait.ts) and waits, holding no run, until their results are in. */
   | { kind: "awaiting_fan_out"; message: string };
 
 /** Runs one slice of the job of tool `tool`. Never throws. */

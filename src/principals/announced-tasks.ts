@@ -1,6 +1,6 @@
 /**
  * Tasks announced to the index before they are written: a plain call that ended in its first
- * moments answers from memory and its TaskObject writes the task just after (core/task-launch.ts),
+ * moments answers from memory and its TaskObject writes the task just after (core/object/launch.ts),
  * yet a `tasks/list` sent right after the answer must list it. The index keeps such an announcement
  * in memory only, so the call's answer waits for no write here either, and merges it into the pages
  * it lists until the task's durable report (track or update) replaces it. Lost on eviction, which

@@ -1,5 +1,5 @@
 // Admission slots leased by the principal's index (src/principals/admission-slots.ts, the isolate's
-// side in src/core/slot-lease.ts): counted against the cap from lease to report, given back,
+// side in src/core/client/slot-lease.ts): counted against the cap from lease to report, given back,
 // and taken back by the index's alarm when overdue.
 import { describe, it } from "vitest";
 import { env } from "cloudflare:workers";

@@ -1,4 +1,4 @@
-// The human-in-the-loop transitions of the state machine (src/core/input-model.ts): a run that asks
+// The human-in-the-loop transitions of the state machine (src/core/model/input-wait.ts): a run that asks
 // ends and the task waits with nothing running; answers are checked, stored once, and wake the task.
 import { describe, it } from "vitest";
 import { answerInputs, waitForInput } from "../../src/core/model/input-wait";

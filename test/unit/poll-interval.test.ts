@@ -1,4 +1,4 @@
-// The poll interval a task suggests (src/core/poll-interval.ts), on an injected clock: no timers.
+// The poll interval a task suggests (src/core/model/poll-interval.ts), on an injected clock: no timers.
 import { describe, it } from "vitest";
 import { beginRun, endRun, newTask, recordProgress } from "../../src/core/model/machine";
 import { answerInputs, waitForInput } from "../../src/core/model/input-wait";

@@ -1,5 +1,5 @@
 // The Workflow engine's decisions (src/workflows/decide.ts) and the wake a report gives a task
-// (src/core/engine-reports.ts): pure, one move per side effect, the end before the questions.
+// (src/core/object/engine-reports.ts): pure, one move per side effect, the end before the questions.
 import { describe, it } from "vitest";
 import { wakeRun } from "../../src/core/object/engine-reports";
 import { waitForInput } from "../../src/core/model/input-wait";

@@ -141,7 +141,7 @@ export class TaskGateway {
     }
   }
 
-  /** The object stores the task, arms its alarm, starts the job (with no grace for the queue, the default: task-launch.ts) and enqueues it. */
+  /** The object stores the task, arms its alarm, starts the job (with no grace for the queue, the default: object/launch.ts) and enqueues it. */
   private async write(taskId: string, request: CreateTaskRequest, createdAt: number, slotted: boolean): Promise<TaskSnapshot> {
     const started = this.settings.dispatchGraceMs === 0;
     const options: CreateOptions = {
@@ -229,7 +229,7 @@ export class TaskGateway {
     return joinEventStream(this.env.TASKS.getByName(name), name, format, afterSeq);
   }
 
-  // ---- adapter state (adapter-state.ts) ----------------------------------------
+  // ---- adapter state (object/adapter-state.ts) ---------------------------------
 
   async attachState(taskId: string, kind: string, value: JsonObject, key?: string): Promise<string | undefined> {
     if (!isTaskId(taskId)) return undefined;
@@ -247,12 +247,12 @@ export class TaskGateway {
     return this.task(taskId).openState(kind, value);
   }
 
-  /** Ends the entry's open span at the task's latest event, if it still has `ifSpans` spans (adapter-state.ts); returns that event's seq. */
+  /** Ends the entry's open span at the task's latest event, if it still has `ifSpans` spans (object/adapter-state.ts); returns that event's seq. */
   async closeState(taskId: string, kind: string, key: string, ifSpans?: number): Promise<number | undefined> {
     return isTaskId(taskId) ? this.task(taskId).closeState(kind, key, ifSpans) : undefined;
   }
 
-  /** Splits the entry's open span, so a close by an earlier holder no longer applies (adapter-state.ts). */
+  /** Splits the entry's open span, so a close by an earlier holder no longer applies (object/adapter-state.ts). */
   async renewState(taskId: string, kind: string, key: string): Promise<void> {
     if (isTaskId(taskId)) await this.task(taskId).renewState(kind, key);
   }

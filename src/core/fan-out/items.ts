@@ -1,7 +1,7 @@
 /**
  * One fanned-out item's life, as pure transitions: sent as a queue message, claimed by a consumer,
  * done or failed, or sent again when nothing was heard of it in time (a lost message, a consumer
- * that died). Like model.ts, a no-op returns the same object, so callers skip writes by identity.
+ * that died). Like model/machine.ts, a no-op returns the same object, so callers skip writes by identity.
  */
 import { backoff } from "../model/backoff";
 

@@ -1,7 +1,7 @@
 /**
- * A task's fan-outs: the item transitions (fan-out-items.ts) applied to their rows, and the
+ * A task's fan-outs: the item transitions (items.ts) applied to their rows, and the
  * counts kept beside them. Synchronous, like all of the TaskObject's storage; what the changes
- * mean for the task (events, progress, waking the job) is the TaskObject's (fan-out-host.ts).
+ * mean for the task (events, progress, waking the job) is the TaskObject's (host.ts).
  */
 import {
   claimItem,

@@ -1,7 +1,7 @@
 /**
  * The task record's side of a fan-out, as pure transitions: the job's run ends and it sleeps until
  * its fanned-out items are in (holding no run), the alarm checks for lost items meanwhile, stored
- * results move its progress, and the last one wakes it. Items themselves: fan-out-items.ts.
+ * results move its progress, and the last one wakes it. Items themselves: items.ts.
  */
 import { paceAfter } from "../model/poll-interval";
 import type { NewTaskEvent } from "../model/events";

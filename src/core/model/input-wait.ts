@@ -1,5 +1,5 @@
 /**
- * The state machine's human-in-the-loop transitions, pure like model.ts: a run that asked
+ * The state machine's human-in-the-loop transitions, pure like machine.ts: a run that asked
  * (`job.elicit`) ends and the task waits in `input_required` with nothing running; answers
  * arrive, are checked against their question's form, and once none is pending the task is due to
  * run again (its alarm starts a run that replays its steps and reads the stored answers).

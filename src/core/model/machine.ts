@@ -79,7 +79,7 @@ export function isDueToRun(record: TaskRecord, now: number): boolean {
       return now >= (run.leaseUntil ?? 0);
     case "waiting_input":
     case "done":
-      // A waiting task becomes due when its last answer arrives (input-model.ts moves it to sleeping).
+      // A waiting task becomes due when its last answer arrives (input-wait.ts moves it to sleeping).
       return false;
   }
 }
@@ -185,7 +185,7 @@ export function failRun(record: TaskRecord, leaseId: string, message: string, pe
 
 /**
  * The run ended with `outcome` (ports.ts): completed, yielded (asleep until `wakeAt`), asked for
- * input (waiting, input-model.ts), failed (retried or given up), or aborted (cancelled or expired:
+ * input (waiting, input-wait.ts), failed (retried or given up), or aborted (cancelled or expired:
  * its terminal state is already written).
  */
 export function endRun(record: TaskRecord, leaseId: string, outcome: RunOutcome, policy: RetryPolicy, now: number): Transition {

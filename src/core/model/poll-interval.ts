@@ -5,7 +5,7 @@
  * a client that polls only at the interval it is told sees the end soon after it happens and asks
  * little in between (docs/polling.md).
  */
-// Types only: task-record.ts calls this module to build every view of a task.
+// Types only: record.ts calls this module to build every view of a task.
 import type { ProgressPace, TaskRecord } from "./record";
 
 export interface PollPolicy {

@@ -43,14 +43,14 @@ export interface RunState {
   leaseId?: string;
   leaseUntil?: number;
   wakeAt?: number;
-  /** Set while the job sleeps until its fanned-out items are done (fan-out.ts); wakeAt is then the next redelivery check. */
+  /** Set while the job sleeps until its fanned-out items are done (fan-out/record-wait.ts); wakeAt is then the next redelivery check. */
   awaiting?: "fan-out";
   lastError?: string;
 }
 
 /**
  * A question the job asked (`job.elicit`), kept for the task's life so its key is never asked
- * again. The answer itself is stored beside the job's steps (input.ts, answerStepName).
+ * again. The answer itself is stored beside the job's steps (questions.ts, answerStepName).
  */
 export interface AskedInput {
   message: string;

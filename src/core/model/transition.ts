@@ -1,5 +1,5 @@
 /**
- * What every transition of the state machine is made of (model.ts, input-model.ts): the next
+ * What every transition of the state machine is made of (machine.ts, input-wait.ts): the next
  * record and the events it appends. A no-op returns the same record, so callers skip work by identity.
  */
 import type { NewTaskEvent } from "./events";

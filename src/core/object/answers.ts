@@ -1,6 +1,6 @@
 /**
  * A person's answers reaching the TaskObject (every path ends in TaskObject.answer): checked by the
- * pure transition (input-model.ts), stored once beside the steps under each question's key, and
+ * pure transition (model/input-wait.ts), stored once beside the steps under each question's key, and
  * committed with the transition in one synchronous turn, so both are stored or neither is.
  */
 import { answerStepName } from "../model/questions";

@@ -11,7 +11,7 @@ import { toTaskView } from "../model/view";
 
 export class TaskOutbox {
   private indexCalls: Promise<void> = Promise.resolve();
-  /** Created under an admission slot and not yet reported to the index (slot-lease.ts). */
+  /** Created under an admission slot and not yet reported to the index (client/slot-lease.ts). */
   private untracked = false;
 
   constructor(private readonly env: Env) {}

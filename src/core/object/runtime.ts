@@ -71,7 +71,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
     });
   }
 
-  // ---- feed: hibernatable WebSocket readers (task-readers.ts) ---------------
+  // ---- feed: hibernatable WebSocket readers (readers.ts) ---------------
 
   override async fetch(request: Request): Promise<Response> {
     this.feed.flush();
@@ -115,7 +115,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
   // ---- persistence -----------------------------------------------------------
 
   /** The record, unless it has expired (then it is deleted now rather than at the alarm). */
-  /** A task whose writes were held for its call's first moments (task-launch.ts) is written before anyone else reads it. */
+  /** A task whose writes were held for its call's first moments (launch.ts) is written before anyone else reads it. */
   protected settle(): void {
     if (this.commits.deferred) this.ctx.waitUntil(this.commits.persist());
   }

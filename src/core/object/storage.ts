@@ -19,7 +19,7 @@ export class TaskStorage {
   private ready: boolean | undefined;
   readonly state: AdapterStateStore;
   readonly fanOuts: FanOutStorage;
-  /** A new task's writes kept in memory until persist() (task-write-buffer.ts); undefined when writes go straight to SQLite. */
+  /** A new task's writes kept in memory until persist() (write-buffer.ts); undefined when writes go straight to SQLite. */
   private buffer: TaskWriteBuffer | undefined;
   /**
    * The stored record as this instance last read or wrote it (undefined: not known yet). Every write

@@ -5,7 +5,7 @@
  * hibernatable WebSockets. What runs the job and who else hears of its events are
  * given to it by the composition root (src/index.ts), which subclasses TaskObjectBase.
  * This file is its RPC interface (public methods are what callers reach through a stub); what the
- * runtime calls on its own, and the parts both share, are in task-object-runtime.ts.
+ * runtime calls on its own, and the parts both share, are in runtime.ts.
  */
 import { taskPolicy } from "../../config";
 import type { OpenStateEntry } from "./adapter-state";
@@ -25,7 +25,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
   /**
    * Writes the task durably and arms its alarm; repeating it with the same id returns the
    * existing task. With `run`, the job starts in this call and the answer may already hold its
-   * end (task-launch.ts). The job's queue message is the gateway's to send (job-dispatch.ts): the
+   * end (launch.ts). The job's queue message is the gateway's to send (client/job-dispatch.ts): the
    * armed alarm, or the run already started, guarantees the task runs, so no one waits for the queue.
    */
   async create(input: CreateTaskInput, options: CreateOptions = {}): Promise<CreatedTask> {
@@ -37,7 +37,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
     // A job this call starts has its alarm as the fallback only: at the lease's length, in case this object dies first.
     const policy = { ...taskPolicy(this.settings), ...(run && { dispatchGraceMs: this.settings.leaseMs }) };
     const transition = newTask({ ...task, ...policy }, createdAt ?? Date.now());
-    // A plain call's first moments: nothing is written unless the job outlives them (task-launch.ts).
+    // A plain call's first moments: nothing is written unless the job outlives them (launch.ts).
     if (run && run.waitMs > 0) this.commits.defer();
     // Before the first commit: observers of the first event already find the adapters' state.
     this.storage.attachInitialState(options.state ?? []);
@@ -140,7 +140,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
     return this.liveRecord() ? this.storage.eventsAfter(afterSeq, limit) : [];
   }
 
-  // ---- fan-out: the step consumer's calls (fan-out-host.ts) -----------------
+  // ---- fan-out: the step consumer's calls (fan-out/host.ts) -----------------
 
   /** A consumer got these items' messages: which may it run (with their inputs), which are done or unwanted. */
   async claimSteps(fanOut: string, indexes: number[]): Promise<StepClaim> {
@@ -172,7 +172,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
   /**
    * Keeps `value` under (kind, key) with the task; without a key, the next free number. Undefined
    * for an unknown task. A new entry is open from the latest event on (adapter-state.ts). Observers
-   * still at work on earlier events finish first (task-observers.ts).
+   * still at work on earlier events finish first (observers.ts).
    */
   async attachState(kind: string, value: JsonObject, key?: string): Promise<string | undefined> {
     await this.observers.settled();

@@ -1,5 +1,5 @@
 /**
- * A new task's writes held in memory while a plain call's first moments last (task-launch.ts): the
+ * A new task's writes held in memory while a plain call's first moments last (launch.ts): the
  * record, its events (with the sequence numbers and times they got) and its steps, as TaskStorage
  * would have stored them. Nothing of it is durable until TaskStorage.persist() writes it in one turn:
  * a call that ends within its first moments answers without waiting for a commit, and one that does

@@ -26,7 +26,7 @@ export type { TaskEntry, TaskEntryPage, TaskPage, TaskView } from "./model/view"
 export { TaskGateway, type TaskFeed } from "./client/gateway";
 export { JobMessageSchema } from "./client/job-message";
 export type { SlotGrant } from "./client/slot-lease";
-export { applyTaskEvent } from "./client/snapshot-events";
+export { applyTaskEvent } from "./client/snapshot-fold";
 export type { AnswerOutcome, TaskSnapshot } from "./client/task-rpc";
 
 // The TaskObject, built by the composition root, and what its adapters and engines read of it.

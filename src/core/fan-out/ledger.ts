@@ -14,7 +14,7 @@ import {
   type FanOutItem,
   type ItemPolicy,
 } from "./items";
-import type { FanOutHeader, FanOutStorage, ItemResult } from "./storage";
+import type { FanOutHeader, FanOutStorage, ItemResult } from "./tables";
 
 export interface FanOutRequest {
   key: string;

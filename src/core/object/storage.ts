@@ -5,7 +5,7 @@
  */
 import type { WireEvent } from "../../streams/feed-frames";
 import { AdapterStateStore, type AdapterStateEntry } from "./adapter-state";
-import { FanOutStorage } from "../fan-out/storage";
+import { FanOutStorage } from "../fan-out/tables";
 import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
 import { TaskWriteBuffer } from "./write-buffer";

@@ -102,11 +102,9 @@ module.exports = {
       to: { couldNotResolve: true },
     },
     {
-      // Off until src/core/index.ts is the core's one face (issue 26, point 1): then set
-      // severity to "error", and the rest of src may import the core only through it.
       name: "core-through-its-face",
-      comment: "Outside src/core, import the core only through src/core/index.ts.",
-      severity: "ignore",
+      comment: "Outside src/core, import the core only through src/core/index.ts (its one face): export what you need there.",
+      severity: "error",
       from: { path: "^src/", pathNot: "^src/core/" },
       to: { path: "^src/core/", pathNot: "^src/core/index\\.ts$" },
     },

@@ -14,7 +14,7 @@ export default defineConfig({
   ],
   test: {
     include: ["test/pool/**/*.test.ts"],
-    // Every task the pool tests create logs its transitions (src/core/transition-log.ts): keep
+    // Every task the pool tests create logs its transitions (src/core/object/transition-log.ts): keep
     // them out of the test output; test/e2e/transition-log.test.ts checks them.
     // The step consumer's one line per batch (fan_out.batch) likewise.
     onConsoleLog: (log) => !log.includes('"task.transition"') && !log.includes('"fan_out.batch"'),

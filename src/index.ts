@@ -4,9 +4,7 @@
  * The core (src/core) imports none of what is wired here.
  */
 import { env } from "cloudflare:workers";
-import { TaskObjectBase } from "./core/task-object";
-import { transitionLogObserver } from "./core/transition-log";
-import type { TaskObjectWiring } from "./core/ports";
+import { TaskObjectBase, transitionLogObserver, type TaskObjectWiring } from "./core";
 import { app, serveMcp } from "./http/app";
 import { engineObserver, stopExpiredWork } from "./jobs/engine-observer";
 import { isStepQueue, stepBatchHandler } from "./jobs/fan-out-consumer";
@@ -32,7 +30,7 @@ const wiring: TaskObjectWiring = {
   onExpired: stopExpiredWork(findTool),
 };
 
-/** One Durable Object per task (src/core/task-object.ts), built with this Worker's runner and observers. */
+/** One Durable Object per task (src/core/object/task-object.ts), built with this Worker's runner and observers. */
 export class TaskObject extends TaskObjectBase {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env, wiring);

@@ -40,7 +40,7 @@ export const devOptions = (name: string): Pick<DevServerOptions, "logLevel" | "p
 export const VARIANTS: Record<string, Variant> = {
   main: { description: "the repo as it is" },
   "no-transition-log": {
-    description: "no transition log observer (src/core/transition-log.ts unwired)",
+    description: "no transition log observer (src/core/object/transition-log.ts unwired)",
     entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
   },
   "no-observability": { description: "no [observability] table in wrangler.toml (Workers Logs off)", toml: dropTable("observability") },

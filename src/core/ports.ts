@@ -3,12 +3,13 @@
  * (src/index.ts) wires the implementations in: the job runner (src/jobs) and the observers
  * (webhooks, the 2025 adapter's session streams). The core imports none of them.
  */
-import type { AdapterStateWriter } from "./adapter-state";
-import type { FanOutRequest, FanOutStatus } from "./fan-outs";
-import type { AskedQuestion } from "./input";
+import type { AdapterStateWriter } from "./object/adapter-state";
+import type { FanOutRequest, FanOutStatus } from "./fan-out/ledger";
+import type { AskedQuestion } from "./model/questions";
+import type { LogLevel, TaskEvent } from "./model/events";
+import type { TaskRecord } from "./model/record";
+import type { JsonObject } from "../json";
 import type { PrincipalIndexes } from "./principal-index-port";
-import type { LogLevel, TaskEvent } from "./task-events";
-import type { JsonObject, TaskRecord } from "./task-record";
 
 /** What a run may do to its task: the TaskObject's storage and log, or memory for inline calls. */
 export interface JobHost {
@@ -30,7 +31,7 @@ export interface JobHost {
   fanOut?: FanOutPort;
 }
 
-/** What `job.fanOut` needs of the task: its fan-outs by key (fan-outs.ts). */
+/** What `job.fanOut` needs of the task: its fan-outs by key (fan-out/ledger.ts). */
 export interface FanOutPort {
   status(key: string): FanOutStatus | undefined;
   /** Stores a new fan-out; its messages go out when the run has ended and the job waits. */
@@ -46,7 +47,7 @@ export type RunOutcome =
   | { kind: "input"; questions: AskedQuestion[] }
   | { kind: "failed"; message: string; permanent: boolean }
   | { kind: "aborted" }
-  /** The job fanned items out (fan-out.ts) and waits, holding no run, until their results are in. */
+  /** The job fanned items out (fan-out/record-wait.ts) and waits, holding no run, until their results are in. */
   | { kind: "awaiting_fan_out"; message: string };
 
 /** Runs one slice of the job of tool `tool`. Never throws. */

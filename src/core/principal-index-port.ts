@@ -4,8 +4,8 @@
  * and the layers above wire it in (src/principals/principal-indexes.ts), so the core's types no
  * longer reach the object through `Env`, which the composition root builds.
  */
-import type { SlotGrant } from "./slot-lease";
-import type { TaskEntryPage, TaskPage, TaskView } from "./task-view";
+import type { SlotGrant } from "./client/slot-lease";
+import type { TaskEntryPage, TaskPage, TaskView } from "./model/view";
 
 export type AdmitResult =
   /** `taskId` is the id to create the task under: a pre-provisioned one, or else the one proposed. */

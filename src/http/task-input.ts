@@ -5,9 +5,8 @@
  * those of the task's `inputRequests` (GET /tasks/{taskId}). Same auth as everything under /tasks.
  */
 import type { Context } from "hono";
-import { TaskGateway } from "../core/gateway";
+import { TaskGateway, isTaskId } from "../core";
 import { gatewayBindings } from "../principals/principal-indexes";
-import { isTaskId } from "../core/ids";
 import { isRecord } from "../json";
 import { taskDocument } from "../protocol/task-document";
 import { readBodyWithLimit } from "./body";

@@ -5,9 +5,8 @@
  * `POST /tasks/{id}/input` (answers to its questions, task-input.ts).
  */
 import { Hono, type Context } from "hono";
-import { TaskGateway } from "../core/gateway";
+import { TaskGateway, isTaskId } from "../core";
 import { gatewayBindings } from "../principals/principal-indexes";
-import { isTaskId } from "../core/ids";
 import { taskDocument } from "../protocol/task-document";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";
 import { completeSseResponse, SseStream } from "../streams/sse";

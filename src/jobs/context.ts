@@ -2,8 +2,7 @@
  * The JobContext a tool's `run` receives: progress, cancellation, logs,
  * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
-import type { InputAnswer, InputQuestion } from "../core/input";
-import type { LogLevel } from "../core/task-events";
+import type { InputAnswer, InputQuestion, LogLevel } from "../core";
 import type { Settled, Step } from "./steps";
 
 export type { InputAnswer, InputQuestion, LogLevel };

@@ -4,8 +4,7 @@
  * work is what completed it. Should this be missed (the process died right after the cancel), the
  * work stops at its next report to the task, which answers that the task has ended.
  */
-import type { TaskObserver } from "../core/ports";
-import type { TaskRecord } from "../core/task-record";
+import type { TaskObserver, TaskRecord } from "../core";
 import type { RunnableTool } from "./runner";
 
 type FindTool = (name: string) => RunnableTool | undefined;

@@ -5,10 +5,7 @@
  * is retried through the queue after the delay its task asks for. While items run, the batch asks
  * each task once a second whether to stop them, which also keeps their leases.
  */
-import { backoff } from "../core/backoff";
-import { taskObjectName } from "../core/ids";
-import type { StepClaim } from "../core/fan-out-host";
-import { StepMessageSchema, type StepMessage } from "../core/fan-out-message";
+import { backoff, taskObjectName, StepMessageSchema, type StepClaim, type StepMessage } from "../core";
 import { abortableDelay, PermanentError } from "./context";
 import { errorMessage, isPermanent } from "./runner";
 import type { Step, StepContext } from "./steps";

@@ -4,9 +4,7 @@
  * finds them by key and returns the stored results. Without a task (an inline call) the items run
  * here, concurrently, once each.
  */
-import { MAX_FAN_OUT_ITEMS } from "../core/fan-out-message";
-import type { FanOutStatus } from "../core/fan-outs";
-import type { JobHost } from "../core/ports";
+import { MAX_FAN_OUT_ITEMS, type FanOutStatus, type JobHost } from "../core";
 import { abortableDelay, FanOutItemError, PermanentError, type FanOutOptions, type JobContext } from "./context";
 import { stepName, type Settled, type Step, type StepContext, type StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";

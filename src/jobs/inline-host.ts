@@ -2,8 +2,7 @@
  * A JobHost kept in memory, for tools that never become tasks (taskSupport "forbidden"):
  * the same JobContext API, with steps memoized for this call only and no durable sleep.
  */
-import type { JobHost } from "../core/ports";
-import type { LogLevel } from "../core/task-events";
+import type { JobHost, LogLevel } from "../core";
 
 export interface InlineHostOptions {
   signal: AbortSignal;

@@ -3,8 +3,7 @@
  * (remembered by position, so a replayed run does not wait again) and yields.
  */
 import { abortableDelay, JobInput, JobYield, PermanentError, type InputAnswer, type JobContext } from "./context";
-import { answerStepName, questionProblem } from "../core/input";
-import type { JobHost } from "../core/ports";
+import { answerStepName, questionProblem, type JobHost } from "../core";
 import { fanOutFunction } from "./fan-out";
 import type { StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";

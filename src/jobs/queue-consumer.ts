@@ -4,9 +4,7 @@
  * task, even in local dev where Miniflare delivers one batch at a time.
  * A failed hand-over is retried with backoff; the dead-letter queue fails the task.
  */
-import { backoff } from "../core/backoff";
-import { taskObjectName } from "../core/ids";
-import { JobMessageSchema } from "../core/job-message";
+import { backoff, taskObjectName, JobMessageSchema } from "../core";
 
 export const isDeadLetterQueue = (queue: string): boolean => queue.endsWith("-dlq");
 

@@ -3,8 +3,8 @@
  * event log, or memory for an inline call), calls the tool, and reports how the run ended.
  * It never writes task state itself; the TaskObject applies the outcome through the state machine.
  */
-import type { JobHost, JobRunner, RunOutcome } from "../core/ports";
-import type { JsonObject } from "../core/task-record";
+import type { JobHost, JobRunner, RunOutcome } from "../core";
+import type { JsonObject } from "../json";
 import { PermanentError, toToolResult, type JobContext, type ToolResult } from "./context";
 import { createJobContext } from "./job-context";
 import type { YieldState } from "./yield-state";

@@ -13,7 +13,7 @@
  * });
  */
 import type * as z from "zod";
-import type { LogLevel } from "../core/task-events";
+import type { LogLevel } from "../core";
 
 export interface StepContext {
   /** The task whose job fanned this item out. */

@@ -5,7 +5,7 @@
  * another principal's task is an unknown one. Responses to anything else pass through untouched.
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import type { TaskGateway } from "../core/gateway";
+import type { TaskGateway } from "../core";
 import { ErrorCode, jsonRpcErrorResponse } from "../protocol/errors";
 import { parseQuestionRequestId } from "./question-ids";
 

@@ -1,6 +1,6 @@
 /** What every MCP handler of one HTTP request can reach. */
 import type { Settings } from "../config";
-import type { TaskGateway } from "../core/gateway";
+import type { TaskGateway } from "../core";
 import type { McpOutput } from "./request-transport";
 import type { Caller } from "./task-streams";
 

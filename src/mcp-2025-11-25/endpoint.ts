@@ -4,7 +4,7 @@
  * or, when a request may take a while and the client accepts it, an SSE stream.
  */
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { TaskGateway } from "../core/gateway";
+import { TaskGateway } from "../core";
 import { gatewayBindings } from "../principals/principal-indexes";
 import { readBodyWithLimit } from "../http/body";
 import { parseJsonInput } from "../http/json-input";

@@ -5,10 +5,7 @@
  * until the task's result, a deadline, a question nobody here can answer, or the client leaves.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { isOpenAt, type StateSpan } from "../core/adapter-state";
-import type { InputQuestion } from "../core/input";
-import type { TaskEvent } from "../core/task-events";
-import type { TaskMeta } from "../core/task-meta";
+import { isOpenAt, type StateSpan, type InputQuestion, type TaskEvent, type TaskMeta } from "../core";
 import { followFeed, type FollowResult } from "../protocol/follow";
 import { taskEventId } from "../streams/event-ids";
 import type { McpContext } from "./context";

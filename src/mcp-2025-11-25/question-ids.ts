@@ -4,8 +4,7 @@
  * isolate, so the answer reaches the task with no server memory; the principal comes from auth,
  * so another principal's response lands in an empty object and reads as unknown.
  */
-import { isTaskId } from "../core/ids";
-import { isInputKey } from "../core/input";
+import { isTaskId, isInputKey } from "../core";
 
 const PREFIX = "input/";
 

@@ -5,10 +5,8 @@
  * Without it, the session's GET stream opens (Mcp-Session-Id required).
  */
 import * as z from "zod";
-import { isOpenAt, STATE_SPANS_FIELD, type StateSpan } from "../core/adapter-state";
-import { TaskGateway } from "../core/gateway";
+import { isOpenAt, STATE_SPANS_FIELD, TaskGateway, type StateSpan, type TaskEvent } from "../core";
 import { gatewayBindings } from "../principals/principal-indexes";
-import type { TaskEvent } from "../core/task-events";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { parseEventId, taskEventId, type EventRoute } from "../streams/event-ids";

@@ -6,8 +6,7 @@
  * a `tasks/result` that opens later does not ask it again once a reader got it (follow-task.ts).
  */
 import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
-import { taskResourceUri } from "../core/ids";
-import type { TaskObserver } from "../core/ports";
+import { taskResourceUri, type TaskObserver } from "../core";
 import { SESSION_WATCH_STATE, sessionObjectName } from "../sessions/ids";
 import { sessionMessageForEvent } from "./task-messages";
 import { ASKED_LIVE_STATE, AskedLiveSchema, RESPONSE_STREAM_STATE, SESSION_FEED_STATE, SessionFeedSchema, takenByResponseStream } from "./task-streams";

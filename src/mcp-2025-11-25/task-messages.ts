@@ -3,11 +3,7 @@
  * resumption (so a replay sends exactly what the live stream sent) and by the GET stream.
  */
 import type { GetTaskResult, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { elicitationRequest, type InputQuestion } from "../core/input";
-import { outcomeOf, type TaskEvent } from "../core/task-events";
-import { echoMeta, type TaskMeta } from "../core/task-meta";
-import type { Progress } from "../core/task-record";
-import type { TaskView } from "../core/task-view";
+import { elicitationRequest, outcomeOf, echoMeta, type InputQuestion, type TaskEvent, type TaskMeta, type Progress, type TaskView } from "../core";
 import { finalResult, relatedTask } from "../protocol/task-results";
 import { questionRequestId } from "./question-ids";
 import type { ResponseStream, SessionFeed } from "./task-streams";

@@ -4,15 +4,13 @@
  * stream: a response stream of that session (a `tasks/result`, or the plain call's own stream)
  * if one that carries that kind of message was open when the event was committed, else the
  * session's GET stream. "Open when committed" is decided by the task's own clock: each registered
- * stream is adapter state with spans of event sequence numbers (core/adapter-state.ts), written in
+ * stream is adapter state with spans of event sequence numbers (core/object/adapter-state.ts), written in
  * the TaskObject's single thread, so every event falls on exactly one side. What a stream carries
  * is decided when it opens and kept with it, so a resumed stream carries exactly what the live one did.
  */
 import type { RequestId } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import { isOpenAt, type AdapterStateEntry, type OpenStateEntry } from "../core/adapter-state";
-import type { TaskEvent } from "../core/task-events";
-import type { TaskMeta } from "../core/task-meta";
+import { isOpenAt, type AdapterStateEntry, type OpenStateEntry, type TaskEvent, type TaskMeta } from "../core";
 
 const TokenSchema = z.union([z.string(), z.number()]);
 

@@ -4,7 +4,7 @@
  * `io.modelcontextprotocol/logLevel` (logging.mdx: never otherwise). Both ride the call's own
  * response stream; they never reach a `subscriptions/listen` stream.
  */
-import type { Progress } from "../core/task-record";
+import type { Progress } from "../core";
 import type { ModernContext } from "./context";
 import { logLevelAllows } from "./envelope";
 

@@ -1,7 +1,6 @@
 /** What a 2026-07-28 `tools/call` answers once it has an answer: the task's result, or the fallback link. */
-import type { TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject, TaskOutcome } from "../core/task-record";
-import { isRecord } from "../json";
+import type { TaskSnapshot, TaskOutcome } from "../core";
+import { isRecord, type JsonObject } from "../json";
 import { ProtocolError } from "../protocol/errors";
 import { RELATED_TASK_META, stillRunningResult } from "../protocol/task-results";
 import { inlinedResult } from "./task-wire";

@@ -1,6 +1,6 @@
 /** What every 2026-07-28 handler of one HTTP request can reach. */
 import type { Settings } from "../config";
-import type { TaskGateway } from "../core/gateway";
+import type { TaskGateway } from "../core";
 import type { RequestEnvelope } from "./envelope";
 import type { RequestId } from "./errors";
 import type { ModernOutput } from "./response";

@@ -3,7 +3,7 @@
  * 2025 ones through `initialize`), the capabilities with the Tasks extension, and instructions for the model (protocol/instructions.ts).
  * The same for every caller, so it may be cached publicly.
  */
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import { MODEL_INSTRUCTIONS } from "../protocol/instructions";
 import { SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
 import { cacheable, STATIC_TTL_MS } from "./results";

@@ -6,9 +6,9 @@
  */
 import type { McpRequest } from "../http/mcp-endpoint";
 import { ProtocolError } from "../protocol/errors";
-import { TaskGateway } from "../core/gateway";
+import { TaskGateway } from "../core";
+import type { JsonObject } from "../json";
 import { gatewayBindings } from "../principals/principal-indexes";
-import type { JsonObject } from "../core/task-record";
 import type { ModernMessage } from "./classify";
 import type { ModernContext } from "./context";
 import { parseEnvelope } from "./envelope";

@@ -5,7 +5,7 @@
  * this task's id, so the task is cancelled too. Nothing is kept for resumption: 2026-07-28 streams
  * are not resumable.
  */
-import type { TaskSnapshot } from "../core/task-rpc";
+import type { TaskSnapshot } from "../core";
 import { followFeed, type FollowResult } from "../protocol/follow";
 import type { CallNotifier } from "./call-notifications";
 import type { ModernContext } from "./context";

@@ -11,8 +11,8 @@
  * reads `cancel` and ends saying nobody answered (deploy: "Not deployed: nobody answered …").
  */
 import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal, type JsonObject } from "../core/task-record";
+import { isTerminal, type TaskSnapshot } from "../core";
+import type { JsonObject } from "../json";
 import type { CallNotifier } from "./call-notifications";
 import { callResult, stillRunningFallback } from "./call-results";
 import type { ModernContext } from "./context";

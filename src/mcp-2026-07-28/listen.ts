@@ -10,10 +10,8 @@
  * subscription closes gracefully with its result.
  */
 import * as z from "zod";
-import { parseTaskResourceUri, taskResourceUri } from "../core/ids";
-import { isTerminal, type JsonObject } from "../core/task-record";
-import { applyTaskEvent } from "../core/snapshot-events";
-import type { TaskSnapshot } from "../core/task-rpc";
+import { parseTaskResourceUri, taskResourceUri, isTerminal, applyTaskEvent, type TaskSnapshot } from "../core";
+import type { JsonObject } from "../json";
 import type { ModernContext } from "./context";
 import { ModernError, invalidParams, tasksExtensionRequired } from "./errors";
 import { ERROR, META } from "./protocol";

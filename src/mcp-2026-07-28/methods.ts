@@ -3,7 +3,7 @@
  * listed here (including `initialize`, `ping`, `tasks/result`, `tasks/list`, `prompts/*`) is
  * `-32601` on HTTP 404 (streamable-http.mdx, "Protocol Version Header").
  */
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import type { ModernContext } from "./context";
 import { discover } from "./discover";
 import { listen } from "./listen";

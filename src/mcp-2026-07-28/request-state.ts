@@ -7,9 +7,7 @@
  * another tool or arguments, or presented by another principal, it is exactly an unknown one.
  */
 import * as z from "zod";
-import { canonicalJson as canonical, sha256Base64url as digest } from "../core/call-fingerprint";
-import type { TaskGateway } from "../core/gateway";
-import { isTaskId } from "../core/ids";
+import { canonicalJson as canonical, sha256Base64url as digest, isTaskId, type TaskGateway } from "../core";
 
 /** The adapter-state kind (key "key") holding a task's requestState key. */
 export const REQUEST_STATE_KEY_STATE = "mcp-2026-07-28/request-state";

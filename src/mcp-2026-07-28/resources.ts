@@ -7,8 +7,8 @@
 import * as z from "zod";
 import { isTaskCardUri, readTaskCard, taskCardResource } from "../protocol/task-card";
 import { taskDocument } from "../protocol/task-document";
-import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../core/ids";
-import { isTerminal, type JsonObject } from "../core/task-record";
+import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri, isTerminal } from "../core";
+import type { JsonObject } from "../json";
 import type { ModernContext } from "./context";
 import { ModernError, invalidParams } from "./errors";
 import { ERROR } from "./protocol";

@@ -7,10 +7,8 @@
  */
 import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import { InputRequestsV2Schema, type CreateTaskResultV2, type DetailedTaskV2, type InputRequestsV2, type TaskStatusV2, type TaskV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { elicitationRequest } from "../core/input";
-import { echoMeta } from "../core/task-meta";
-import type { JsonObject, Progress } from "../core/task-record";
-import type { TaskSnapshot } from "../core/task-rpc";
+import { elicitationRequest, echoMeta, type Progress, type TaskSnapshot } from "../core";
+import type { JsonObject } from "../json";
 
 type WireObject = Readonly<Record<string, JsonValue>>;
 

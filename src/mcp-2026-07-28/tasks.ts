@@ -6,7 +6,7 @@
  */
 import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import type { ModernContext } from "./context";
 import { invalidParams } from "./errors";
 import { detailedTask, modernStatus, taskResultMeta } from "./task-wire";

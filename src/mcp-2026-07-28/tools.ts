@@ -7,8 +7,7 @@
  */
 import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
-import type { JsonObject } from "../core/task-record";
-import { isRecord } from "../json";
+import { isRecord, type JsonObject } from "../json";
 import { callTool } from "../protocol/call-tool";
 import { toolListings } from "../protocol/tool-listings";
 import { readWebhookSettings } from "../webhooks/settings";

@@ -1,5 +1,5 @@
 /**
- * The index's side of admission slots (src/core/slot-lease.ts is the isolate's): ids of tasks that
+ * The index's side of admission slots (src/core/client/slot-lease.ts is the isolate's): ids of tasks that
  * may be created without asking the index, leased to an isolate a few at a time. A slot counts
  * against the principal's cap of unfinished tasks from the moment it is leased until its task
  * reports itself (PrincipalObject.track) or the slot is taken back unused, so the cap is never

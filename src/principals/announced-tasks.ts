@@ -1,13 +1,13 @@
 /**
  * Tasks announced to the index before they are written: a plain call that ended in its first
- * moments answers from memory and its TaskObject writes the task just after (core/task-launch.ts),
+ * moments answers from memory and its TaskObject writes the task just after (core/object/launch.ts),
  * yet a `tasks/list` sent right after the answer must list it. The index keeps such an announcement
  * in memory only, so the call's answer waits for no write here either, and merges it into the pages
  * it lists until the task's durable report (track or update) replaces it. Lost on eviction, which
  * the report follows within milliseconds; one whose report never comes (its object died before
  * writing, so the task does not exist) is dropped after ANNOUNCED_TTL_MS.
  */
-import type { TaskEntry } from "../core/task-view";
+import type { TaskEntry } from "../core";
 
 /** One entry of the index, in the order pages list them: newest first, then by task id. */
 export interface IndexRow extends TaskEntry {

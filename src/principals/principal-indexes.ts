@@ -2,9 +2,7 @@
  * Where the core's port to the principals' indexes (src/core/principal-index-port.ts) meets this
  * Worker's bindings: each principal's index is its PrincipalObject, named by principalObjectName.
  */
-import type { GatewayBindings } from "../core/gateway";
-import { principalObjectName } from "../core/ids";
-import type { PrincipalIndexes } from "../core/principal-index-port";
+import { principalObjectName, type GatewayBindings, type PrincipalIndexes } from "../core";
 
 /** Each principal's PrincipalObject, through the PRINCIPALS binding. */
 export const principalIndexes =

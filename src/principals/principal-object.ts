@@ -6,10 +6,7 @@
  * lag, never leak. Its RPC methods the core calls are the core's port (src/core/principal-index-port.ts).
  */
 import { DurableObject } from "cloudflare:workers";
-import { newTaskId } from "../core/ids";
-import type { AdmitInput, AdmitResult, LeaseInput, PrincipalIndex } from "../core/principal-index-port";
-import type { SlotGrant } from "../core/slot-lease";
-import type { TaskEntryPage, TaskPage, TaskView } from "../core/task-view";
+import { newTaskId, type AdmitInput, type AdmitResult, type LeaseInput, type PrincipalIndex, type SlotGrant, type TaskEntryPage, type TaskPage, type TaskView } from "../core";
 import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
 import { AnnouncedTasks, type IndexRow } from "./announced-tasks";
 import { Provisioning } from "./provisioning";

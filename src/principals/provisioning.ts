@@ -3,9 +3,7 @@
  * background after creations (task-id-pool.ts), and the index's alarm discards ids left unused and
  * takes back admission slots that are overdue (admission-slots.ts).
  */
-import { newTaskId, taskObjectName } from "../core/ids";
-import type { TaskView } from "../core/task-view";
-import type { TaskSnapshot } from "../core/task-rpc";
+import { newTaskId, taskObjectName, type TaskView, type TaskSnapshot } from "../core";
 import type { AdmissionSlots } from "./admission-slots";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, type TaskIdPool } from "./task-id-pool";
 

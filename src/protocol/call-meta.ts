@@ -1,6 +1,6 @@
 /** Parses the `_meta` of a `tools/call`: the progress token and our own keys (docs/protocol.md, "Our `_meta` keys"). */
 import * as z from "zod";
-import { CORRELATION_ID_META } from "../core/task-meta";
+import { CORRELATION_ID_META } from "../core";
 import { ErrorCode, ProtocolError } from "./errors";
 
 export const IDEMPOTENCY_KEY_META = "mcp-task-worker/idempotency-key";

@@ -4,12 +4,17 @@
  * outcome their own way (2025: CreateTaskResult and SSE notifications; 2026: `resultType: "task"`).
  */
 import type { Settings } from "../config";
-import type { AdapterStateEntry } from "../core/adapter-state";
-import type { TaskGateway } from "../core/gateway";
-import type { TaskMeta } from "../core/task-meta";
-import type { LogLevel } from "../core/task-events";
-import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal, type JsonObject, type Progress, type TaskOutcome } from "../core/task-record";
+import {
+  isTerminal,
+  type AdapterStateEntry,
+  type TaskGateway,
+  type TaskMeta,
+  type LogLevel,
+  type TaskSnapshot,
+  type Progress,
+  type TaskOutcome,
+} from "../core";
+import type { JsonObject } from "../json";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";
 import type { Tool } from "../tools/define";

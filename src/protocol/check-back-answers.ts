@@ -3,9 +3,8 @@
  * `structuredContent`, the task as data for views in `_meta` (docs/model-facing.md); a finished
  * task answers in the tool's own words.
  */
-import { echoMeta } from "../core/task-meta";
-import type { AnswerOutcome, TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject } from "../core/task-record";
+import { echoMeta, type AnswerOutcome, type TaskSnapshot } from "../core";
+import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";
 import { finalResult, relatedTask } from "./task-results";

@@ -8,9 +8,8 @@
  * with the task as data for the card in `_meta`.
  */
 import * as z from "zod";
-import type { TaskGateway } from "../core/gateway";
-import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal, type JsonObject } from "../core/task-record";
+import { isTerminal, type TaskGateway, type TaskSnapshot } from "../core";
+import type { JsonObject } from "../json";
 import { answerReport, metaFor, notFound, refusal, resultOf, statusResult, textResult } from "./check-back-answers";
 import { ErrorCode, ProtocolError } from "./errors";
 import { followFeed } from "./follow";

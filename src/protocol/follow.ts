@@ -2,9 +2,7 @@
  * Following a task's feed until its result or a deadline: the one loop behind a plain call's
  * inline wait, a running `tasks/result` and the check-back tools' short wait.
  */
-import type { TaskFeed } from "../core/gateway";
-import { outcomeOf, type TaskEvent } from "../core/task-events";
-import type { TaskOutcome } from "../core/task-record";
+import { outcomeOf, type TaskFeed, type TaskEvent, type TaskOutcome } from "../core";
 
 export type FollowResult =
   /** The task ended; `seq` is its result event. */

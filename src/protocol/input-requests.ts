@@ -4,9 +4,8 @@
  * (2026 `tasks/get`, `GET /tasks/{id}`, the task as data), and the sentences that tell a model or
  * a person how to answer when their client cannot show the form itself.
  */
-import { elicitationRequest, type InputRequest } from "../core/input";
-import type { TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject } from "../core/task-record";
+import { elicitationRequest, type InputRequest, type TaskSnapshot } from "../core";
+import type { JsonObject } from "../json";
 
 export type { InputRequest };
 

@@ -7,8 +7,8 @@
  * the still-running fallback included (the SDK v1 Client rejects a result that does not).
  */
 import * as z from "zod";
-import type { TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject } from "../core/task-record";
+import type { TaskSnapshot } from "../core";
+import type { JsonObject } from "../json";
 import { jsonInputSchema } from "./input-schema";
 import type { Sentences } from "./task-sentences";
 import { taskStatusContent } from "./task-status-data";

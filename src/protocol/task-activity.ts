@@ -2,7 +2,7 @@
  * What the task card shows besides status: the steps a job finished and its log lines, read
  * from the task's event log in pages after a cursor, so each poll reads only what is new.
  */
-import type { TaskEvent } from "../core/task-events";
+import type { TaskEvent } from "../core";
 
 /** Events read per call: a poll normally finds a handful; a card opened late catches up in a few calls. */
 export const ACTIVITY_PAGE = 500;

@@ -3,7 +3,7 @@
  * task-capable tool names in its listing, so chat clients that render MCP Apps show the
  * call's task live beside the tool result. Era-free: both protocol adapters list and serve it.
  */
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import { readPage } from "../pages";
 
 export const TASK_CARD_URI = "ui://mcp-task-worker/task-card.html";

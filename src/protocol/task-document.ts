@@ -3,9 +3,8 @@
  * return. The fields of `tasks/get`, plus progress, the pending questions (`inputRequests`) while
  * it waits for an answer and, once terminal, the result.
  */
-import { echoMeta } from "../core/task-meta";
-import { isTerminal, type JsonObject } from "../core/task-record";
-import type { TaskSnapshot } from "../core/task-rpc";
+import { echoMeta, isTerminal, type TaskSnapshot } from "../core";
+import type { JsonObject } from "../json";
 import { inputRequestsOf } from "./input-requests";
 
 export function taskDocument(snapshot: TaskSnapshot): JsonObject {

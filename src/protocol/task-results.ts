@@ -3,10 +3,8 @@
  * correlation id and related-task `_meta`), and the fallback a plain call gets when its task
  * outlasts the inline wait (a link to the task and how to check back).
  */
-import { taskResourceUri } from "../core/ids";
-import { echoMeta, type TaskMeta } from "../core/task-meta";
-import type { TaskSnapshot } from "../core/task-rpc";
-import type { JsonObject, TaskOutcome } from "../core/task-record";
+import { taskResourceUri, echoMeta, type TaskMeta, type TaskSnapshot, type TaskOutcome } from "../core";
+import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";
 import { sentencesText, stillRunningSentences, type Sentences } from "./task-sentences";

@@ -3,8 +3,7 @@
  * (`summary`) and what to do next and when (`next`). The fallback of a plain call and the
  * check-back tools speak with these, so a model hears the same words from every one of them.
  */
-import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal } from "../core/task-record";
+import { isTerminal, type TaskSnapshot } from "../core";
 import { howToAnswer } from "./input-requests";
 
 /** The sentences of one result: `summary` always, `next` while something is left to do. */

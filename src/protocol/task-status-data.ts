@@ -3,8 +3,8 @@
  * fallback and the task card read, beside the prose the model reads. Era-free and flat, so a
  * program (or the card) needs no parsing of text: `progress`/`total`/`message` sit at the top.
  */
-import type { TaskSnapshot } from "../core/task-rpc";
-import { isTerminal, type JsonObject, type TaskStatus } from "../core/task-record";
+import { isTerminal, type TaskSnapshot, type TaskStatus } from "../core";
+import type { JsonObject } from "../json";
 import { inputRequestsOf, type InputRequest } from "./input-requests";
 
 export interface TaskStatusData {

@@ -2,7 +2,7 @@
  * The `tools/list` entries, built once per isolate for every protocol era: the registry's
  * tools (task-capable ones name the task card in `_meta.ui`) and the check-back tools.
  */
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 import type { Tool } from "../tools/define";
 import { tools } from "../tools/registry";
 import { checkBackListings } from "./check-back-tools";

@@ -5,7 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { intVar } from "../config";
-import { parseTaskResourceUri, taskObjectName } from "../core/ids";
+import { parseTaskResourceUri, taskObjectName } from "../core";
 import { replayPages } from "../streams/replay";
 import { closeQuietly, completeClose, sendQuietly } from "../streams/websockets";
 import { SESSION_WATCH_STATE } from "./ids";

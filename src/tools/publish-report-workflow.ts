@@ -4,7 +4,7 @@
  * report of {pages} pages?", key `publish`, a boolean field `publish`), then the publishing in a
  * step of its own. Page building and publishing are simulated; the steps, question and answer are real.
  */
-import type { InputAnswer } from "../core/input";
+import type { InputAnswer } from "../core";
 import { TaskWorkflow, type TaskLink } from "../workflows";
 import { PublishReportInput } from "./publish-report";
 

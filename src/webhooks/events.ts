@@ -3,10 +3,16 @@
  * unit-tested without a runtime. The body names the task and where to pull it from; the
  * result itself is never pushed (the receiver fetches it with its own credentials).
  */
-import { elicitationRequest } from "../core/input";
-import type { TaskEvent } from "../core/task-events";
-import { isTerminal, pendingInputs, type Progress, type TaskRecord, type TaskStatus } from "../core/task-record";
-import { taskResourceUri } from "../core/ids";
+import {
+  elicitationRequest,
+  isTerminal,
+  pendingInputs,
+  taskResourceUri,
+  type TaskEvent,
+  type Progress,
+  type TaskRecord,
+  type TaskStatus,
+} from "../core";
 import type { WebhookRegistration } from "./registration";
 
 export type WebhookEventType = "task.completed" | "task.failed" | "task.cancelled" | "task.input_required" | "task.status" | "task.progress";

@@ -5,7 +5,7 @@
  * The dead-letter queue catches what the consumer itself could not handle.
  */
 import * as z from "zod";
-import { isTaskId, taskObjectName } from "../core/ids";
+import { isTaskId, taskObjectName } from "../core";
 import { attemptDelivery } from "./deliver";
 import { readWebhookSettings, webhookRetryDelaySeconds, type WebhookSettings } from "./settings";
 

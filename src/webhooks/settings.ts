@@ -3,7 +3,7 @@
  * read with their documented defaults. Kept beside the webhook code so the core settings stay small.
  */
 import { intVar, listVar, readVar, type Vars } from "../config";
-import { backoff } from "../core/backoff";
+import { backoff } from "../core";
 
 export interface WebhookSettings {
   /** `whsec_<base64>`; without it the server refuses webhook registrations (it could not sign them). */

@@ -2,9 +2,7 @@
  * The task observer that turns a task's committed events into webhook deliveries on the
  * WEBHOOKS queue. It only enqueues (milliseconds), so delivery never delays or fails the task.
  */
-import { taskObjectName } from "../core/ids";
-import type { TaskObserver } from "../core/ports";
-import { isTerminal } from "../core/task-record";
+import { taskObjectName, isTerminal, type TaskObserver } from "../core";
 import { webhookMessagesFor } from "./events";
 import { storedWebhook } from "./registration";
 

@@ -6,9 +6,8 @@
  * in the task before the next is decided, and a run that dies in between repeats only that one.
  */
 import * as z from "zod";
-import { questionProblem, type InputAnswer, type InputQuestion } from "../core/input";
-import type { RunOutcome } from "../core/ports";
-import type { JsonObject } from "../core/task-record";
+import { questionProblem, type InputAnswer, type InputQuestion, type RunOutcome } from "../core";
+import type { JsonObject } from "../json";
 
 export const WAITING_MESSAGE = "Running on its Workflow.";
 

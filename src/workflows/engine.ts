@@ -8,9 +8,7 @@
  */
 import * as z from "zod";
 import { intVar } from "../config";
-import { answerStepName } from "../core/input";
-import { noteStepName } from "../core/engine-reports";
-import type { JobHost, RunOutcome } from "../core/ports";
+import { answerStepName, noteStepName, type JobHost, type RunOutcome } from "../core";
 import type { ToolEngine } from "../jobs/runner";
 import { nextMove, type EngineView, type RunView, type StatusView } from "./decide";
 import { answerEventType, ERROR_NOTE, INSTANCE_STEP, instanceIdFor, NUDGE_EVENT, OUTPUT_NOTE, questionNote, sentStep, type TaskWorkflowParams } from "./names";

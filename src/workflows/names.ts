@@ -3,7 +3,7 @@
  * id), the instance's params, the notes the Workflow leaves in the task (its questions, its output,
  * its error) and the event type that carries each answer back. Both sides import these names.
  */
-import type { JsonObject } from "../core/task-record";
+import type { JsonObject } from "../json";
 
 /** What each instance is created with: whose task it follows, and the tool's arguments. */
 export interface TaskWorkflowParams {

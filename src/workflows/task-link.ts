@@ -7,9 +7,7 @@
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import { questionProblem, type InputAnswer, type InputQuestion } from "../core/input";
-import type { EngineReport, ReportReply } from "../core/engine-reports";
-import type { LogLevel } from "../core/task-events";
+import { questionProblem, type InputAnswer, type InputQuestion, type EngineReport, type ReportReply, type LogLevel } from "../core";
 import { answerEventType, questionNote } from "./names";
 
 /** The task's Durable Object, as the Workflow reaches it. */

@@ -16,8 +16,8 @@
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import type * as z from "zod";
-import { taskObjectName } from "../core/ids";
-import type { JsonObject } from "../core/task-record";
+import { taskObjectName } from "../core";
+import type { JsonObject } from "../json";
 import { withSummary, type ToolResult } from "../jobs/context";
 import { ERROR_NOTE, OUTPUT_NOTE, type TaskWorkflowParams } from "./names";
 import { TaskLink } from "./task-link";

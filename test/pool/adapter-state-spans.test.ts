@@ -1,9 +1,9 @@
-// A response stream's spans (src/core/adapter-state.ts) on a real SQLite store: a close returns where
+// A response stream's spans (src/core/object/adapter-state.ts) on a real SQLite store: a close returns where
 // the stream ended; a resume renews the stream, after which a close by its first holder (perhaps a
 // dead connection's request) does nothing, and the stream stays open for every event as before.
 import { describe, it } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
-import { AdapterStateStore, isOpenAt } from "../../src/core/adapter-state";
+import { AdapterStateStore, isOpenAt } from "../../src/core/object/adapter-state";
 import { freshTask } from "./support";
 
 const KIND = "test/stream";

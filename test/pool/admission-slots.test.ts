@@ -1,14 +1,13 @@
 // Admission slots leased by the principal's index (src/principals/admission-slots.ts, the isolate's
-// side in src/core/slot-lease.ts): counted against the cap from lease to report, given back,
+// side in src/core/client/slot-lease.ts): counted against the cap from lease to report, given back,
 // and taken back by the index's alarm when overdue.
 import { describe, it } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
-import { TaskGateway } from "../../src/core/gateway";
+import { TaskGateway, type TaskView } from "../../src/core";
+import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/model/ids";
 import { gatewayBindings } from "../../src/principals/principal-indexes";
-import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/ids";
-import type { TaskView } from "../../src/core/task-view";
 import type { PrincipalObject, TaskObject } from "../../src/index";
 
 function view(taskId: string, status: TaskView["status"] = "working"): TaskView {

@@ -4,10 +4,9 @@ import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import type { PrincipalObject } from "../../src/principals/principal-object";
 import { POOL_MAX_AGE_MS, POOL_SIZE } from "../../src/principals/task-id-pool";
-import { TaskGateway } from "../../src/core/gateway";
+import { TaskGateway, type TaskView } from "../../src/core";
+import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/model/ids";
 import { gatewayBindings } from "../../src/principals/principal-indexes";
-import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/ids";
-import type { TaskView } from "../../src/core/task-view";
 import type { TaskObject } from "../../src/index";
 
 const settle = { timeout: 15_000, interval: 100 };

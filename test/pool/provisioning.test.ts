@@ -3,7 +3,7 @@
 import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { principalObjectName } from "../../src/core/ids";
+import { principalObjectName } from "../../src/core/model/ids";
 import { AdmissionSlots } from "../../src/principals/admission-slots";
 import type { PrincipalObject } from "../../src/principals/principal-object";
 import { Provisioning, type RefillClock } from "../../src/principals/provisioning";

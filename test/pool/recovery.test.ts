@@ -4,9 +4,8 @@ import { describe, it, vi } from "vitest";
 import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
-import type { TaskEvent } from "../../src/core/task-events";
-import type { TaskRecord } from "../../src/core/task-record";
-import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
+import type { TaskEvent, TaskRecord } from "../../src/core";
+import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
 

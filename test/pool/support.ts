@@ -1,15 +1,12 @@
 /** Helpers shared by the pool tests: fresh task objects and direct reads of their storage. */
 import { env } from "cloudflare:workers";
 import { runInDurableObject } from "cloudflare:test";
-import { newTaskId, taskObjectName } from "../../src/core/ids";
-import type { TaskFeed } from "../../src/core/gateway";
-import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
-import { taskEventFromJson } from "../../src/core/task-events";
-import { parseTaskMeta } from "../../src/core/task-meta";
+import { newTaskId, taskObjectName, type TaskFeed, type TaskEvent, type TaskRecord } from "../../src/core";
+import { TaskObjectRuntime } from "../../src/core/object/runtime";
+import { taskEventFromJson } from "../../src/core/model/events";
+import { parseTaskMeta } from "../../src/core/model/meta";
 import { openFeed } from "../../src/streams/feed-client";
-import type { TaskEvent } from "../../src/core/task-events";
-import type { TaskRecord } from "../../src/core/task-record";
-import type { CreateTaskInput } from "../../src/core/task-rpc";
+import type { CreateTaskInput } from "../../src/core/client/task-rpc";
 import type { TaskObject } from "../../src/index";
 
 /** The TaskObject of `principal`'s task `taskId`, with its RPC methods' declared types (TaskStub). */

@@ -1,4 +1,4 @@
-// A job started by the call that creates its task (src/core/task-launch.ts): a plain call's first
+// A job started by the call that creates its task (src/core/object/launch.ts): a plain call's first
 // moments held in memory, a longer job written before the call answers, the queue message that only
 // records the dispatch. The pool holds tasks for DISPATCH_GRACE_MS (60 s), so no alarm or queue
 // delivery starts these jobs: only create() can.
@@ -6,7 +6,7 @@ import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { createExecutionContext, createMessageBatch, getQueueResult, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
-import { TaskGateway } from "../../src/core/gateway";
+import { TaskGateway } from "../../src/core";
 import { gatewayBindings } from "../../src/principals/principal-indexes";
 import worker from "../../src/index";
 import type { TaskObject } from "../../src/index";

@@ -2,11 +2,10 @@ import { describe, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
-import { TaskGateway } from "../../src/core/gateway";
+import { TaskGateway, type TaskEvent } from "../../src/core";
 import { gatewayBindings } from "../../src/principals/principal-indexes";
 import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
-import type { TaskEvent } from "../../src/core/task-events";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, openTaskFeed, storedEvents, storedRecord, taskStub } from "./support";
 

@@ -2,8 +2,8 @@
 // adapter state): what it answers must be what SQLite holds, and what a new instance would read.
 import { describe, it } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
-import { TaskObjectRuntime } from "../../src/core/task-object-runtime";
-import { TaskStorage } from "../../src/core/task-storage";
+import { TaskObjectRuntime } from "../../src/core/object/runtime";
+import { TaskStorage } from "../../src/core/object/storage";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedRecord } from "./support";
 

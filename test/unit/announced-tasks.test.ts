@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import { ANNOUNCED_TTL_MS, AnnouncedTasks, listsBefore, type IndexRow } from "../../src/principals/announced-tasks";
-import type { TaskView } from "../../src/core/task-view";
+import type { TaskView } from "../../src/core";
 
 const NOW = 1_000_000;
 

@@ -10,7 +10,7 @@ import {
   resendItem,
   type FanOutItem,
   type ItemPolicy,
-} from "../../src/core/fan-out-items";
+} from "../../src/core/fan-out/items";
 
 const policy: ItemPolicy = { leaseMs: 30_000, maxAttempts: 3, retryBaseSeconds: 2 };
 const T = 1_000_000;

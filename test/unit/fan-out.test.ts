@@ -1,11 +1,11 @@
 import { describe, it } from "vitest";
 import { z } from "zod";
-import { awaitFanOut, fanOutProgress, isAwaitingFanOut, rearmFanOutWait, wakeFromFanOut } from "../../src/core/fan-out";
-import { sendBatches } from "../../src/core/fan-out-message";
-import type { FanOutRequest, FanOutStatus } from "../../src/core/fan-outs";
-import { beginRun, cancelTask, endRun, isDueToRun, newTask, nextAlarmAt } from "../../src/core/model";
+import { awaitFanOut, fanOutProgress, isAwaitingFanOut, rearmFanOutWait, wakeFromFanOut } from "../../src/core/fan-out/record-wait";
+import { sendBatches } from "../../src/core/fan-out/step-message";
+import type { FanOutRequest, FanOutStatus } from "../../src/core/fan-out/ledger";
+import { beginRun, cancelTask, endRun, isDueToRun, newTask, nextAlarmAt } from "../../src/core/model/machine";
 import type { FanOutPort, JobHost } from "../../src/core/ports";
-import type { ItemResult } from "../../src/core/fan-out-storage";
+import type { ItemResult } from "../../src/core/fan-out/tables";
 import { PermanentError } from "../../src/jobs/context";
 import { createJobContext } from "../../src/jobs/job-context";
 import type { YieldState } from "../../src/jobs/yield-state";

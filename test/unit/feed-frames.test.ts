@@ -1,6 +1,6 @@
 import { describe, it } from "vitest";
 import { decodeFeedMessage, encodeFeedMessages } from "../../src/streams/feed-frames";
-import { taskEventFromJson } from "../../src/core/task-events";
+import { taskEventFromJson } from "../../src/core/model/events";
 import type { StreamEvent } from "../../src/streams/feed-frames";
 
 const event = (seq: number, data: StreamEvent["data"], type: string = "progress"): StreamEvent => ({ seq, type, at: 1_700_000_000_000 + seq, data });

@@ -1,9 +1,9 @@
-// The human-in-the-loop transitions of the state machine (src/core/input-model.ts): a run that asks
+// The human-in-the-loop transitions of the state machine (src/core/model/input-wait.ts): a run that asks
 // ends and the task waits with nothing running; answers are checked, stored once, and wake the task.
 import { describe, it } from "vitest";
-import { answerInputs, waitForInput } from "../../src/core/input-model";
-import { beginRun, cancelTask, endRun, isDueToRun, markDelivered, newTask, nextAlarmAt } from "../../src/core/model";
-import { pendingInputs, type TaskRecord } from "../../src/core/task-record";
+import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
+import { beginRun, cancelTask, endRun, isDueToRun, markDelivered, newTask, nextAlarmAt } from "../../src/core/model/machine";
+import { pendingInputs, type TaskRecord } from "../../src/core";
 
 const T0 = 1_700_000_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };

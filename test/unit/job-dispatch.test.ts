@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
-import { JobDispatch, STARTED_WINDOW_MS, type JobQueue } from "../../src/core/job-dispatch";
-import type { JobMessage } from "../../src/core/job-message";
+import { JobDispatch, STARTED_WINDOW_MS, type JobQueue } from "../../src/core/client/job-dispatch";
+import type { JobMessage } from "../../src/core/client/job-message";
 
 /** A queue standing in for JOBS: records every sendBatch; `failFirst` makes the first one throw. */
 function queue(failFirst = false) {

@@ -36,7 +36,11 @@ describe("each kind of rule fails on code that breaks it", () => {
   });
 
   it("a folder missing from the list of layers", async () => {
-    expect(await violationsIn("unlisted")).toEqual(["layers-unlisted: src/extras/extra.ts → src/core/ids.ts"]);
+    expect(await violationsIn("unlisted")).toEqual(["layers-unlisted: src/extras/extra.ts → src/core/index.ts"]);
+  });
+
+  it("an import past the core's face (src/core/index.ts) into one of its wings", async () => {
+    expect(await violationsIn("face")).toEqual(["core-through-its-face: src/protocol/tool.ts → src/core/model/ids.ts"]);
   });
 
   it("a circle made of type-only imports", async () => {

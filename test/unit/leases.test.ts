@@ -3,7 +3,7 @@
 // (src/limits/token-lease.ts). What only one use does (how leases are sized, what a refusal says)
 // is tested beside it: slot-lease.test.ts, token-lease.test.ts.
 import { describe, it } from "vitest";
-import { SLOT_MARGIN_MS, SlotLeases, type SlotGrant } from "../../src/core/slot-lease";
+import { SLOT_MARGIN_MS, SlotLeases, type SlotGrant } from "../../src/core/client/slot-lease";
 import { TokenLeases, type RateGrant } from "../../src/limits/token-lease";
 
 const LEASE_MS = 10_000;

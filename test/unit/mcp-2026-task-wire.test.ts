@@ -2,8 +2,7 @@
 // (a tool's isError result completes the task), progress in statusMessage, inlined results.
 import { describe, it } from "vitest";
 import { createTaskResult, detailedTask, progressText, statusMessage } from "../../src/mcp-2026-07-28/task-wire";
-import { applyTaskEvent } from "../../src/core/snapshot-events";
-import type { TaskSnapshot } from "../../src/core/task-rpc";
+import { applyTaskEvent, type TaskSnapshot } from "../../src/core";
 
 const TASK_ID = "a".repeat(32);
 

@@ -4,7 +4,7 @@ import { describe, it } from "vitest";
 import * as z from "zod";
 import { Validator } from "@cfworker/json-schema";
 import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { TaskSnapshot } from "../../src/core/task-rpc";
+import type { TaskSnapshot } from "../../src/core";
 import { taskReport, toolOutputSchema } from "../../src/protocol/model-facing";
 import { duration, secondsLeft, statusSentences, stillRunningSentences } from "../../src/protocol/task-sentences";
 

@@ -15,9 +15,9 @@ import {
   renewLease,
   retryDelayMs,
   yieldRun,
-} from "../../src/core/model";
-import { type TaskRecord } from "../../src/core/task-record";
-import { toTaskView } from "../../src/core/task-view";
+} from "../../src/core/model/machine";
+import type { TaskRecord } from "../../src/core";
+import { toTaskView } from "../../src/core/model/view";
 
 const T0 = 1_700_000_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };

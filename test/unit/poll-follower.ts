@@ -3,10 +3,10 @@
  * a simulated clock: how many polls a task shape costs and how late its end is seen. Used by the
  * poll-interval tests and for the per-task-hour figures in docs/polling.md.
  */
-import { beginRun, finishRun, newTask, recordProgress } from "../../src/core/model";
-import { answerInputs, waitForInput } from "../../src/core/input-model";
-import { isTerminal, type TaskRecord } from "../../src/core/task-record";
-import { toTaskView } from "../../src/core/task-view";
+import { beginRun, finishRun, newTask, recordProgress } from "../../src/core/model/machine";
+import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
+import { isTerminal, type TaskRecord } from "../../src/core";
+import { toTaskView } from "../../src/core/model/view";
 
 export const T0 = 1_700_000_000_000;
 const LEASE = "lease-1";

@@ -1,9 +1,9 @@
-// The poll interval a task suggests (src/core/poll-interval.ts), on an injected clock: no timers.
+// The poll interval a task suggests (src/core/model/poll-interval.ts), on an injected clock: no timers.
 import { describe, it } from "vitest";
-import { beginRun, endRun, newTask, recordProgress } from "../../src/core/model";
-import { answerInputs, waitForInput } from "../../src/core/input-model";
-import { estimatedMsLeft, POLL_POLICY, pollIntervalMs } from "../../src/core/poll-interval";
-import type { TaskRecord } from "../../src/core/task-record";
+import { beginRun, endRun, newTask, recordProgress } from "../../src/core/model/machine";
+import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
+import { estimatedMsLeft, POLL_POLICY, pollIntervalMs } from "../../src/core/model/poll-interval";
+import type { TaskRecord } from "../../src/core";
 import { countdown, follow, question, silent, T0 } from "./poll-follower";
 
 const SCHEMA = { type: "object", properties: { confirm: { type: "boolean" } }, required: ["confirm"] };

@@ -1,7 +1,7 @@
 // The multi round-trip requestState (src/mcp-2026-07-28/request-state.ts): sealed for one task, one
 // principal, one tool and its arguments, for an hour; anything else opens to nothing.
 import { describe, it } from "vitest";
-import type { JsonObject } from "../../src/core/task-record";
+import type { JsonObject } from "../../src/json";
 import { openRequestState, REQUEST_STATE_TTL_MS, sealRequestState, type StateGateway } from "../../src/mcp-2026-07-28/request-state";
 
 const TASK = "a".repeat(32);

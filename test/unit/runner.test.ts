@@ -1,5 +1,5 @@
 import { describe, it, vi } from "vitest";
-import type { JobHost } from "../../src/core/ports";
+import type { JobHost } from "../../src/core";
 import { jobRunner } from "../../src/jobs/runner";
 import { findTool } from "../../src/tools/registry";
 import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";

@@ -1,6 +1,6 @@
 // What only the admission-slot use of the lease does; the lease's contract, run against both of its uses, is leases.test.ts.
 import { describe, it } from "vitest";
-import { MAX_SLOTS_PER_LEASE, SLOT_MARGIN_MS, SlotLeases, type SlotGrant } from "../../src/core/slot-lease";
+import { MAX_SLOTS_PER_LEASE, SLOT_MARGIN_MS, SlotLeases, type SlotGrant } from "../../src/core/client/slot-lease";
 import { slotAllowance } from "../../src/principals/admission-slots";
 
 const LEASE_MS = 10_000;

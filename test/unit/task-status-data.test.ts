@@ -2,8 +2,7 @@
 import { describe, it } from "vitest";
 import { taskActivity } from "../../src/protocol/task-activity";
 import { taskStatusData } from "../../src/protocol/task-status-data";
-import type { TaskEvent } from "../../src/core/task-events";
-import type { TaskSnapshot } from "../../src/core/task-rpc";
+import type { TaskEvent, TaskSnapshot } from "../../src/core";
 
 const TASK_ID = "a".repeat(32);
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);

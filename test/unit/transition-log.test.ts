@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
-import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type Transition } from "../../src/core/model";
-import type { NewTaskEvent, TaskEvent } from "../../src/core/task-events";
-import { BATCH_WINDOW_MS, TransitionPrinter, transitionLines, transitionLogCalls, transitionLogMode } from "../../src/core/transition-log";
+import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type Transition } from "../../src/core/model/machine";
+import type { NewTaskEvent, TaskEvent } from "../../src/core/model/events";
+import { BATCH_WINDOW_MS, TransitionPrinter, transitionLines, transitionLogCalls, transitionLogMode } from "../../src/core/object/transition-log";
 
 const T0 = 1_700_000_000_000;
 const SECRET = "s3cret-argument";

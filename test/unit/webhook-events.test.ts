@@ -1,8 +1,7 @@
 import { describe, it } from "vitest";
 import { webhookMessagesFor } from "../../src/webhooks/events";
-import { newTask } from "../../src/core/model";
-import type { TaskEvent } from "../../src/core/task-events";
-import type { TaskRecord, TaskStatus } from "../../src/core/task-record";
+import { newTask } from "../../src/core/model/machine";
+import type { TaskEvent, TaskRecord, TaskStatus } from "../../src/core";
 
 const TASK_ID = "0123456789abcdef0123456789abcdef";
 

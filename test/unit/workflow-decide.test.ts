@@ -1,10 +1,10 @@
 // The Workflow engine's decisions (src/workflows/decide.ts) and the wake a report gives a task
-// (src/core/engine-reports.ts): pure, one move per side effect, the end before the questions.
+// (src/core/object/engine-reports.ts): pure, one move per side effect, the end before the questions.
 import { describe, it } from "vitest";
-import { wakeRun } from "../../src/core/engine-reports";
-import { waitForInput } from "../../src/core/input-model";
-import { beginRun, endRun, markDelivered, newTask } from "../../src/core/model";
-import type { TaskRecord } from "../../src/core/task-record";
+import { wakeRun } from "../../src/core/object/engine-reports";
+import { waitForInput } from "../../src/core/model/input-wait";
+import { beginRun, endRun, markDelivered, newTask } from "../../src/core/model/machine";
+import type { TaskRecord } from "../../src/core";
 import { nextMove, WAITING_MESSAGE, type EngineView, type RunView } from "../../src/workflows/decide";
 
 const T0 = 1_700_000_000_000;

@@ -6,7 +6,7 @@
  * Nothing here is in the Worker that `wrangler deploy` ships.
  */
 import worker, { PrincipalObject as PrincipalBase, RateLimiterObject as RateLimiterBase, SessionObject as SessionBase, TaskObject as TaskBase } from "../../../src/index";
-import { taskObjectName } from "../../../src/core/ids";
+import { taskObjectName } from "../../../src/core/model/ids";
 import { add, countWorkerRequest, reset, snapshot } from "./counters";
 import { countedEnv, countedMessage, countHandlers, instrumentState } from "./instrument";
 

@@ -3,7 +3,7 @@
  * (`ui://…`, the MCP App that task-capable tools name), listed first on the first page.
  */
 import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadResourceRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../../core/ids";
+import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri } from "../../core";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { taskDocument } from "../../protocol/task-document";
 import type { McpContext } from "../context";

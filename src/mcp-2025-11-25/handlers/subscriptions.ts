@@ -4,7 +4,7 @@
  * sends `notifications/resources/updated` on the session's GET stream.
  */
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { parseTaskResourceUri } from "../../core/ids";
+import { parseTaskResourceUri } from "../../core";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { SESSION_WATCH_STATE } from "../../sessions/ids";
 import type { McpContext } from "../context";

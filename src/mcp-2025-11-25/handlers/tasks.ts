@@ -1,7 +1,6 @@
 /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, served from the TaskObjects. */
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { TaskSnapshot } from "../../core/task-rpc";
-import { isTerminal } from "../../core/task-record";
+import { isTerminal, type TaskSnapshot } from "../../core";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
 import type { McpContext } from "../context";

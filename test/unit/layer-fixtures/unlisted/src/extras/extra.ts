@@ -1,3 +1,3 @@
-import { id } from "../core/ids";
+import { id } from "../core";
 
 export const extra = id;

@@ -1,0 +1,55 @@
+/**
+ * The JobHost a TaskObject gives a run: progress, logs and steps go to the task's own
+ * storage and event log, through the state machine, synchronously.
+ */
+import { recordProgress, type Transition } from "../model/machine";
+import type { FanOuts } from "../fan-out/ledger";
+import type { JobHost } from "../ports";
+import type { NewTaskEvent } from "../model/events";
+import { isTerminal, type Progress, type TaskRecord } from "../model/record";
+import type { TaskStorage } from "./storage";
+
+export interface TaskJobHostInput {
+  record: TaskRecord;
+  signal: AbortSignal;
+  sliceDeadline: number;
+  storage: TaskStorage;
+  fanOuts: FanOuts;
+  commit(before: TaskRecord, transition: Transition): void;
+  append(events: NewTaskEvent[]): void;
+  /** Send the events committed so far to the task's readers now, not at the end of the turn. */
+  flush(): void;
+}
+
+export function taskJobHost({ record, signal, sliceDeadline, storage, fanOuts, commit, append, flush }: TaskJobHostInput): JobHost {
+  return {
+    taskId: record.taskId,
+    principal: record.principal,
+    attempt: record.run.runs,
+    signal,
+    sliceDeadline,
+    progress: (progress, total, message) => {
+      const current = storage.load();
+      if (!current) return;
+      const p: Progress = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
+      commit(current, recordProgress(current, p, Date.now()));
+    },
+    log: (level, message) => {
+      const current = storage.load();
+      if (current && !isTerminal(current.status)) append([{ type: "log", data: { level, message } }]);
+    },
+    flush,
+    fanOut: {
+      status: (key) => fanOuts.status(key),
+      // Automatic progress continues from whatever the task reported before the fan-out.
+      start: (request) => fanOuts.start(request, storage.load()?.progress?.progress ?? 0),
+    },
+    loadStep: (name) => storage.step(name),
+    saveStep: (name, value) => {
+      // Only a step's first completion is an event; sleeps are stored the same way, silently.
+      if (storage.putStep(name, value, Date.now()) && name.startsWith("step:")) {
+        append([{ type: "step", data: { name: name.slice("step:".length) } }]);
+      }
+    },
+  };
+}

@@ -1,0 +1,1 @@
+export { id } from "./model/ids";

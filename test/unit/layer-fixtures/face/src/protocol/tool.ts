@@ -1,0 +1,3 @@
+import { id } from "../core/model/ids";
+
+export const tool = id;

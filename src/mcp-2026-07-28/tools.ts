@@ -11,7 +11,6 @@ import type { JsonObject } from "../core/task-record";
 import { isRecord } from "../json";
 import { callTool } from "../protocol/call-tool";
 import { toolListings } from "../protocol/tool-listings";
-import { readWebhookSettings } from "../webhooks/settings";
 import { callNotifier } from "./call-notifications";
 import type { ModernContext } from "./context";
 import { invalidParams, taskOnlyTool } from "./errors";
@@ -54,7 +53,6 @@ export async function toolsCall(ctx: ModernContext, params: Record<string, unkno
     {
       gateway: ctx.gateway,
       settings: ctx.settings,
-      webhooks: readWebhookSettings(ctx.env),
       baseUrl: ctx.baseUrl,
       onInlineProgress: (progress) => notifier.progress(progress),
       onInlineLog: (level, message) => notifier.log(level, message),

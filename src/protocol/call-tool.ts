@@ -3,7 +3,7 @@
  * long a plain call waits for its task. Both protocol adapters call callTool() and frame its
  * outcome their own way (2025: CreateTaskResult and SSE notifications; 2026: `resultType: "task"`).
  */
-import type { Settings } from "../config";
+import type { Settings, WebhookSettings } from "../config";
 import type { AdapterStateEntry } from "../core/adapter-state";
 import type { TaskGateway } from "../core/gateway";
 import type { TaskMeta } from "../core/task-meta";
@@ -15,7 +15,6 @@ import { runTool } from "../jobs/runner";
 import type { Tool } from "../tools/define";
 import { findTool } from "../tools/registry";
 import { parseWebhookRegistration } from "../webhooks/registration";
-import type { WebhookSettings } from "../webhooks/settings";
 import { parseCallMeta, type CallMeta } from "./call-meta";
 import { callCheckBackTool, isCheckBackTool } from "./check-back-tools";
 import { ErrorCode, ProtocolError } from "./errors";
@@ -44,7 +43,6 @@ export interface ToolCall {
 export interface ToolCallContext {
   gateway: TaskGateway;
   settings: Settings;
-  webhooks: WebhookSettings;
   /** The server's public origin: the still-running answer and webhooks link to `${baseUrl}/tasks/{id}`. */
   baseUrl: string;
   /** The session the call came in, kept with the task. */
@@ -151,7 +149,7 @@ function taskMetaFor(call: CallMeta, ctx: ToolCallContext): TaskMeta {
     ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
     ...(call.correlationId !== undefined && { correlationId: call.correlationId }),
     ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
-    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx.webhooks) }),
+    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx.settings.webhooks) }),
     baseUrl: ctx.baseUrl,
   };
 }

@@ -8,7 +8,6 @@ import { callTool, type TaskPreference } from "../../protocol/call-tool";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
 import { toolListings } from "../../protocol/tool-listings";
-import { readWebhookSettings } from "../../webhooks/settings";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import type { SdkServer } from "../sdk-server";
@@ -33,7 +32,6 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
       {
         gateway: ctx.gateway,
         settings: ctx.settings,
-        webhooks: readWebhookSettings(ctx.env),
         baseUrl: ctx.baseUrl,
         ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
         // A plain call's own stream is registered with the task it creates, so it is open from the

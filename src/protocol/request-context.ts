@@ -1,0 +1,16 @@
+/** What every MCP handler of one HTTP request can reach, in either era; each era's context adds its wire. */
+import type { Settings } from "../config";
+import type { TaskGateway } from "../core/gateway";
+
+export interface RequestContext {
+  env: Env;
+  settings: Settings;
+  /** The caller's way into the task core: another principal's task is exactly an unknown one. */
+  gateway: TaskGateway;
+  /** The server's public origin, for links such as `/tasks/{id}`. */
+  baseUrl: string;
+  /** The 2025 session the request came in, kept with the tasks it creates (2026-07-28 has none). */
+  sessionId?: string;
+  /** Keeps background work (a stream still being written) alive after the response starts. */
+  waitUntil(promise: Promise<unknown>): void;
+}

@@ -1,6 +1,6 @@
 /** What every MCP handler of one HTTP request can reach, in either era; each era's context adds its wire. */
 import type { Settings } from "../config";
-import type { TaskGateway } from "../core/gateway";
+import { TaskGateway } from "../core/gateway";
 
 export interface RequestContext {
   env: Env;
@@ -13,4 +13,19 @@ export interface RequestContext {
   sessionId?: string;
   /** Keeps background work (a stream still being written) alive after the response starts. */
   waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Who is asking, and where: the /mcp seam's request (src/http/mcp-endpoint.ts), as far as a handler needs it. */
+export interface RequestOrigin {
+  env: Env;
+  settings: Settings;
+  principal: string;
+  baseUrl: string;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** The context of one request, its gateway bound to the principal who sent it. */
+export function requestContext(origin: RequestOrigin): RequestContext {
+  const { env, settings, baseUrl, waitUntil } = origin;
+  return { env, settings, gateway: new TaskGateway(env, settings, origin.principal, waitUntil), baseUrl, waitUntil };
 }

@@ -1,7 +1,32 @@
 /**
- * Settings: wrangler vars/secrets with their documented defaults, parsed once per env object (the
- * Worker looks them up per request; see docs/settings.md). Every name here is listed there.
+ * Settings: every wrangler var and secret, parsed with zod at the edge into one typed `Settings`,
+ * with the defaults docs/settings.md lists (every name here is there). Parsed once per env object.
  */
+import * as z from "zod";
+
+/** Webhook delivery (the WEBHOOK_* vars): registration checks, signing, retries. */
+export interface WebhookSettings {
+  /** `whsec_<base64>`; without it the server refuses webhook registrations (it could not sign them). */
+  secret?: string;
+  /** Allow plain `http` (and any port) to loopback addresses: local dev and tests only. */
+  allowLoopback: boolean;
+  /** Non-default ports a destination may use (WEBHOOK_ALLOWED_PORTS, comma-separated). */
+  allowedPorts: number[];
+  /** Delay before the first retry; each later retry doubles it (capped at MAX_RETRY_DELAY_SECONDS). */
+  retryBaseSeconds: number;
+  /** Delivery attempts per event, the first included. */
+  maxAttempts: number;
+}
+
+/** The GitHub OAuth app of OAUTH_IDENTITY_PROVIDER=github (blank when unset; http/oauth-github.ts says what is missing). */
+export interface GitHubSettings {
+  clientId: string;
+  clientSecret: string;
+  /** https://github.com, or a GitHub Enterprise Server (or, in tests, a stand-in on loopback). */
+  webUrl: string;
+  /** https://api.github.com, or the Enterprise Server's /api/v3. */
+  apiUrl: string;
+}
 
 export interface Settings {
   inlineWaitMs: number;
@@ -24,10 +49,17 @@ export interface Settings {
   dispatchGraceMs: number;
   /** Largest JSON size of one tool call's arguments. */
   maxArgumentBytes: number;
+  /** An MCP session unused for this long is deleted. */
+  sessionIdleTtlMs: number;
   /** "oauth" puts the OAuth 2.1 provider in front; anything else means API keys (or none). */
   authMode: "apikeys" | "oauth";
+  /** API_KEYS as set (`name:token` pairs, parsed by http/api-keys.ts); undefined when unset or blank. */
+  apiKeys: string | undefined;
   /** API_KEYS is set or OAuth is on: requests must authenticate. */
   authConfigured: boolean;
+  /** Who signs users in under AUTH_MODE=oauth: GitHub, or the loopback-only stand-in. */
+  identityProvider: "github" | "stand-in";
+  github: GitHubSettings;
   /** Serve anonymous requests on a non-loopback host too (no auth configured). */
   allowAnonymous: boolean;
   /** Browser origins allowed to call the server, besides its own origin ("*" for any). */
@@ -40,65 +72,140 @@ export interface Settings {
   rateLimitPerMinute: number;
   /** Requests a principal may make in a burst before the per-minute rate applies. */
   rateLimitBurst: number;
+  /** How often a Workflow-backed task checks on its running instance. */
+  workflowCheckMs: number;
+  /** One console call per transition line, or the lines of one moment in one call (`npm run dev`). */
+  transitionLog: "lines" | "batched";
+  webhooks: WebhookSettings;
 }
 
-/** The Worker's env (or any object of vars), read by name: values may be missing or of any type. */
-export type Vars = object;
+/** One retry never waits longer than 12 h: within the Queues `delaySeconds` limit (limits page: 12 h, now 24 h). */
+export const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
+/** The consumer's `max_retries` in wrangler.toml is 100 (the platform maximum), so attempts cannot exceed 101. */
+export const MAX_ATTEMPTS_LIMIT = 100;
 
-export const readVar = (vars: Vars, name: string): unknown => Reflect.get(vars, name);
+/** An integer: the fallback when unset, blank, not a finite number or below `min`; floored, at most `max`. */
+const int = (fallback: number, min = 0, max = Number.POSITIVE_INFINITY) =>
+  z
+    .preprocess((raw) => (raw === "" || raw === null ? undefined : raw), z.coerce.number().min(min))
+    .transform((n) => Math.min(Math.floor(n), max))
+    .catch(fallback);
+/** A comma-separated list, blanks dropped. */
+const list = z
+  .string()
+  .transform((raw) => raw.split(",").map((item) => item.trim()).filter((item) => item !== ""))
+  .catch([]);
+/** A word (TOML may make it a boolean or a number), compared trimmed and lower-case; "" when unset. */
+const word = z
+  .union([z.string(), z.number(), z.boolean()])
+  .transform((raw) => String(raw).trim().toLowerCase())
+  .catch("");
+/** Text as set, or undefined when unset or empty. */
+const text = z.string().min(1).optional().catch(undefined);
+/** true, or a string such as "1", "true", "yes", "on". */
+const flag = z.union([z.boolean(), z.string().transform((raw) => /^(1|true|yes|on)$/i.test(raw.trim()))]).catch(false);
+const trimmed = z.string().transform((raw) => raw.trim()).catch("");
 
-/** An integer setting: the fallback when unset or below `min`, at most `max`. */
-export function intVar(vars: Vars, name: string, fallback: number, min = 0, max = Number.POSITIVE_INFINITY): number {
-  const raw = readVar(vars, name);
-  if (raw === undefined || raw === null || raw === "") return fallback;
-  const n = Number(raw);
-  return Number.isFinite(n) && n >= min ? Math.min(Math.floor(n), max) : fallback;
-}
+const VarsSchema = z.object({
+  INLINE_WAIT_MS: int(10_000),
+  DEFAULT_TTL_MS: int(24 * 3600_000, 1000),
+  MAX_TTL_MS: int(7 * 24 * 3600_000, 1000),
+  POLL_INTERVAL_MS: int(1000, 100),
+  JOB_MAX_ATTEMPTS: int(3, 1),
+  JOB_RETRY_BASE_SECONDS: int(2, 0),
+  MAX_ACTIVE_TASKS_PER_PRINCIPAL: int(200, 1),
+  MAX_BODY_BYTES: int(1024 * 1024, 1024),
+  RUN_SLICE_MS: int(5 * 60_000, 1000),
+  LEASE_MS: int(30_000, 1000),
+  DISPATCH_GRACE_MS: int(0, 0),
+  MAX_ARGUMENT_BYTES: int(64 * 1024, 256),
+  SESSION_IDLE_TTL_MS: int(24 * 3600_000, 1000),
+  API_KEYS: text,
+  AUTH_MODE: word,
+  OAUTH_IDENTITY_PROVIDER: word,
+  GITHUB_CLIENT_ID: trimmed,
+  GITHUB_CLIENT_SECRET: trimmed,
+  GITHUB_URL: trimmed,
+  GITHUB_API_URL: trimmed,
+  ALLOW_ANONYMOUS: word,
+  ALLOWED_ORIGINS: list,
+  ALLOWED_HOSTS: list,
+  KEEPALIVE_MS: int(25_000, 100),
+  RATE_LIMIT_PER_MINUTE: int(3000, 0),
+  RATE_LIMIT_BURST: int(1000, 1),
+  WORKFLOW_CHECK_SECONDS: int(60, 1),
+  TRANSITION_LOG: word,
+  WEBHOOK_SECRET: text,
+  WEBHOOK_ALLOW_LOOPBACK: flag,
+  WEBHOOK_ALLOWED_PORTS: list,
+  WEBHOOK_RETRY_BASE_SECONDS: int(10, 0, MAX_RETRY_DELAY_SECONDS),
+  WEBHOOK_MAX_ATTEMPTS: int(14, 1, MAX_ATTEMPTS_LIMIT),
+});
+type Vars = z.infer<typeof VarsSchema>;
 
-/** A comma-separated list setting, blanks dropped. */
-export function listVar(vars: Vars, name: string): string[] {
-  const raw = readVar(vars, name);
-  if (typeof raw !== "string") return [];
-  return raw.split(",").map((item) => item.trim()).filter((item) => item !== "");
+const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, "");
+
+function toSettings(vars: Vars): Settings {
+  const authMode: "apikeys" | "oauth" = vars.AUTH_MODE === "oauth" ? "oauth" : "apikeys";
+  // Kept as set: http/api-keys.ts parses the pairs (and says what is wrong with them).
+  const apiKeys = vars.API_KEYS !== undefined && vars.API_KEYS.trim() !== "" ? vars.API_KEYS : undefined;
+  const webhooks: WebhookSettings = {
+    ...(vars.WEBHOOK_SECRET !== undefined && { secret: vars.WEBHOOK_SECRET }),
+    allowLoopback: vars.WEBHOOK_ALLOW_LOOPBACK,
+    allowedPorts: vars.WEBHOOK_ALLOWED_PORTS.map(Number).filter((port) => Number.isInteger(port) && port > 0 && port < 65536),
+    retryBaseSeconds: vars.WEBHOOK_RETRY_BASE_SECONDS,
+    maxAttempts: vars.WEBHOOK_MAX_ATTEMPTS,
+  };
+  const github: GitHubSettings = {
+    clientId: vars.GITHUB_CLIENT_ID,
+    clientSecret: vars.GITHUB_CLIENT_SECRET,
+    webUrl: withoutTrailingSlash(vars.GITHUB_URL || "https://github.com"),
+    apiUrl: withoutTrailingSlash(vars.GITHUB_API_URL || "https://api.github.com"),
+  };
+  return {
+    inlineWaitMs: vars.INLINE_WAIT_MS,
+    defaultTtlMs: vars.DEFAULT_TTL_MS,
+    maxTtlMs: vars.MAX_TTL_MS,
+    pollIntervalMs: vars.POLL_INTERVAL_MS,
+    jobMaxAttempts: vars.JOB_MAX_ATTEMPTS,
+    jobRetryBaseSeconds: vars.JOB_RETRY_BASE_SECONDS,
+    maxActiveTasksPerPrincipal: vars.MAX_ACTIVE_TASKS_PER_PRINCIPAL,
+    maxBodyBytes: vars.MAX_BODY_BYTES,
+    runSliceMs: vars.RUN_SLICE_MS,
+    leaseMs: vars.LEASE_MS,
+    dispatchGraceMs: vars.DISPATCH_GRACE_MS,
+    maxArgumentBytes: vars.MAX_ARGUMENT_BYTES,
+    sessionIdleTtlMs: vars.SESSION_IDLE_TTL_MS,
+    authMode,
+    apiKeys,
+    authConfigured: authMode === "oauth" || apiKeys !== undefined,
+    identityProvider: vars.OAUTH_IDENTITY_PROVIDER === "github" ? "github" : "stand-in",
+    github,
+    allowAnonymous: vars.ALLOW_ANONYMOUS === "true",
+    allowedOrigins: vars.ALLOWED_ORIGINS,
+    allowedHosts: vars.ALLOWED_HOSTS.map((host) => host.toLowerCase()),
+    keepaliveMs: vars.KEEPALIVE_MS,
+    rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
+    rateLimitBurst: vars.RATE_LIMIT_BURST,
+    workflowCheckMs: vars.WORKFLOW_CHECK_SECONDS * 1000,
+    transitionLog: vars.TRANSITION_LOG === "batched" ? "batched" : "lines",
+    webhooks,
+  };
 }
 
 /** Settings are fixed for an env object's life (an isolate), so parse them once per env, not per request. */
 const parsed = new WeakMap<object, Settings>();
 
+/** The settings of the Worker's env (or any object of vars: values may be missing or of any type). */
 export function readSettings(env: object): Settings {
   let settings = parsed.get(env);
   if (!settings) {
-    settings = parseSettings(env);
+    // Read by name (the env holds bindings too); every field falls back to its default, so this cannot throw.
+    const vars = Object.fromEntries(Object.keys(VarsSchema.shape).map((name) => [name, Reflect.get(env, name)]));
+    settings = toSettings(VarsSchema.parse(vars));
     parsed.set(env, settings);
   }
   return settings;
-}
-
-function parseSettings(vars: Vars): Settings {
-  const apiKeys = readVar(vars, "API_KEYS");
-  const authMode = String(readVar(vars, "AUTH_MODE") ?? "").trim().toLowerCase() === "oauth" ? "oauth" : "apikeys";
-  return {
-    inlineWaitMs: intVar(vars, "INLINE_WAIT_MS", 10_000),
-    defaultTtlMs: intVar(vars, "DEFAULT_TTL_MS", 24 * 3600_000, 1000),
-    maxTtlMs: intVar(vars, "MAX_TTL_MS", 7 * 24 * 3600_000, 1000),
-    pollIntervalMs: intVar(vars, "POLL_INTERVAL_MS", 1000, 100),
-    jobMaxAttempts: intVar(vars, "JOB_MAX_ATTEMPTS", 3, 1),
-    jobRetryBaseSeconds: intVar(vars, "JOB_RETRY_BASE_SECONDS", 2, 0),
-    maxActiveTasksPerPrincipal: intVar(vars, "MAX_ACTIVE_TASKS_PER_PRINCIPAL", 200, 1),
-    maxBodyBytes: intVar(vars, "MAX_BODY_BYTES", 1024 * 1024, 1024),
-    runSliceMs: intVar(vars, "RUN_SLICE_MS", 5 * 60_000, 1000),
-    leaseMs: intVar(vars, "LEASE_MS", 30_000, 1000),
-    dispatchGraceMs: intVar(vars, "DISPATCH_GRACE_MS", 0, 0),
-    maxArgumentBytes: intVar(vars, "MAX_ARGUMENT_BYTES", 64 * 1024, 256),
-    authMode,
-    authConfigured: authMode === "oauth" || (typeof apiKeys === "string" && apiKeys.trim() !== ""),
-    allowAnonymous: String(readVar(vars, "ALLOW_ANONYMOUS") ?? "").trim().toLowerCase() === "true",
-    allowedOrigins: listVar(vars, "ALLOWED_ORIGINS"),
-    allowedHosts: listVar(vars, "ALLOWED_HOSTS").map((host) => host.toLowerCase()),
-    keepaliveMs: intVar(vars, "KEEPALIVE_MS", 25_000, 100),
-    rateLimitPerMinute: intVar(vars, "RATE_LIMIT_PER_MINUTE", 3000, 0),
-    rateLimitBurst: intVar(vars, "RATE_LIMIT_BURST", 1000, 1),
-  };
 }
 
 /** The settings every new task is created under (the state machine's inputs from configuration). */

@@ -4,7 +4,7 @@
  * anonymous principal that only loopback requests (local dev) or ALLOW_ANONYMOUS=true get.
  */
 import type { MiddlewareHandler } from "hono";
-import { readVar, type Settings } from "../config";
+import type { Settings } from "../config";
 import type { AppEnv } from "./env";
 import { apiKeys, matchApiKey } from "./api-keys";
 import { verifyOAuthToken } from "./oauth";
@@ -17,9 +17,8 @@ export type Authentication = { ok: true; principal: string } | { ok: false; resp
 
 export async function resolvePrincipal(request: Request, env: Env, settings: Settings): Promise<Authentication> {
   if (settings.authMode === "oauth") return verifyOAuthToken(request, env);
-  const raw = readVar(env, "API_KEYS");
-  if (typeof raw === "string" && raw.trim() !== "") {
-    const config = await apiKeys(raw);
+  if (settings.apiKeys !== undefined) {
+    const config = await apiKeys(settings.apiKeys);
     if (!config.ok) {
       // The operator's mistake, not the client's: fail closed and say how to fix it.
       return { ok: false, response: Response.json({ error: "auth_misconfigured", message: `${config.message} Fix the API_KEYS secret; until then no request is let in.` }, { status: 503 }) };

@@ -5,32 +5,12 @@
  * exchanged for a GitHub token, which names the user. Only the user's id and login are kept.
  */
 import * as z from "zod";
-import { readVar } from "../config";
+import type { GitHubSettings } from "../config";
 
 export const GITHUB_CALLBACK_PATH = "/oauth/callback/github";
 
-export interface GitHubSettings {
-  clientId: string;
-  clientSecret: string;
-  /** https://github.com, or a GitHub Enterprise Server (or, in tests, a stand-in on loopback). */
-  webUrl: string;
-  /** https://api.github.com, or the Enterprise Server's /api/v3. */
-  apiUrl: string;
-}
-
-const text = (env: Env, name: string): string => {
-  const value = readVar(env, name);
-  return typeof value === "string" ? value.trim() : "";
-};
-
 /** The GitHub settings, or what is missing: the operator's mistake, said with its fix. */
-export function githubSettings(env: Env): { ok: true; settings: GitHubSettings } | { ok: false; message: string } {
-  const settings = {
-    clientId: text(env, "GITHUB_CLIENT_ID"),
-    clientSecret: text(env, "GITHUB_CLIENT_SECRET"),
-    webUrl: (text(env, "GITHUB_URL") || "https://github.com").replace(/\/+$/, ""),
-    apiUrl: (text(env, "GITHUB_API_URL") || "https://api.github.com").replace(/\/+$/, ""),
-  };
+export function githubSettings(settings: GitHubSettings): { ok: true; settings: GitHubSettings } | { ok: false; message: string } {
   const missing = [settings.clientId === "" && "GITHUB_CLIENT_ID (a var)", settings.clientSecret === "" && "GITHUB_CLIENT_SECRET (a secret)"].filter(Boolean);
   if (missing.length > 0) return { ok: false, message: `OAUTH_IDENTITY_PROVIDER=github needs ${missing.join(" and ")}: create a GitHub OAuth app whose callback URL is https://<this host>${GITHUB_CALLBACK_PATH} (docs/security.md).` };
   return { ok: true, settings };

@@ -7,7 +7,7 @@
 import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env";
-import { authorizationServer, identityProvider, loadProvider, OAUTH_PATHS, signIn } from "./oauth";
+import { authorizationServer, loadProvider, OAUTH_PATHS, signIn } from "./oauth";
 import { consentPage } from "./oauth-consent-page";
 import { githubAuthorizeUrl, githubSettings, githubUser } from "./oauth-github";
 
@@ -57,8 +57,8 @@ oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
   } catch (error) {
     return refusal(c, error);
   }
-  if (identityProvider(c.env) === "github") {
-    const github = githubSettings(c.env);
+  if (c.get("settings").identityProvider === "github") {
+    const github = githubSettings(c.get("settings").github);
     if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
     try {
       const consent = await api.describeConsent(authRequest);
@@ -84,8 +84,8 @@ oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
 
 /** The consent form's answer: decline back to the client, or approve and go to GitHub. */
 oauthRoutes.post(OAUTH_PATHS.authorize, oauthOn, async (c) => {
-  if (identityProvider(c.env) !== "github") return c.json({ error: "not_found", message: "No consent form is in use: the stand-in signs in on GET /authorize." }, 404);
-  const github = githubSettings(c.env);
+  if (c.get("settings").identityProvider !== "github") return c.json({ error: "not_found", message: "No consent form is in use: the stand-in signs in on GET /authorize." }, 404);
+  const github = githubSettings(c.get("settings").github);
   if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
   const form = await c.req.parseBody();
   const handle = typeof form["handle"] === "string" ? form["handle"] : "";
@@ -105,7 +105,7 @@ oauthRoutes.post(OAUTH_PATHS.authorize, oauthOn, async (c) => {
 
 /** GitHub sends the browser back here: who signed in becomes the grant's user, `github:<id>`. */
 oauthRoutes.get(OAUTH_PATHS.githubCallback, oauthOn, async (c) => {
-  const github = githubSettings(c.env);
+  const github = githubSettings(c.get("settings").github);
   if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
   const api = await oauthApi(c);
   let resumed: Awaited<ReturnType<OAuthHelpers["finishUpstream"]>>;

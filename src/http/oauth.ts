@@ -7,7 +7,6 @@
  * stand-in `signIn` below; another provider is one more branch in `/authorize` (oauth-routes.ts).
  */
 import type { AuthRequest, OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
-import { readVar } from "../config";
 import { GITHUB_CALLBACK_PATH } from "./oauth-github";
 import { isLoopbackRequest } from "./origin";
 import { bearerToken, resourceUrl, unauthorized } from "./well-known";
@@ -19,9 +18,6 @@ export const OAUTH_PATHS = {
   metadata: "/.well-known/oauth-authorization-server",
   githubCallback: GITHUB_CALLBACK_PATH,
 } as const;
-
-/** OAUTH_IDENTITY_PROVIDER: "github", or unset for the loopback-only stand-in. */
-export const identityProvider = (env: Env): "github" | "stand-in" => (String(readVar(env, "OAUTH_IDENTITY_PROVIDER") ?? "").trim().toLowerCase() === "github" ? "github" : "stand-in");
 
 /** What your identity step returns: the user's stable id (becomes the principal), or a page to show. */
 export type SignInResult = { userId: string } | Response;

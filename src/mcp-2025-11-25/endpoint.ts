@@ -4,12 +4,11 @@
  * or, when a request may take a while and the client accepts it, an SSE stream.
  */
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { TaskGateway } from "../core";
-import { gatewayBindings } from "../principals/principal-indexes";
 import { readBodyWithLimit } from "../http/body";
 import { parseJsonInput } from "../http/json-input";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
+import { requestContext } from "../protocol/request-context";
 import { SseStream } from "../streams/sse";
 import type { McpContext } from "./context";
 import { routeAnswers } from "./answers";
@@ -75,24 +74,14 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
     clientElicitation = session.clientElicitation;
   }
 
-  const gateway = new TaskGateway(gatewayBindings(input.env), settings, input.principal, input.waitUntil);
-  const routed = requests.length === messages.length ? { rest: messages } : await routeAnswers(messages, gateway);
+  const base = requestContext(input);
+  const routed = requests.length === messages.length ? { rest: messages } : await routeAnswers(messages, base.gateway);
   if (requests.length === 0 && routed.refusal) return routed.refusal;
 
   const streaming = acceptsSse && requests.some((r) => STREAMED_METHODS.has(r.method) && !(r.method === "tools/call" && r.params?.["task"] !== undefined));
   const sse = streaming ? new SseStream({ retryMs: settings.pollIntervalMs }) : undefined;
   const transport = new RequestTransport(sse, sessionId);
-  const ctx: McpContext = {
-    env: input.env,
-    settings,
-    gateway,
-    output: transport,
-    baseUrl: input.baseUrl,
-    waitUntil: input.waitUntil,
-    clientTasks,
-    clientElicitation,
-    ...(sessionId !== undefined && { sessionId }),
-  };
+  const ctx: McpContext = { ...base, output: transport, clientTasks, clientElicitation, ...(sessionId !== undefined && { sessionId }) };
   const server = createMcpServer(ctx);
   await server.connect(transport);
 

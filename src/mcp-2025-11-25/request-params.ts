@@ -4,6 +4,7 @@
  * is the client's mistake, -32602 (Invalid params), and the message should name the field.
  */
 import { ClientRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { describeIssues } from "../protocol/params";
 
 const schemaByMethod = new Map<string, (typeof ClientRequestSchema.options)[number]>(ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]));
 
@@ -13,9 +14,5 @@ export function paramsProblem(request: { method: string }): string | undefined {
   if (!schema) return undefined;
   const parsed = schema.safeParse(request);
   if (parsed.success) return undefined;
-  const details = parsed.error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`)
-    .join("; ");
-  return `Invalid params for ${request.method}: ${details}`;
+  return `Invalid params for ${request.method}: ${describeIssues(parsed.error.issues, 5)}`;
 }

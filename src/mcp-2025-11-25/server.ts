@@ -9,16 +9,13 @@ import { registerTaskHandlers } from "./handlers/tasks";
 import { registerToolHandlers } from "./handlers/tools";
 import { SdkServer } from "./sdk-server";
 import { MODEL_INSTRUCTIONS } from "../protocol/instructions";
-import { SERVER_INFO } from "../protocol/server-info";
-
+import { SERVER_INFO, SHARED_CAPABILITIES } from "../protocol/server-info";
 
 export const SERVER_CAPABILITIES = {
-  tools: { listChanged: false },
-  resources: { subscribe: true, listChanged: false },
+  ...SHARED_CAPABILITIES,
   tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
   logging: {},
 };
-
 
 export function createMcpServer(ctx: McpContext): SdkServer {
   const server = new SdkServer(SERVER_INFO, { capabilities: SERVER_CAPABILITIES, instructions: MODEL_INSTRUCTIONS });

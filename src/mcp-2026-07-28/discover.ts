@@ -5,16 +5,15 @@
  */
 import type { JsonObject } from "../json";
 import { MODEL_INSTRUCTIONS } from "../protocol/instructions";
+import { SHARED_CAPABILITIES } from "../protocol/server-info";
 import { SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
 import { cacheable, STATIC_TTL_MS } from "./results";
 
 const MODERN_CAPABILITIES = {
-  tools: { listChanged: false },
-  resources: { subscribe: true, listChanged: false },
+  ...SHARED_CAPABILITIES,
   logging: {},
   extensions: { [TASKS_EXTENSION]: {} },
 };
-
 
 export function discover(): JsonObject {
   return cacheable({ supportedVersions: [...SUPPORTED_VERSIONS], capabilities: MODERN_CAPABILITIES, instructions: MODEL_INSTRUCTIONS }, STATIC_TTL_MS, "public");

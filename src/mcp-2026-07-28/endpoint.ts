@@ -6,9 +6,8 @@
  */
 import type { McpRequest } from "../http/mcp-endpoint";
 import { ProtocolError } from "../protocol/errors";
-import { TaskGateway } from "../core";
 import type { JsonObject } from "../json";
-import { gatewayBindings } from "../principals/principal-indexes";
+import { requestContext } from "../protocol/request-context";
 import type { ModernMessage } from "./classify";
 import type { ModernContext } from "./context";
 import { parseEnvelope } from "./envelope";
@@ -60,16 +59,7 @@ export async function handleModernPost(input: ModernPostInput): Promise<Response
     const output = new RequestOutput(accept.sse, request.signal, input.settings.keepaliveMs);
     // A client that takes only SSE gets a stream from the start.
     if (!accept.json) output.stream();
-    const ctx: ModernContext = {
-      env: input.env,
-      settings: input.settings,
-      gateway: new TaskGateway(gatewayBindings(input.env), input.settings, input.principal, input.waitUntil),
-      baseUrl: input.baseUrl,
-      envelope,
-      requestId: message.id,
-      output,
-      waitUntil: input.waitUntil,
-    };
+    const ctx: ModernContext = { ...requestContext(input), envelope, requestId: message.id, output };
     const work: Promise<Outcome> = method.run(ctx, message.params).then(
       (result) => ({ ok: true, result }),
       (error: unknown) => ({ ok: false, error }),

@@ -46,8 +46,6 @@ export const invalidEnvelope = (message: string): ModernError => new ModernError
 export const methodNotFound = (method: string): ModernError =>
   new ModernError(ERROR.methodNotFound, `Method not found: "${method.slice(0, 64)}" is not a 2026-07-28 method this server offers. Call server/discover for its capabilities.`, 404);
 
-export const invalidParams = (message: string): ModernError => new ModernError(ERROR.invalidParams, message);
-
 /** The JSON-RPC error object for any thrown value; anything unexpected is an internal error without details. */
 export function toJsonRpcError(error: unknown): { code: number; message: string; data?: unknown } {
   if (error instanceof ModernError) return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };

@@ -17,7 +17,7 @@ import type { CallNotifier } from "./call-notifications";
 import { callResult, stillRunningFallback } from "./call-results";
 import type { ModernContext } from "./context";
 import type { RequestEnvelope } from "./envelope";
-import { invalidParams } from "./errors";
+import { invalidParams } from "../protocol/errors";
 import { followCall } from "./follow-call";
 import { openRequestState, sealRequestState } from "./request-state";
 import { pendingInputRequests } from "./task-wire";

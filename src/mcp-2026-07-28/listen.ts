@@ -13,7 +13,9 @@ import * as z from "zod";
 import { parseTaskResourceUri, taskResourceUri, isTerminal, applyTaskEvent, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import type { ModernContext } from "./context";
-import { ModernError, invalidParams, tasksExtensionRequired } from "./errors";
+import { invalidParams } from "../protocol/errors";
+import { describeIssues } from "../protocol/params";
+import { ModernError, tasksExtensionRequired } from "./errors";
 import { ERROR, META } from "./protocol";
 import { detailedTask, taskResultMeta } from "./task-wire";
 
@@ -45,8 +47,7 @@ interface Watch {
 function parseFilter(params: Record<string, unknown>) {
   const parsed = FilterSchema.safeParse(params);
   if (parsed.success) return parsed.data.notifications;
-  const issue = parsed.error.issues[0];
-  throw invalidParams(`Invalid params for subscriptions/listen: ${issue ? `${issue.path.join(".") || "(root)"}: ${issue.message}` : "notifications is required"}.`);
+  throw invalidParams(`Invalid params for subscriptions/listen: ${describeIssues(parsed.error.issues, 1) || "notifications is required"}.`);
 }
 
 /** The caller's tasks among `ids`, at most MAX_WATCHED_TASKS; unknown and foreign ids are dropped. */

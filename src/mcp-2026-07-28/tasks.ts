@@ -1,33 +1,24 @@
 /**
  * The Tasks extension's methods (ext-tasks `specification/draft/tasks.md`): `tasks/get` inlines the
  * result, the error or the pending questions; `tasks/update` hands answers to the task;
- * `tasks/cancel` acknowledges and cancels cooperatively. Each goes through the caller's gateway, so
- * another principal's task is exactly an unknown one. There is no `tasks/result` or `tasks/list`.
+ * `tasks/cancel` acknowledges and cancels cooperatively. Lookups are era-free (protocol/tasks.ts),
+ * so another principal's task is exactly an unknown one. There is no `tasks/result` or `tasks/list`.
  */
 import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import type { JsonObject } from "../json";
+import { invalidParams, taskNotFound } from "../protocol/errors";
+import { parseParams } from "../protocol/params";
+import { cancelTask as cancel, requireTask } from "../protocol/tasks";
 import type { ModernContext } from "./context";
-import { invalidParams } from "./errors";
 import { detailedTask, modernStatus, taskResultMeta } from "./task-wire";
 
 const TaskIdParams = z.object({ taskId: z.string().max(256) }).loose();
 const UpdateParams = z.object({ taskId: z.string().max(256), inputResponses: InputResponsesV2Schema }).loose();
 
-function parse<T>(schema: z.ZodType<T>, method: string, params: Record<string, unknown>): T {
-  const parsed = schema.safeParse(params);
-  if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
-  throw invalidParams(`Invalid params for ${method}: ${details.join("; ")}`);
-}
-
-/** Unknown, expired and foreign tasks all get exactly this error. */
-export const taskNotFound = () => invalidParams("Failed to retrieve task: Task not found. Check the taskId; tasks are deleted once their ttl has passed.");
-
 export async function getTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
-  const { taskId } = parse(TaskIdParams, "tasks/get", params);
-  const snapshot = await ctx.gateway.get(taskId);
-  if (!snapshot) throw taskNotFound();
+  const { taskId } = parseParams(TaskIdParams, "tasks/get", params);
+  const snapshot = await requireTask(ctx.gateway, taskId);
   const meta = taskResultMeta(snapshot);
   return { ...detailedTask(snapshot), ...(meta && { _meta: meta }) };
 }
@@ -38,7 +29,7 @@ export async function getTask(ctx: ModernContext, params: Record<string, unknown
  * waiting); a task that has ended takes no answers, and says so.
  */
 export async function updateTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
-  const { taskId, inputResponses } = parse(UpdateParams, "tasks/update", params);
+  const { taskId, inputResponses } = parseParams(UpdateParams, "tasks/update", params);
   const answered = await ctx.gateway.answer(taskId, inputResponses);
   if (answered.ok) return {};
   switch (answered.reason) {
@@ -53,8 +44,7 @@ export async function updateTask(ctx: ModernContext, params: Record<string, unkn
 
 /** Cooperative: the ack comes at once; a task that already ended keeps its ending (and the ack is the same). */
 export async function cancelTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
-  const { taskId } = parse(TaskIdParams, "tasks/cancel", params);
-  const outcome = await ctx.gateway.cancel(taskId);
-  if (!outcome.ok && outcome.reason === "not_found") throw taskNotFound();
+  const { taskId } = parseParams(TaskIdParams, "tasks/cancel", params);
+  await cancel(ctx.gateway, taskId);
   return {};
 }

@@ -9,11 +9,11 @@ import * as z from "zod";
 import { InputResponsesV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { isRecord, type JsonObject } from "../json";
 import { callTool } from "../protocol/call-tool";
+import { parseParams } from "../protocol/params";
 import { toolListings } from "../protocol/tool-listings";
-import { readWebhookSettings } from "../webhooks/settings";
 import { callNotifier } from "./call-notifications";
 import type { ModernContext } from "./context";
-import { invalidParams, taskOnlyTool } from "./errors";
+import { taskOnlyTool } from "./errors";
 import { callResult, withoutRelatedTask } from "./call-results";
 import { followCall } from "./follow-call";
 import { canElicit, continueCall, inputRequired } from "./input-required";
@@ -35,26 +35,16 @@ const CallParamsSchema = z
   })
   .loose();
 
-function parseParams(params: Record<string, unknown>): z.infer<typeof CallParamsSchema> {
-  const parsed = CallParamsSchema.safeParse(params);
-  if (parsed.success) return parsed.data;
-  const details = parsed.error.issues.slice(0, 3).map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`);
-  throw invalidParams(`Invalid params for tools/call: ${details.join("; ")}`);
-}
-
 export async function toolsCall(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
-  const { name, arguments: args, requestState, inputResponses } = parseParams(params);
+  const { name, arguments: args, requestState, inputResponses } = parseParams(CallParamsSchema, "tools/call", params);
   const progressToken = isRecord(params["_meta"]) ? params["_meta"]["progressToken"] : undefined;
   const notifier = callNotifier(ctx, name, typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined);
   if (requestState !== undefined) return continueCall(ctx, { tool: name, args, requestState, ...(inputResponses !== undefined && { inputResponses }) }, notifier);
   const outcome = await callTool(
     // `params.task` means nothing in this era: the client's declaration of the extension decides.
     { name, arguments: args, meta: params["_meta"], task: ctx.envelope.tasks ? { kind: "accepted" } : { kind: "none" }, signal: ctx.output.signal },
+    ctx,
     {
-      gateway: ctx.gateway,
-      settings: ctx.settings,
-      webhooks: readWebhookSettings(ctx.env),
-      baseUrl: ctx.baseUrl,
       onInlineProgress: (progress) => notifier.progress(progress),
       onInlineLog: (level, message) => notifier.log(level, message),
       follow: (snapshot, deadline) => followCall(ctx, snapshot, notifier, deadline),

@@ -3,28 +3,20 @@
  * long a plain call waits for its task. Both protocol adapters call callTool() and frame its
  * outcome their own way (2025: CreateTaskResult and SSE notifications; 2026: `resultType: "task"`).
  */
-import type { Settings } from "../config";
-import {
-  isTerminal,
-  type AdapterStateEntry,
-  type TaskGateway,
-  type TaskMeta,
-  type LogLevel,
-  type TaskSnapshot,
-  type Progress,
-  type TaskOutcome,
-} from "../core";
+import type { WebhookSettings } from "../config";
+import { isTerminal, type AdapterStateEntry, type LogLevel, type Progress, type TaskGateway, type TaskMeta, type TaskOutcome, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";
 import type { Tool } from "../tools/define";
 import { findTool } from "../tools/registry";
 import { parseWebhookRegistration } from "../webhooks/registration";
-import type { WebhookSettings } from "../webhooks/settings";
 import { parseCallMeta, type CallMeta } from "./call-meta";
 import { callCheckBackTool, isCheckBackTool } from "./check-back-tools";
 import { ErrorCode, ProtocolError } from "./errors";
 import { followFeed, type FollowResult } from "./follow";
+import { describeIssues } from "./params";
+import type { RequestContext } from "./request-context";
 import { stillRunningResult } from "./task-results";
 
 /** Whether the client can take a task as the answer to this call. */
@@ -46,14 +38,8 @@ export interface ToolCall {
   signal: AbortSignal;
 }
 
-export interface ToolCallContext {
-  gateway: TaskGateway;
-  settings: Settings;
-  webhooks: WebhookSettings;
-  /** The server's public origin: the still-running answer and webhooks link to `${baseUrl}/tasks/{id}`. */
-  baseUrl: string;
-  /** The session the call came in, kept with the task. */
-  sessionId?: string;
+/** How an era takes part in a call: what it keeps with the task, and what it does with an inline run's progress and a plain call's wait. */
+export interface ToolCallHooks {
   /** Adapter state to keep with the task this call creates (which stream follows it, say). */
   state?(meta: TaskMeta): AdapterStateEntry[];
   /** Progress of a tool that runs here (taskSupport "forbidden"). */
@@ -93,7 +79,8 @@ const forbidden = (name: string): ToolCallOutcome => ({
 export const taskOnlyMessage = (name: string): string =>
   `Not started: "${name}" runs only as a background task, and this client cannot follow background tasks. Run it from a client that supports MCP tasks (for example interactive Claude Code).`;
 
-export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<ToolCallOutcome> {
+/** The call in `ctx` (the caller's gateway, the settings, the session a 2025 call came in); `hooks` are the era's part. */
+export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolCallHooks = {}): Promise<ToolCallOutcome> {
   const { name, task } = call;
   if (isCheckBackTool(name)) {
     if (task.kind === "requested") return forbidden(name);
@@ -106,14 +93,14 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
 
   if (tool.taskSupport === "forbidden") {
     if (task.kind === "requested") return forbidden(name);
-    return { kind: "inline", result: await runInline(tool, args, call.signal, ctx) };
+    return { kind: "inline", result: await runInline(tool, args, call.signal, hooks) };
   }
   if (task.kind === "none" && tool.taskSupport === "required") {
     return { kind: "refused", reason: "task_required", message: taskOnlyMessage(name) };
   }
 
   const taskMeta = taskMetaFor(meta, ctx);
-  const state = ctx.state?.(taskMeta);
+  const state = hooks.state?.(taskMeta);
   const created = await ctx.gateway.create({
     tool: tool.name,
     args,
@@ -131,7 +118,7 @@ export async function callTool(call: ToolCall, ctx: ToolCallContext): Promise<To
 
   // A plain call: wait up to the inline budget, then fall back to a link.
   const deadline = Date.now() + ctx.settings.inlineWaitMs;
-  const followed = ctx.follow ? await ctx.follow(snapshot, deadline, created.created) : await waitFor(ctx.gateway, snapshot, deadline);
+  const followed = hooks.follow ? await hooks.follow(snapshot, deadline, created.created) : await waitFor(ctx.gateway, snapshot, deadline);
   if (followed.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
   // A fresh look, so the data beside the link shows the progress made while the call waited.
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
@@ -145,18 +132,17 @@ function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject
   }
   const parsed = tool.inputSchema.safeParse(args ?? {});
   if (!parsed.success) {
-    const details = parsed.error.issues.map((issue) => `${issue.path.join(".") || "(root)"}: ${issue.message}`).join("; ");
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${tool.name}": ${details}`);
+    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${tool.name}": ${describeIssues(parsed.error.issues)}`);
   }
   return parsed.data;
 }
 
-function taskMetaFor(call: CallMeta, ctx: ToolCallContext): TaskMeta {
+function taskMetaFor(call: CallMeta, ctx: RequestContext): TaskMeta {
   return {
     ...(call.progressToken !== undefined && { progressToken: call.progressToken }),
     ...(call.correlationId !== undefined && { correlationId: call.correlationId }),
     ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
-    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx.webhooks) }),
+    ...(call.webhook !== undefined && { webhook: checkedWebhook(call.webhook, ctx.settings.webhooks) }),
     baseUrl: ctx.baseUrl,
   };
 }
@@ -175,11 +161,11 @@ async function waitFor(gateway: TaskGateway, snapshot: TaskSnapshot, deadline: n
   return feed ? followFeed(feed, { afterSeq: snapshot.lastSeq, deadline, stopOnQuestion: true }) : { kind: "ended", lastSeq: snapshot.lastSeq };
 }
 
-async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, ctx: ToolCallContext): Promise<JsonObject> {
+async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, hooks: ToolCallHooks): Promise<JsonObject> {
   const host = inlineJobHost({
     signal,
-    onProgress: (progress, total, message) => ctx.onInlineProgress?.({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
-    onLog: (level, message) => ctx.onInlineLog?.(level, message),
+    onProgress: (progress, total, message) => hooks.onInlineProgress?.({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
+    onLog: (level, message) => hooks.onInlineLog?.(level, message),
   });
   const outcome = await runTool(tool, args, host);
   switch (outcome.kind) {

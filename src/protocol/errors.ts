@@ -26,6 +26,14 @@ export class ProtocolError extends Error {
   }
 }
 
+export const invalidParams = (message: string): ProtocolError => new ProtocolError(ErrorCode.InvalidParams, message);
+
+/** Unknown, expired and foreign tasks all get exactly this error. */
+export const taskNotFound = (): ProtocolError => invalidParams("Failed to retrieve task: Task not found. Check the taskId; tasks are deleted once their ttl has passed.");
+
+/** A cursor no earlier page of `method` issued (or one changed on the way). */
+export const invalidCursor = (method: string): ProtocolError => invalidParams(`Invalid cursor: pass back a nextCursor from an earlier ${method} response unchanged.`);
+
 /** An HTTP response whose body is one JSON-RPC error with a null id. */
 export function jsonRpcErrorResponse(status: number, code: number, message: string, headers?: HeadersInit): Response {
   return Response.json({ jsonrpc: "2.0", id: null, error: { code, message } }, { status, headers });

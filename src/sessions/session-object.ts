@@ -4,7 +4,7 @@
  * stream's reader is a hibernatable WebSocket, so an idle session can leave memory.
  */
 import { DurableObject } from "cloudflare:workers";
-import { intVar } from "../config";
+import { readSettings } from "../config";
 import { parseTaskResourceUri, taskObjectName } from "../core";
 import { replayPages } from "../streams/replay";
 import { closeQuietly, completeClose, sendQuietly } from "../streams/websockets";
@@ -12,8 +12,6 @@ import { SESSION_WATCH_STATE } from "./ids";
 import { SessionStorage, type SessionInfo } from "./session-storage";
 
 const READER_TAG = "reader";
-/** A session unused for this long is deleted (SESSION_IDLE_TTL_MS). */
-const DEFAULT_IDLE_TTL_MS = 24 * 3600_000;
 /** lastSeenAt is written at most this often, so validating a session rarely writes. */
 const TOUCH_EVERY_MS = 60_000;
 /** How long a new reader waits for a probed old reader to prove dead before a 409. */
@@ -54,7 +52,8 @@ export class SessionObject extends DurableObject<Env> {
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.storage = new SessionStorage(ctx.storage.sql);
-    this.idleTtlMs = intVar(env, "SESSION_IDLE_TTL_MS", DEFAULT_IDLE_TTL_MS, 1000);
+    // A session unused for this long is deleted (SESSION_IDLE_TTL_MS).
+    this.idleTtlMs = readSettings(env).sessionIdleTtlMs;
   }
 
   // ---- RPC interface -------------------------------------------------------

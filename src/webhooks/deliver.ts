@@ -4,7 +4,7 @@
  */
 import { checkDestination } from "./destination";
 import { decodeWebhookSecret, webhookHeaders } from "./sign";
-import type { WebhookSettings } from "./settings";
+import type { WebhookSettings } from "../config";
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 const USER_AGENT = "mcp-task-worker-webhooks/1";

@@ -7,7 +7,8 @@
 import * as z from "zod";
 import { isTaskId, taskObjectName } from "../core";
 import { attemptDelivery } from "./deliver";
-import { readWebhookSettings, webhookRetryDelaySeconds, type WebhookSettings } from "./settings";
+import { readSettings, type WebhookSettings } from "../config";
+import { webhookRetryDelaySeconds } from "./settings";
 
 export const WEBHOOK_QUEUE = "mcp-task-webhooks";
 export const WEBHOOK_DEAD_LETTER_QUEUE = "mcp-task-webhooks-dlq";
@@ -28,7 +29,7 @@ type LogLevel = "info" | "warning" | "error";
 const LOG_TIMEOUT_MS = 5000;
 
 export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
-  const settings = readWebhookSettings(env);
+  const settings = readSettings(env).webhooks;
   const deadLetters = batch.queue === WEBHOOK_DEAD_LETTER_QUEUE;
   // Attempts run concurrently: one slow receiver (up to the 10 s timeout) never holds the others back.
   await Promise.all(batch.messages.map((message) => handleMessage(message, env, settings, deadLetters)));

@@ -6,7 +6,7 @@
 import * as z from "zod";
 import { checkDestination } from "./destination";
 import { decodeWebhookSecret } from "./sign";
-import type { WebhookSettings } from "./settings";
+import type { WebhookSettings } from "../config";
 
 export const OPTIONAL_WEBHOOK_EVENTS = ["working", "progress"] as const;
 export type OptionalWebhookEvent = (typeof OPTIONAL_WEBHOOK_EVENTS)[number];

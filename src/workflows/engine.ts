@@ -7,7 +7,7 @@
  * dies halfway is simply run again.
  */
 import * as z from "zod";
-import { intVar } from "../config";
+import { readSettings } from "../config";
 import { answerStepName, noteStepName, type JobHost, type RunOutcome } from "../core";
 import type { ToolEngine } from "../jobs/runner";
 import { nextMove, type EngineView, type RunView, type StatusView } from "./decide";
@@ -17,7 +17,7 @@ import { answerEventType, ERROR_NOTE, INSTANCE_STEP, instanceIdFor, NUDGE_EVENT,
  * How often a task whose instance runs checks on it (WORKFLOW_CHECK_SECONDS, default 60): reports
  * wake the task at once; the check finds what no report can tell (a crash, a terminate from outside).
  */
-const checkBackMs = (env: Env): number => intVar(env, "WORKFLOW_CHECK_SECONDS", 60, 1) * 1000;
+const checkBackMs = (env: Env): number => readSettings(env).workflowCheckMs;
 
 /** The binding of the Workflow a tool runs on, from the Worker's env. */
 export type WorkflowBinding = (env: Env) => Workflow<TaskWorkflowParams>;

@@ -3,6 +3,7 @@
  * which task, which tool, the status and run phase it entered, and how long since it was created.
  * Never the arguments, the result or the status message (a failure's message may quote either).
  */
+import { readSettings } from "../../config";
 import type { TaskObserver } from "../ports";
 import type { TaskEvent } from "../model/events";
 import type { RunPhase, TaskRecord, TaskStatus } from "../model/record";
@@ -100,5 +101,5 @@ const printer = new TransitionPrinter(
  * the runtime's thread (docs/log-cost.md), which a call that ends at once should not wait for.
  */
 export const transitionLogObserver: TaskObserver = async ({ env, record, events }) => {
-  printer.add(transitionLines(record, events), transitionLogMode(env.TRANSITION_LOG), Date.now());
+  printer.add(transitionLines(record, events), readSettings(env).transitionLog, Date.now());
 };

@@ -5,12 +5,11 @@
  */
 import { SubscribeRequestSchema, UnsubscribeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { parseTaskResourceUri } from "../../core";
-import { ErrorCode, ProtocolError } from "../../protocol/errors";
+import { ErrorCode, ProtocolError, taskNotFound } from "../../protocol/errors";
 import { SESSION_WATCH_STATE } from "../../sessions/ids";
 import type { McpContext } from "../context";
 import type { SdkServer } from "../sdk-server";
 import { sessionStub } from "../session";
-import { taskNotFound } from "./tasks";
 
 function sessionOf(ctx: McpContext): string {
   if (ctx.sessionId === undefined) {

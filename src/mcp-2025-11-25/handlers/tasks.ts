@@ -1,33 +1,24 @@
-/** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`, served from the TaskObjects. */
+/** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` in 2025-11-25 (lookups era-free: protocol/tasks.ts). */
 import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { isTerminal, type TaskSnapshot } from "../../core";
-import { ErrorCode, ProtocolError } from "../../protocol/errors";
+import { isTerminal } from "../../core";
+import { ErrorCode, ProtocolError, taskNotFound } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
+import { cancelTask, requireTask, taskPage } from "../../protocol/tasks";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import type { SdkServer } from "../sdk-server";
 import { wireTask } from "../task-messages";
 import { resultStream } from "../task-streams";
 
-/** Unknown, expired and foreign tasks all get exactly this error. */
-export const taskNotFound = (): ProtocolError =>
-  new ProtocolError(ErrorCode.InvalidParams, "Failed to retrieve task: Task not found. Check the taskId; tasks are deleted once their ttl has passed.");
-
-export async function requireTask(ctx: McpContext, taskId: string): Promise<TaskSnapshot> {
-  const snapshot = await ctx.gateway.get(taskId);
-  if (!snapshot) throw taskNotFound();
-  return snapshot;
-}
-
 export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
   server.setRequestHandler(GetTaskRequestSchema, async (request) => {
-    const snapshot = await requireTask(ctx, request.params.taskId);
+    const snapshot = await requireTask(ctx.gateway, request.params.taskId);
     return wireTask(snapshot.task, snapshot.meta);
   });
 
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
     const { taskId } = request.params;
-    const snapshot = await requireTask(ctx, taskId);
+    const snapshot = await requireTask(ctx.gateway, taskId);
     if (isTerminal(snapshot.task.status) && snapshot.outcome) return finalResult(taskId, snapshot.outcome, snapshot.meta);
     const followed = await followTask(ctx, {
       taskId,
@@ -43,18 +34,14 @@ export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
   });
 
   server.setRequestHandler(ListTasksRequestSchema, async (request) => {
-    const page = await ctx.gateway.list(request.params?.cursor);
-    if (!page) throw new ProtocolError(ErrorCode.InvalidParams, "Invalid cursor: pass back a nextCursor from an earlier tasks/list response unchanged.");
+    const { page } = await taskPage(ctx.gateway, request.params, "tasks/list");
     return { tasks: page.tasks, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
   });
 
   server.setRequestHandler(CancelTaskRequestSchema, async (request) => {
-    const outcome = await ctx.gateway.cancel(request.params.taskId);
-    if (!outcome.ok) {
-      if (outcome.reason === "not_found") throw taskNotFound();
-      const snapshot = await ctx.gateway.get(request.params.taskId);
-      throw new ProtocolError(ErrorCode.InvalidParams, `Cannot cancel task: it is already ${snapshot?.task.status ?? "finished"} (only working or input_required tasks can be cancelled).`);
-    }
-    return wireTask(outcome.snapshot.task, outcome.snapshot.meta);
+    const cancelled = await cancelTask(ctx.gateway, request.params.taskId);
+    if (cancelled.kind === "cancelled") return wireTask(cancelled.snapshot.task, cancelled.snapshot.meta);
+    const snapshot = await ctx.gateway.get(request.params.taskId);
+    throw new ProtocolError(ErrorCode.InvalidParams, `Cannot cancel task: it is already ${snapshot?.task.status ?? "finished"} (only working or input_required tasks can be cancelled).`);
   });
 }

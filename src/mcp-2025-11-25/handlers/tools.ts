@@ -8,7 +8,6 @@ import { callTool, type TaskPreference } from "../../protocol/call-tool";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
 import { toolListings } from "../../protocol/tool-listings";
-import { readWebhookSettings } from "../../webhooks/settings";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import type { SdkServer } from "../sdk-server";
@@ -28,38 +27,30 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
   server.onToolCall(CallToolRequestSchema, async (request, extra) => {
     const { name, task } = request.params;
     const preference: TaskPreference = task ? { kind: "requested", ttlMs: task.ttl ?? null } : { kind: "none" };
-    const outcome = await callTool(
-      { name, arguments: request.params.arguments, meta: request.params._meta, task: preference, signal: extra.signal },
-      {
-        gateway: ctx.gateway,
-        settings: ctx.settings,
-        webhooks: readWebhookSettings(ctx.env),
-        baseUrl: ctx.baseUrl,
-        ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
-        // A plain call's own stream is registered with the task it creates, so it is open from the
-        // task's first event: a question asked at once is asked here, not on the GET stream.
-        state: (meta) => [
-          ...sessionFeedFor(ctx, meta, task !== undefined),
-          ...(task === undefined && ctx.output.streaming ? [{ kind: RESPONSE_STREAM_STATE, key: CALL_STREAM_KEY, value: callStream(extra.requestId, meta, ctx) }] : []),
-        ],
-        onInlineProgress: (progress) => {
-          const token = request.params._meta?.progressToken;
-          if (token !== undefined && ctx.output.streaming) ctx.output.notify(progressNotification(token, progress));
-        },
-        follow: (snapshot, deadline, created) =>
-          followTask(ctx, {
-            taskId: snapshot.task.taskId,
-            requestId: extra.requestId,
-            stream: callStream(extra.requestId, snapshot.meta, ctx),
-            meta: snapshot.meta,
-            afterSeq: 0,
-            deadline,
-            endAtQuestion: true,
-            ...(created && { registered: CALL_STREAM_KEY }),
-            ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
-          }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended", lastSeq: 0 } : followed)),
+    const outcome = await callTool({ name, arguments: request.params.arguments, meta: request.params._meta, task: preference, signal: extra.signal }, ctx, {
+      // A plain call's own stream is registered with the task it creates, so it is open from the
+      // task's first event: a question asked at once is asked here, not on the GET stream.
+      state: (meta) => [
+        ...sessionFeedFor(ctx, meta, task !== undefined),
+        ...(task === undefined && ctx.output.streaming ? [{ kind: RESPONSE_STREAM_STATE, key: CALL_STREAM_KEY, value: callStream(extra.requestId, meta, ctx) }] : []),
+      ],
+      onInlineProgress: (progress) => {
+        const token = request.params._meta?.progressToken;
+        if (token !== undefined && ctx.output.streaming) ctx.output.notify(progressNotification(token, progress));
       },
-    );
+      follow: (snapshot, deadline, created) =>
+        followTask(ctx, {
+          taskId: snapshot.task.taskId,
+          requestId: extra.requestId,
+          stream: callStream(extra.requestId, snapshot.meta, ctx),
+          meta: snapshot.meta,
+          afterSeq: 0,
+          deadline,
+          endAtQuestion: true,
+          ...(created && { registered: CALL_STREAM_KEY }),
+          ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
+        }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended", lastSeq: 0 } : followed)),
+    });
     switch (outcome.kind) {
       case "inline":
         return outcome.result;

@@ -1,0 +1,32 @@
+/** What every MCP handler of one HTTP request can reach, in either era; each era's context adds its wire. */
+import type { Settings } from "../config";
+import { TaskGateway } from "../core";
+import { gatewayBindings } from "../principals/principal-indexes";
+
+export interface RequestContext {
+  env: Env;
+  settings: Settings;
+  /** The caller's way into the task core: another principal's task is exactly an unknown one. */
+  gateway: TaskGateway;
+  /** The server's public origin, for links such as `/tasks/{id}`. */
+  baseUrl: string;
+  /** The 2025 session the request came in, kept with the tasks it creates (2026-07-28 has none). */
+  sessionId?: string;
+  /** Keeps background work (a stream still being written) alive after the response starts. */
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** Who is asking, and where: the /mcp seam's request (src/http/mcp-endpoint.ts), as far as a handler needs it. */
+export interface RequestOrigin {
+  env: Env;
+  settings: Settings;
+  principal: string;
+  baseUrl: string;
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** The context of one request, its gateway bound to the principal who sent it. */
+export function requestContext(origin: RequestOrigin): RequestContext {
+  const { env, settings, baseUrl, waitUntil } = origin;
+  return { env, settings, gateway: new TaskGateway(gatewayBindings(env), settings, origin.principal, waitUntil), baseUrl, waitUntil };
+}

@@ -1,0 +1,57 @@
+// readSettings: every var parsed into one Settings, with docs/settings.md's defaults and the old
+// readers' rules (an unset, blank, non-numeric or too small value falls back; too large is capped).
+import { describe, expect, it } from "vitest";
+import { readSettings } from "../../src/config";
+
+describe("readSettings", () => {
+  it("gives every documented default for an empty env", () => {
+    const settings = readSettings({});
+    expect(settings).toMatchObject({
+      inlineWaitMs: 10_000,
+      defaultTtlMs: 86_400_000,
+      maxTtlMs: 604_800_000,
+      pollIntervalMs: 1000,
+      sessionIdleTtlMs: 86_400_000,
+      authMode: "apikeys",
+      apiKeys: undefined,
+      authConfigured: false,
+      identityProvider: "stand-in",
+      github: { clientId: "", clientSecret: "", webUrl: "https://github.com", apiUrl: "https://api.github.com" },
+      allowAnonymous: false,
+      allowedOrigins: [],
+      keepaliveMs: 25_000,
+      workflowCheckMs: 60_000,
+      transitionLog: "lines",
+      webhooks: { allowLoopback: false, allowedPorts: [], retryBaseSeconds: 10, maxAttempts: 14 },
+    });
+    expect(settings.webhooks).not.toHaveProperty("secret");
+  });
+
+  it("falls back on unset, blank, non-numeric or too small integers, floors and caps the rest", () => {
+    const settings = readSettings({ INLINE_WAIT_MS: "", POLL_INTERVAL_MS: "99", LEASE_MS: "abc", KEEPALIVE_MS: "1500.9", WEBHOOK_MAX_ATTEMPTS: 500, MAX_TTL_MS: "Infinity", RATE_LIMIT_PER_MINUTE: null });
+    expect(settings).toMatchObject({ inlineWaitMs: 10_000, pollIntervalMs: 1000, leaseMs: 30_000, keepaliveMs: 1500, maxTtlMs: 604_800_000, rateLimitPerMinute: 3000 });
+    expect(settings.webhooks.maxAttempts).toBe(100);
+  });
+
+  it("reads words case-blind (TOML booleans too), lists and flags", () => {
+    const settings = readSettings({
+      AUTH_MODE: " OAuth ",
+      ALLOW_ANONYMOUS: true,
+      OAUTH_IDENTITY_PROVIDER: "GitHub",
+      GITHUB_URL: " https://ghe.example/ ",
+      ALLOWED_HOSTS: "A.example, ,b.example",
+      TRANSITION_LOG: "Batched",
+      WEBHOOK_SECRET: "whsec_x",
+      WEBHOOK_ALLOW_LOOPBACK: "yes",
+      WEBHOOK_ALLOWED_PORTS: "8443, 0, x, 70000",
+    });
+    expect(settings).toMatchObject({ authMode: "oauth", authConfigured: true, allowAnonymous: true, identityProvider: "github", allowedHosts: ["a.example", "b.example"], transitionLog: "batched" });
+    expect(settings.github.webUrl).toBe("https://ghe.example");
+    expect(settings.webhooks).toEqual({ secret: "whsec_x", allowLoopback: true, allowedPorts: [8443], retryBaseSeconds: 10, maxAttempts: 14 });
+  });
+
+  it("keeps API_KEYS as set, and only a non-blank one configures auth", () => {
+    expect(readSettings({ API_KEYS: " a:tok " })).toMatchObject({ apiKeys: " a:tok ", authConfigured: true });
+    expect(readSettings({ API_KEYS: "  " })).toMatchObject({ apiKeys: undefined, authConfigured: false });
+  });
+});

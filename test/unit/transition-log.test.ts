@@ -1,7 +1,8 @@
 import { describe, it } from "vitest";
 import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type Transition } from "../../src/core/model/machine";
 import type { NewTaskEvent, TaskEvent } from "../../src/core/model/events";
-import { BATCH_WINDOW_MS, TransitionPrinter, transitionLines, transitionLogCalls, transitionLogMode } from "../../src/core/object/transition-log";
+import { readSettings } from "../../src/config";
+import { BATCH_WINDOW_MS, TransitionPrinter, transitionLines, transitionLogCalls } from "../../src/core/object/transition-log";
 
 const T0 = 1_700_000_000_000;
 const SECRET = "s3cret-argument";
@@ -61,9 +62,9 @@ describe("transitionLogCalls", () => {
   });
 
   it("reads TRANSITION_LOG: batched only when it says so, lines otherwise", ({ expect }) => {
-    expect(transitionLogMode("batched")).toBe("batched");
-    expect(transitionLogMode(" Batched ")).toBe("batched");
-    for (const other of ["lines", "", undefined, "nonsense"]) expect(transitionLogMode(other)).toBe("lines");
+    expect(readSettings({ TRANSITION_LOG: "batched" }).transitionLog).toBe("batched");
+    expect(readSettings({ TRANSITION_LOG: " Batched " }).transitionLog).toBe("batched");
+    for (const other of ["lines", "", undefined, "nonsense"]) expect(readSettings({ TRANSITION_LOG: other }).transitionLog).toBe("lines");
   });
 });
 

@@ -47,8 +47,6 @@ export function transitionLines(record: TaskRecord, events: readonly TaskEvent[]
  */
 export type TransitionLogMode = "lines" | "batched";
 
-export const transitionLogMode = (value: unknown): TransitionLogMode => (String(value ?? "").trim().toLowerCase() === "batched" ? "batched" : "lines");
-
 /** The console calls that print `lines` in `mode`: [level, text] in order. */
 export function transitionLogCalls(lines: readonly TransitionLine[], mode: TransitionLogMode): ["info" | "warn", string][] {
   const level = (line: TransitionLine) => (line.status === "failed" ? "warn" : "info");

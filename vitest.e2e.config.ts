@@ -7,7 +7,8 @@ export default defineConfig({
     environment: "node",
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Each file starts its own wrangler dev on its own port and state directory.
+    // Files with the same settings share one wrangler dev (support/dev-server.ts); the pool starts them.
+    globalSetup: ["test/e2e/support/server-pool.ts"],
     fileParallelism: true,
     maxWorkers: 2,
   },

@@ -1,18 +1,10 @@
 // Cancellation on the real runtime: tasks/cancel reaches the running job (countdown stops
 // emitting progress at once) and a sleeping job is never woken to run again.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { parseSse, rpc } from "./support/mcp";
 
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = sharedServer();
 
 async function startTask(name: string, args: Record<string, unknown>): Promise<string> {
   const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, task: {} } });

@@ -1,20 +1,14 @@
 // Cancelling a fan-out on the real runtime: running items see their signal abort (the consumer's
 // heartbeat learns of the cancel), queued ones are acknowledged without running, nothing is stored.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { getTask, startTask } from "./support/tasks";
 import { batchLines, eventLog, ofType, total } from "./support/fan-out";
 
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// It reads the server's output, so the server is its own.
+const server = ownServer();
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 

@@ -1,20 +1,17 @@
 // A SIGKILL mid-fan-out on the real runtime: the local queue's messages are lost with the process,
 // and the TaskObject's alarm sends the outstanding items again after the restart; every item is
 // stored once and the job finishes.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { beforeAll, describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { getTask, startTask } from "./support/tasks";
 import { eventLog, ofType, sumOfSquares, taskResult } from "./support/fan-out";
 
-let server: DevServer;
+// It kills and restarts its server.
+const server = ownServer({ vars: { LEASE_MS: "3000" } });
 
 beforeAll(async () => {
   // A short lease, so the dead consumer's items are sent again seconds after the restart.
-  server = await startDevServer({ vars: { LEASE_MS: "3000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);

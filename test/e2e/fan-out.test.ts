@@ -2,20 +2,17 @@
 // messages, with the sequential run's result, and each item once even when the task sends queued
 // items again. Cancel and crash recovery have files (and servers) of their own, so no test here
 // shares the local queue, which runs one batch at a time, with another's leftovers.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { beforeAll, describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { startTask } from "./support/tasks";
 import { batchLines, eventLog, ofType, sumOfSquares, taskResult, total } from "./support/fan-out";
 
-let server: DevServer;
+// It reads the server's output, so the server is its own.
+const server = ownServer({ vars: { LEASE_MS: "3000" } });
 
 beforeAll(async () => {
   // A short lease: queued items are presumed lost, and sent again, after 3 s without a claim.
-  server = await startDevServer({ vars: { LEASE_MS: "3000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);

@@ -1,21 +1,14 @@
 // Idempotent creation on the real runtime: a tools/call repeated with the same
 // `_meta["mcp-task-worker/idempotency-key"]` answers with the same task and starts no second job.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
 import { parseSse, rpc } from "./support/mcp";
 import { errorOf, modern, resultOf, TASKS } from "./support/modern";
 
 const KEY = "mcp-task-worker/idempotency-key";
 const RELATED = "io.modelcontextprotocol/related-task";
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// It lists the principal's tasks (or times its polls), which other files' tasks on a shared server would change.
+const server = ownServer();
 
 const call = (id: number, name: string, args: Record<string, unknown>, extra: Record<string, unknown>) =>
   ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...extra } }) as const;

@@ -1,19 +1,13 @@
 // Crash recovery on the real runtime: SIGKILL wrangler dev while jobs run, restart it on
 // the same state directory, and check that the TaskObjects' alarms finish every job,
 // resuming through memoized steps (local dev loses queue messages on a crash; alarms survive).
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { parseSse, rpc } from "./support/mcp";
 
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { LEASE_MS: "3000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// It kills and restarts its server.
+const server = ownServer({ vars: { LEASE_MS: "3000" } });
 
 interface TaskEventOut {
   id: string;

@@ -1,19 +1,11 @@
 // Sessions, the GET stream and task subscriptions against a real `wrangler dev`.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "2000" });
 const V = { "MCP-Protocol-Version": "2025-11-25" };
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "2000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** A client that declares the tasks capability: only such a client hears a task's notifications. */
 const TASKS_CLIENT = { tasks: { list: {}, cancel: {} } };

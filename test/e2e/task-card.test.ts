@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Browser, FrameLocator } from "playwright-core";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { connectClient } from "./support/mcp";
 import { launchBrowser } from "./support/browser";
 import { startAppHost, type AppCsp, type AppHost, type CallToolParams } from "./support/app-host";
@@ -19,18 +19,16 @@ const CARD_URI = "ui://mcp-task-worker/task-card.html";
 const APP_MIME = "text/html;profile=mcp-app";
 const settle = { timeout: 60_000, interval: 250 };
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "1000" });
 let client: Client;
 
 beforeAll(async () => {
   // A short inline budget: a plain call of a long tool falls back to the task link within a second.
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "1000" } });
   client = await connectClient(server.url);
 });
 
 afterAll(async () => {
   await client?.close();
-  await server?.stop();
 });
 
 type Data = Record<string, unknown>;

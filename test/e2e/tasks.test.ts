@@ -6,21 +6,20 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { ownServer } from "./support/dev-server";
 import { connectClient, parseSse, rpc } from "./support/mcp";
 
-let server: DevServer;
+// It lists the principal's tasks (or times its polls), which other files' tasks on a shared server would change.
+const server = ownServer();
 let client: Client;
 const settle = { timeout: 30_000, interval: 200 };
 
 beforeAll(async () => {
-  server = await startDevServer();
   client = await connectClient(server.url);
 });
 
 afterAll(async () => {
   await client?.close();
-  await server?.stop();
 });
 
 async function createTask(name: string, args: Record<string, unknown>, ttl?: number): Promise<CreateTaskResult["task"]> {

@@ -1,22 +1,15 @@
 // The task transition log on a real `wrangler dev`: what `wrangler tail` would show, read from the
 // dev server's output. One JSON line per status change, with a fixed set of fields and nothing else,
 // printed one console call per line (TRANSITION_LOG "lines", deployed) or batched (`npm run dev`).
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 
-let server: DevServer;
-let batchedServer: DevServer;
+// It reads the servers' output, so they are its own.
+const server = ownServer();
+const batchedServer = ownServer({ vars: { TRANSITION_LOG: "batched" } });
 const CORRELATION_ID = "corr-must-not-be-logged";
 const FIELDS = ["durationMs", "event", "phase", "runs", "status", "taskId", "tool"];
-
-beforeAll(async () => {
-  [server, batchedServer] = await Promise.all([startDevServer(), startDevServer({ vars: { TRANSITION_LOG: "batched" } })]);
-});
-
-afterAll(async () => {
-  await Promise.all([server?.stop(), batchedServer?.stop()]);
-});
 
 async function startTask(name: string, args: Record<string, unknown>, on = server): Promise<string> {
   const params = { name, arguments: args, task: {}, _meta: { "mcp-task-worker/correlation-id": CORRELATION_ID } };

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { parseSse, rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "./support/webhook-receiver";
@@ -8,19 +8,15 @@ import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from ".
 // A fixed test-only secret (24 random bytes, base64), passed to wrangler dev with --var.
 const SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
 
-let server: DevServer;
+const server = sharedServer({ WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true", WEBHOOK_RETRY_BASE_SECONDS: "1", WEBHOOK_MAX_ATTEMPTS: "3", INLINE_WAIT_MS: "2000" });
 let receiver: WebhookReceiver;
 let nextId = 1;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  server = await startDevServer({
-    vars: { WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true", WEBHOOK_RETRY_BASE_SECONDS: "1", WEBHOOK_MAX_ATTEMPTS: "3", INLINE_WAIT_MS: "2000" },
-  });
 });
 
 afterAll(async () => {
-  await server?.stop();
   await receiver?.close();
 });
 

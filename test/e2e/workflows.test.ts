@@ -2,26 +2,19 @@
 // follows its Workflow instance — progress per page step, the question answered by every path
 // (POST /tasks/{id}/input, 2025 elicitation through the SDK v1 Client, 2026 tasks/update), the
 // result, and cancel (or ttl expiry) terminating the instance, whether it builds or waits.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { getTask, modern, openStream, resultOf, startTask, TASKS } from "./support/modern";
 import { eventLog, instanceStatus, NO, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
 
-let server: DevServer;
+const server = sharedServer();
 const settle = { timeout: 60_000, interval: 100 };
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 

@@ -8,19 +8,19 @@ export interface LoggedEvent {
 }
 
 /** The whole event log of a finished task (the stream ends after the `result` event). */
-export async function eventLog(server: DevServer, taskId: string): Promise<LoggedEvent[]> {
+export async function eventLog(server: Pick<DevServer, "url" | "logs">, taskId: string): Promise<LoggedEvent[]> {
   const response = await fetch(`${server.url}/tasks/${taskId}/events`);
   return parseSse(await response.text()).map((e) => ({ event: e.event ?? "", data: JSON.parse(e.data) as Record<string, unknown> }));
 }
 
 /** tasks/result: waits for the end and returns the tool's result. */
-export async function taskResult(server: DevServer, taskId: string): Promise<Record<string, unknown>> {
+export async function taskResult(server: Pick<DevServer, "url" | "logs">, taskId: string): Promise<Record<string, unknown>> {
   const reply = await rpc(server.url, { jsonrpc: "2.0", id: 9, method: "tasks/result", params: { taskId } }, { headers: { Accept: "application/json" } });
   return (reply.body as { result: Record<string, unknown> }).result;
 }
 
 /** The step consumer's per-batch lines (`fan_out.batch`) printed since `from`, an offset into the server's output. */
-export function batchLines(server: DevServer, from = 0): Record<string, number>[] {
+export function batchLines(server: Pick<DevServer, "url" | "logs">, from = 0): Record<string, number>[] {
   return server
     .logs()
     .slice(from)

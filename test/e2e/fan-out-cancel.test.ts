@@ -4,8 +4,8 @@ import { describe, it, vi } from "vitest";
 import { ownServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
-import { getTask, startTask } from "./support/tasks";
-import { batchLines, eventLog, ofType, total } from "./support/fan-out";
+import { eventLog, getTask, startTask } from "./support/tasks";
+import { batchLines, ofType, total } from "./support/fan-out";
 
 // It reads the server's output, so the server is its own.
 const server = ownServer();
@@ -26,7 +26,7 @@ describe("tasks/cancel of a fanned-out batch_process", () => {
     expect(total(lines, "aborted")).toBeGreaterThanOrEqual(1);
     expect(total(lines, "aborted") + total(lines, "skipped")).toBe(150);
     expect(total(lines, "stored")).toBe(0);
-    expect(ofType(await eventLog(server, taskId), "step")).toEqual([]);
+    expect(ofType(await eventLog(server.url, taskId), "step")).toEqual([]);
     expect((await getTask(server.url, taskId)).status).toBe("cancelled");
   });
 });

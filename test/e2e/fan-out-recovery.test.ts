@@ -4,8 +4,8 @@
 import { beforeAll, describe, it, vi } from "vitest";
 import { ownServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
-import { getTask, startTask } from "./support/tasks";
-import { eventLog, ofType, sumOfSquares, taskResult } from "./support/fan-out";
+import { eventLog, getTask, startTask } from "./support/tasks";
+import { ofType, sumOfSquares, taskResult } from "./support/fan-out";
 
 // It kills and restarts its server.
 const server = ownServer({ vars: { LEASE_MS: "3000" } });
@@ -31,7 +31,7 @@ describe("a crash of the runtime mid-fan-out", () => {
     expect(before).toBeLessThan(items);
     expect((await taskResult(server, taskId))["structuredContent"]).toEqual({ summary: `Processed ${items} items.`, items, checksum: sumOfSquares(items) });
 
-    const log = await eventLog(server, taskId);
+    const log = await eventLog(server.url, taskId);
     const steps = ofType(log, "step").map((e) => String(e.data["name"]));
     expect(steps).toHaveLength(items);
     expect(new Set(steps).size).toBe(items);

@@ -123,7 +123,6 @@ describe("the task card in a host page", () => {
   let host: AppHost;
   /** Per-view replacements of the server's answers (the question form has no server side yet). */
   const overrides = new Map<string, (params: CallToolParams, forward: () => Promise<CallToolResult>) => Promise<CallToolResult>>();
-  const finishedPolls: { viewId?: string; count?: number } = {};
 
   beforeAll(async () => {
     const { contents } = await client.readResource({ uri: CARD_URI });
@@ -182,8 +181,6 @@ describe("the task card in a host page", () => {
     expect(await view.locator("#steps li").allTextContents()).toEqual(["item-1", "item-2", "item-3"]);
     expect(await view.locator("#step-count").textContent()).toBe("3 finished");
     expect(await view.locator("progress").evaluate((bar: HTMLProgressElement) => bar.value / bar.max)).toBe(1);
-    finishedPolls.viewId = "batch";
-    finishedPolls.count = host.calls.filter((c) => c.viewId === "batch").length;
   });
 
   it("shows a result that arrived whole, with the steps of the task it came from", async ({ expect }) => {
@@ -250,9 +247,16 @@ describe("the task card in a host page", () => {
   });
 
   it("stops asking the server once the task has ended", async ({ expect }) => {
-    // The finished card of an earlier test: its polls have not grown since it showed the result.
-    expect(finishedPolls.viewId).toBe("batch");
-    expect(host.calls.filter((c) => c.viewId === finishedPolls.viewId).length).toBe(finishedPolls.count);
+    const callsOf = (viewId: string) => host.calls.filter((c) => c.viewId === viewId).length;
+    const finished = await callWithCard("ended", "batch_process", { items: 2, secondsPerItem: 1 });
+    await vi.waitFor(async () => expect(await statusOf(finished.view)).toBe("completed"), settle);
+    const polls = callsOf("ended");
+    // A window measured in another card's polls, not in wall time: while a second task runs to its
+    // end and its card asks the server several times, the finished card asks nothing.
+    const other = await callWithCard("after-ended", "batch_process", { items: 3, secondsPerItem: 1 });
+    await vi.waitFor(async () => expect(await statusOf(other.view)).toBe("completed"), settle);
+    expect(callsOf("after-ended")).toBeGreaterThanOrEqual(2);
+    expect(callsOf("ended")).toBe(polls);
   });
 
   it("draws a running and a finished card for the README", async ({ expect }) => {

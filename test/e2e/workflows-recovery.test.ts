@@ -6,7 +6,8 @@ import { beforeAll, describe, it, vi } from "vitest";
 import { ownServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
-import { eventLog, instanceStatus, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import { instanceStatus, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import { eventLog } from "./support/tasks";
 
 // It kills and restarts its server.
 const server = ownServer({ vars: { LEASE_MS: "3000", WORKFLOW_CHECK_SECONDS: "2" } });

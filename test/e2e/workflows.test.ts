@@ -11,7 +11,8 @@ import { failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { getTask, modern, openStream, resultOf, startTask, TASKS } from "./support/modern";
-import { eventLog, instanceStatus, NO, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import { instanceStatus, NO, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import { eventLog } from "./support/tasks";
 
 const server = sharedServer();
 const settle = { timeout: 60_000, interval: 100 };

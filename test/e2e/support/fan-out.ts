@@ -1,17 +1,8 @@
-/** Reading a fanned-out task on a dev server: its event log, its result, and the step consumer's per-batch log lines. */
-import { parseSse, rpc } from "./mcp";
+/** Reading a fanned-out task on a dev server: its result and the step consumer's per-batch log lines. */
+import { rpc } from "./mcp";
+import type { LoggedEvent } from "./tasks";
 import type { DevServer } from "./wrangler-dev";
 
-export interface LoggedEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** The whole event log of a finished task (the stream ends after the `result` event). */
-export async function eventLog(server: Pick<DevServer, "url" | "logs">, taskId: string): Promise<LoggedEvent[]> {
-  const response = await fetch(`${server.url}/tasks/${taskId}/events`);
-  return parseSse(await response.text()).map((e) => ({ event: e.event ?? "", data: JSON.parse(e.data) as Record<string, unknown> }));
-}
 
 /** tasks/result: waits for the end and returns the tool's result. */
 export async function taskResult(server: Pick<DevServer, "url" | "logs">, taskId: string): Promise<Record<string, unknown>> {

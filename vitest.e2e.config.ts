@@ -1,14 +1,31 @@
 // End-to-end tests: a real `wrangler dev` (workerd, no eval) driven by the SDK's real Client and raw HTTP.
 import { defineConfig } from "vitest/config";
 
+/** Files whose assertions are timings: they run after the rest, alone, so the suite's own load is off them. */
+const TIMING = ["test/e2e/polling.test.ts"];
+
 export default defineConfig({
   test: {
-    include: ["test/e2e/**/*.test.ts"],
     environment: "node",
     testTimeout: 120_000,
     hookTimeout: 120_000,
-    // Each file starts its own wrangler dev on its own port and state directory.
     fileParallelism: true,
-    maxWorkers: 2,
+    // The files mostly wait on the servers (a run used ~0.4 of the 2 cores at 2 workers), so more
+    // files in flight shorten the run; docs/testing.md has the figures.
+    maxWorkers: 5,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          exclude: TIMING,
+          // Files with the same settings share one wrangler dev (support/dev-server.ts); the pool starts them.
+          globalSetup: ["test/e2e/support/server-pool.ts"],
+          sequence: { groupOrder: 0 },
+        },
+      },
+      { extends: true, test: { name: "e2e-timing", include: TIMING, sequence: { groupOrder: 1 } } },
+    ],
   },
 });

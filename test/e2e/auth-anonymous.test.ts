@@ -1,22 +1,14 @@
 // Secure by default: with no auth configured, anonymous requests are served on loopback names only,
 // unless ALLOW_ANONYMOUS=true.
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
 
-let closed: DevServer;
-let open: DevServer;
+const closed = sharedServer();
+const open = sharedServer({ ALLOW_ANONYMOUS: "true" });
 const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} });
 const headers = { "Content-Type": "application/json", Accept: "application/json" };
-
-beforeAll(async () => {
-  [closed, open] = await Promise.all([startDevServer(), startDevServer({ vars: { ALLOW_ANONYMOUS: "true" } })]);
-});
-
-afterAll(async () => {
-  await Promise.all([closed?.stop(), open?.stop()]);
-});
 
 describe("no auth configured", () => {
   it("serves anonymous requests addressed to a loopback host", async ({ expect }) => {

@@ -8,22 +8,19 @@ import { createHash, randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { startGitHubStandIn, type GitHubStandIn } from "./support/github-stand-in";
 import { rpc } from "./support/mcp";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { ownServer } from "./support/dev-server";
 
-let server: DevServer;
 let github: GitHubStandIn;
 const redirectUri = "http://127.0.0.1:9/callback";
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
 
 beforeAll(async () => {
   github = await startGitHubStandIn();
-  server = await startDevServer({
-    vars: { AUTH_MODE: "oauth", OAUTH_IDENTITY_PROVIDER: "github", GITHUB_CLIENT_ID: github.clientId, GITHUB_CLIENT_SECRET: github.clientSecret, GITHUB_URL: github.webUrl, GITHUB_API_URL: github.apiUrl },
-  });
 });
+// Its settings name the stand-in's port, so the server is this file's own, started after the stand-in.
+const server = ownServer(() => ({ vars: { AUTH_MODE: "oauth", OAUTH_IDENTITY_PROVIDER: "github", GITHUB_CLIENT_ID: github.clientId, GITHUB_CLIENT_SECRET: github.clientSecret, GITHUB_URL: github.webUrl, GITHUB_API_URL: github.apiUrl } }));
 
 afterAll(async () => {
-  await server?.stop();
   await github?.close();
 });
 

@@ -1,23 +1,16 @@
 // AUTH_MODE=oauth: discovery documents, the 401 challenge, and a full authorization-code + PKCE
 // dance (dynamic registration, /authorize with the dev sign-in, token exchange) giving a principal.
 import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it } from "vitest";
+import { ownServer, sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 
-let server: DevServer;
+// It reads the server's output, so the server is its own.
+const server = ownServer({ vars: { AUTH_MODE: "oauth" } });
 /** What the provider's module logs when it loads without the global_fetch_strictly_public flag. */
 const CIMD_DISABLED_LINE = "CIMD (Client ID Metadata Document) is disabled";
 const redirectUri = "http://127.0.0.1:9/callback";
 const base64url = (bytes: Buffer) => bytes.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { AUTH_MODE: "oauth" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** Register a public client, authorize as `user` with PKCE, and exchange the code for an access token. */
 async function signIn(user: string): Promise<string> {
@@ -79,22 +72,19 @@ describe("AUTH_MODE=oauth", () => {
 });
 
 describe("API-key mode", () => {
+  const plain = sharedServer({ API_KEYS: "alice:tokA" });
   it("keeps the OAuth endpoints off", async ({ expect }) => {
-    const plain = await startDevServer({ vars: { API_KEYS: "alice:tokA" } });
-    try {
-      expect((await fetch(`${plain.url}/.well-known/oauth-authorization-server`)).status).toBe(404);
-      expect((await fetch(`${plain.url}/oauth/token`, { method: "POST" })).status).toBe(404);
-      const doc = (await (await fetch(`${plain.url}/.well-known/oauth-protected-resource`)).json()) as Record<string, unknown>;
-      expect(doc["authorization_servers"]).toBeUndefined();
-    } finally {
-      await plain.stop();
-    }
+    expect((await fetch(`${plain.url}/.well-known/oauth-authorization-server`)).status).toBe(404);
+    expect((await fetch(`${plain.url}/oauth/token`, { method: "POST" })).status).toBe(404);
+    const doc = (await (await fetch(`${plain.url}/.well-known/oauth-protected-resource`)).json()) as Record<string, unknown>;
+    expect(doc["authorization_servers"]).toBeUndefined();
   });
 });
 
 describe("the OAuth provider's module", () => {
   it("runs with client ID metadata documents on: it never says CIMD is disabled", async ({ expect }) => {
-    // The server above has served the whole OAuth dance by now, so the module has loaded.
+    // A whole OAuth dance first, so the module has loaded (whichever tests ran before).
+    await signIn("cimd-check");
     expect(server.logs()).not.toContain(CIMD_DISABLED_LINE);
     const metadata = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json();
     expect(metadata).toMatchObject({ client_id_metadata_document_supported: true });

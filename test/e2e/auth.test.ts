@@ -1,23 +1,15 @@
 // API keys, the RFC 9728 challenge, Origin allow-list, CORS and DNS-rebinding protection on a real wrangler dev.
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { connectClient, rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
 
-let server: DevServer;
 const bobDigest = createHash("sha256").update("tokB-secret").digest("hex");
 const alice = { Authorization: "Bearer tokA" };
 const bob = { Authorization: "Bearer tokB-secret" };
 const list = { jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} };
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: `alice:tokA,bob:sha256:${bobDigest}`, ALLOWED_ORIGINS: "https://app.example.com" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = sharedServer({ API_KEYS: `alice:tokA,bob:sha256:${bobDigest}`, ALLOWED_ORIGINS: "https://app.example.com" });
 
 describe("API keys", () => {
   it("keeps /health open", async ({ expect }) => {

@@ -2,13 +2,14 @@
  * Bad input on the real runtime: every malformed request gets a clear JSON-RPC error or
  * a 4xx, never a 500 or a crash, and a task created before it all stays exactly as it was.
  */
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { beforeAll, describe, it } from "vitest";
+import { ownServer } from "./support/dev-server";
 import { rpc, type RpcReply } from "./support/mcp";
 
-let server: DevServer;
 let earlier: { taskId: string; doc: unknown; events: string };
 const MAX_BODY_BYTES = 4096;
+// It reads the server's output, so the server is its own.
+const server = ownServer({ vars: { MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
 
 async function taskState(taskId: string) {
   const doc = await (await fetch(`${server.url}/tasks/${taskId}`)).json();
@@ -17,15 +18,10 @@ async function taskState(taskId: string) {
 }
 
 beforeAll(async () => {
-  server = await startDevServer({ vars: { MAX_BODY_BYTES: String(MAX_BODY_BYTES) } });
   const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } } });
   const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
   await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } });
   earlier = { taskId, ...(await taskState(taskId)) };
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 function errorOf(reply: RpcReply): { code: number; message: string } {

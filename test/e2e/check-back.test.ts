@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { connectClient } from "./support/mcp";
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "1000", API_KEYS: "alice:alice-token,bob:bob-token" });
 let client: Client;
 
 type Content = { type: string; text?: string; uri?: string };
@@ -15,14 +15,12 @@ interface ToolReply {
 
 beforeAll(async () => {
   // A short inline budget, so a call of a few seconds already outlasts it.
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "1000", API_KEYS: "alice:alice-token,bob:bob-token" } });
   // A model-style client: it declares no tasks capability and only ever calls tools.
   client = await connectClient(server.url, { capabilities: {}, headers: { Authorization: "Bearer alice-token" } });
 });
 
 afterAll(async () => {
   await client?.close();
-  await server?.stop();
 });
 
 const call = async (name: string, args: Record<string, unknown>): Promise<ToolReply> => (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply;

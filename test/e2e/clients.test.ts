@@ -8,7 +8,7 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const MCP_REMOTE = join(ROOT, "node_modules/mcp-remote/dist/proxy.js");
@@ -16,17 +16,15 @@ const INSPECTOR = join(ROOT, "node_modules/@modelcontextprotocol/inspector/clien
 const TOKEN = "client-token-0123456789";
 const AUTH_HEADER = `Authorization: Bearer ${TOKEN}`;
 
-let server: DevServer;
+const server = sharedServer({ API_KEYS: `claude:${TOKEN}`, INLINE_WAIT_MS: "5000" });
 let home: string;
 
 beforeAll(async () => {
   // A deployed server's setting (a bearer token), and an inline budget short enough to see the fallback.
-  server = await startDevServer({ vars: { API_KEYS: `claude:${TOKEN}`, INLINE_WAIT_MS: "5000" } });
   home = mkdtempSync(join(tmpdir(), "mcp-clients-"));
 });
 
 afterAll(async () => {
-  await server?.stop();
   if (home) rmSync(home, { recursive: true, force: true });
 });
 

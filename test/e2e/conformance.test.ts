@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 
 const run = promisify(execFile);
 const CLI = resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol/conformance/dist/index.js");
@@ -34,16 +34,14 @@ interface Check {
   errorMessage?: string;
 }
 
-let server: DevServer;
+const server = sharedServer();
 let outDir: string;
 
 beforeAll(async () => {
-  server = await startDevServer();
   outDir = mkdtempSync(join(tmpdir(), "conformance-"));
 });
 
 afterAll(async () => {
-  await server?.stop();
   if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 

@@ -8,15 +8,16 @@ import { afterAll, afterEach, beforeAll, describe, it, vi } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./support/browser";
 import { getTask, startTask } from "./support/tasks";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { ownServer } from "./support/dev-server";
 
-let server: DevServer;
+// The console lists the anonymous principal's tasks, which other files' tasks on a shared server would change.
+const server = ownServer();
 let browser: Browser;
 const pages: Page[] = [];
 const settle = { timeout: 30_000, interval: 200 };
 
 beforeAll(async () => {
-  [server, browser] = await Promise.all([startDevServer(), launchBrowser()]);
+  browser = await launchBrowser();
 });
 
 afterEach(async () => {
@@ -25,7 +26,6 @@ afterEach(async () => {
 
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
 });
 
 /** Opens the console and records what a person would not see: CSP violations and foreign requests. */

@@ -1,22 +1,20 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { connectClient, rpc } from "./support/mcp";
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "3000" });
 let client: Client;
 /** The versions this server negotiates (those of its SDK, @modelcontextprotocol/sdk 1.32.2), newest first. */
 const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];
 
 beforeAll(async () => {
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "3000" } });
   client = await connectClient(server.url);
 });
 
 afterAll(async () => {
   await client?.close();
-  await server?.stop();
 });
 
 describe("initialize and tools/list (real runtime, real SDK client)", () => {

@@ -2,22 +2,14 @@
 // is refused whole with a 400 naming the depth limit, on every answer path and on 2026 tools/call,
 // before any task is created or any object is asked; and the era claim is found in the parsed body,
 // so an escaped spelling of its key is the claim.
-import { afterAll, beforeAll, describe, expect as expectOutside, it } from "vitest";
+import { describe, expect as expectOutside, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/json-input";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { errorOf, MODERN, modernBody, modernHeaders, post, TASKS } from "./support/modern";
 import { DEPLOY, startDeploy, taskDoc, waitForStatus, YES } from "./support/hitl";
 
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "600000", DISPATCH_GRACE_MS: "60000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = sharedServer({ INLINE_WAIT_MS: "600000", DISPATCH_GRACE_MS: "60000" });
 
 /** Arrays nested `depth` deep, as text (built as text: the test must not overflow its own stack). */
 const nested = (depth: number): string => "[".repeat(depth) + "]".repeat(depth);

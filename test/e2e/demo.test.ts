@@ -2,20 +2,13 @@
 // dropped stream and shows the result in plain lines, and explains a missing server or token.
 import { spawn } from "node:child_process";
 import { resolve } from "node:path";
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { freePort, startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it } from "vitest";
+import { sharedServer } from "./support/dev-server";
+import { freePort } from "./support/wrangler-dev";
 
 const DEMO = resolve(import.meta.dirname, "../../scripts/demo.ts");
 const TOKEN = "demo-token-0123456789";
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: `demo:${TOKEN}` } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = sharedServer({ API_KEYS: `demo:${TOKEN}` });
 
 interface Run {
   code: number | null;

@@ -1,20 +1,14 @@
 // Cancelling a fan-out on the real runtime: running items see their signal abort (the consumer's
 // heartbeat learns of the cancel), queued ones are acknowledged without running, nothing is stored.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
-import { getTask, startTask } from "./support/tasks";
-import { batchLines, eventLog, ofType, total } from "./support/fan-out";
+import { eventLog, getTask, startTask } from "./support/tasks";
+import { batchLines, ofType, total } from "./support/fan-out";
 
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// It reads the server's output, so the server is its own.
+const server = ownServer();
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
@@ -32,7 +26,7 @@ describe("tasks/cancel of a fanned-out batch_process", () => {
     expect(total(lines, "aborted")).toBeGreaterThanOrEqual(1);
     expect(total(lines, "aborted") + total(lines, "skipped")).toBe(150);
     expect(total(lines, "stored")).toBe(0);
-    expect(ofType(await eventLog(server, taskId), "step")).toEqual([]);
+    expect(ofType(await eventLog(server.url, taskId), "step")).toEqual([]);
     expect((await getTask(server.url, taskId)).status).toBe("cancelled");
   });
 });

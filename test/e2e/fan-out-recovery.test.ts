@@ -1,20 +1,17 @@
 // A SIGKILL mid-fan-out on the real runtime: the local queue's messages are lost with the process,
 // and the TaskObject's alarm sends the outstanding items again after the restart; every item is
 // stored once and the job finishes.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
-import { getTask, startTask } from "./support/tasks";
-import { eventLog, ofType, sumOfSquares, taskResult } from "./support/fan-out";
+import { beforeAll, describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
+import { eventLog, getTask, startTask } from "./support/tasks";
+import { ofType, sumOfSquares, taskResult } from "./support/fan-out";
 
-let server: DevServer;
+// It kills and restarts its server.
+const server = ownServer({ vars: { LEASE_MS: "3000" } });
 
 beforeAll(async () => {
   // A short lease, so the dead consumer's items are sent again seconds after the restart.
-  server = await startDevServer({ vars: { LEASE_MS: "3000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
@@ -34,7 +31,7 @@ describe("a crash of the runtime mid-fan-out", () => {
     expect(before).toBeLessThan(items);
     expect((await taskResult(server, taskId))["structuredContent"]).toEqual({ summary: `Processed ${items} items.`, items, checksum: sumOfSquares(items) });
 
-    const log = await eventLog(server, taskId);
+    const log = await eventLog(server.url, taskId);
     const steps = ofType(log, "step").map((e) => String(e.data["name"]));
     expect(steps).toHaveLength(items);
     expect(new Set(steps).size).toBe(items);

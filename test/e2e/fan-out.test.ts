@@ -2,20 +2,17 @@
 // messages, with the sequential run's result, and each item once even when the task sends queued
 // items again. Cancel and crash recovery have files (and servers) of their own, so no test here
 // shares the local queue, which runs one batch at a time, with another's leftovers.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
-import { startTask } from "./support/tasks";
-import { batchLines, eventLog, ofType, sumOfSquares, taskResult, total } from "./support/fan-out";
+import { beforeAll, describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
+import { eventLog, startTask } from "./support/tasks";
+import { batchLines, ofType, sumOfSquares, taskResult, total } from "./support/fan-out";
 
-let server: DevServer;
+// It reads the server's output, so the server is its own.
+const server = ownServer({ vars: { LEASE_MS: "3000" } });
 
 beforeAll(async () => {
   // A short lease: queued items are presumed lost, and sent again, after 3 s without a claim.
-  server = await startDevServer({ vars: { LEASE_MS: "3000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
@@ -30,7 +27,7 @@ describe("batch_process with parallel: true", () => {
     expect(parallel["structuredContent"]).toEqual({ summary: "Processed 40 items.", items: 40, checksum: sumOfSquares(40) });
     expect(parallel["structuredContent"]).toEqual(sequential["structuredContent"]);
 
-    const log = await eventLog(server, parallelId);
+    const log = await eventLog(server.url, parallelId);
     const steps = ofType(log, "step").map((e) => String(e.data["name"]));
     expect(steps.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `processItem[${i}]`).sort());
     expect(ofType(log, "progress").map((e) => Number(e.data["progress"]))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
@@ -48,7 +45,7 @@ describe("batch_process with parallel: true", () => {
     const lines = batchLines(server, from);
     expect(total(lines, "ran")).toBe(150);
     expect(total(lines, "skipped")).toBeGreaterThanOrEqual(1);
-    const log = await eventLog(server, taskId);
+    const log = await eventLog(server.url, taskId);
     expect(ofType(log, "step")).toHaveLength(150);
     expect(new Set(ofType(log, "step").map((e) => e.data["name"])).size).toBe(150);
     expect(ofType(log, "progress").map((e) => Number(e.data["progress"]))).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));

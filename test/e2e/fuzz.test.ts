@@ -4,8 +4,8 @@
 // envelope keys spelled with JSON escapes: ≥1,000 malformed or hostile requests (seeded, so a failure
 // replays with FUZZ_SEED) must give no 5xx, no dropped connection and no error naming an internal
 // exception, and leave earlier tasks intact (a task waiting for its answer keeps waiting, its question unchanged).
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
 import { deepRequest, escapedRequest, type Dice, type FuzzRequest } from "./support/fuzz-input";
@@ -14,7 +14,7 @@ import { TASKS, modern } from "./support/modern";
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20261105);
 const COUNT = 1200;
 const token = { Authorization: "Bearer fuzz-token" };
-let server: DevServer;
+const server = sharedServer({ API_KEYS: "fuzz:fuzz-token", RATE_LIMIT_PER_MINUTE: "0", MAX_ACTIVE_TASKS_PER_PRINCIPAL: "1000" });
 
 /** mulberry32: small, fast, seedable. */
 function prng(seed: number): () => number {
@@ -177,7 +177,6 @@ const modernGet = async () => (await modern(server.url, "tasks/get", { taskId },
 const last = (body: unknown) => (Array.isArray(body) ? body[body.length - 1] : body);
 
 beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: "fuzz:fuzz-token", RATE_LIMIT_PER_MINUTE: "0", MAX_ACTIVE_TASKS_PER_PRINCIPAL: "1000" } });
   const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } } }, { headers: token });
   taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
   await vi.waitFor(async () => {
@@ -195,10 +194,6 @@ beforeAll(async () => {
     waitingBefore = doc;
   }, { timeout: 30_000, interval: 250 });
   beforeModern = await modernGet();
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** What an answer must never show: the runtime's own exceptions (a stack overflow, a failed clone, a stack trace). */

@@ -3,27 +3,19 @@
 // through a plain callTool; a tasks/result called after the task asked still carries the question;
 // the client's JSON-RPC response, POSTed to /mcp, resumes the task; forged response ids are refused
 // like unknown ones; a bad answer is refused naming the field.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
 import { DEPLOY, QUESTION, startDeploy, stepNames, taskDoc, textOf, waitForStatus, YES } from "./support/hitl";
 
-let server: DevServer;
+const server = sharedServer({ API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "20000" });
 const alice = { Authorization: "Bearer tokA" };
 const bob = { Authorization: "Bearer tokB" };
 const settle = { timeout: 30_000, interval: 100 };
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "20000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** An SDK v1 client that declared elicitation (and whatever else), answering every question with `answer`; `sent` lists the methods it POSTed. */
 async function elicitingClient(answer: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>, extra: Record<string, unknown> = {}) {

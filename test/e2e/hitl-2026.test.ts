@@ -5,28 +5,23 @@
 // input_required with a requestState that a retry continues (the SDK v2 client does it on its own),
 // forged or foreign states are refused like unknown ones; a client that declared neither gets the
 // fallback with the question.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import { afterAll, describe, it, vi } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createApplicationInputHandler, createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { DEPLOY, QUESTION, stepNames, taskDoc, textOf, waitForStatus, YES } from "./support/hitl";
 import { CLIENT_INFO, MODERN, connectV2, errorOf, getTask, modern, openStream, rawDispatch, resultOf, startTask, TASKS } from "./support/modern";
 
-let server: DevServer;
 const ALICE = "tokA";
 const BOB = "tokB";
+const server = sharedServer({ API_KEYS: `alice:${ALICE},bob:${BOB}`, INLINE_WAIT_MS: "20000" });
 const aliceHeaders = { Authorization: `Bearer ${ALICE}` };
 const ELICIT = { elicitation: {} };
 const settle = { timeout: 30_000, interval: 100 };
 const v2Clients: Client[] = [];
 
-beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: `alice:${ALICE},bob:${BOB}`, INLINE_WAIT_MS: "20000" } });
-});
-
 afterAll(async () => {
   for (const client of v2Clients) await client.close().catch(() => undefined);
-  await server?.stop();
 });
 
 async function waitingTask(): Promise<string> {

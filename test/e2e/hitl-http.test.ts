@@ -1,13 +1,13 @@
 // Human in the loop over plain HTTP and for clients with neither tasks nor elicitation, on the real
 // runtime: GET /tasks/{id} shows the question, POST /tasks/{id}/input answers it, the fallback text
 // shows it and task_input passes an answer on; two principals, cancel while waiting, late answers.
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { beforeAll, describe, it } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
 import { DEPLOY, postInput, QUESTION, startDeploy, stepNames, taskDoc, textOf, waitForStatus, YES } from "./support/hitl";
 
-let server: DevServer;
+const server = sharedServer({ API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "600000", DISPATCH_GRACE_MS: "60000" });
 const alice = { Authorization: "Bearer tokA" };
 const bob = { Authorization: "Bearer tokB" };
 
@@ -15,11 +15,6 @@ beforeAll(async () => {
   // An inline budget far past the test timeout: a plain call that waited for an answer would time out.
   // Jobs start on their queue message (about a second locally), not at once from the alarm, so a
   // stream opened right after a task is created is open before the task asks.
-  server = await startDevServer({ vars: { API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "600000", DISPATCH_GRACE_MS: "60000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 describe("GET /tasks/{id} and POST /tasks/{id}/input", () => {

@@ -1,20 +1,14 @@
 // A task waiting for a person survives a crash: SIGKILL wrangler dev while deploy waits for its
 // answer, restart it on the same state: the question is still there, the answer still resumes the
 // job, and the rollout happens once. A task whose ttl runs out while it waits is gone, cleanly.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { DEPLOY, postInput, QUESTION, startDeploy, stepNames, textOf, waitForStatus, YES } from "./support/hitl";
 
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { LEASE_MS: "3000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// It kills and restarts its server.
+const server = ownServer({ vars: { LEASE_MS: "3000" } });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 

@@ -1,21 +1,15 @@
 // Idempotent creation on the real runtime: a tools/call repeated with the same
 // `_meta["mcp-task-worker/idempotency-key"]` answers with the same task and starts no second job.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
 import { parseSse, rpc } from "./support/mcp";
+import { eventLog, type LoggedEvent } from "./support/tasks";
 import { errorOf, modern, resultOf, TASKS } from "./support/modern";
 
 const KEY = "mcp-task-worker/idempotency-key";
 const RELATED = "io.modelcontextprotocol/related-task";
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+// It lists the principal's tasks (or times its polls), which other files' tasks on a shared server would change.
+const server = ownServer();
 
 const call = (id: number, name: string, args: Record<string, unknown>, extra: Record<string, unknown>) =>
   ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...extra } }) as const;
@@ -25,13 +19,8 @@ async function listTaskIds(): Promise<string[]> {
   return (reply.body as { result: { tasks: { taskId: string }[] } }).result.tasks.map((t) => t.taskId);
 }
 
-async function eventLog(taskId: string): Promise<{ event: string; data: Record<string, unknown> }[]> {
-  const response = await fetch(`${server.url}/tasks/${taskId}/events`);
-  return parseSse(await response.text()).map((e) => ({ event: e.event ?? "", data: JSON.parse(e.data) as Record<string, unknown> }));
-}
-
 /** How many runs the task's job started (each run announces itself with a status event). */
-const runsStarted = (log: { event: string; data: Record<string, unknown> }[]) =>
+const runsStarted = (log: LoggedEvent[]) =>
   log.filter((e) => e.event === "status" && /^(Running|Resuming)/.test(String(e.data["statusMessage"]))).length;
 
 describe("idempotency keys on tools/call", () => {
@@ -44,7 +33,7 @@ describe("idempotency keys on tools/call", () => {
     expect(taskId).toMatch(/^[0-9a-f]{32}$/);
     expect(second.result.task.taskId).toBe(taskId);
 
-    const log = await eventLog(taskId);
+    const log = await eventLog(server.url, taskId);
     expect(log.at(-1)?.event).toBe("result");
     expect(runsStarted(log)).toBe(1);
     expect((await listTaskIds()).filter((id) => id === taskId)).toHaveLength(1);
@@ -77,7 +66,7 @@ describe("idempotency keys on tools/call", () => {
     expect(final?.result).toMatchObject({ content: [{ type: "text", text: "Countdown of 3 s finished." }], _meta: { [RELATED]: { taskId } } });
 
     expect((await listTaskIds()).filter((id) => !before.has(id))).toEqual([taskId]);
-    expect(runsStarted(await eventLog(taskId))).toBe(1);
+    expect(runsStarted(await eventLog(server.url, taskId))).toBe(1);
   });
 
   it("keeps different keys apart", async ({ expect }) => {

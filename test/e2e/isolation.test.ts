@@ -2,10 +2,11 @@
 // session ids and idempotency keys must behave exactly like unknown ones.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { ownServer } from "./support/dev-server";
 import { parseSse, rpc } from "./support/mcp";
 
-let server: DevServer;
+// It lists the principal's tasks (or times its polls), which other files' tasks on a shared server would change.
+const server = ownServer({ vars: { API_KEYS: "alice:tokA,bob:tokB" } });
 const alice = { Authorization: "Bearer tokA" };
 const bob = { Authorization: "Bearer tokB" };
 let running = ""; // alice's long task, working throughout
@@ -28,7 +29,6 @@ async function createTask(headers: Record<string, string>, seconds: number, meta
 }
 
 beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: "alice:tokA,bob:tokB" } });
   running = await createTask(alice, 120);
   // A plain call streams events whose ids carry their route: t.<taskId>.<stream>.<seq>.
   const plain = await call(alice, "tools/call", { name: "countdown", arguments: { seconds: 1 }, _meta: { progressToken: "p" } });
@@ -40,7 +40,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (running) await call(alice, "tasks/cancel", { taskId: running }).catch(() => undefined);
-  await server?.stop();
 });
 
 describe("another principal's task is indistinguishable from an unknown one", () => {

@@ -3,24 +3,19 @@
  * 2026-07-28) must select the modern era and run tools; the ext-tasks requester runs a task to
  * completion and cancels one over the Tasks extension; the SDK v1 client keeps working unchanged.
  */
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, describe, it } from "vitest";
 import type { Client as V2Client } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { connectClient } from "./support/mcp";
 import { CLIENT_INFO, MODERN, connectV2, getTask, rawDispatch } from "./support/modern";
 
-let server: DevServer;
+const server = sharedServer();
 const v2Clients: V2Client[] = [];
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
 
 afterAll(async () => {
   for (const client of v2Clients) await client.close().catch(() => undefined);
-  await server?.stop();
 });
 
 async function v2(mode: "auto" | { pin: string }): Promise<V2Client> {

@@ -4,23 +4,15 @@
  * `notifications/resources/updated` for subscribed task:// URIs, all tagged with the subscription
  * id; keepalives while quiet; a graceful close once every followed task has ended; only the caller's tasks.
  */
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { TASKS, errorOf, getTask, modern, openStream, startTask } from "./support/modern";
 
-let server: DevServer;
+const server = sharedServer({ API_KEYS: "alice:alice-token,bob:bob-token", KEEPALIVE_MS: "300" });
 const alice = { token: "alice-token" };
 const bob = { token: "bob-token" };
 const settle = { timeout: 30_000, interval: 100 };
 const SUBSCRIPTION = { "io.modelcontextprotocol/subscriptionId": "listen-1" };
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: "alice:alice-token,bob:bob-token", KEEPALIVE_MS: "300" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 const byMethod = (messages: Record<string, unknown>[], method: string) => messages.filter((message) => message["method"] === method);
 const paramsOf = (message: Record<string, unknown> | undefined) => (message?.["params"] ?? {}) as Record<string, unknown>;

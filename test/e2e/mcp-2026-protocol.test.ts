@@ -3,20 +3,12 @@
  * request, server/discover, the stateless envelope (resultType, serverInfo, caching hints), the
  * standard headers and the 2026 error codes, and 2025 traffic untouched beside it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, expect, it } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { MODERN, TASKS, errorOf, headerValue, modern, modernBody, modernHeaders, post, resultOf } from "./support/modern";
 
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
+const server = sharedServer();
 
 const SERVER_INFO = { "io.modelcontextprotocol/serverInfo": { name: "mcp-task-worker", version: expect.any(String) } };
 const UNKNOWN_TASK = "0123456789abcdef0123456789abcdef";

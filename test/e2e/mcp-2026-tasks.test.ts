@@ -3,24 +3,16 @@
  * that declared the Tasks extension, inline answers and the fallback link for those that did not,
  * tasks/get|update|cancel, progress as statusMessage, call notifications, and two principals.
  */
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { TASKS, errorOf, getTask, modern, resultOf, startTask } from "./support/modern";
 
-let server: DevServer;
+const server = sharedServer({ API_KEYS: "alice:alice-token,bob:bob-token,carol:carol-token", INLINE_WAIT_MS: "8000" });
 const alice = { token: "alice-token" };
 const bob = { token: "bob-token" };
 const settle = { timeout: 30_000, interval: 200 };
 const UNKNOWN_TASK = "0123456789abcdef0123456789abcdef";
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: "alice:alice-token,bob:bob-token,carol:carol-token", INLINE_WAIT_MS: "8000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 describe("tools/call from a client that declared the Tasks extension", () => {
   it("answers a task-capable tool with CreateTaskResult once the task is durable", async ({ expect }) => {

@@ -3,13 +3,13 @@
 // the SDK v1 Client (2025-11-25, which validates every result against the tool's outputSchema once
 // it has listed the tools) and the SDK v2 Client pinned to 2026-07-28 (no Tasks extension), each
 // result's structured object carries the sentence, and its text says the same.
-import { afterAll, beforeAll, describe, it, vi, type ExpectStatic } from "vitest";
+import { afterAll, describe, it, vi, type ExpectStatic } from "vitest";
 import { Client as V2Client, StreamableHTTPClientTransport as V2Transport } from "@modelcontextprotocol/client";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { connectClient } from "./support/mcp";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { DEPLOY, QUESTION, YES } from "./support/hitl";
 import { MODERN, TASKS, modern, resultOf, startTask } from "./support/modern";
 
@@ -25,19 +25,14 @@ interface AnyClient {
   getInstructions(): string | undefined;
 }
 
-let server: DevServer;
+const server = sharedServer({ API_KEYS: "alice:alice-token", INLINE_WAIT_MS: "8000" });
 const auth = { Authorization: "Bearer alice-token" };
 const clients: { close(): Promise<void> }[] = [];
 const MODEL_ERA = ["2025-11-25 (SDK v1 Client)", "2026-07-28 (SDK v2 Client)"] as const;
 type Era = (typeof MODEL_ERA)[number];
 
-beforeAll(async () => {
-  server = await startDevServer({ vars: { API_KEYS: "alice:alice-token", INLINE_WAIT_MS: "8000" } });
-});
-
 afterAll(async () => {
   for (const client of clients) await client.close().catch(() => undefined);
-  await server?.stop();
 });
 
 /** A client of `era` that answers every question with `answer` (or declares no elicitation), after listing the tools. */

@@ -7,20 +7,12 @@ import { afterAll, beforeAll, describe, expect as expectIn, it, vi } from "vites
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, TaskStatusNotificationSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "20000" });
 const settle = { timeout: 15_000, interval: 100 };
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "20000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 interface Status {
   taskId: string;

@@ -1,61 +1,30 @@
 // Crash recovery on the real runtime: SIGKILL wrangler dev while jobs run, restart it on
 // the same state directory, and check that the TaskObjects' alarms finish every job,
 // resuming through memoized steps (local dev loses queue messages on a crash; alarms survive).
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
-import { parseSse, rpc } from "./support/mcp";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
+import { rpc } from "./support/mcp";
+import { eventLog, getTask, startTask, type LoggedEvent } from "./support/tasks";
 
-let server: DevServer;
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { LEASE_MS: "3000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-interface TaskEventOut {
-  id: string;
-  event: string;
-  data: Record<string, unknown>;
-}
-
-async function startTask(name: string, args: Record<string, unknown>): Promise<string> {
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args, task: { ttl: 600_000 } } });
-  const body = reply.body as { result?: { task?: { taskId?: string } } };
-  const taskId = body.result?.task?.taskId;
-  if (!taskId) throw new Error(`no task created: ${reply.text}`);
-  return taskId;
-}
-
-async function taskDoc(taskId: string): Promise<Record<string, unknown>> {
-  const response = await fetch(`${server.url}/tasks/${taskId}`);
-  if (!response.ok) throw new Error(`GET /tasks/${taskId}: ${response.status}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
-/** The whole event log of a finished task (the stream ends after the `result` event). */
-async function eventLog(taskId: string): Promise<TaskEventOut[]> {
-  const response = await fetch(`${server.url}/tasks/${taskId}/events`);
-  return parseSse(await response.text()).map((e) => ({ id: e.id ?? "", event: e.event ?? "", data: JSON.parse(e.data) as Record<string, unknown> }));
-}
+// It kills and restarts its server.
+const server = ownServer({ vars: { LEASE_MS: "3000" } });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
-const progressValues = (log: TaskEventOut[]): number[] => log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
+const progressValues = (log: LoggedEvent[]): number[] => log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
 
 describe("a crash of the runtime mid-job", () => {
   it("recovers both jobs from the TaskObjects' alarms, running each step once", async ({ expect }) => {
-    const countdownId = await startTask("countdown", { seconds: 8 });
-    const batchId = await startTask("batch_process", { items: 6, secondsPerItem: 1 });
+    const countdownId = await startTask(server.url, "countdown", { seconds: 8 });
+    const batchId = await startTask(server.url, "batch_process", { items: 6, secondsPerItem: 1 });
 
     // Let both get well into their run, so the crash interrupts real work.
     await vi.waitFor(
       async () => {
-        const [countdown, batch] = [await taskDoc(countdownId), await taskDoc(batchId)];
-        expect((countdown["progress"] as { progress: number } | undefined)?.progress ?? 0).toBeGreaterThanOrEqual(2);
-        expect((batch["progress"] as { progress: number } | undefined)?.progress ?? 0).toBeGreaterThanOrEqual(2);
+        const [countdown, batch] = [await getTask(server.url, countdownId), await getTask(server.url, batchId)];
+        expect(countdown.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
+        expect(batch.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
       },
       { timeout: 45_000, interval: 200 },
     ).catch(withServerLogs);
@@ -65,20 +34,20 @@ describe("a crash of the runtime mid-job", () => {
     // Nothing re-sends the queue messages: only the alarms armed at each lease's end can finish these.
     await vi.waitFor(
       async () => {
-        expect((await taskDoc(countdownId))["status"]).toBe("completed");
-        expect((await taskDoc(batchId))["status"]).toBe("completed");
+        expect((await getTask(server.url, countdownId)).status).toBe("completed");
+        expect((await getTask(server.url, batchId)).status).toBe("completed");
       },
       { timeout: 60_000, interval: 250 },
     ).catch(withServerLogs);
 
-    const batchLog = await eventLog(batchId);
+    const batchLog = await eventLog(server.url, batchId);
     const steps = batchLog.filter((e) => e.event === "step").map((e) => e.data["name"]);
     expect(steps).toEqual(["item-1", "item-2", "item-3", "item-4", "item-5", "item-6"]);
     expect(progressValues(batchLog)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(batchLog.filter((e) => e.event === "result")).toHaveLength(1);
     expect(batchLog.at(-1)?.data).toMatchObject({ structuredContent: { items: 6, checksum: 91 } });
 
-    const countdownLog = await eventLog(countdownId);
+    const countdownLog = await eventLog(server.url, countdownId);
     expect(progressValues(countdownLog)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(countdownLog.filter((e) => e.event === "result")).toHaveLength(1);
 

@@ -3,22 +3,14 @@
 // dropped stream, the resumed one) each progress value arrives exactly once, at every gap between
 // the drop and the resume. The gap is counted in the task's own progress, not in wall-clock time.
 // And a question delivered by a resumed GET stream's replay is not asked again by a tasks/result.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { DEPLOY, waitForStatus, YES } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
 
-let server: DevServer;
+const server = sharedServer();
 const SECONDS = 8;
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 interface Message {
   id?: string | number;

@@ -1,24 +1,16 @@
 // Resumption against a real `wrangler dev`: a response stream is dropped mid-task and resumed
 // with Last-Event-ID, by the SDK's own client transport and by raw HTTP. Every progress value
 // must arrive exactly once, in order, followed by the response.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
+import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "30000" });
 const V = { "MCP-Protocol-Version": "2025-11-25" };
 const SSE_POST = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...V };
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "30000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 interface Message {
   id?: string | number;

@@ -1,19 +1,12 @@
 // Sessions, the GET stream and task subscriptions against a real `wrangler dev`.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
+import { startTask } from "./support/tasks";
 import { openSse, type SseReader } from "./support/sse-reader";
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "2000" });
 const V = { "MCP-Protocol-Version": "2025-11-25" };
-
-beforeAll(async () => {
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "2000" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 /** A client that declares the tasks capability: only such a client hears a task's notifications. */
 const TASKS_CLIENT = { tasks: { list: {}, cancel: {} } };
@@ -29,12 +22,7 @@ async function initialize(capabilities: Record<string, unknown> = {}): Promise<s
 const inSession = (sessionId: string) => ({ headers: { ...V, "Mcp-Session-Id": sessionId } });
 const getStream = (sessionId: string, extra: Record<string, string> = {}) => openSse(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", ...V, "Mcp-Session-Id": sessionId, ...extra } });
 
-async function startTask(sessionId: string, seconds: number): Promise<string> {
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "countdown", arguments: { seconds }, task: {} } }, inSession(sessionId));
-  const taskId = (reply.body as { result?: { task?: { taskId?: string } } }).result?.task?.taskId;
-  if (!taskId) throw new Error(`no task: ${reply.text}`);
-  return taskId;
-}
+const startCountdown = (sessionId: string, seconds: number) => startTask(server.url, "countdown", { seconds }, inSession(sessionId).headers);
 
 /** Messages from a GET stream until `done` says stop. */
 async function collect(stream: SseReader, done: (messages: { method?: string; params?: Record<string, unknown> }[]) => boolean) {
@@ -116,7 +104,7 @@ describe("the GET stream", () => {
     const sessionId = await initialize(TASKS_CLIENT);
     const stream = await getStream(sessionId);
     await stream.next();
-    await startTask(sessionId, 1);
+    await startCountdown(sessionId, 1);
     const { messages } = await collect(stream, (m) => m.some((x) => x.params?.["status"] === "completed"));
     const statuses = messages.filter((m) => m.method === "notifications/tasks/status").map((m) => m.params?.["status"]);
     expect(statuses[0]).toBe("working");
@@ -128,7 +116,7 @@ describe("the GET stream", () => {
     const sessionId = await initialize(TASKS_CLIENT);
     const stream = await getStream(sessionId);
     await stream.next();
-    const taskId = await startTask(sessionId, 2);
+    const taskId = await startCountdown(sessionId, 2);
     await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri: `task://${taskId}` } }, inSession(sessionId));
     const head = await collect(stream, (m) => m.length >= 2);
     stream.drop();

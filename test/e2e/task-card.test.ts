@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Browser, FrameLocator } from "playwright-core";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { connectClient } from "./support/mcp";
 import { launchBrowser } from "./support/browser";
 import { startAppHost, type AppCsp, type AppHost, type CallToolParams } from "./support/app-host";
@@ -19,18 +19,16 @@ const CARD_URI = "ui://mcp-task-worker/task-card.html";
 const APP_MIME = "text/html;profile=mcp-app";
 const settle = { timeout: 60_000, interval: 250 };
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "1000" });
 let client: Client;
 
 beforeAll(async () => {
   // A short inline budget: a plain call of a long tool falls back to the task link within a second.
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "1000" } });
   client = await connectClient(server.url);
 });
 
 afterAll(async () => {
   await client?.close();
-  await server?.stop();
 });
 
 type Data = Record<string, unknown>;
@@ -125,7 +123,6 @@ describe("the task card in a host page", () => {
   let host: AppHost;
   /** Per-view replacements of the server's answers (the question form has no server side yet). */
   const overrides = new Map<string, (params: CallToolParams, forward: () => Promise<CallToolResult>) => Promise<CallToolResult>>();
-  const finishedPolls: { viewId?: string; count?: number } = {};
 
   beforeAll(async () => {
     const { contents } = await client.readResource({ uri: CARD_URI });
@@ -184,8 +181,6 @@ describe("the task card in a host page", () => {
     expect(await view.locator("#steps li").allTextContents()).toEqual(["item-1", "item-2", "item-3"]);
     expect(await view.locator("#step-count").textContent()).toBe("3 finished");
     expect(await view.locator("progress").evaluate((bar: HTMLProgressElement) => bar.value / bar.max)).toBe(1);
-    finishedPolls.viewId = "batch";
-    finishedPolls.count = host.calls.filter((c) => c.viewId === "batch").length;
   });
 
   it("shows a result that arrived whole, with the steps of the task it came from", async ({ expect }) => {
@@ -252,9 +247,16 @@ describe("the task card in a host page", () => {
   });
 
   it("stops asking the server once the task has ended", async ({ expect }) => {
-    // The finished card of an earlier test: its polls have not grown since it showed the result.
-    expect(finishedPolls.viewId).toBe("batch");
-    expect(host.calls.filter((c) => c.viewId === finishedPolls.viewId).length).toBe(finishedPolls.count);
+    const callsOf = (viewId: string) => host.calls.filter((c) => c.viewId === viewId).length;
+    const finished = await callWithCard("ended", "batch_process", { items: 2, secondsPerItem: 1 });
+    await vi.waitFor(async () => expect(await statusOf(finished.view)).toBe("completed"), settle);
+    const polls = callsOf("ended");
+    // A window measured in another card's polls, not in wall time: while a second task runs to its
+    // end and its card asks the server several times, the finished card asks nothing.
+    const other = await callWithCard("after-ended", "batch_process", { items: 3, secondsPerItem: 1 });
+    await vi.waitFor(async () => expect(await statusOf(other.view)).toBe("completed"), settle);
+    expect(callsOf("after-ended")).toBeGreaterThanOrEqual(2);
+    expect(callsOf("ended")).toBe(polls);
   });
 
   it("draws a running and a finished card for the README", async ({ expect }) => {

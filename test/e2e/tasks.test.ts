@@ -6,31 +6,26 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { ownServer } from "./support/dev-server";
 import { connectClient, parseSse, rpc } from "./support/mcp";
+import { taskResponse } from "./support/tasks";
 
-let server: DevServer;
+// It lists the principal's tasks (or times its polls), which other files' tasks on a shared server would change.
+const server = ownServer();
 let client: Client;
 const settle = { timeout: 30_000, interval: 200 };
 
 beforeAll(async () => {
-  server = await startDevServer();
   client = await connectClient(server.url);
 });
 
 afterAll(async () => {
   await client?.close();
-  await server?.stop();
 });
 
 async function createTask(name: string, args: Record<string, unknown>, ttl?: number): Promise<CreateTaskResult["task"]> {
   const result = await client.request({ method: "tools/call", params: { name, arguments: args, task: ttl === undefined ? {} : { ttl } } }, CreateTaskResultSchema);
   return result.task;
-}
-
-async function taskDoc(taskId: string): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(`${server.url}/tasks/${taskId}`);
-  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 async function expectInvalidParams(promise: Promise<unknown>): Promise<McpError> {
@@ -136,10 +131,10 @@ describe("a plain tools/call of a task-capable tool", () => {
 describe("tasks/cancel", () => {
   it("cancels a running countdown: status cancelled, its progress stops, and a second cancel is -32602", async ({ expect }) => {
     const task = await createTask("countdown", { seconds: 60 });
-    await vi.waitFor(async () => expect(((await taskDoc(task.taskId)).body["progress"] as { progress?: number } | undefined)?.progress ?? 0).toBeGreaterThanOrEqual(1), settle);
+    await vi.waitFor(async () => expect(((await taskResponse(server.url, task.taskId)).body["progress"] as { progress?: number } | undefined)?.progress ?? 0).toBeGreaterThanOrEqual(1), settle);
     const cancelled = await client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled.status).toBe("cancelled");
-    const frozen = (await taskDoc(task.taskId)).body["progress"];
+    const frozen = (await taskResponse(server.url, task.taskId)).body["progress"];
     // The job's signal ends the run; the event log shows no progress after the cancellation.
     const events = await readEvents(task.taskId);
     const cancelAt = events.findIndex((e) => e.event === "status" && JSON.parse(e.data).status === "cancelled");
@@ -148,7 +143,7 @@ describe("tasks/cancel", () => {
     // A second countdown ticks a full second meanwhile: a countdown still running would have ticked too.
     const witness = await createTask("countdown", { seconds: 1 });
     await client.experimental.tasks.getTaskResult(witness.taskId, CallToolResultSchema);
-    expect((await taskDoc(task.taskId)).body["progress"]).toEqual(frozen);
+    expect((await taskResponse(server.url, task.taskId)).body["progress"]).toEqual(frozen);
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("cancelled");
     const error = await expectInvalidParams(client.experimental.tasks.cancelTask(task.taskId));
     expect(error.message).toMatch(/already cancelled/);
@@ -181,7 +176,7 @@ describe("the plain HTTP view", () => {
   it("GET /tasks/{id} returns the task document with progress and, once done, the result", async ({ expect }) => {
     const task = await createTask("countdown", { seconds: 1 });
     await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-    const { status, body } = await taskDoc(task.taskId);
+    const { status, body } = await taskResponse(server.url, task.taskId);
     expect(status).toBe(200);
     expect(body).toMatchObject({
       taskId: task.taskId,
@@ -236,7 +231,7 @@ describe("TTL", () => {
     const task = await createTask("countdown", { seconds: 1 }, 2500);
     expect(task.ttl).toBe(2500);
     await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-    await vi.waitFor(async () => expect((await taskDoc(task.taskId)).status).toBe(404), settle);
+    await vi.waitFor(async () => expect((await taskResponse(server.url, task.taskId)).status).toBe(404), settle);
     await expectInvalidParams(client.experimental.tasks.getTask(task.taskId));
     await expectInvalidParams(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema));
     expect((await fetch(`${server.url}/tasks/${task.taskId}/events`)).status).toBe(404);
@@ -258,7 +253,7 @@ describe("TTL", () => {
 describe("independent tasks", () => {
   it("a long countdown does not delay the start or end of a short task created after it", async ({ expect }) => {
     const long = await createTask("countdown", { seconds: 20 });
-    await vi.waitFor(async () => expect(((await taskDoc(long.taskId)).body["progress"] as { progress?: number } | undefined)?.progress ?? 0).toBeGreaterThanOrEqual(1), settle);
+    await vi.waitFor(async () => expect(((await taskResponse(server.url, long.taskId)).body["progress"] as { progress?: number } | undefined)?.progress ?? 0).toBeGreaterThanOrEqual(1), settle);
     const short = await createTask("countdown", { seconds: 1 });
     const result = await client.experimental.tasks.getTaskResult(short.taskId, CallToolResultSchema);
     expect(result.content).toEqual([{ type: "text", text: "Countdown of 1 s finished." }]);

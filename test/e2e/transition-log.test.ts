@@ -1,30 +1,19 @@
 // The task transition log on a real `wrangler dev`: what `wrangler tail` would show, read from the
 // dev server's output. One JSON line per status change, with a fixed set of fields and nothing else,
 // printed one console call per line (TRANSITION_LOG "lines", deployed) or batched (`npm run dev`).
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
+import { startTask } from "./support/tasks";
 
-let server: DevServer;
-let batchedServer: DevServer;
+// It reads the servers' output, so they are its own.
+const server = ownServer();
+const batchedServer = ownServer({ vars: { TRANSITION_LOG: "batched" } });
 const CORRELATION_ID = "corr-must-not-be-logged";
 const FIELDS = ["durationMs", "event", "phase", "runs", "status", "taskId", "tool"];
 
-beforeAll(async () => {
-  [server, batchedServer] = await Promise.all([startDevServer(), startDevServer({ vars: { TRANSITION_LOG: "batched" } })]);
-});
-
-afterAll(async () => {
-  await Promise.all([server?.stop(), batchedServer?.stop()]);
-});
-
-async function startTask(name: string, args: Record<string, unknown>, on = server): Promise<string> {
-  const params = { name, arguments: args, task: {}, _meta: { "mcp-task-worker/correlation-id": CORRELATION_ID } };
-  const reply = await rpc(on.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params });
-  const taskId = (reply.body as { result?: { task?: { taskId?: string } } }).result?.task?.taskId;
-  if (!taskId) throw new Error(`no task created: ${reply.text}`);
-  return taskId;
-}
+/** Every task here carries a correlation id, which the log must not show. */
+const startCorrelated = (name: string, args: Record<string, unknown>, on = server) => startTask(on.url, name, args, {}, { "mcp-task-worker/correlation-id": CORRELATION_ID });
 
 /** The transition lines the dev server printed, parsed; a line that is not JSON fails the test. */
 function transitions(on = server): Record<string, unknown>[] {
@@ -39,7 +28,7 @@ const of = (taskId: string, on = server) => transitions(on).filter((line) => lin
 
 describe("task transition log", () => {
   it("prints one line per status change of a task, from queued to completed, with growing durations", async ({ expect }) => {
-    const taskId = await startTask("batch_process", { items: 2, secondsPerItem: 0.123457 });
+    const taskId = await startCorrelated("batch_process", { items: 2, secondsPerItem: 0.123457 });
     await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), { timeout: 30_000, interval: 200 });
     const lines = of(taskId);
     expect(lines.map((l) => [l["status"], l["phase"], l["runs"]])).toEqual([
@@ -55,14 +44,14 @@ describe("task transition log", () => {
   });
 
   it("logs a cancellation as the task's last line", async ({ expect }) => {
-    const taskId = await startTask("countdown", { seconds: 120 });
+    const taskId = await startCorrelated("countdown", { seconds: 120 });
     await vi.waitFor(() => expect(of(taskId).map((l) => l["phase"])).toContain("running"), { timeout: 30_000, interval: 200 });
     await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId } });
     await vi.waitFor(() => expect(of(taskId).at(-1)).toMatchObject({ status: "cancelled", phase: "done", tool: "countdown" }), { timeout: 30_000, interval: 200 });
   });
 
   it("carries only its fixed fields: no arguments, results, messages or request metadata", async ({ expect }) => {
-    const taskId = await startTask("batch_process", { items: 1, secondsPerItem: 0.654321 });
+    const taskId = await startCorrelated("batch_process", { items: 1, secondsPerItem: 0.654321 });
     await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), { timeout: 30_000, interval: 200 });
     for (const line of of(taskId)) expect(Object.keys(line).sort()).toEqual(FIELDS);
     const text = server.logs().split("\n").filter((line) => line.includes(taskId)).join("\n");
@@ -70,7 +59,7 @@ describe("task transition log", () => {
   });
 
   it("batched (npm run dev): the same lines, each on its own line of the terminal, in order per task", async ({ expect }) => {
-    const taskIds = await Promise.all(Array.from({ length: 8 }, () => startTask("batch_process", { items: 1, secondsPerItem: 0.2 }, batchedServer)));
+    const taskIds = await Promise.all(Array.from({ length: 8 }, () => startCorrelated("batch_process", { items: 1, secondsPerItem: 0.2 }, batchedServer)));
     await vi.waitFor(() => expect(taskIds.map((id) => of(id, batchedServer).at(-1)?.["status"])).toEqual(taskIds.map(() => "completed")), { timeout: 30_000, interval: 200 });
     for (const taskId of taskIds) {
       const lines = of(taskId, batchedServer);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { Webhook } from "standardwebhooks";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
 import { parseSse, rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "./support/webhook-receiver";
@@ -8,19 +8,15 @@ import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from ".
 // A fixed test-only secret (24 random bytes, base64), passed to wrangler dev with --var.
 const SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
 
-let server: DevServer;
+const server = sharedServer({ WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true", WEBHOOK_RETRY_BASE_SECONDS: "1", WEBHOOK_MAX_ATTEMPTS: "3", INLINE_WAIT_MS: "2000" });
 let receiver: WebhookReceiver;
 let nextId = 1;
 
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
-  server = await startDevServer({
-    vars: { WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true", WEBHOOK_RETRY_BASE_SECONDS: "1", WEBHOOK_MAX_ATTEMPTS: "3", INLINE_WAIT_MS: "2000" },
-  });
 });
 
 afterAll(async () => {
-  await server?.stop();
   await receiver?.close();
 });
 
@@ -34,7 +30,7 @@ const bodyOf = (hook: ReceivedHook): HookBody => JSON.parse(hook.body) as HookBo
 const hooksAt = (path: string) => receiver.received.filter((hook) => hook.path === path);
 
 /** Starts a task-augmented countdown with the given _meta; returns the JSON-RPC reply body. */
-async function startTask(seconds: number, meta: Record<string, unknown>): Promise<{ result?: { task: { taskId: string; _meta?: Record<string, unknown> } }; error?: { code: number; message: string } }> {
+async function callCountdown(seconds: number, meta: Record<string, unknown>): Promise<{ result?: { task: { taskId: string; _meta?: Record<string, unknown> } }; error?: { code: number; message: string } }> {
   const reply = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "countdown", arguments: { seconds }, task: { ttl: 600_000 }, _meta: meta } });
   return reply.body as never;
 }
@@ -77,7 +73,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
 
   it("POSTs task.completed signed the Standard Webhooks way, with the correlation id and pull URLs", async ({ expect }) => {
     const path = "/hooks/completed";
-    const started = await startTask(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` }, "mcp-task-worker/correlation-id": "corr-42" });
+    const started = await callCountdown(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` }, "mcp-task-worker/correlation-id": "corr-42" });
     const taskId = started.result?.task.taskId ?? "";
     expect(taskId).toMatch(/^[0-9a-f]{32}$/);
     await vi.waitFor(() => expect(hooksAt(path).length).toBeGreaterThanOrEqual(1), { timeout: 30_000, interval: 100 });
@@ -106,7 +102,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
   it("retries a failing receiver with the same webhook-id until it accepts, logging every attempt", async ({ expect }) => {
     const path = "/hooks/flaky";
     receiver.failNext(path, 2, 503);
-    const started = await startTask(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
+    const started = await callCountdown(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
     const taskId = started.result?.task.taskId ?? "";
     try {
       await vi.waitFor(() => expect(hooksAt(path).map((h) => h.status)).toEqual([503, 503, 200]), { timeout: 60_000, interval: 200 });
@@ -132,7 +128,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
   it("records an event that exhausts its attempts on the task instead of dropping it", async ({ expect }) => {
     const path = "/hooks/down";
     receiver.failAlways(path, 500);
-    const started = await startTask(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
+    const started = await callCountdown(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
     const taskId = started.result?.task.taskId ?? "";
     await vi.waitFor(async () => expect((await logsAfterResult(taskId)).some((m) => /attempt 3 of 3 failed: HTTP 500\. Given up/.test(m))).toBe(true), { timeout: 60_000, interval: 300 });
     expect(hooksAt(path)).toHaveLength(3);
@@ -143,7 +139,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
 
   it("adds working status and progress (at most one per second) when asked", async ({ expect }) => {
     const path = "/hooks/verbose";
-    const started = await startTask(3, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}`, events: ["working", "progress"] } });
+    const started = await callCountdown(3, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}`, events: ["working", "progress"] } });
     const taskId = started.result?.task.taskId ?? "";
     await vi.waitFor(() => expect(hooksAt(path).some((h) => bodyOf(h).type === "task.completed")).toBe(true), { timeout: 30_000, interval: 100 });
     const bodies = hooksAt(path).map(bodyOf);
@@ -172,12 +168,12 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
       "not a url",
     ];
     for (const url of refused) {
-      const reply = await startTask(1, { "mcp-task-worker/webhook": { url } });
+      const reply = await callCountdown(1, { "mcp-task-worker/webhook": { url } });
       expect(reply.error?.code, url).toBe(-32602);
       expect(reply.error?.message, url).toMatch(/Webhook URL refused: .+/);
     }
     for (const webhook of [{ url: `${receiver.url}/x`, events: ["completed"] }, { url: 5 }, "https://hooks.example.com/in"]) {
-      const reply = await startTask(1, { "mcp-task-worker/webhook": webhook });
+      const reply = await callCountdown(1, { "mcp-task-worker/webhook": webhook });
       expect(reply.error?.code).toBe(-32602);
       expect(reply.error?.message).toMatch(/mcp-task-worker\/webhook/);
     }
@@ -189,7 +185,7 @@ describe("correlation ids are echoed everywhere", () => {
   it("on CreateTaskResult, tasks/get, notifications/tasks/status, the result and the webhook", async ({ expect }) => {
     const path = "/hooks/correlation";
     const meta = { "mcp-task-worker/correlation-id": "session-7/call-3", "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } };
-    const created = await startTask(1, meta);
+    const created = await callCountdown(1, meta);
     const task = created.result?.task;
     expect(task?._meta).toEqual({ "mcp-task-worker/correlation-id": "session-7/call-3" });
     const taskId = task?.taskId ?? "";

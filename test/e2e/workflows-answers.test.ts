@@ -11,24 +11,23 @@ import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextproto
 import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { createApplicationInputHandler, createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { textOf, waitForStatus } from "./support/hitl";
 import { CLIENT_INFO, MODERN, connectV2, modern, rawDispatch, resultOf } from "./support/modern";
 import { question, startPublish, taskDoc, WORKFLOW, YES } from "./support/workflows";
 
-let server: DevServer;
+const server = sharedServer({ INLINE_WAIT_MS: "20000", WORKFLOW_CHECK_SECONDS: "2" });
 const ELICIT = { elicitation: {} };
 const settle = { timeout: 60_000, interval: 100 };
 const closers: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
   // Checks every 2 s, so a terminate from outside shows within seconds (docs/workflows.md).
-  server = await startDevServer({ vars: { INLINE_WAIT_MS: "20000", WORKFLOW_CHECK_SECONDS: "2" } });
 });
 
 afterAll(async () => {
   for (const close of closers) await close().catch(() => undefined);
-  await server?.stop();
 });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);

@@ -2,21 +2,19 @@
 // its local Workflows engine) while publish_report builds its pages, or while it waits for the
 // answer, then restart on the same state. The task and its instance agree again, the task
 // completes, and no page's step (nor its progress) is counted twice.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { beforeAll, describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
-import { eventLog, instanceStatus, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import { instanceStatus, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import { eventLog } from "./support/tasks";
 
-let server: DevServer;
+// It kills and restarts its server.
+const server = ownServer({ vars: { LEASE_MS: "3000", WORKFLOW_CHECK_SECONDS: "2" } });
 const settle = { timeout: 60_000, interval: 100 };
 
 beforeAll(async () => {
   // Checks every 2 s, so the instance the crash stalled is nudged soon after the restart (docs/workflows.md).
-  server = await startDevServer({ vars: { LEASE_MS: "3000", WORKFLOW_CHECK_SECONDS: "2" } });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);

@@ -1,27 +1,21 @@
 // Workflow-backed tools on the real runtime (wrangler dev's local Workflows): publish_report's task
 // follows its Workflow instance — progress per page step, the question answered by every path
 // (POST /tasks/{id}/input, 2025 elicitation through the SDK v1 Client, 2026 tasks/update), the
-// result, and cancel (or ttl expiry) terminating the instance, whether it builds or waits.
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
+// result (cancel and ttl expiry terminating the instance: workflows-cancel.test.ts).
+import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
-import { startDevServer, type DevServer, failWithLogs } from "./support/wrangler-dev";
+import { sharedServer } from "./support/dev-server";
+import { failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { getTask, modern, openStream, resultOf, startTask, TASKS } from "./support/modern";
-import { eventLog, instanceStatus, NO, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import { instanceStatus, NO, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import { eventLog } from "./support/tasks";
 
-let server: DevServer;
+const server = sharedServer();
 const settle = { timeout: 60_000, interval: 100 };
-
-beforeAll(async () => {
-  server = await startDevServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
@@ -130,36 +124,5 @@ describe("the views that follow any task", () => {
     } finally {
       stream.close();
     }
-  });
-});
-
-describe("cancel", () => {
-  it("terminates the instance while it builds, and no page is reported after", async ({ expect }) => {
-    const taskId = await startPublish(server.url, 50);
-    await vi.waitFor(async () => expect((await taskDoc(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(2), settle);
-    expect((await fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST" })).status).toBe(200);
-    await vi.waitFor(async () => expect((await instanceStatus(server.port, taskId)).status).toBe("terminated"), settle);
-    const cancelled = await taskDoc(server.url, taskId);
-    expect(cancelled.status).toBe("cancelled");
-    const events = await eventLog(server.url, taskId);
-    const end = events.findIndex((e) => e.event === "status" && e.data["status"] === "cancelled");
-    expect(events.slice(end + 1).filter((e) => e.event === "progress" || e.event === "step")).toEqual([]);
-    expect(progressOf(events).at(-1)).toBeLessThan(50);
-  });
-
-  it("terminates the instance while it waits for the answer (tasks/cancel, 2026)", async ({ expect }) => {
-    const taskId = await startTask(server.url, "publish_report", { pages: 1 });
-    await vi.waitFor(async () => expect((await getTask(server.url, taskId))["status"]).toBe("input_required"), settle);
-    resultOf(await modern(server.url, "tasks/cancel", { taskId }, { capabilities: TASKS }));
-    await vi.waitFor(async () => expect((await instanceStatus(server.port, taskId)).status).toBe("terminated"), settle);
-    expect((await taskDoc(server.url, taskId)).status).toBe("cancelled");
-  });
-
-  it("terminates the instance when the task's ttl runs out while it waits; the task is gone", async ({ expect }) => {
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "publish_report", arguments: { pages: 1 }, task: { ttl: 4000 } } });
-    const taskId = (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
-    await waitForStatus(server.url, taskId, "input_required").catch(withServerLogs);
-    await vi.waitFor(async () => expect((await fetch(`${server.url}/tasks/${taskId}`)).status).toBe(404), settle);
-    await vi.waitFor(async () => expect((await instanceStatus(server.port, taskId)).status).toBe("terminated"), settle);
   });
 });

@@ -1,26 +1,17 @@
-/** Reading a fanned-out task on a dev server: its event log, its result, and the step consumer's per-batch log lines. */
-import { parseSse, rpc } from "./mcp";
+/** Reading a fanned-out task on a dev server: its result and the step consumer's per-batch log lines. */
+import { rpc } from "./mcp";
+import type { LoggedEvent } from "./tasks";
 import type { DevServer } from "./wrangler-dev";
 
-export interface LoggedEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** The whole event log of a finished task (the stream ends after the `result` event). */
-export async function eventLog(server: DevServer, taskId: string): Promise<LoggedEvent[]> {
-  const response = await fetch(`${server.url}/tasks/${taskId}/events`);
-  return parseSse(await response.text()).map((e) => ({ event: e.event ?? "", data: JSON.parse(e.data) as Record<string, unknown> }));
-}
 
 /** tasks/result: waits for the end and returns the tool's result. */
-export async function taskResult(server: DevServer, taskId: string): Promise<Record<string, unknown>> {
+export async function taskResult(server: Pick<DevServer, "url" | "logs">, taskId: string): Promise<Record<string, unknown>> {
   const reply = await rpc(server.url, { jsonrpc: "2.0", id: 9, method: "tasks/result", params: { taskId } }, { headers: { Accept: "application/json" } });
   return (reply.body as { result: Record<string, unknown> }).result;
 }
 
 /** The step consumer's per-batch lines (`fan_out.batch`) printed since `from`, an offset into the server's output. */
-export function batchLines(server: DevServer, from = 0): Record<string, number>[] {
+export function batchLines(server: Pick<DevServer, "url" | "logs">, from = 0): Record<string, number>[] {
   return server
     .logs()
     .slice(from)

@@ -2,7 +2,8 @@
 import { execFile } from "node:child_process";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { parseSse, rpc } from "./mcp";
+import { rpc } from "./mcp";
+import type { LoggedEvent } from "./tasks";
 import { taskDoc, type DeployDoc } from "./hitl";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
@@ -21,16 +22,6 @@ export async function startPublish(baseUrl: string, pages: number, headers: Reco
   return taskId;
 }
 
-export interface LoggedEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** The event log of a task that has ended (GET /tasks/{id}/events closes after the terminal event). */
-export async function eventLog(baseUrl: string, taskId: string, headers: Record<string, string> = {}): Promise<LoggedEvent[]> {
-  const text = await (await fetch(`${baseUrl}/tasks/${taskId}/events`, { headers })).text();
-  return parseSse(text).map((e) => ({ event: e.event ?? "message", data: JSON.parse(e.data) as Record<string, unknown> }));
-}
 
 export const stepsOf = (events: LoggedEvent[]): string[] => events.filter((e) => e.event === "step").map((e) => String(e.data["name"]));
 export const progressOf = (events: LoggedEvent[]): number[] => events.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));

@@ -24,7 +24,7 @@ export interface DevServer {
 }
 
 /** On a failed wait, shows the end of what the server said (these tests run on a shared, busy machine), then rethrows. */
-export function failWithLogs(server: DevServer | undefined, error: unknown): never {
+export function failWithLogs(server: Pick<DevServer, "logs"> | undefined, error: unknown): never {
   if (server) console.error(server.logs().slice(-4000));
   throw error;
 }

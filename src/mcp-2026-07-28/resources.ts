@@ -55,7 +55,7 @@ export async function readResource(ctx: ModernContext, params: Record<string, un
   if (!parsed.success) throw invalidParams("Invalid params for resources/read: uri must be a string.");
   const { uri } = parsed.data;
   // The card is built with the Worker, so it changes only with a deploy.
-  if (isTaskCardUri(uri)) return cacheable({ contents: await readTaskCard(ctx.env) }, STATIC_TTL_MS, "public");
+  if (isTaskCardUri(uri)) return cacheable({ contents: readTaskCard() }, STATIC_TTL_MS, "public");
   const taskId = parseTaskResourceUri(uri);
   const snapshot = taskId ? await ctx.gateway.get(taskId) : undefined;
   // An unknown URI, an expired task and another principal's task are all simply not found.

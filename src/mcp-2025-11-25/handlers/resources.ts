@@ -44,7 +44,7 @@ export function registerResourceHandlers(server: SdkServer, ctx: McpContext): vo
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
-    if (isTaskCardUri(uri)) return { contents: await readTaskCard(ctx.env) };
+    if (isTaskCardUri(uri)) return { contents: readTaskCard() };
     const taskId = parseTaskResourceUri(uri);
     if (!taskId) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${uri.slice(0, 200)}": this server's resources are tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html.`);
     const snapshot = await ctx.gateway.get(taskId);

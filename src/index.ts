@@ -8,7 +8,6 @@ import { TaskObjectBase } from "./core/task-object";
 import { transitionLogObserver } from "./core/transition-log";
 import type { TaskObjectWiring } from "./core/ports";
 import { app, serveMcp } from "./http/app";
-import { answerHealthFirst } from "./http/health";
 import { engineObserver, stopExpiredWork } from "./jobs/engine-observer";
 import { isStepQueue, stepBatchHandler } from "./jobs/fan-out-consumer";
 import { handleJobBatch } from "./jobs/queue-consumer";
@@ -44,7 +43,7 @@ serveMcp(withModernEra(mcp20251125));
 const handleStepBatch = stepBatchHandler((tool, step) => findStep(findTool(tool)?.steps, step));
 
 export default {
-  fetch: answerHealthFirst(app.fetch),
+  fetch: app.fetch,
   // One Worker consumes every queue (and their DLQs): route each batch by its queue name.
   queue: (batch, env) =>
     isWebhookQueue(batch.queue) ? handleWebhookBatch(batch, env) : isStepQueue(batch.queue) ? handleStepBatch(batch, env) : handleJobBatch(batch, env),

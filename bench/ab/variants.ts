@@ -70,9 +70,9 @@ export const VARIANTS: Record<string, Variant> = {
     description: "an [assets] table as the pages had before (static assets, run_worker_first): the asset router in front of every request, the Worker unchanged",
     toml: (text) => `${text}\n[assets]\ndirectory = ${JSON.stringify(join(ROOT, "dist/pages"))}\nbinding = "ASSETS"\nrun_worker_first = true\nhtml_handling = "none"\nnot_found_handling = "none"\n`,
   },
-  "health-through-hono": {
-    description: "GET /health routed by hono like every other request (main answers it before the router: src/http/health.ts)",
-    entry: replaceOnce("fetch: answerHealthFirst(app.fetch),", "fetch: app.fetch,"),
+  "health-first": {
+    description: "GET /health answered before hono, as the createMcpHandler peer answers it",
+    entry: replaceOnce("fetch: app.fetch,", 'fetch: (request, env, ctx) => (new URL(request.url).pathname === "/health" ? Response.json({ ok: true }) : app.fetch(request, env, ctx)),'),
   },
   "no-request-signal": {
     description: "without the enable_request_signal compatibility flag",

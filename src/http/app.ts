@@ -19,7 +19,7 @@ import { taskRoutes } from "./task-routes";
 
 export const app = new Hono<AppEnv>();
 
-/** The bare route: no auth, no storage, no settings read. Also the benchmark's baseline; src/index.ts answers GET before the router (./health.ts). */
+/** The bare route: no auth, no storage, no settings read. Also the benchmark's baseline. */
 app.get("/health", (c) => c.json({ ok: true }));
 
 app.use("*", async (c, next) => {

@@ -11,7 +11,7 @@
  */
 import { loadavg } from "node:os";
 import { ms, ratio } from "./support.ts";
-import { bundleSize, pagesSize } from "../test/e2e/support/bundle.ts";
+import { bundleSize } from "../test/e2e/support/bundle.ts";
 import { burstRun, burstTarget, countdownBurst, COUNTS, SECONDS, type BurstRun } from "./peers/concurrency.ts";
 import { prepareCreation, sampleCreation, type CreationRun } from "./peers/creation.ts";
 import { prepareLatency, sampleLatency, type LatencyRun } from "./peers/latency.ts";
@@ -31,8 +31,8 @@ export default async function peers(report: Report): Promise<void> {
   const ours = await bundleSize();
   const peer = await bundleSize(PEER_CONFIGS.createMcpHandler);
   report(`Worker bundle: ours ${ours.gzipKiB.toFixed(1)} KiB gzip (${(ours.rawKiB / 1024).toFixed(2)} MiB raw) = ${ratio(ours.gzipKiB / BUNDLE_GOAL_KIB)} the ${BUNDLE_GOAL_KIB} KiB goal (goal ≤ 1×); createMcpHandler peer ${peer.gzipKiB.toFixed(1)} KiB gzip`);
-  const pages = pagesSize();
-  report(`  + the pages as static assets, uploaded beside the script and not counted: ${pages.gzipKiB.toFixed(1)} KiB gzip (${pages.rawKiB.toFixed(1)} KiB raw)`);
+  const pages = [...ours.modules].filter(([name]) => name.endsWith(".html"));
+  report(`  of which the pages (text modules): ${pages.map(([name, kib]) => `${name.replace(/^[0-9a-f]+-/, "")} ${kib.toFixed(1)}`).join(", ")} KiB gzip`);
 
   const node = await startNodePeer();
   try {

@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // Builds each browser page in ui/<name>/ (index.html + main.ts; a folder without index.html, like
 // ui/shared, holds modules the pages share) into one self-contained HTML
-// document, its script bundled in, and writes it to dist/pages/<name>.html: the Worker's static
-// assets (wrangler.toml [assets]), which the Worker reads through its ASSETS binding. Pages load no
-// script from another origin. Runs as wrangler's [build] step (before `wrangler dev` and `wrangler
+// document, its script bundled in, and writes it to dist/pages/<name>.html, which the Worker imports
+// as a text module (src/pages; wrangler's default rule for .html). Pages load no script from
+// another origin. Runs as wrangler's [build] step (before `wrangler dev` and `wrangler
 // deploy`, and in dev whenever ui/ changes) and before test and bench (package.json "pre" scripts).
 // A page newer than every source it could include is left as it is: wrangler dev runs this at every
 // start, and the tests start many servers at once.
@@ -68,9 +68,9 @@ for (const name of pages) {
   // "</script" inside the bundle would end the inline script early.
   const script = output.text.replace(/<\/script/gi, "<\\/script");
   const page = html.replace(MARKER, () => `<script>${script}</script>`);
-  // Written whole beside the assets' folder, then renamed into it: a test server starting
-  // meanwhile never reads half a file, and no temporary file is ever an asset. One temporary
-  // file per process, since several servers may build at once.
+  // Written whole beside the pages' folder, then renamed into it: a test server starting
+  // meanwhile never bundles half a file. One temporary file per process, since several servers
+  // may build at once.
   const temporary = join(outDir, "..", `.${name}.${process.pid}.html.tmp`);
   writeFileSync(temporary, page);
   renameSync(temporary, target);

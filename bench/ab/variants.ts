@@ -66,7 +66,14 @@ export const VARIANTS: Record<string, Variant> = {
         replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver, async ({ record, events }) => void transitionLines(record, events).map((line) => JSON.stringify(line))]")(text),
       ),
   },
-  "no-assets": { description: "no [assets] table (the pages are not served: latency rows only)", toml: dropTable("assets") },
+  "with-assets": {
+    description: "an [assets] table as the pages had before (static assets, run_worker_first): the asset router in front of every request, the Worker unchanged",
+    toml: (text) => `${text}\n[assets]\ndirectory = ${JSON.stringify(join(ROOT, "dist/pages"))}\nbinding = "ASSETS"\nrun_worker_first = true\nhtml_handling = "none"\nnot_found_handling = "none"\n`,
+  },
+  "health-first": {
+    description: "GET /health answered before hono, as the createMcpHandler peer answers it",
+    entry: replaceOnce("fetch: app.fetch,", 'fetch: (request, env, ctx) => (new URL(request.url).pathname === "/health" ? Response.json({ ok: true }) : app.fetch(request, env, ctx)),'),
+  },
   "no-request-signal": {
     description: "without the enable_request_signal compatibility flag",
     toml: replaceOnce('"enable_request_signal", ', ""),
@@ -76,8 +83,8 @@ export const VARIANTS: Record<string, Variant> = {
     toml: replaceOnce('"enable_request_signal", "global_fetch_strictly_public"]', '"enable_request_signal"]'),
   },
   "peer-like": {
-    description: "as the createMcpHandler peer's config: no [assets], no [observability], no enable_request_signal, no minify",
-    toml: (text) => replaceOnce('["nodejs_compat", "enable_request_signal", "global_fetch_strictly_public"]', '["nodejs_compat"]')(replaceOnce("minify = true", "minify = false")(dropTable("observability")(dropTable("assets")(text)))),
+    description: "as the createMcpHandler peer's config: no [observability], no enable_request_signal, no minify",
+    toml: (text) => replaceOnce('["nodejs_compat", "enable_request_signal", "global_fetch_strictly_public"]', '["nodejs_compat"]')(replaceOnce("minify = true", "minify = false")(dropTable("observability")(text))),
   },
   "no-minify": { description: "minify = false", toml: replaceOnce("minify = true", "minify = false") },
   "no-zod-v4-alias": { description: "without the zod/v4 stand-in (wrangler.toml [alias])", toml: dropLines(/^"zod\/v4(\/core)?" = .*\n/gm) },

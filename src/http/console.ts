@@ -1,6 +1,6 @@
 /**
- * `GET /`: the task console, one self-contained page (ui/console/, built into the Worker's static
- * assets, src/pages). The shell loads without auth; its script asks for a token only when the
+ * `GET /`: the task console, one self-contained page (ui/console/, built into the Worker's script,
+ * src/pages). The shell loads without auth; its script asks for a token only when the
  * data routes (`/tasks…`) answer 401. A strict CSP lets in exactly the page's own inline script
  * and style, and lets it talk to this origin only.
  */
@@ -51,6 +51,6 @@ function pageHeaders(page: string): Promise<Record<string, string>> {
 export const consoleRoutes = new Hono<AppEnv>();
 
 consoleRoutes.get("/", async (c) => {
-  const page = await readPage(c.env, "console");
+  const page = readPage("console");
   return new Response(page, { headers: await pageHeaders(page) });
 });

@@ -31,7 +31,7 @@ export async function listResources(ctx: ModernContext, params: Record<string, u
 
 export async function readResource(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
   const { uri } = parseParams(ReadParams, "resources/read", params);
-  const found = await read(ctx.env, ctx.gateway, uri);
+  const found = await read(ctx.gateway, uri);
   switch (found.kind) {
     case "card":
       // The card is built with the Worker, so it changes only with a deploy.

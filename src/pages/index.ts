@@ -1,29 +1,16 @@
 /**
- * The browser pages built from ui/ (the console, the task card): static assets of this Worker
- * (wrangler.toml `[assets]`, built into dist/pages/ by scripts/build-ui.mjs), read through the
- * ASSETS binding rather than bundled into the Worker's script, which they would more than double
- * (docs/bundle.md). `run_worker_first` keeps them off the public routes: only the Worker serves them.
+ * The browser pages built from ui/ (the console, the task card), part of the Worker's script:
+ * scripts/build-ui.mjs writes each as one self-contained HTML file into dist/pages/, and wrangler
+ * bundles an `.html` import as a text module (its default rule). Carrying them in the script keeps
+ * `[assets]` out of wrangler.toml, and with it the asset router every request would pass through
+ * first (docs/plain-path.md); the task card speaks MCP Apps itself to fit (docs/bundle.md).
  */
+import consolePage from "../../dist/pages/console.html";
+import taskCardPage from "../../dist/pages/task-card.html";
+
 export type PageName = "console" | "task-card";
 
-// Read once per isolate: a deployment's pages never change under it.
-const pages = new Map<PageName, Promise<string>>();
+const pages: Record<PageName, string> = { console: consolePage, "task-card": taskCardPage };
 
-/** The page's HTML. Throws if the page was never built (`npm run build:ui` builds it). */
-export function readPage(env: Env, name: PageName): Promise<string> {
-  let page = pages.get(name);
-  if (!page) {
-    page = fetchPage(env, name);
-    // A failed read is not remembered: the next request tries again.
-    page.catch(() => pages.delete(name));
-    pages.set(name, page);
-  }
-  return page;
-}
-
-async function fetchPage(env: Env, name: PageName): Promise<string> {
-  // The host is a placeholder: the binding serves by path only.
-  const response = await env.ASSETS.fetch(`https://assets.invalid/${name}.html`);
-  if (!response.ok) throw new Error(`The ${name} page is missing from the Worker's assets (${response.status}): run npm run build:ui before wrangler dev or deploy.`);
-  return response.text();
-}
+/** The page's HTML, fixed at build time. */
+export const readPage = (name: PageName): string => pages[name];

@@ -35,8 +35,8 @@ export type ResourceRead =
   /** A task URI whose task is unknown, expired or another principal's. */
   | { kind: "not_found" };
 
-export async function readResource(env: Env, gateway: TaskGateway, uri: string): Promise<ResourceRead> {
-  if (isTaskCardUri(uri)) return { kind: "card", contents: await readTaskCard(env) };
+export async function readResource(gateway: TaskGateway, uri: string): Promise<ResourceRead> {
+  if (isTaskCardUri(uri)) return { kind: "card", contents: readTaskCard() };
   const taskId = parseTaskResourceUri(uri);
   if (!taskId) return { kind: "unknown_uri" };
   const snapshot = await gateway.get(taskId);

@@ -41,7 +41,7 @@ export function taskCardResource(): JsonObject {
 
 export const isTaskCardUri = (uri: string): boolean => uri === TASK_CARD_URI;
 
-/** `resources/read` contents of the card (the page is one of the Worker's static assets, src/pages). */
-export async function readTaskCard(env: Env): Promise<JsonObject[]> {
-  return [{ uri: TASK_CARD_URI, mimeType: MCP_APP_MIME_TYPE, text: await readPage(env, "task-card"), _meta: TASK_CARD_RESOURCE_META }];
+/** `resources/read` contents of the card (the page is built into the Worker's script, src/pages). */
+export function readTaskCard(): JsonObject[] {
+  return [{ uri: TASK_CARD_URI, mimeType: MCP_APP_MIME_TYPE, text: readPage("task-card"), _meta: TASK_CARD_RESOURCE_META }];
 }

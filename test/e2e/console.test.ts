@@ -66,7 +66,7 @@ describe("task console", () => {
   });
 
   it("the built pages are reached only through the Worker's routes, never as files", async ({ expect }) => {
-    // The pages are static assets (src/pages); run_worker_first keeps their paths in the Worker.
+    // The pages are text modules of the Worker (src/pages): no file of theirs has a route.
     for (const path of ["/console.html", "/task-card.html"]) {
       const response = await fetch(`${server.url}${path}`);
       expect(response.status, path).toBe(404);

@@ -42,6 +42,7 @@ interface DeployConfig {
   kv_namespaces: { binding: string; id?: string }[];
   build: { command?: string };
   dev: { ip?: string; port?: number };
+  assets?: { directory?: string };
 }
 
 describe("wrangler.toml for wrangler deploy", () => {
@@ -60,6 +61,10 @@ describe("wrangler.toml for wrangler deploy", () => {
   it("builds the pages in wrangler's [build] step and holds the dev address in [dev]", ({ expect }) => {
     expect(config.build.command).toBe("node scripts/build-ui.mjs");
     expect(config.dev).toMatchObject({ ip: "127.0.0.1", port: 8787 });
+  });
+
+  it("has no [assets]: the pages are text modules of the script, and no asset router stands in front of every request (docs/plain-path.md)", ({ expect }) => {
+    expect(config.assets).toBeUndefined();
   });
 });
 

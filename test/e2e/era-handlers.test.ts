@@ -2,24 +2,20 @@
  * The handlers both eras share (protocol/resources.ts, protocol/tasks.ts, params, errors), as each
  * era frames them: the exact JSON of every answer, so moving a handler cannot change a byte.
  */
-import { afterAll, beforeAll, describe, it } from "vitest";
-import { startDevServer, type DevServer } from "./support/wrangler-dev";
+import { beforeAll, describe, it } from "vitest";
+import { ownServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { TASKS, modern } from "./support/modern";
 
-let server: DevServer;
+// Its own server: the exact answers include tasks/list, which other files' tasks would change.
+const server = ownServer();
 let taskId: string;
 const UNKNOWN_TASK = "0123456789abcdef0123456789abcdef";
 
 beforeAll(async () => {
-  server = await startDevServer();
   const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } } });
   taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
   await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } });
-});
-
-afterAll(async () => {
-  await server?.stop();
 });
 
 /** The answer (result or error) of a 2025 request, as JSON with the task's id named. */

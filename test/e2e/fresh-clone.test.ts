@@ -1,10 +1,11 @@
 /**
- * wrangler's own commands and `npm run dev -- --port N` on a fresh clone (no dist/ yet): the UI is
- * built by wrangler.toml's [build] step, [dev] holds the default address, and flags override it.
+ * wrangler's own commands and `npm run dev -- --port N` on a fresh clone (no dist/ yet): the pages
+ * the Worker imports are built by wrangler.toml's [build] step, [dev] holds the default address,
+ * and flags override it.
  * (Issue 27: `wrangler dev` failed on the missing assets directory, `npm run dev -- --port` on a
  * port given twice.)
  */
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { freePort } from "./support/wrangler-dev";
@@ -30,6 +31,8 @@ describe("a fresh clone", () => {
     const code = await deploy.exited;
     expect(code, deploy.output()).toBe(0);
     expect(existsSync(join(pages(), "console.html"))).toBe(true);
+    // The upload carries them as text modules beside the script.
+    expect(readdirSync(join(clone.dir, ".out")).filter((name) => name.endsWith(".html")).length).toBe(2);
   });
 
   it("serves the console at / with `npm exec -- wrangler dev --port N`", async ({ expect }) => {

@@ -246,6 +246,42 @@ describe("the task card in a host page", () => {
     expect(await view.locator(".dot").evaluate((dot) => getComputedStyle(dot).backgroundColor)).toBe("rgb(1, 2, 3)");
   });
 
+  it("follows a theme change the host sends later (ui/notifications/host-context-changed)", async ({ expect }) => {
+    const view = await host.mount({ id: "retheme", toolName: "countdown", theme: "light" });
+    await expect.poll(() => view.locator("html").getAttribute("data-theme"), settle).toBe("light");
+    await host.theme("retheme", "dark");
+    await expect.poll(() => view.locator("html").getAttribute("data-theme"), settle).toBe("dark");
+  });
+
+  it("tells the host its height (ui/notifications/size-changed), so the iframe fits the card", async ({ expect }) => {
+    const { view, result } = await callWithCard("size", "countdown", { seconds: 30 });
+    await expect.poll(() => view.locator("#card").getAttribute("data-task-id"), settle).toBe(taskIdOf(result));
+    const iframeHeight = () => host.page.locator('iframe[data-view="size"]').evaluate((frame: HTMLIFrameElement) => frame.style.height);
+    const cardHeight = () => view.locator("html").evaluate((root) => `${Math.ceil(root.getBoundingClientRect().height)}px`);
+    await vi.waitFor(async () => expect(await iframeHeight()).toBe(await cardHeight()), settle);
+    expect(Number.parseInt(await iframeHeight(), 10)).toBeGreaterThan(120); // the host's default height
+    await call("task_cancel", { taskId: taskIdOf(result) });
+  });
+
+  it("in a host that cannot proxy tool calls, says it cannot follow the task and offers no Cancel", async ({ expect }) => {
+    const view = await host.mount({ id: "no-tools", toolName: "countdown", noServerTools: true });
+    await host.input("no-tools", { seconds: 30 });
+    const result = await call("countdown", { seconds: 30 });
+    await host.result("no-tools", result);
+    await expect.poll(() => view.locator("#notice").textContent(), settle).toMatch(/does not let the card call the server/);
+    expect(await view.locator('[data-action="cancel"]').isHidden()).toBe(true);
+    expect(host.calls.filter((c) => c.viewId === "no-tools")).toEqual([]);
+    await call("task_cancel", { taskId: taskIdOf(result) });
+  });
+
+  it("answers the host's ui/resource-teardown", async ({ expect }) => {
+    const { result } = await callWithCard("teardown", "countdown", { seconds: 30 });
+    await vi.waitFor(() => expect(host.calls.some((c) => c.viewId === "teardown" && c.name === "task_activity")).toBe(true), settle);
+    // The bridge's request rejects if the view does not answer (or answers with an error).
+    await expect(host.teardown("teardown")).resolves.toBeUndefined();
+    await call("task_cancel", { taskId: taskIdOf(result) });
+  });
+
   it("stops asking the server once the task has ended", async ({ expect }) => {
     const callsOf = (viewId: string) => host.calls.filter((c) => c.viewId === viewId).length;
     const finished = await callWithCard("ended", "batch_process", { items: 2, secondsPerItem: 1 });

@@ -3,7 +3,10 @@
  * (`_meta["mcp-task-worker/task"]` of the still-running fallback and the check-back tools) and the
  * activity `task_activity` adds. Anything else is treated as a plain tool result.
  */
-import * as z from "zod";
+import * as z from "zod/mini";
+
+// The host's CSP for the card has no 'unsafe-eval': skip zod's `new Function` probe, which a strict CSP reports.
+z.config({ jitless: true });
 
 export const TERMINAL = ["completed", "failed", "cancelled"] as const;
 export const StatusSchema = z.enum(["working", "input_required", ...TERMINAL]);
@@ -11,10 +14,10 @@ export type Status = z.infer<typeof StatusSchema>;
 
 const ContentBlockSchema = z.looseObject({ type: z.string() });
 export const ToolResultSchema = z.looseObject({
-  content: z.array(ContentBlockSchema).default([]),
-  structuredContent: z.record(z.string(), z.unknown()).optional(),
-  isError: z.boolean().optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
+  content: z._default(z.array(ContentBlockSchema), []),
+  structuredContent: z.optional(z.record(z.string(), z.unknown())),
+  isError: z.optional(z.boolean()),
+  _meta: z.optional(z.record(z.string(), z.unknown())),
 });
 export type ToolResult = z.infer<typeof ToolResultSchema>;
 
@@ -24,34 +27,36 @@ export const InputRequestSchema = z.object({
   params: z.looseObject({
     message: z.string(),
     requestedSchema: z.looseObject({
-      properties: z.record(z.string(), z.looseObject({})).default({}),
-      required: z.array(z.string()).optional(),
+      properties: z._default(z.record(z.string(), z.looseObject({})), {}),
+      required: z.optional(z.array(z.string())),
     }),
   }),
 });
 export type InputRequest = z.infer<typeof InputRequestSchema>;
 
+const TaskIdSchema = z.string().check(z.regex(/^[0-9a-f]{32}$/));
+
 export const TaskDataSchema = z.looseObject({
-  taskId: z.string().regex(/^[0-9a-f]{32}$/),
-  tool: z.string().optional(),
+  taskId: TaskIdSchema,
+  tool: z.optional(z.string()),
   status: StatusSchema,
-  statusMessage: z.string().optional(),
-  progress: z.number().default(0),
-  total: z.number().optional(),
-  message: z.string().optional(),
-  createdAt: z.string().optional(),
-  lastUpdatedAt: z.string().optional(),
-  pollInterval: z.number().optional(),
-  result: ToolResultSchema.optional(),
-  error: z.object({ code: z.number(), message: z.string() }).optional(),
-  inputRequests: z.record(z.string(), InputRequestSchema).optional(),
+  statusMessage: z.optional(z.string()),
+  progress: z._default(z.number(), 0),
+  total: z.optional(z.number()),
+  message: z.optional(z.string()),
+  createdAt: z.optional(z.string()),
+  lastUpdatedAt: z.optional(z.string()),
+  pollInterval: z.optional(z.number()),
+  result: z.optional(ToolResultSchema),
+  error: z.optional(z.object({ code: z.number(), message: z.string() })),
+  inputRequests: z.optional(z.record(z.string(), InputRequestSchema)),
 });
 export type TaskData = z.infer<typeof TaskDataSchema>;
 
-export const ActivitySchema = TaskDataSchema.extend({
+export const ActivitySchema = z.extend(TaskDataSchema, {
   steps: z.array(z.object({ name: z.string(), at: z.string() })),
   logs: z.array(z.object({ level: z.string(), message: z.string(), at: z.string() })),
-  cursor: z.number().int().min(0),
+  cursor: z.int().check(z.minimum(0)),
   more: z.boolean(),
 });
 export type Activity = z.infer<typeof ActivitySchema>;
@@ -69,7 +74,7 @@ export function taskDataOf(result: ToolResult): TaskData | undefined {
 
 /** The task a final result came from (`_meta["io.modelcontextprotocol/related-task"]`), if any. */
 export function relatedTaskId(result: ToolResult): string | undefined {
-  const related = z.object({ taskId: z.string().regex(/^[0-9a-f]{32}$/) }).safeParse(result._meta?.["io.modelcontextprotocol/related-task"]);
+  const related = z.object({ taskId: TaskIdSchema }).safeParse(result._meta?.["io.modelcontextprotocol/related-task"]);
   return related.success ? related.data.taskId : undefined;
 }
 

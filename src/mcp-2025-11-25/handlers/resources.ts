@@ -15,7 +15,7 @@ export function registerResourceHandlers(server: SdkServer, ctx: McpContext): vo
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     const { uri } = request.params;
-    const read = await readResource(ctx.env, ctx.gateway, uri);
+    const read = await readResource(ctx.gateway, uri);
     switch (read.kind) {
       case "card":
       case "task":

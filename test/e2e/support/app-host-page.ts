@@ -29,11 +29,13 @@ declare global {
       input(id: string, args: Record<string, unknown>): Promise<void>;
       result(id: string, result: CallToolResult): Promise<void>;
       teardown(id: string): Promise<void>;
+      theme(id: string, theme: "light" | "dark"): void;
     };
   }
 }
 
 const bridges = new Map<string, AppBridge>();
+const contexts = new Map<string, McpUiHostContext>();
 
 function bridgeOf(id: string): AppBridge {
   const bridge = bridges.get(id);
@@ -75,6 +77,7 @@ async function mount(options: MountOptions): Promise<void> {
   await bridge.connect(new PostMessageTransport(contentWindow, contentWindow));
   iframe.src = `/view?id=${encodeURIComponent(options.id)}`;
   bridges.set(options.id, bridge);
+  contexts.set(options.id, hostContextFor(options, tool));
   await initialized;
 }
 
@@ -84,5 +87,11 @@ window.testHost = {
   result: (id, result) => bridgeOf(id).sendToolResult(result),
   async teardown(id) {
     await bridgeOf(id).teardownResource({});
+  },
+  // The whole context, as a host keeps it; the bridge sends the view only what changed.
+  theme(id, theme) {
+    const context = { ...contexts.get(id), theme };
+    contexts.set(id, context);
+    bridgeOf(id).setHostContext(context);
   },
 };

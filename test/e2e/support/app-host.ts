@@ -49,6 +49,8 @@ export interface AppHost {
   input(viewId: string, args: Record<string, unknown>): Promise<void>;
   result(viewId: string, result: CallToolResult): Promise<void>;
   teardown(viewId: string): Promise<void>;
+  /** The host switches theme: a `ui/notifications/host-context-changed` to the view. */
+  theme(viewId: string, theme: "light" | "dark"): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -94,6 +96,7 @@ export async function startAppHost(browser: Browser, view: { html: string; csp: 
     input: (viewId, args) => tab.evaluate(([id, a]) => window.testHost.input(id, a), [viewId, args] as const),
     result: (viewId, result) => tab.evaluate(([id, r]) => window.testHost.result(id, r), [viewId, result] as const),
     teardown: (viewId) => tab.evaluate((id) => window.testHost.teardown(id), viewId),
+    theme: (viewId, theme) => tab.evaluate(([id, t]) => window.testHost.theme(id, t), [viewId, theme] as const),
     async close() {
       await context.close();
       await new Promise<void>((done) => server.close(() => done()));

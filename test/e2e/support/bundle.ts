@@ -1,8 +1,8 @@
 /**
  * A Worker's upload size as `wrangler deploy` would send it: `wrangler deploy --dry-run --outdir`
- * bundles without uploading, and each JavaScript module is gzipped here (zlib's default level, the
- * figure wrangler prints as "gzip"). Static assets are uploaded apart from the script and are not
- * counted. The esbuild metafile says which source files the bytes come from.
+ * bundles without uploading, and each module it writes (the script, and the pages it imports as
+ * text modules) is gzipped here (zlib's default level, the figure wrangler prints as "gzip").
+ * The esbuild metafile says which source files the script's bytes come from.
  */
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
@@ -16,8 +16,10 @@ const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 export interface BundleSize {
   rawKiB: number;
   gzipKiB: number;
-  /** Bytes in the output per source file (paths relative to the repo root, as esbuild names them). */
+  /** Bytes in the script per source file (paths relative to the repo root, as esbuild names them). */
   sources: Map<string, number>;
+  /** gzip KiB per uploaded module: the script (`index.js`) and each text module (`<hash>-console.html`…). */
+  modules: Map<string, number>;
 }
 
 interface Metafile {
@@ -38,10 +40,13 @@ export async function bundleSize(config?: string): Promise<BundleSize> {
     if (code !== 0) throw new Error(`wrangler deploy --dry-run failed (${code}):\n${output}`);
     let raw = 0;
     let gzip = 0;
-    for (const name of readdirSync(outdir).filter((n) => /\.(m?js|cjs)$/.test(n))) {
+    const modules = new Map<string, number>();
+    // Every file of the output is a module but the source map, wrangler's README and our metafile.
+    for (const name of readdirSync(outdir).filter((n) => !/\.map$|^README\.md$|^meta\.json$/.test(n))) {
       const bytes = readFileSync(join(outdir, name));
       raw += bytes.length;
       gzip += gzipSync(bytes).length;
+      modules.set(name, gzipSync(bytes).length / 1024);
     }
     const sources = new Map<string, number>();
     const meta = JSON.parse(readFileSync(metafile, "utf8")) as Metafile;
@@ -49,21 +54,8 @@ export async function bundleSize(config?: string): Promise<BundleSize> {
       if (!/\.(m?js|cjs)$/.test(name)) continue;
       for (const [source, { bytesInOutput }] of Object.entries(out.inputs)) sources.set(source, (sources.get(source) ?? 0) + bytesInOutput);
     }
-    return { rawKiB: raw / 1024, gzipKiB: gzip / 1024, sources };
+    return { rawKiB: raw / 1024, gzipKiB: gzip / 1024, sources, modules };
   } finally {
     rmSync(outdir, { recursive: true, force: true });
   }
-}
-
-/** The built pages (dist/pages/, the Worker's static assets), each gzipped as above. */
-export function pagesSize(): { rawKiB: number; gzipKiB: number } {
-  const dir = join(ROOT, "dist/pages");
-  let raw = 0;
-  let gzip = 0;
-  for (const name of readdirSync(dir).filter((n) => n.endsWith(".html"))) {
-    const bytes = readFileSync(join(dir, name));
-    raw += bytes.length;
-    gzip += gzipSync(bytes).length;
-  }
-  return { rawKiB: raw / 1024, gzipKiB: gzip / 1024 };
 }

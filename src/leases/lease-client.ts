@@ -3,7 +3,7 @@
  * most spends skip the round trip to it. Units leave the owner before they are spent, so its limit
  * holds; a lease only moves them into one isolate for a while. Two uses: the rate limiter's tokens
  * (src/limits/token-lease.ts) and the admission slots of the principals' indexes
- * (src/core/slot-lease.ts). An injected clock, a bounded map of keys, and per key one round trip
+ * (src/core/client/slot-lease.ts). An injected clock, a bounded map of keys, and per key one round trip
  * in flight, shared by every spend that found the lease empty.
  */
 
@@ -11,10 +11,16 @@
 export type LeaseGrant<Unit, Refusal> = { ok: true; units: readonly [Unit, ...Unit[]]; until: number } | { ok: false; refusal: Refusal };
 
 /**
- * One round trip to the owner: up to `want` units, first giving back `giveBack`, the unspent units
- * of a lease run out. `waiting`: the spends of this isolate waiting for a unit now (one, or a burst's many).
+ * One round trip to the owner: its own answer (an RPC promise), shared as it is by every spend
+ * waiting on it, and `grant` to read it. Every spend reads the answer itself: a waiter that awaited
+ * a promise of this isolate's making, resolved by another request's code, went on in that request's
+ * I/O context, and the runtime then refused its response ("Cannot perform I/O on behalf of a
+ * different request", seen under `npm run bench -- peers`; docs/peers.md).
  */
-export type LeaseRequest<Unit, Refusal> = (want: number, giveBack: Unit[], waiting: number) => Promise<LeaseGrant<Unit, Refusal>>;
+export interface LeaseRequest<Unit, Refusal, Answer> {
+  ask(want: number, giveBack: Unit[], waiting: number): Promise<Answer>;
+  grant(answer: Answer): LeaseGrant<Unit, Refusal>;
+}
 
 /** The next lease's size, from the last one's (0 before the first) and whether that one ran out with units unspent. */
 export type LeaseSizing = (last: number, ranOutUnspent: boolean) => number;
@@ -27,21 +33,21 @@ export interface LeaseOptions {
   now?: () => number;
 }
 
-interface Held<Unit, Refusal> {
+interface Held<Unit, Answer> {
   units: Unit[];
   /** Until when `units` may be spent. */
   until: number;
   /** The last lease's size. */
   want: number;
-  /** The round trip in flight, shared by every spend of this isolate that found no unit. */
-  pending?: Promise<LeaseGrant<Unit, Refusal>>;
+  /** The owner's answer in flight, shared by every spend of this isolate that found no unit. */
+  pending?: Promise<Answer>;
   /** Spends in take() that found no unit yet. */
   waiting: number;
 }
 
 /** An isolate's leases, by key. `Unit` is what is leased (a slot's id, a token's mark), never undefined. */
-export class Leases<Unit, Refusal> {
-  private readonly held = new Map<string, Held<Unit, Refusal>>();
+export class Leases<Unit, Refusal, Answer> {
+  private readonly held = new Map<string, Held<Unit, Answer>>();
   private readonly now: () => number;
 
   constructor(private readonly options: LeaseOptions) {
@@ -49,7 +55,7 @@ export class Leases<Unit, Refusal> {
   }
 
   /** Spend one unit of `key`'s lease, asking the owner (`request`) for a new lease when it has none left. */
-  async take(key: string, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal>): Promise<Spent<Unit, Refusal>> {
+  async take(key: string, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal, Answer>): Promise<Spent<Unit, Refusal>> {
     const held = this.entry(key);
     const spent = this.spend(held);
     if (spent) return spent;
@@ -61,28 +67,33 @@ export class Leases<Unit, Refusal> {
     }
   }
 
-  private async wait(held: Held<Unit, Refusal>, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal>): Promise<Spent<Unit, Refusal>> {
+  private async wait(held: Held<Unit, Answer>, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal, Answer>): Promise<Spent<Unit, Refusal>> {
     for (;;) {
       const spent = this.spend(held);
       if (spent) return spent;
       if (held.pending) {
         // A refusal answers every spend that waited on it; after a failed round trip each waiter
         // tries again itself, so the error surfaces in its own request.
-        const grant = await held.pending.catch(() => undefined);
+        const answer = await held.pending.then(
+          (value) => ({ value }),
+          () => undefined,
+        );
+        const grant = answer && request.grant(answer.value);
         if (grant && !grant.ok) return grant;
         continue;
       }
       // A lease run out gives its unspent units back; one used up in time gives nothing back.
       const giveBack = this.usable(held) ? [] : held.units.splice(0);
       held.want = sizing(held.want, giveBack.length > 0);
-      const pending = request(held.want, giveBack, held.waiting);
+      const pending = request.ask(held.want, giveBack, held.waiting);
       held.pending = pending;
-      let grant: LeaseGrant<Unit, Refusal>;
+      let answer: Answer;
       try {
-        grant = await pending;
+        answer = await pending;
       } finally {
         held.pending = undefined;
       }
+      const grant = request.grant(answer);
       if (!grant.ok) return grant;
       // This spend takes the first unit; the rest serve the next ones.
       held.units = grant.units.slice(1);
@@ -92,17 +103,17 @@ export class Leases<Unit, Refusal> {
   }
 
   /** A unit of the held lease, if it has one and may still be spent. */
-  private spend(held: Held<Unit, Refusal>): Spent<Unit, Refusal> | undefined {
+  private spend(held: Held<Unit, Answer>): Spent<Unit, Refusal> | undefined {
     if (!this.usable(held)) return undefined;
     const unit = held.units.shift();
     return unit === undefined ? undefined : { ok: true, unit };
   }
 
-  private usable(held: Held<Unit, Refusal>): boolean {
+  private usable(held: Held<Unit, Answer>): boolean {
     return this.now() < held.until;
   }
 
-  private entry(key: string): Held<Unit, Refusal> {
+  private entry(key: string): Held<Unit, Answer> {
     let held = this.held.get(key);
     if (held) {
       // Map order is insertion order: re-inserting keeps the busiest keys last.

@@ -30,7 +30,7 @@ const TOKEN: Token = true;
 type Refusal = Extract<RateGrant, { ok: false }>;
 
 export class TokenLeases {
-  private readonly leases: Leases<Token, Refusal>;
+  private readonly leases: Leases<Token, Refusal, RateGrant>;
   private readonly now: () => number;
 
   constructor(private readonly options: TokenLeaseOptions) {
@@ -40,17 +40,16 @@ export class TokenLeases {
 
   /** Spend one token of `key`'s bucket, refilling the local lease with `size` tokens when it is empty. */
   async spend(key: string, size: number, refill: RefillLease): Promise<RateVerdict> {
-    const spent = await this.leases.take(
-      key,
-      () => size,
-      async (want, giveBack) => {
-        const grant = await refill(want, giveBack.length);
+    const spent = await this.leases.take(key, () => size, {
+      // The bucket's own answer, unwrapped: every waiting request reads it itself (lease-client.ts).
+      ask: (want, giveBack) => refill(want, giveBack.length),
+      grant: (grant) => {
         if (!grant.ok) return { ok: false, refusal: grant };
         // Fresh from now on for leaseMs; the bucket grants at least one token with every ok.
-        const units: [Token, ...(Token)[]] = [TOKEN, ...Array.from({ length: grant.granted - 1 }, (): Token => TOKEN)];
+        const units: [Token, ...Token[]] = [TOKEN, ...Array.from({ length: grant.granted - 1 }, (): Token => TOKEN)];
         return { ok: true, units, until: this.now() + this.options.leaseMs };
       },
-    );
+    });
     return spent.ok ? { ok: true } : spent.refusal;
   }
 }

@@ -36,7 +36,7 @@ const slotLeaseSize: LeaseSizing = (last, ranOutUnspent) =>
   ranOutUnspent ? Math.max(1, Math.floor(last / 2)) : Math.min(MAX_SLOTS_PER_LEASE, Math.max(1, last * 2));
 
 export class SlotLeases {
-  private readonly leases: Leases<string, undefined>;
+  private readonly leases: Leases<string, undefined, SlotGrant>;
 
   constructor(options: SlotLeaseOptions) {
     this.leases = new Leases({ maxKeys: options.maxPrincipals, now: options.now ?? Date.now });
@@ -44,12 +44,15 @@ export class SlotLeases {
 
   /** A slot of `key` to create one task under, or undefined when the index grants none (ask it the exact way). */
   async take(key: string, request: RequestSlots): Promise<string | undefined> {
-    const spent = await this.leases.take(key, slotLeaseSize, async (want, giveBack, waiting) => {
-      const { ids, until } = await request(want, giveBack, waiting);
-      const [first, ...rest] = ids;
-      // No slot granted: near its cap the index admits each creation itself.
-      if (first === undefined) return { ok: false, refusal: undefined };
-      return { ok: true, units: [first, ...rest], until: until - SLOT_MARGIN_MS };
+    const spent = await this.leases.take(key, slotLeaseSize, {
+      // The index's own answer, unwrapped: every waiting creation reads it itself (lease-client.ts).
+      ask: request,
+      grant: ({ ids, until }) => {
+        const [first, ...rest] = ids;
+        // No slot granted: near its cap the index admits each creation itself.
+        if (first === undefined) return { ok: false, refusal: undefined };
+        return { ok: true, units: [first, ...rest], until: until - SLOT_MARGIN_MS };
+      },
     });
     return spent.ok ? spent.unit : undefined;
   }

@@ -2,6 +2,7 @@
 // isolate's admission slots (src/core/slot-lease.ts) and its rate-limit tokens
 // (src/limits/token-lease.ts). What only one use does (how leases are sized, what a refusal says)
 // is tested beside it: slot-lease.test.ts, token-lease.test.ts.
+import { Leases } from "../../src/leases/lease-client";
 import { describe, it } from "vitest";
 import { SLOT_MARGIN_MS, SlotLeases, type SlotGrant } from "../../src/core/client/slot-lease";
 import { TokenLeases, type RateGrant } from "../../src/limits/token-lease";
@@ -167,5 +168,32 @@ describe.each(uses)("the lease, for $name", (use) => {
     // "a" was forgotten when "b" came: its next spend needs a round trip of its own.
     await spend("a");
     expect(owners.trips("a")).toHaveLength(2);
+  });
+});
+
+describe("Leases (the shared client)", () => {
+  it("hands every spend waiting on a round trip the owner's own answer, which each reads itself", async ({ expect }) => {
+    // Under workerd a waiter must await the owner's RPC promise, not one resolved by another
+    // request's code (lease-client.ts); here: one ask, and the answer read once per spend.
+    const leases = new Leases<string, string, string>({ maxKeys: 10, now: () => 0 });
+    let answer: (value: string) => void = () => {};
+    const asked = new Promise<string>((resolve) => (answer = resolve));
+    let asks = 0;
+    const read: string[] = [];
+    const request = {
+      ask: () => {
+        asks += 1;
+        return asked;
+      },
+      grant: (value: string) => {
+        read.push(value);
+        return { ok: false as const, refusal: value };
+      },
+    };
+    const spends = Array.from({ length: 4 }, () => leases.take("k", () => 1, request));
+    answer("full");
+    expect(await Promise.all(spends)).toEqual(Array.from({ length: 4 }, () => ({ ok: false, refusal: "full" })));
+    expect(asks).toBe(1);
+    expect(read).toEqual(["full", "full", "full", "full"]);
   });
 });

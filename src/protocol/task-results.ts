@@ -7,7 +7,7 @@ import { taskResourceUri, echoMeta, type TaskMeta, type TaskSnapshot, type TaskO
 import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";
-import { sentencesText, stillRunningSentences, type Sentences } from "./task-sentences";
+import { sentencesText, stillRunningSentences } from "./task-sentences";
 
 /** The `_meta` key that ties a message to its task (2025-11-25 tasks; kept by the tasks extension). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
@@ -27,7 +27,8 @@ export function finalResult(taskId: string, outcome: TaskOutcome, meta: TaskMeta
  * sentences a model needs in the text and in `structuredContent` alike, a link to the task, and
  * the task as data for the card in `_meta` (docs/model-facing.md).
  */
-export function stillRunningResult(snapshot: TaskSnapshot, baseUrl: string, sentences: Sentences = stillRunningSentences(snapshot, baseUrl)): JsonObject {
+export function stillRunningResult(snapshot: TaskSnapshot, baseUrl: string): JsonObject {
+  const sentences = stillRunningSentences(snapshot, baseUrl);
   const { taskId } = snapshot.task;
   const uri = taskResourceUri(taskId);
   return {

@@ -142,15 +142,6 @@ for (const era of MODEL_ERA) {
 }
 
 describe("a question nobody can answer", () => {
-  it("2026: a plain call whose question is cancelled ends with Not deployed and says nobody answered", async ({ expect }) => {
-    const client = await connect(MODEL_ERA[1], { action: "cancel" });
-    const ended = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
-    expect(ended.summary).toBe(
-      `Not deployed: nobody answered "${QUESTION}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`,
-    );
-    expect(ended.data).toMatchObject({ deployed: false, action: "cancel" });
-  });
-
   it("2026: a plain call from a client that cannot ask anyone shows the question and how a person can answer", async ({ expect }) => {
     const client = await connect(MODEL_ERA[1]);
     const waiting = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
@@ -165,14 +156,16 @@ describe("a question nobody can answer", () => {
     expect(done.summary).toBe("Deployed api v2 to production in 3 steps.");
   });
 
-  it("2025: a cancel that reaches the job ends it with Not deployed and says nobody answered", async ({ expect }) => {
-    const client = await connect(MODEL_ERA[0], { action: "cancel" });
-    const ended = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
-    expect(ended.summary).toBe(
-      `Not deployed: nobody answered "${QUESTION}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`,
-    );
-    expect(ended.data).toMatchObject({ deployed: false, action: "cancel" });
-  });
+  for (const era of MODEL_ERA) {
+    it(`${era}: a cancel that reaches the job ends it with Not deployed and says nobody answered`, async ({ expect }) => {
+      const client = await connect(era, { action: "cancel" });
+      const ended = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
+      expect(ended.summary).toBe(
+        `Not deployed: nobody answered "${QUESTION}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`,
+      );
+      expect(ended.data).toMatchObject({ deployed: false, action: "cancel" });
+    });
+  }
 });
 
 describe("2026 tasks/get", () => {

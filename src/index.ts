@@ -11,8 +11,9 @@ import { isStepQueue, stepBatchHandler } from "./jobs/fan-out-consumer";
 import { handleJobBatch } from "./jobs/queue-consumer";
 import { findStep } from "./jobs/steps";
 import { jobRunner } from "./jobs/runner";
+import { eraTable, routeByEra } from "./eras";
 import { mcp20251125, sessionObserver } from "./mcp-2025-11-25";
-import { withModernEra } from "./mcp-2026-07-28";
+import { mcp20260728 } from "./mcp-2026-07-28";
 import { principalIndexes } from "./principals/principal-indexes";
 import { findTool } from "./tools/registry";
 import { webhookObserver } from "./webhooks/webhook-observer";
@@ -37,8 +38,10 @@ export class TaskObject extends TaskObjectBase {
   }
 }
 
-// One /mcp for both eras: a request claiming 2026-07-28 in its _meta is served by that adapter, the rest by 2025-11-25's.
-serveMcp(withModernEra(mcp20251125));
+// One /mcp for every era, a row each: a request is served by the row of the version it names
+// (src/eras); `initialize` and a session's traffic by the session era. A new revision is one more row.
+export const ERAS = eraTable([mcp20260728, mcp20251125]);
+serveMcp(routeByEra(ERAS));
 
 const handleStepBatch = stepBatchHandler((tool, step) => findStep(findTool(tool)?.steps, step));
 

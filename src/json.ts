@@ -1,6 +1,6 @@
 /**
  * JSON shapes every layer shares. A leaf: it imports nothing, so any folder may import it
- * without making a circle (src/streams keeps its own copy: it imports nothing else).
+ * without making a circle (src/streams and src/leases, which import no other folder, included).
  */
 
 /** A JSON object as it arrives or leaves: its values still unknown. */

@@ -5,9 +5,9 @@
  */
 import type { AdapterStateWriter } from "./object/adapter-state";
 import type { FanOutRequest, FanOutStatus } from "./fan-out/ledger";
-import type { AskedQuestion } from "./model/questions";
 import type { LogLevel, TaskEvent } from "./model/events";
 import type { TaskRecord } from "./model/record";
+import type { RunOutcome } from "./model/run-outcome";
 import type { JsonObject } from "../json";
 import type { PrincipalIndexes } from "./principal-index-port";
 
@@ -37,18 +37,6 @@ export interface FanOutPort {
   /** Stores a new fan-out; its messages go out when the run has ended and the job waits. */
   start(request: FanOutRequest): void;
 }
-
-/** How one run of a job ended; the TaskObject applies it through the state machine. */
-export type RunOutcome =
-  | { kind: "completed"; result: JsonObject }
-  /** `statusMessage`: what the task says meanwhile, instead of "Waiting until …" (a run that only checks back later). */
-  | { kind: "yielded"; wakeAt: number; reason?: string; statusMessage?: string }
-  /** The job asked (`job.elicit`): the task waits for the answers with nothing running. */
-  | { kind: "input"; questions: AskedQuestion[] }
-  | { kind: "failed"; message: string; permanent: boolean }
-  | { kind: "aborted" }
-  /** The job fanned items out (fan-out/record-wait.ts) and waits, holding no run, until their results are in. */
-  | { kind: "awaiting_fan_out"; message: string };
 
 /** Runs one slice of the job of tool `tool`. Never throws. */
 export type JobRunner = (tool: string, args: JsonObject, host: JobHost) => Promise<RunOutcome>;

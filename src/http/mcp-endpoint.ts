@@ -3,7 +3,18 @@
  * request, and the routes an adapter serves. src/index.ts plugs the adapter in.
  */
 import type { Settings } from "../config";
+import type { RequestId } from "../protocol/errors";
 import type { BodyResult } from "./body";
+
+/** A request that names its protocol version on itself (2026-07-28 on), as the era router found it. */
+export interface ClaimedMessage {
+  /** Absent for a notification. */
+  id?: RequestId;
+  method: string;
+  params: Record<string, unknown>;
+  /** The version the body claims; undefined for a notification served on the header alone. */
+  claimedVersion?: string;
+}
 
 export interface McpRequest {
   request: Request;
@@ -17,6 +28,8 @@ export interface McpRequest {
   /** The POST body, when a router in front (the era router) already read it, and parsed it if it had to look inside. */
   body?: BodyResult;
   json?: { value: unknown };
+  /** For a per-request era: the message the router classified (absent when the body could not be read or parsed). */
+  message?: ClaimedMessage;
 }
 
 export interface McpEndpoint {

@@ -11,6 +11,7 @@ import { isRecord } from "../json";
 import { taskDocument } from "../protocol/task-document";
 import { readBodyWithLimit } from "./body";
 import { parseJsonInput } from "./json-input";
+import { hasJsonContentType } from "./media-types";
 import type { AppEnv } from "./env";
 
 const MAX_INPUT_BODY = 64 * 1024;
@@ -23,7 +24,7 @@ export const noSuchTask = () => problem(404, "not_found", "No such task. Tasks a
 export async function answerTaskInput(c: Context<AppEnv>): Promise<Response> {
   const taskId = c.req.param("taskId");
   if (taskId === undefined || !isTaskId(taskId)) return noSuchTask();
-  if (!/^application\/json\b/i.test(c.req.header("Content-Type") ?? "")) {
+  if (!hasJsonContentType(c.req.raw)) {
     return problem(415, "unsupported_media_type", 'Send the answers as JSON with Content-Type: application/json: { "<key>": { "action": "accept", "content": { ... } } }.');
   }
   const body = await readBodyWithLimit(c.req.raw, Math.min(MAX_INPUT_BODY, c.get("settings").maxBodyBytes));

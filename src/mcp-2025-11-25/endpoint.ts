@@ -6,6 +6,7 @@
 import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { readBodyWithLimit } from "../http/body";
 import { parseJsonInput } from "../http/json-input";
+import { acceptedTypes, hasJsonContentType } from "../http/media-types";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { requestContext } from "../protocol/request-context";
@@ -25,13 +26,10 @@ const isRequest = (message: JSONRPCMessage): message is ClientRequest => "method
 
 export async function handleMcpPost(input: McpRequest): Promise<Response> {
   const { request, settings } = input;
-  const contentType = request.headers.get("Content-Type") ?? "";
-  if (!/^application\/json\b/i.test(contentType)) {
+  if (!hasJsonContentType(request)) {
     return jsonRpcErrorResponse(415, -32600, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.");
   }
-  const accept = request.headers.get("Accept") ?? "*/*";
-  const acceptsJson = /application\/json|\*\/\*|application\/\*/i.test(accept);
-  const acceptsSse = /text\/event-stream/i.test(accept);
+  const { json: acceptsJson, sse: acceptsSse } = acceptedTypes(request);
   if (!acceptsJson && !acceptsSse) {
     return jsonRpcErrorResponse(406, -32600, "Not Acceptable: the client must accept application/json and text/event-stream.");
   }

@@ -3,14 +3,19 @@
  * `/mcp` over Streamable HTTP with sessions, resumable streams and the tasks utility, and the
  * task observer that feeds its sessions' GET streams. src/index.ts plugs both in.
  */
-import type { McpEndpoint } from "../http/mcp-endpoint";
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import type { EraAdapter } from "../eras";
 import { handleMcpPost } from "./endpoint";
 import { handleMcpGet } from "./resume";
 import { endSession } from "./session";
 
 export { sessionObserver } from "./session-observer";
 
-export const mcp20251125: McpEndpoint = {
+/** The 2025-11-25 row of the era table: every version the SDK v1 `Server` negotiates through `initialize`. */
+export const mcp20251125: EraAdapter = {
+  revision: "2025-11-25",
+  versions: SUPPORTED_PROTOCOL_VERSIONS,
+  framing: "session",
   post: handleMcpPost,
   get: handleMcpGet,
   delete: (input) => endSession(input.request, input.env, input.principal),

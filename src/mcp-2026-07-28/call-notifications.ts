@@ -5,7 +5,7 @@
  * response stream; they never reach a `subscriptions/listen` stream.
  */
 import type { Progress } from "../core";
-import type { ModernContext } from "./context";
+import type { Context20260728 } from "./context";
 import { logLevelAllows } from "./envelope";
 
 export interface CallNotifier {
@@ -13,7 +13,7 @@ export interface CallNotifier {
   log(level: string, message: string): void;
 }
 
-export function callNotifier(ctx: ModernContext, toolName: string, progressToken: string | number | undefined): CallNotifier {
+export function callNotifier(ctx: Context20260728, toolName: string, progressToken: string | number | undefined): CallNotifier {
   const { output, envelope } = ctx;
   return {
     progress(progress) {

@@ -1,12 +1,12 @@
 /** What every 2026-07-28 handler of one HTTP request can reach: the era-free context, the request's envelope and output. */
 import type { RequestContext } from "../protocol/request-context";
 import type { RequestEnvelope } from "./envelope";
-import type { RequestId } from "./errors";
-import type { ModernOutput } from "./response";
+import type { RequestId } from "../protocol/errors";
+import type { Output20260728 } from "./response";
 
-export interface ModernContext extends RequestContext {
+export interface Context20260728 extends RequestContext {
   /** The client's capabilities, identity and log level, for this request only. */
   envelope: RequestEnvelope;
   requestId: RequestId;
-  output: ModernOutput;
+  output: Output20260728;
 }

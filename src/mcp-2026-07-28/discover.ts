@@ -9,12 +9,12 @@ import { SHARED_CAPABILITIES } from "../protocol/server-info";
 import { SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
 import { cacheable, STATIC_TTL_MS } from "./results";
 
-const MODERN_CAPABILITIES = {
+const CAPABILITIES_2026_07_28 = {
   ...SHARED_CAPABILITIES,
   logging: {},
   extensions: { [TASKS_EXTENSION]: {} },
 };
 
 export function discover(): JsonObject {
-  return cacheable({ supportedVersions: [...SUPPORTED_VERSIONS], capabilities: MODERN_CAPABILITIES, instructions: MODEL_INSTRUCTIONS }, STATIC_TTL_MS, "public");
+  return cacheable({ supportedVersions: [...SUPPORTED_VERSIONS], capabilities: CAPABILITIES_2026_07_28, instructions: MODEL_INSTRUCTIONS }, STATIC_TTL_MS, "public");
 }

@@ -5,7 +5,7 @@
  */
 import * as z from "zod";
 import { hasTaskClientCapabilityV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { invalidEnvelope } from "./errors";
+import { invalidEnvelope } from "../protocol/errors";
 import { META } from "./protocol";
 
 export const LOG_LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;

@@ -8,9 +8,9 @@
 import type { TaskSnapshot } from "../core";
 import { followFeed, type FollowResult } from "../protocol/follow";
 import type { CallNotifier } from "./call-notifications";
-import type { ModernContext } from "./context";
+import type { Context20260728 } from "./context";
 
-export async function followCall(ctx: ModernContext, snapshot: TaskSnapshot, notifier: CallNotifier, deadline: number): Promise<FollowResult> {
+export async function followCall(ctx: Context20260728, snapshot: TaskSnapshot, notifier: CallNotifier, deadline: number): Promise<FollowResult> {
   const { taskId } = snapshot.task;
   const feed = await ctx.gateway.feed(taskId, snapshot.lastSeq);
   if (!feed) return { kind: "ended", lastSeq: snapshot.lastSeq };

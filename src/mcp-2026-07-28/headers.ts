@@ -4,8 +4,8 @@
  * name, uri or taskId. Missing, malformed or disagreeing values are `-32020` on HTTP 400, so a
  * router that trusts the headers can never be steered to another tool or task than the body names.
  */
-import type { ModernMessage } from "./classify";
-import { headerMismatch } from "./errors";
+import type { ClaimedMessage } from "../http/mcp-endpoint";
+import { headerMismatch } from "../protocol/errors";
 import { HEADER } from "./protocol";
 
 /** Which body field `Mcp-Name` mirrors, per method (SEP-2243, and the Tasks extension's routing headers). */
@@ -39,7 +39,7 @@ export function decodeHeaderValue(raw: string): string | undefined {
 
 const shown = (value: string): string => JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value);
 
-export function checkStandardHeaders(headers: Headers, message: ModernMessage): void {
+export function checkStandardHeaders(headers: Headers, message: ClaimedMessage): void {
   const isRequest = message.id !== undefined;
   const methodHeader = headers.get(HEADER.method)?.trim();
   if (isRequest) {

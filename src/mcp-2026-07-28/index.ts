@@ -1,5 +1,5 @@
 /**
- * The MCP 2026-07-28 adapter (with the Tasks extension), and the era router that puts it in front
- * of a legacy adapter on the same `/mcp`. A thin layer over the same TaskGateway the 2025 adapter uses.
+ * The MCP 2026-07-28 adapter (with the Tasks extension): one row of the era table (src/eras),
+ * a thin layer over the same TaskGateway the 2025-11-25 adapter uses.
  */
-export { withModernEra } from "./era-router";
+export { mcp20260728 } from "./adapter";

@@ -12,28 +12,26 @@
  */
 import type { InputResponsesV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { isTerminal, type TaskSnapshot } from "../core";
-import type { JsonObject } from "../json";
+import { isRecord, type JsonObject } from "../json";
 import type { CallNotifier } from "./call-notifications";
 import { callResult, stillRunningFallback } from "./call-results";
-import type { ModernContext } from "./context";
+import type { Context20260728 } from "./context";
 import type { RequestEnvelope } from "./envelope";
 import { invalidParams } from "../protocol/errors";
 import { followCall } from "./follow-call";
 import { openRequestState, sealRequestState } from "./request-state";
 import { pendingInputRequests } from "./task-wire";
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
-
 /** The client declared form-mode elicitation on this request (`elicitation: {}` means form). */
 export function canElicit(envelope: RequestEnvelope): boolean {
   const elicitation = envelope.capabilities["elicitation"];
-  return isObject(elicitation) && (isObject(elicitation["form"]) || !isObject(elicitation["url"]));
+  return isRecord(elicitation) && (isRecord(elicitation["form"]) || !isRecord(elicitation["url"]));
 }
 
 const unknownState = () => invalidParams("requestState was not issued by this server for this call (or it has expired): call the tool again without it.");
 
 /** The InputRequiredResult for a call whose task waits on questions. */
-export async function inputRequired(ctx: ModernContext, snapshot: TaskSnapshot, call: { tool: string; args: unknown }): Promise<JsonObject> {
+export async function inputRequired(ctx: Context20260728, snapshot: TaskSnapshot, call: { tool: string; args: unknown }): Promise<JsonObject> {
   const requestState = await sealRequestState(ctx.gateway, { taskId: snapshot.task.taskId, ...call });
   // The task is gone (it expired this instant): answer as if it had ended.
   if (requestState === undefined) throw unknownState();
@@ -48,7 +46,7 @@ export interface Retry {
 }
 
 /** A retry that carries a requestState: answer the call's task, then wait for it as the first call did. */
-export async function continueCall(ctx: ModernContext, retry: Retry, notifier: CallNotifier): Promise<JsonObject> {
+export async function continueCall(ctx: Context20260728, retry: Retry, notifier: CallNotifier): Promise<JsonObject> {
   const call = { tool: retry.tool, args: retry.args };
   const taskId = await openRequestState(ctx.gateway, retry.requestState, call);
   if (taskId === undefined) throw unknownState();
@@ -70,7 +68,7 @@ export async function continueCall(ctx: ModernContext, retry: Retry, notifier: C
 }
 
 /** The call's answer from its task's state: its result, its remaining questions, or the wait and then either (or the link). */
-async function answerWith(ctx: ModernContext, snapshot: TaskSnapshot, call: { tool: string; args: unknown }, notifier: CallNotifier): Promise<JsonObject> {
+async function answerWith(ctx: Context20260728, snapshot: TaskSnapshot, call: { tool: string; args: unknown }, notifier: CallNotifier): Promise<JsonObject> {
   if (isTerminal(snapshot.task.status) && snapshot.outcome) return callResult(snapshot, snapshot.outcome);
   // Questions still unanswered: ask for them again rather than fail (mrtr.mdx, "Error Handling").
   if (snapshot.task.status === "input_required") return canElicit(ctx.envelope) ? inputRequired(ctx, snapshot, call) : stillRunningFallback(snapshot, ctx.baseUrl);

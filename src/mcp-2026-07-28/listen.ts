@@ -12,11 +12,12 @@
 import * as z from "zod";
 import { parseTaskResourceUri, taskResourceUri, isTerminal, applyTaskEvent, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
-import type { ModernContext } from "./context";
-import { invalidParams } from "../protocol/errors";
+import type { Context20260728 } from "./context";
+import { ErrorCode, invalidParams } from "../protocol/errors";
 import { describeIssues } from "../protocol/params";
-import { ModernError, tasksExtensionRequired } from "./errors";
-import { ERROR, META } from "./protocol";
+import { tasksExtensionRequired } from "./errors";
+import { HttpProtocolError } from "../protocol/errors";
+import { META } from "./protocol";
 import { detailedTask, taskResultMeta } from "./task-wire";
 
 /**
@@ -51,7 +52,7 @@ function parseFilter(params: Record<string, unknown>) {
 }
 
 /** The caller's tasks among `ids`, at most MAX_WATCHED_TASKS; unknown and foreign ids are dropped. */
-async function resolveTasks(ctx: ModernContext, ids: readonly string[]): Promise<Map<string, TaskSnapshot>> {
+async function resolveTasks(ctx: Context20260728, ids: readonly string[]): Promise<Map<string, TaskSnapshot>> {
   const unique = [...new Set(ids)].slice(0, MAX_WATCHED_TASKS);
   const snapshots = await Promise.all(unique.map((id) => ctx.gateway.get(id)));
   const found = new Map<string, TaskSnapshot>();
@@ -59,9 +60,9 @@ async function resolveTasks(ctx: ModernContext, ids: readonly string[]): Promise
   return found;
 }
 
-export async function listen(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+export async function listen(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const filter = parseFilter(params);
-  if (!ctx.output.canNotify) throw new ModernError(ERROR.invalidRequest, "Not Acceptable: subscriptions/listen answers with an event stream; send Accept: application/json, text/event-stream.", 406);
+  if (!ctx.output.canNotify) throw new HttpProtocolError(ErrorCode.InvalidRequest, "Not Acceptable: subscriptions/listen answers with an event stream; send Accept: application/json, text/event-stream.", 406);
   if (filter.taskIds !== undefined && !ctx.envelope.tasks) throw tasksExtensionRequired("notifications/tasks (a taskIds filter) belong to the Tasks extension.");
   const uriTasks = (filter.resourceSubscriptions ?? []).flatMap((uri) => {
     const taskId = parseTaskResourceUri(uri);
@@ -90,7 +91,7 @@ export async function listen(ctx: ModernContext, params: Record<string, unknown>
 }
 
 /** Follows one task until it ends, its feed closes or the client leaves. */
-async function follow(ctx: ModernContext, watch: Watch, sendTask: (snapshot: TaskSnapshot) => void, subscriptionMeta: JsonObject): Promise<void> {
+async function follow(ctx: Context20260728, watch: Watch, sendTask: (snapshot: TaskSnapshot) => void, subscriptionMeta: JsonObject): Promise<void> {
   const { signal } = ctx.output;
   if (signal.aborted) return;
   const feed = await ctx.gateway.feed(watch.snapshot.task.taskId, watch.snapshot.lastSeq);

@@ -4,20 +4,20 @@
  * `-32601` on HTTP 404 (streamable-http.mdx, "Protocol Version Header").
  */
 import type { JsonObject } from "../json";
-import type { ModernContext } from "./context";
+import type { Context20260728 } from "./context";
 import { discover } from "./discover";
 import { listen } from "./listen";
 import { listResources, listResourceTemplates, readResource } from "./resources";
 import { cancelTask, getTask, updateTask } from "./tasks";
 import { toolsCall, listTools } from "./tools";
 
-export interface ModernMethod {
-  run(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject>;
+export interface Method20260728 {
+  run(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject>;
   /** Only for clients that declared the Tasks extension on this request (else `-32021`). */
   needsTasksExtension?: boolean;
 }
 
-export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string, ModernMethod>([
+export const METHODS_2026_07_28: ReadonlyMap<string, Method20260728> = new Map<string, Method20260728>([
   ["server/discover", { run: async () => discover() }],
   ["tools/list", { run: async () => listTools() }],
   ["tools/call", { run: toolsCall }],

@@ -1,19 +1,17 @@
 /**
- * The names of MCP 2026-07-28 this adapter speaks: the version, the reserved `_meta` keys,
- * the spec's own error codes, and which versions the endpoint serves in either era.
+ * The names of MCP 2026-07-28 this adapter speaks: the version, the reserved `_meta` keys and
+ * headers, and every version the endpoint serves (its error codes are in src/protocol/errors.ts).
  */
 import { SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
 import { TASKS_EXTENSION_ID_V2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 
-export const MODERN_VERSION = "2026-07-28";
+export const VERSION_2026_07_28 = "2026-07-28";
 
 /** Versions the 2025 adapter negotiates through `initialize` (the SDK v1 list it accepts). */
-export const LEGACY_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
+export const VERSIONS_THROUGH_INITIALIZE: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS;
 
-/** What `server/discover` and `-32022` name: the modern version first, then every legacy one. */
-export const SUPPORTED_VERSIONS: readonly string[] = [MODERN_VERSION, ...LEGACY_VERSIONS];
-
-export const isLegacyVersion = (version: string): boolean => LEGACY_VERSIONS.includes(version);
+/** What `server/discover` and `-32022` name: 2026-07-28 first, then every version served through `initialize`. */
+export const SUPPORTED_VERSIONS: readonly string[] = [VERSION_2026_07_28, ...VERSIONS_THROUGH_INITIALIZE];
 
 export const META = {
   protocolVersion: "io.modelcontextprotocol/protocolVersion",
@@ -25,18 +23,6 @@ export const META = {
 } as const;
 
 export const TASKS_EXTENSION = TASKS_EXTENSION_ID_V2;
-
-/** The codes 2026-07-28 reserves (basic/index.mdx, "Error Codes"); the JSON-RPC ones keep their meaning. */
-export const ERROR = {
-  parse: -32700,
-  invalidRequest: -32600,
-  methodNotFound: -32601,
-  invalidParams: -32602,
-  internal: -32603,
-  headerMismatch: -32020,
-  missingCapability: -32021,
-  unsupportedVersion: -32022,
-} as const;
 
 export const HEADER = {
   protocolVersion: "MCP-Protocol-Version",

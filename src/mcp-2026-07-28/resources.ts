@@ -8,9 +8,9 @@ import { isTerminal } from "../core";
 import type { JsonObject } from "../json";
 import { parseParams } from "../protocol/params";
 import { readResource as read, resourcesPage, taskResourceTemplate } from "../protocol/resources";
-import type { ModernContext } from "./context";
-import { ModernError } from "./errors";
-import { ERROR } from "./protocol";
+import type { Context20260728 } from "./context";
+import { ErrorCode, HttpProtocolError } from "../protocol/errors";
+
 import { cacheable, STATIC_TTL_MS } from "./results";
 
 /** A finished task's document changes no more until it expires; cached at most this long. */
@@ -20,16 +20,16 @@ export function listResourceTemplates(): JsonObject {
   return cacheable({ resourceTemplates: [taskResourceTemplate("list it in subscriptions/listen resourceSubscriptions")] }, STATIC_TTL_MS, "public");
 }
 
-const resourceNotFound = (uri: string): ModernError =>
-  new ModernError(ERROR.invalidParams, `Resource not found: "${uri.slice(0, 200)}". This server's resources are your tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html; tasks are deleted once their ttl has passed.`, 200, { uri: uri.slice(0, 2048) });
+const resourceNotFound = (uri: string): HttpProtocolError =>
+  new HttpProtocolError(ErrorCode.InvalidParams, `Resource not found: "${uri.slice(0, 200)}". This server's resources are your tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html; tasks are deleted once their ttl has passed.`, 200, { uri: uri.slice(0, 2048) });
 
 const ReadParams = z.object({ uri: z.string().max(2048) }).loose();
 
-export async function listResources(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+export async function listResources(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   return cacheable(await resourcesPage(ctx.gateway, params), 0, "private");
 }
 
-export async function readResource(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+export async function readResource(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const { uri } = parseParams(ReadParams, "resources/read", params);
   const found = await read(ctx.gateway, uri);
   switch (found.kind) {

@@ -8,7 +8,7 @@ import { SseStream } from "../streams/sse";
 
 export type JsonRpcMessage = Record<string, unknown>;
 
-export interface ModernOutput {
+export interface Output20260728 {
   /** Whether a notification can still reach the client (it accepts SSE and has not left). */
   readonly canNotify: boolean;
   notify(message: JsonRpcMessage): void;
@@ -20,7 +20,7 @@ export interface ModernOutput {
 
 const SSE_HEADERS = { "X-Accel-Buffering": "no" };
 
-export class RequestOutput implements ModernOutput {
+export class RequestOutput implements Output20260728 {
   private sse?: SseStream;
   private readonly controller = new AbortController();
   private markUpgraded: () => void = () => undefined;

@@ -9,6 +9,7 @@ import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/
 import { InputRequestsV2Schema, type CreateTaskResultV2, type DetailedTaskV2, type InputRequestsV2, type TaskStatusV2, type TaskV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { elicitationRequest, echoMeta, type Progress, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
+import { shortNumber } from "../protocol/short-number";
 
 type WireObject = Readonly<Record<string, JsonValue>>;
 
@@ -22,18 +23,17 @@ function wireObject(value: JsonObject): WireObject {
 }
 
 /** The 2026 status: a tool's `isError` result completes the task; a JSON-RPC error fails it. */
-export function modernStatus(snapshot: Pick<TaskSnapshot, "task" | "outcome">): TaskStatusV2 {
+export function status20260728(snapshot: Pick<TaskSnapshot, "task" | "outcome">): TaskStatusV2 {
   const { status } = snapshot.task;
   if (status === "failed" && snapshot.outcome?.kind === "result") return "completed";
   return status;
 }
 
 const MAX_STATUS_MESSAGE = 200;
-const number = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/\.?0+$/, ""));
 
 /** "3/10", "3/10 · copying b.txt": the current progress in a few characters. */
 export function progressText(progress: Progress): string {
-  const amount = progress.total !== undefined ? `${number(progress.progress)}/${number(progress.total)}` : number(progress.progress);
+  const amount = progress.total !== undefined ? `${shortNumber(progress.progress)}/${shortNumber(progress.total)}` : shortNumber(progress.progress);
   return progress.message ? `${amount} · ${progress.message}` : amount;
 }
 
@@ -87,7 +87,7 @@ export function inlinedResult(snapshot: TaskSnapshot, result: JsonObject): WireO
 /** What `tasks/get` answers and `notifications/tasks` carries, without the result envelope. */
 export function detailedTask(snapshot: TaskSnapshot): DetailedTaskV2 {
   const base = taskBase(snapshot);
-  const status = modernStatus(snapshot);
+  const status = status20260728(snapshot);
   const { outcome } = snapshot;
   switch (status) {
     case "completed":
@@ -111,5 +111,5 @@ export function taskResultMeta(snapshot: TaskSnapshot): WireObject | undefined {
 /** The handle a task-capable `tools/call` answers with once the task is durable. */
 export function createTaskResult(snapshot: TaskSnapshot): CreateTaskResultV2 {
   const meta = taskResultMeta(snapshot);
-  return { ...taskBase(snapshot), status: modernStatus(snapshot), resultType: "task", ...(meta && { _meta: meta }) };
+  return { ...taskBase(snapshot), status: status20260728(snapshot), resultType: "task", ...(meta && { _meta: meta }) };
 }

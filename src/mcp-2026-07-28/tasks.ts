@@ -10,13 +10,13 @@ import type { JsonObject } from "../json";
 import { invalidParams, taskNotFound } from "../protocol/errors";
 import { parseParams } from "../protocol/params";
 import { cancelTask as cancel, requireTask } from "../protocol/tasks";
-import type { ModernContext } from "./context";
-import { detailedTask, modernStatus, taskResultMeta } from "./task-wire";
+import type { Context20260728 } from "./context";
+import { detailedTask, status20260728, taskResultMeta } from "./task-wire";
 
 const TaskIdParams = z.object({ taskId: z.string().max(256) }).loose();
 const UpdateParams = z.object({ taskId: z.string().max(256), inputResponses: InputResponsesV2Schema }).loose();
 
-export async function getTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+export async function getTask(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const { taskId } = parseParams(TaskIdParams, "tasks/get", params);
   const snapshot = await requireTask(ctx.gateway, taskId);
   const meta = taskResultMeta(snapshot);
@@ -28,7 +28,7 @@ export async function getTask(ctx: ModernContext, params: Record<string, unknown
  * answer that breaks its form is `-32602` naming the field, and nothing is taken (the task keeps
  * waiting); a task that has ended takes no answers, and says so.
  */
-export async function updateTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+export async function updateTask(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const { taskId, inputResponses } = parseParams(UpdateParams, "tasks/update", params);
   const answered = await ctx.gateway.answer(taskId, inputResponses);
   if (answered.ok) return {};
@@ -38,12 +38,12 @@ export async function updateTask(ctx: ModernContext, params: Record<string, unkn
     case "invalid":
       throw invalidParams(`Invalid inputResponses: the answer to "${answered.key}" does not fit its question: ${answered.message}. Nothing was taken; the task still waits.`);
     case "terminal":
-      throw invalidParams(`Task ${taskId} is already ${modernStatus(answered.snapshot)}; it no longer takes answers.`);
+      throw invalidParams(`Task ${taskId} is already ${status20260728(answered.snapshot)}; it no longer takes answers.`);
   }
 }
 
 /** Cooperative: the ack comes at once; a task that already ended keeps its ending (and the ack is the same). */
-export async function cancelTask(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+export async function cancelTask(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const { taskId } = parseParams(TaskIdParams, "tasks/cancel", params);
   await cancel(ctx.gateway, taskId);
   return {};

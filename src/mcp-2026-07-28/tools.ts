@@ -12,7 +12,7 @@ import { callTool } from "../protocol/call-tool";
 import { parseParams } from "../protocol/params";
 import { toolListings } from "../protocol/tool-listings";
 import { callNotifier } from "./call-notifications";
-import type { ModernContext } from "./context";
+import type { Context20260728 } from "./context";
 import { taskOnlyTool } from "./errors";
 import { callResult, withoutRelatedTask } from "./call-results";
 import { followCall } from "./follow-call";
@@ -35,7 +35,7 @@ const CallParamsSchema = z
   })
   .loose();
 
-export async function toolsCall(ctx: ModernContext, params: Record<string, unknown>): Promise<JsonObject> {
+export async function toolsCall(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const { name, arguments: args, requestState, inputResponses } = parseParams(CallParamsSchema, "tools/call", params);
   const progressToken = isRecord(params["_meta"]) ? params["_meta"]["progressToken"] : undefined;
   const notifier = callNotifier(ctx, name, typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined);

@@ -4,7 +4,7 @@
  * task answers in the tool's own words.
  */
 import { echoMeta, type AnswerOutcome, type TaskSnapshot } from "../core";
-import type { JsonObject } from "../json";
+import { isRecord, type JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";
 import { finalResult, relatedTask } from "./task-results";
@@ -48,8 +48,6 @@ export function resultOf(snapshot: TaskSnapshot): JsonObject {
     });
   }
 }
-
-const isRecord = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const textOfResult = (result: JsonObject): string =>
   (Array.isArray(result["content"]) ? result["content"] : [])

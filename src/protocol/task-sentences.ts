@@ -5,6 +5,7 @@
  */
 import { isTerminal, type TaskSnapshot } from "../core";
 import { howToAnswer } from "./input-requests";
+import { shortNumber } from "./short-number";
 
 /** The sentences of one result: `summary` always, `next` while something is left to do. */
 export interface Sentences {
@@ -37,13 +38,12 @@ export function duration(seconds: number): string {
   return `${Math.round(seconds / 3600)} h`;
 }
 
-const number = (value: number): string => (Number.isInteger(value) ? String(value) : value.toFixed(2).replace(/\.?0+$/, ""));
 
 /** " (10 of 90, about 80 s left)", or "" before any progress. */
 function progressPhrase(snapshot: Seen, now: number): string {
   const { progress } = snapshot;
   if (!progress) return "";
-  const amount = progress.total !== undefined ? `${number(progress.progress)} of ${number(progress.total)}` : number(progress.progress);
+  const amount = progress.total !== undefined ? `${shortNumber(progress.progress)} of ${shortNumber(progress.total)}` : shortNumber(progress.progress);
   const left = progress.total !== undefined && progress.progress > 0 ? `, about ${duration(secondsLeft(snapshot, now))} left` : "";
   return ` (${amount}${left})`;
 }

@@ -5,6 +5,7 @@
  */
 import { DurableObject } from "cloudflare:workers";
 import { readSettings } from "../config";
+import { isRecord } from "../json";
 import { parseTaskResourceUri, taskObjectName } from "../core";
 import { replayPages } from "../streams/replay";
 import { closeQuietly, completeClose, sendQuietly } from "../streams/websockets";
@@ -36,13 +37,12 @@ export interface LiveSession {
   clientElicitation: boolean;
 }
 
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
-const declaresTasks = (capabilities: Record<string, unknown>): boolean => isObject(capabilities["tasks"]);
+const declaresTasks = (capabilities: Record<string, unknown>): boolean => isRecord(capabilities["tasks"]);
 /** `elicitation: {}` means form mode (the spec's backwards-compatible reading); `{ url: {} }` alone does not. */
 const declaresFormElicitation = (capabilities: Record<string, unknown>): boolean => {
   const elicitation = capabilities["elicitation"];
-  if (!isObject(elicitation)) return false;
-  return isObject(elicitation["form"]) || !isObject(elicitation["url"]);
+  if (!isRecord(elicitation)) return false;
+  return isRecord(elicitation["form"]) || !isRecord(elicitation["url"]);
 };
 
 export class SessionObject extends DurableObject<Env> {

@@ -4,6 +4,7 @@
  * socket after the terminal `result` event. Events arrive as WireEvents; `decode` gives them
  * their type (the core's TaskEvent), and events it refuses are skipped.
  */
+import { isRecord } from "../json";
 import { decodeFeedMessage, FEED_META_HEADER, FEED_STATE_HEADER, type WireEvent } from "./feed-frames";
 import { closeQuietly } from "./websockets";
 
@@ -65,9 +66,6 @@ export async function openFeed<E>(stub: FeedSource, afterSeq: number, decode: De
   const events = decodeAll(await opened.replay.text(), decode);
   return { ok: true, feed: feedOverEvents(events, opened.meta, opened.state) };
 }
-
-// src/streams imports nothing else, so it keeps its own copy of src/json.ts's isRecord.
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 function headerJson(response: Response, name: string): unknown {
   const value = response.headers.get(name);

@@ -4,12 +4,11 @@
  * the arguments: JSON.stringify visits them, within the depth every request body was held to where
  * it entered (src/http/json-input.ts).
  */
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+import { isRecord } from "../../json";
 
 /** JSON with the keys of every object sorted, so the same value always has the same text. */
 export const canonicalJson = (value: unknown): string =>
-  JSON.stringify(value, (_key, inner: unknown) => (isPlainObject(inner) ? Object.fromEntries(Object.keys(inner).sort().map((key) => [key, inner[key]])) : inner)) ?? "null";
+  JSON.stringify(value, (_key, inner: unknown) => (isRecord(inner) ? Object.fromEntries(Object.keys(inner).sort().map((key) => [key, inner[key]])) : inner)) ?? "null";
 
 /** SHA-256 of `text`, base64url. */
 export async function sha256Base64url(text: string): Promise<string> {

@@ -7,7 +7,7 @@ import { backoff } from "./backoff";
 import { awaitFanOut } from "../fan-out/record-wait";
 import { waitForInput } from "./input-wait";
 import { paceAfter } from "./poll-interval";
-import type { RunOutcome } from "../ports";
+import type { RunOutcome } from "./run-outcome";
 import { resultEventData, type NewTaskEvent } from "./events";
 import type { TaskMeta } from "./meta";
 import { holdsLease, isTerminal, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./record";

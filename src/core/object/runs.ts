@@ -8,7 +8,8 @@
 import type { Settings } from "../../config";
 import type { FanOuts } from "../fan-out/ledger";
 import { beginRun, endRun, renewLease, type Transition } from "../model/machine";
-import type { JobRunner, RunOutcome } from "../ports";
+import type { RunOutcome } from "../model/run-outcome";
+import type { JobRunner } from "../ports";
 import type { NewTaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
 import { taskJobHost } from "./job-host";

@@ -1,3 +1,3 @@
-import type { JsonObject } from "../json";
+import { LIMIT } from "../config";
 
-export type Frame = JsonObject;
+export const frameLimit = LIMIT;

@@ -1,0 +1,1 @@
+export const LIMIT = 1;

@@ -1,1 +1,0 @@
-export type JsonObject = { [key: string]: unknown };

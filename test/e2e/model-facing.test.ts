@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { connectClient } from "./support/mcp";
 import { sharedServer } from "./support/dev-server";
-import { DEPLOY, QUESTION, YES } from "./support/hitl";
+import { DEPLOY, QUESTION, YES, answeredOnItsOwn } from "./support/hitl";
 import { MODERN, TASKS, modern, resultOf, startTask } from "./support/modern";
 
 type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean | string[]> };
@@ -120,8 +120,9 @@ for (const era of MODEL_ERA) {
     it("deploy says Deployed on yes and Not deployed, with the reason, on no", async ({ expect }) => {
       const yes = oneMeaning(expect, await (await connect(era, { action: "accept", content: { confirm: true } })).callTool({ name: "deploy", arguments: DEPLOY }));
       expect(yes).toMatchObject({ summary: "Deployed api v2 to production in 3 steps.", data: { deployed: true } });
+      // A decline at once is the client's own (docs/human-in-the-loop.md, "Who answered"): a person's is in who-answered.test.ts.
       const no = oneMeaning(expect, await (await connect(era, { action: "decline" })).callTool({ name: "deploy", arguments: DEPLOY }));
-      expect(no).toMatchObject({ summary: "Not deployed: the person declined deploying api v2 to production.", data: { deployed: false, action: "decline" } });
+      expect(no).toMatchObject({ summary: answeredOnItsOwn("declined"), data: { deployed: false, action: "decline", automatic: true } });
     });
 
     it("a task-only tool from a client that cannot follow tasks is refused in one sentence to relay", async ({ expect }) => {
@@ -157,13 +158,11 @@ describe("a question nobody can answer", () => {
   });
 
   for (const era of MODEL_ERA) {
-    it(`${era}: a cancel that reaches the job ends it with Not deployed and says nobody answered`, async ({ expect }) => {
+    it(`${era}: a cancel at once (claude -p) ends the job with Not deployed, says the client answered on its own and what a person can do`, async ({ expect }) => {
       const client = await connect(era, { action: "cancel" });
       const ended = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
-      expect(ended.summary).toBe(
-        `Not deployed: nobody answered "${QUESTION}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`,
-      );
-      expect(ended.data).toMatchObject({ deployed: false, action: "cancel" });
+      expect(ended.summary).toBe(answeredOnItsOwn("cancelled"));
+      expect(ended.data).toMatchObject({ deployed: false, action: "cancel", automatic: true });
     });
   }
 });

@@ -11,3 +11,15 @@ export const MODEL_INSTRUCTIONS = [
   "- Some tools ask a person a question (for example to confirm a deploy). When the question cannot be shown to anyone here, the answer says the task is waiting for a person: ask the user, then pass their answer on with task_input, and never answer for them. A person can also answer in this server's task console.",
   "- A tool that runs only as a background task cannot run from a client that does not follow background tasks; its answer says so. Tell the user.",
 ].join("\n");
+
+/**
+ * One line of the same, on each task-capable tool's description: most agents drop `instructions`
+ * (docs/clients.md), so this is all their model learns of how long calls work. Added by the listing
+ * (tool-listings.ts), so a tool of yours gets it without writing it.
+ */
+export function longCallLine(taskSupport: "optional" | "required"): string {
+  if (taskSupport === "required") {
+    return "It always runs in the background as a task, so it needs a client that supports MCP tasks; such a client brings its result when it ends.";
+  }
+  return 'If a call takes more than a few seconds, it keeps running in the background and answers "Still running" with a taskId instead of its result: then call task_result with that taskId when the answer says (not this tool again).';
+}

@@ -3,6 +3,8 @@
  * the model's system prompt (Claude Code does, verbatim), so they are written for a model — how long
  * calls work here and what to do when one does not answer at once — with no protocol method names.
  */
+import type { Tool } from "../tools/define";
+
 export const MODEL_INSTRUCTIONS = [
   "Some tools on this server run for minutes, hours or days. How their calls work:",
   "- A call that finishes within a few seconds answers with its result.",
@@ -15,11 +17,22 @@ export const MODEL_INSTRUCTIONS = [
 /**
  * One line of the same, on each task-capable tool's description: most agents drop `instructions`
  * (docs/clients.md), so this is all their model learns of how long calls work. Added by the listing
- * (tool-listings.ts), so a tool of yours gets it without writing it.
+ * (tool-listings.ts, toolDescription), so a tool of yours gets it without writing it.
  */
 export function longCallLine(taskSupport: "optional" | "required"): string {
   if (taskSupport === "required") {
-    return "It always runs in the background as a task, so it needs a client that supports MCP tasks; such a client brings its result when it ends.";
+    return (
+      "It always runs in the background as a task, so it needs a client that supports MCP tasks; " +
+      "such a client brings its result when it ends."
+    );
   }
-  return 'If a call takes more than a few seconds, it keeps running in the background and answers "Still running" with a taskId instead of its result: then call task_result with that taskId when the answer says (not this tool again).';
+  return (
+    'If a call takes more than a few seconds, it keeps running in the background and answers "Still running" ' +
+    "with a taskId instead of its result: " +
+    "then call task_result with that taskId when the answer says (not this tool again)."
+  );
 }
+
+/** A tool's description as listed: its own words, then the line on long calls if it may run as a task. */
+export const toolDescription = ({ description, taskSupport }: Pick<Tool, "description" | "taskSupport">): string =>
+  taskSupport === "forbidden" ? description : `${description} ${longCallLine(taskSupport)}`;

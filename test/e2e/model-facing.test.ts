@@ -19,15 +19,27 @@ interface Said {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
+interface Listed {
+  name: string;
+  description?: string;
+  outputSchema?: unknown;
+  execution?: { taskSupport?: string };
+}
 interface AnyClient {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
-  listTools(): Promise<{ tools: { name: string; outputSchema?: unknown }[] }>;
+  listTools(): Promise<{ tools: Listed[] }>;
   getInstructions(): string | undefined;
 }
 
 const server = sharedServer({ API_KEYS: "alice:alice-token", INLINE_WAIT_MS: "8000" });
 const auth = { Authorization: "Bearer alice-token" };
 const clients: { close(): Promise<void> }[] = [];
+// The line the listing adds to a task-capable tool's description (src/protocol/instructions.ts).
+const LONG_CALL_LINE = new RegExp(
+  ' If a call takes more than a few seconds, it keeps running in the background and answers "Still running" with a taskId ' +
+    "instead of its result: then call task_result with that taskId when the answer says \\(not this tool again\\)\\.$",
+);
+const TASK_ONLY_LINE = / It always runs in the background as a task, so it needs a client that supports MCP tasks; such a client brings/;
 const MODEL_ERA = ["2025-11-25 (SDK v1 Client)", "2026-07-28 (SDK v2 Client)"] as const;
 type Era = (typeof MODEL_ERA)[number];
 
@@ -81,6 +93,16 @@ for (const era of MODEL_ERA) {
       for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: "object", properties: { summary: { type: "string" } } });
     });
 
+    it("each task-capable tool's description says in one line how long calls work (clients drop instructions)", async ({ expect }) => {
+      const { tools } = await (await connect(era)).listTools();
+      const support = (tool: Listed) => tool.execution?.taskSupport;
+      const optional = tools.filter((tool) => support(tool) === "optional");
+      expect(optional.map((tool) => tool.name)).toEqual(expect.arrayContaining(["countdown", "deploy", "publish_report"]));
+      for (const tool of optional) expect(tool.description, tool.name).toMatch(LONG_CALL_LINE);
+      expect(tools.find((tool) => tool.name === "build_report")?.description).toMatch(TASK_ONLY_LINE);
+      for (const tool of tools.filter((t) => support(t) === "forbidden")) expect(tool.description, tool.name).not.toMatch(LONG_CALL_LINE);
+    });
+
     it("a quick tool and a task-capable tool that finishes inline say their own words in both parts", async ({ expect }) => {
       const client = await connect(era);
       expect(oneMeaning(expect, await client.callTool({ name: "echo", arguments: { text: "hello" } })).summary).toBe("hello");
@@ -95,6 +117,8 @@ for (const era of MODEL_ERA) {
       const taskId = String(fallback.data["taskId"]);
       expect(fallback.summary).toMatch(new RegExp(`^Still running: "countdown" continues in the background as task ${taskId} \\(\\d+ of 30, about \\d+ s left\\)\\. This is not its result\\.$`));
       expect(fallback.next).toMatch(new RegExp(`^Call task_result with taskId "${taskId}" in about \\d+ s to get the result;`));
+      // Self-contained, for clients that hand their model no instructions.
+      expect(fallback.next).toMatch(/ Calling "countdown" again would start a second run\.$/);
       // What only the card needs is not in the model's part.
       expect(Object.keys(fallback.data).sort()).toEqual(expect.arrayContaining(["status", "taskId"]));
       for (const viewOnly of ["pollInterval", "createdAt", "ttl", "inputRequests"]) expect(fallback.data).not.toHaveProperty(viewOnly);

@@ -9,6 +9,7 @@ import { taskSnapshot } from "../../src/core/client/task-rpc";
 import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
 import { beginRun, newTask, recordProgress } from "../../src/core/model/machine";
 import { estimatedMsLeft, pollIntervalMs } from "../../src/core/model/poll-interval";
+import { longCallLine, toolDescription } from "../../src/protocol/instructions";
 import { taskReport, toolOutputSchema } from "../../src/protocol/model-facing";
 import { duration, secondsLeft, statusSentences, stillRunningSentences } from "../../src/protocol/task-sentences";
 
@@ -103,5 +104,24 @@ describe("toolOutputSchema", () => {
   it("a quick tool's schema requires its own fields with the summary", ({ expect }) => {
     expect(toolOutputSchema(own, false)).toMatchObject({ type: "object", required: ["summary", "deployed", "service"] });
     expect(toolOutputSchema(undefined, true)).toEqual({ type: "object", properties: expect.objectContaining({ summary: expect.any(Object), next: expect.any(Object) }), required: ["summary"] });
+  });
+});
+
+describe("tool descriptions (for models whose client drops the instructions)", () => {
+  const tool = (taskSupport: "forbidden" | "optional" | "required") => ({ description: "Does my thing.", taskSupport });
+
+  it("a task-capable tool of yours gets the line on long calls without writing it", ({ expect }) => {
+    expect(toolDescription(tool("optional"))).toBe(`Does my thing. ${longCallLine("optional")}`);
+    expect(longCallLine("optional")).toContain('answers "Still running" with a taskId');
+    expect(longCallLine("optional")).toContain("call task_result with that taskId");
+    expect(toolDescription(tool("required"))).toBe(`Does my thing. ${longCallLine("required")}`);
+    expect(longCallLine("required")).toContain("needs a client that supports MCP tasks");
+  });
+
+  it("a quick tool's stays its own, and the line has no wire words", ({ expect }) => {
+    expect(toolDescription(tool("forbidden"))).toBe("Does my thing.");
+    for (const line of [longCallLine("optional"), longCallLine("required")]) {
+      expect(line).not.toMatch(/tasks\/|tools\/call|_meta|resultType|input_required|io\.modelcontextprotocol/);
+    }
   });
 });

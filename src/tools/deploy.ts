@@ -28,7 +28,7 @@ export default defineTool({
     version: z.string(),
     action: z.enum(["accept", "decline", "cancel"]).optional().describe("How the question was answered, when nothing was deployed."),
     note: z.string().optional().describe("The note the person gave with their yes."),
-    automatic: z.boolean().optional().describe("True when the client answered on its own, before anyone could see the question."),
+    automatic: z.boolean().optional().describe("True when the client answered on its own: no one saw the question."),
   }),
   async run({ service, version }, job) {
     const plan = await job.step("plan", () => ({ service, version, steps: ROLLOUT.length }));
@@ -45,9 +45,10 @@ export default defineTool({
       },
     });
     if (answer.action !== "accept" || answer.content?.["confirm"] !== true) {
+      const unseen = answer.automatic ? { automatic: true } : {};
       return {
         content: [{ type: "text", text: notDeployed(answer, service, version, question) }],
-        structuredContent: { deployed: false, service, version, action: answer.action, ...(answer.automatic && { automatic: true }) },
+        structuredContent: { deployed: false, service, version, action: answer.action, ...unseen },
       };
     }
     const note = answer.content["note"];
@@ -74,7 +75,8 @@ function notDeployed(answer: InputAnswer, service: string, version: string, ques
   const { action } = answer;
   if (action === "accept") return `Not deployed: ${service} ${version} was not confirmed for production.`;
   if (answer.automatic) {
-    return `Not deployed: ${answeredOnItsOwn(answer, question)} Nothing was rolled out. ${askWhereAPersonCan("deploy", "deploy")}`;
+    const what = `${answeredOnItsOwn(answer, question)} Nothing was rolled out.`;
+    return `Not deployed: ${what} ${askWhereAPersonCan("deploy", "deploy")}`;
   }
   if (action === "decline") return `Not deployed: the person declined deploying ${service} ${version} to production.`;
   return `Not deployed: nobody answered "${question}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`;

@@ -15,7 +15,8 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 /** Why not, in words a model can relay; a decline or cancel too soon for a person is the client's own. */
 function why(answer: InputAnswer, question: string): string {
   if (answer.action === "accept") return "the person chose not to publish it.";
-  if (answer.automatic) return `${answeredOnItsOwn(answer, question)} ${askWhereAPersonCan("publish_report", "publish")}`;
+  const goAhead = askWhereAPersonCan("publish_report", "publish");
+  if (answer.automatic) return `${answeredOnItsOwn(answer, question)} ${goAhead}`;
   return answer.action === "decline" ? "the person declined." : "the question was cancelled.";
 }
 
@@ -35,7 +36,8 @@ export class PublishReportWorkflow extends TaskWorkflow<PublishReportInput> {
         required: ["publish"],
       },
     });
-    if (answer.action !== "accept" || answer.content?.["publish"] !== true) return `Not published: ${why(answer, question)}`;
+    const yes = answer.action === "accept" && answer.content?.["publish"] === true;
+    if (!yes) return `Not published: ${why(answer, question)}`;
     await task.step("publish", async () => (await pause(PAGE_MS), true), { config: { retries: { limit: 2, delay: "1 second", backoff: "constant" } } });
     return `Published a report of ${pages} pages.`;
   }

@@ -20,7 +20,7 @@ export interface TaskSnapshot {
   outcome?: TaskOutcome;
   /** The questions the task waits on, by key, while it is `input_required`. */
   inputRequests?: Record<string, InputQuestion>;
-  /** While it works: when it should be done (ms), from its pace at work, waits for a person excluded (poll-interval.ts). */
+  /** While it works: when it should be done (ms), from its pace at work (poll-interval.ts, estimatedEndAt). */
   estimatedEndAt?: number;
   lastSeq: number;
 }
@@ -68,7 +68,8 @@ export type AnswerOutcome =
   | { ok: false; reason: "terminal"; snapshot: TaskSnapshot }
   | { ok: false; reason: "invalid"; key: string; message: string; snapshot: TaskSnapshot };
 
-const withEnd = (end: number | undefined): { estimatedEndAt?: number } => (end === undefined ? {} : { estimatedEndAt: Math.round(end) });
+const withEnd = (end: number | undefined): { estimatedEndAt?: number } =>
+  end === undefined ? {} : { estimatedEndAt: Math.round(end) };
 
 /** The snapshot of `record`, whose latest event is `lastSeq`, as seen at `now`. */
 export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): TaskSnapshot {

@@ -73,7 +73,12 @@ export type AnswerResult =
  * none is taken. Once no question is pending, the task is due to run again. A decline or cancel
  * that comes within `floorMs` of the question being asked is marked `automatic`: the client's own.
  */
-export function answerInputs(record: TaskRecord, responses: Readonly<Record<string, unknown>>, now: number, floorMs = PERSON_FLOOR_MS): AnswerResult {
+export function answerInputs(
+  record: TaskRecord,
+  responses: Readonly<Record<string, unknown>>,
+  now: number,
+  floorMs = PERSON_FLOOR_MS,
+): AnswerResult {
   if (isTerminal(record.status)) return { ok: false, reason: "terminal" };
   const pending = pendingInputs(record);
   const accepted: { key: string; answer: InputAnswer }[] = [];

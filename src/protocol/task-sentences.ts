@@ -16,18 +16,16 @@ export interface Sentences {
 /** The text block that says what the structured object says. */
 export const sentencesText = ({ summary, next }: Sentences): string => (next ? `${summary} ${next}` : summary);
 
-type Seen = Pick<TaskSnapshot, "task" | "progress" | "tool" | "inputRequests">;
+type Seen = Pick<TaskSnapshot, "task" | "progress" | "tool" | "inputRequests" | "estimatedEndAt">;
 
 /**
- * Seconds until the task is likely done: from its pace so far when it reports progress with a
- * total, else its poll interval. A guess, but one a model can plan a check-back with.
+ * Seconds until the task is likely done: the task's own estimate of its end (its pace at work, so
+ * days spent waiting for a person do not count; the poll interval uses the same one), else, without
+ * one or past it, its poll interval. A guess, but one a model can plan a check-back with.
  */
 export function secondsLeft(snapshot: Seen, now = Date.now()): number {
-  const { progress } = snapshot;
-  const elapsed = (now - Date.parse(snapshot.task.createdAt)) / 1000;
-  if (progress && progress.total !== undefined && progress.progress > 0 && progress.total > progress.progress && elapsed > 0) {
-    return Math.max(1, Math.round((elapsed * (progress.total - progress.progress)) / progress.progress));
-  }
+  const end = snapshot.estimatedEndAt;
+  if (end !== undefined && end > now) return Math.max(1, Math.round((end - now) / 1000));
   return Math.max(1, Math.round(snapshot.task.pollInterval / 1000));
 }
 
@@ -72,9 +70,10 @@ export function stillRunningSentences(snapshot: Seen, baseUrl: string, now = Dat
   if (snapshot.task.status === "input_required") {
     return { summary: `Waiting for a person: "${snapshot.tool}" (task ${taskId}) asks ${questionsOf(snapshot)}. This is not its result.`, next: answerHow(snapshot, baseUrl) };
   }
+  // Self-contained: most clients hand their model no instructions, so it says not to call the tool again.
   return {
     summary: `Still running: "${snapshot.tool}" continues in the background as task ${taskId}${progressPhrase(snapshot, now)}. This is not its result.`,
-    next: checkBackLater(snapshot, now),
+    next: `${checkBackLater(snapshot, now)} Calling "${snapshot.tool}" again would start a second run.`,
   };
 }
 

@@ -7,6 +7,7 @@ import type { Tool } from "../tools/define";
 import { tools } from "../tools/registry";
 import { checkBackListings } from "./check-back-tools";
 import { jsonInputSchema } from "./input-schema";
+import { toolDescription } from "./instructions";
 import { toolOutputSchema } from "./model-facing";
 import { taskCardToolMeta } from "./task-card";
 
@@ -14,7 +15,8 @@ export function toolListing(tool: Tool): JsonObject {
   return {
     name: tool.name,
     ...(tool.title && { title: tool.title }),
-    description: tool.description,
+    // How long calls work, for models whose client drops the server's instructions.
+    description: toolDescription(tool),
     inputSchema: jsonInputSchema(tool.inputSchema),
     // Every result carries its words in structuredContent.summary (docs/model-facing.md); a call
     // that may become a task may answer with the task link instead of the tool's own fields.

@@ -10,7 +10,8 @@ import { defineTool } from "./define";
 export default defineTool({
   name: "build_report",
   title: "Build report",
-  description: "Builds a report of the given number of pages, about a second per page, reporting progress per page. It always runs in the background as a task, so it needs a client that supports MCP tasks.",
+  // The listing adds that it runs only as a task and needs a client that supports MCP tasks (protocol/instructions.ts).
+  description: "Builds a report of the given number of pages, about a second per page, reporting progress per page.",
   inputSchema: z.object({ pages: z.number().int().min(1).max(500).describe("How many pages to build (1 to 500).") }),
   taskSupport: "required",
   async run({ pages }, job) {

@@ -5,7 +5,9 @@
  * The rollout is simulated (about a second per step); the question and its answer are real.
  */
 import * as z from "zod";
+import type { InputAnswer } from "../core";
 import { defineTool } from "./define";
+import { answeredOnItsOwn, askWhereAPersonCan } from "./support/unseen-question";
 
 const ROLLOUT = ["canary", "half of the fleet", "the whole fleet"] as const;
 const STEP_SECONDS = 1;
@@ -26,6 +28,7 @@ export default defineTool({
     version: z.string(),
     action: z.enum(["accept", "decline", "cancel"]).optional().describe("How the question was answered, when nothing was deployed."),
     note: z.string().optional().describe("The note the person gave with their yes."),
+    automatic: z.boolean().optional().describe("True when the client answered on its own: no one saw the question."),
   }),
   async run({ service, version }, job) {
     const plan = await job.step("plan", () => ({ service, version, steps: ROLLOUT.length }));
@@ -42,9 +45,10 @@ export default defineTool({
       },
     });
     if (answer.action !== "accept" || answer.content?.["confirm"] !== true) {
+      const unseen = answer.automatic ? { automatic: true } : {};
       return {
-        content: [{ type: "text", text: notDeployed(answer.action, service, version, question) }],
-        structuredContent: { deployed: false, service, version, action: answer.action },
+        content: [{ type: "text", text: notDeployed(answer, service, version, question) }],
+        structuredContent: { deployed: false, service, version, action: answer.action, ...unseen },
       };
     }
     const note = answer.content["note"];
@@ -64,11 +68,16 @@ export default defineTool({
 });
 
 /**
- * Why nothing was deployed, in words a model can relay. A cancel means nobody made a choice: the
- * person dismissed the form, or the client could not show it to anyone (headless ones cancel at once).
+ * Why nothing was deployed, in words a model can relay. A decline or cancel too soon for a person
+ * is the client's own (headless agents answer at once); a later cancel means nobody made a choice.
  */
-function notDeployed(action: "accept" | "decline" | "cancel", service: string, version: string, question: string): string {
+function notDeployed(answer: InputAnswer, service: string, version: string, question: string): string {
+  const { action } = answer;
   if (action === "accept") return `Not deployed: ${service} ${version} was not confirmed for production.`;
+  if (answer.automatic) {
+    const what = `${answeredOnItsOwn(answer, question)} Nothing was rolled out.`;
+    return `Not deployed: ${what} ${askWhereAPersonCan("deploy", "deploy")}`;
+  }
   if (action === "decline") return `Not deployed: the person declined deploying ${service} ${version} to production.`;
   return `Not deployed: nobody answered "${question}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`;
 }

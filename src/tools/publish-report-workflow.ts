@@ -7,12 +7,18 @@
 import type { InputAnswer } from "../core";
 import { TaskWorkflow, type TaskLink } from "../workflows";
 import { PublishReportInput } from "./publish-report";
+import { answeredOnItsOwn, askWhereAPersonCan } from "./support/unseen-question";
 
 const PAGE_MS = 300;
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const why = (answer: InputAnswer): string =>
-  answer.action === "accept" ? "the person chose not to publish it" : answer.action === "decline" ? "the person declined" : "the question was cancelled";
+/** Why not, in words a model can relay; a decline or cancel too soon for a person is the client's own. */
+function why(answer: InputAnswer, question: string): string {
+  if (answer.action === "accept") return "the person chose not to publish it.";
+  const goAhead = askWhereAPersonCan("publish_report", "publish");
+  if (answer.automatic) return `${answeredOnItsOwn(answer, question)} ${goAhead}`;
+  return answer.action === "decline" ? "the person declined." : "the question was cancelled.";
+}
 
 export class PublishReportWorkflow extends TaskWorkflow<PublishReportInput> {
   readonly input = PublishReportInput;
@@ -21,15 +27,17 @@ export class PublishReportWorkflow extends TaskWorkflow<PublishReportInput> {
     for (let page = 1; page <= pages; page++) {
       await task.step(`page ${page}`, async () => (await pause(PAGE_MS), page), { progress: { done: page, total: pages, message: `page ${page} of ${pages} built` } });
     }
+    const question = `Publish the report of ${pages} pages?`;
     const answer = await task.ask("publish", {
-      message: `Publish the report of ${pages} pages?`,
+      message: question,
       requestedSchema: {
         type: "object",
         properties: { publish: { type: "boolean", title: "Publish", description: `Publish the report of ${pages} pages.` } },
         required: ["publish"],
       },
     });
-    if (answer.action !== "accept" || answer.content?.["publish"] !== true) return `Not published: ${why(answer)}.`;
+    const yes = answer.action === "accept" && answer.content?.["publish"] === true;
+    if (!yes) return `Not published: ${why(answer, question)}`;
     await task.step("publish", async () => (await pause(PAGE_MS), true), { config: { retries: { limit: 2, delay: "1 second", backoff: "constant" } } });
     return `Published a report of ${pages} pages.`;
   }

@@ -25,6 +25,8 @@ export type WorkflowBinding = (env: Env) => Workflow<TaskWorkflowParams>;
 const AnswerSchema = z.object({
   action: z.enum(["accept", "decline", "cancel"]),
   content: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.array(z.string())])).optional(),
+  // The task's mark of a client that answered on its own (questions.ts): the Workflow words it too.
+  automatic: z.literal(true).optional(),
 });
 
 /** What the task holds about its Workflow, read in one synchronous turn. */

@@ -34,6 +34,17 @@ describe("expected.ts", () => {
     expect(said).toMatch(expected.DEPLOY_WHAT_NEXT(URL));
   });
 
+  it("takes deploy's words when print mode cancels at once: the client answered on its own, and where a person can", ({ expect }) => {
+    const summary =
+      'Not deployed: the client cancelled "Deploy api v2 to production?" on its own, at once, so no one saw or answered the question. Nothing was rolled out. ' +
+      "To deploy, call deploy again where a person can answer: from a client that shows them the question, or from one that lets it wait, " +
+      "so they can answer it with task_input or in this server's task console (its / page).";
+    const said = expected.readable(JSON.stringify({ summary, deployed: false }));
+    expect(said).toMatch(expected.DEPLOY_NOT_DEPLOYED);
+    expect(said).toMatch(expected.DEPLOY_NOBODY_ANSWERED);
+    expect(said).toMatch(expected.DEPLOY_WHAT_NEXT(URL));
+  });
+
   it("refuses deploy's bare cancel", ({ expect }) => {
     const said = expected.readable('{"deployed":false,"service":"api","version":"v2","action":"cancel"}');
     expect(said).not.toMatch(expected.DEPLOY_NOT_DEPLOYED);

@@ -24,9 +24,9 @@ export const DEPLOY_NOBODY_ANSWERED = /\b(no one|nobody|no person|no user)\b[^.]
 /**
  * …and what a person can still do: answer a task that keeps waiting (the console page or
  * `POST /tasks/{taskId}/input`), or, since a cancel ends deploy's task (docs/model-facing.md), call
- * it again where a person can confirm it.
+ * it again where a person can confirm (or answer) it.
  */
-export const DEPLOY_WHAT_NEXT = (baseUrl: string) => new RegExp(`${escape(baseUrl)}/|/tasks/[\\w-]+/input\\b|\\bcall deploy again where a person can confirm\\b`);
+export const DEPLOY_WHAT_NEXT = (baseUrl: string) => new RegExp(`${escape(baseUrl)}/|/tasks/[\\w-]+/input\\b|\\bcall deploy again where a person can (confirm|answer)\\b`);
 
 /** deploy, answered yes in the form (interactive mode): its own result sentence. */
 export const DEPLOY_DONE = /Deployed api v2 to production in 3 steps\./;

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { connectClient } from "./support/mcp";
 import { sharedServer } from "./support/dev-server";
-import { DEPLOY, QUESTION, YES } from "./support/hitl";
+import { DEPLOY, QUESTION, YES, answeredOnItsOwn } from "./support/hitl";
 import { MODERN, TASKS, modern, resultOf, startTask } from "./support/modern";
 
 type Answer = { action: "accept" | "decline" | "cancel"; content?: Record<string, string | number | boolean | string[]> };
@@ -19,15 +19,26 @@ interface Said {
   structuredContent?: Record<string, unknown>;
   isError?: boolean;
 }
+interface Listed {
+  name: string;
+  description?: string;
+  outputSchema?: unknown;
+}
 interface AnyClient {
   callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<unknown>;
-  listTools(): Promise<{ tools: { name: string; outputSchema?: unknown }[] }>;
+  listTools(): Promise<{ tools: Listed[] }>;
   getInstructions(): string | undefined;
 }
 
 const server = sharedServer({ API_KEYS: "alice:alice-token", INLINE_WAIT_MS: "8000" });
 const auth = { Authorization: "Bearer alice-token" };
 const clients: { close(): Promise<void> }[] = [];
+// The line the listing adds to a task-capable tool's description (src/protocol/instructions.ts).
+const LONG_CALL_LINE = new RegExp(
+  ' If a call takes more than a few seconds, it keeps running in the background and answers "Still running" with a taskId ' +
+    "instead of its result: then call task_result with that taskId when the answer says \\(not this tool again\\)\\.$",
+);
+const TASK_ONLY_LINE = / It always runs in the background as a task, so it needs a client that supports MCP tasks; such a client brings/;
 const MODEL_ERA = ["2025-11-25 (SDK v1 Client)", "2026-07-28 (SDK v2 Client)"] as const;
 type Era = (typeof MODEL_ERA)[number];
 
@@ -81,6 +92,15 @@ for (const era of MODEL_ERA) {
       for (const tool of tools) expect(tool.outputSchema, tool.name).toMatchObject({ type: "object", properties: { summary: { type: "string" } } });
     });
 
+    it("each task-capable tool's description says in one line how long calls work (clients drop instructions)", async ({ expect }) => {
+      const { tools } = await (await connect(era)).listTools();
+      // By name: the SDK v2 Client keeps no execution.taskSupport in what it hands back.
+      const listed = (name: string) => tools.find((tool) => tool.name === name)?.description;
+      for (const name of ["countdown", "batch_process", "deploy", "publish_report", "external_job"]) expect(listed(name), name).toMatch(LONG_CALL_LINE);
+      expect(listed("build_report")).toMatch(TASK_ONLY_LINE);
+      for (const name of ["echo", "task_status", "task_result", "task_cancel", "task_input"]) expect(listed(name), name).not.toMatch(LONG_CALL_LINE);
+    });
+
     it("a quick tool and a task-capable tool that finishes inline say their own words in both parts", async ({ expect }) => {
       const client = await connect(era);
       expect(oneMeaning(expect, await client.callTool({ name: "echo", arguments: { text: "hello" } })).summary).toBe("hello");
@@ -95,6 +115,8 @@ for (const era of MODEL_ERA) {
       const taskId = String(fallback.data["taskId"]);
       expect(fallback.summary).toMatch(new RegExp(`^Still running: "countdown" continues in the background as task ${taskId} \\(\\d+ of 30, about \\d+ s left\\)\\. This is not its result\\.$`));
       expect(fallback.next).toMatch(new RegExp(`^Call task_result with taskId "${taskId}" in about \\d+ s to get the result;`));
+      // Self-contained, for clients that hand their model no instructions.
+      expect(fallback.next).toMatch(/ Calling "countdown" again would start a second run\.$/);
       // What only the card needs is not in the model's part.
       expect(Object.keys(fallback.data).sort()).toEqual(expect.arrayContaining(["status", "taskId"]));
       for (const viewOnly of ["pollInterval", "createdAt", "ttl", "inputRequests"]) expect(fallback.data).not.toHaveProperty(viewOnly);
@@ -120,8 +142,9 @@ for (const era of MODEL_ERA) {
     it("deploy says Deployed on yes and Not deployed, with the reason, on no", async ({ expect }) => {
       const yes = oneMeaning(expect, await (await connect(era, { action: "accept", content: { confirm: true } })).callTool({ name: "deploy", arguments: DEPLOY }));
       expect(yes).toMatchObject({ summary: "Deployed api v2 to production in 3 steps.", data: { deployed: true } });
+      // A decline at once is the client's own (docs/human-in-the-loop.md, "Who answered"): a person's is in who-answered.test.ts.
       const no = oneMeaning(expect, await (await connect(era, { action: "decline" })).callTool({ name: "deploy", arguments: DEPLOY }));
-      expect(no).toMatchObject({ summary: "Not deployed: the person declined deploying api v2 to production.", data: { deployed: false, action: "decline" } });
+      expect(no).toMatchObject({ summary: answeredOnItsOwn("declined"), data: { deployed: false, action: "decline", automatic: true } });
     });
 
     it("a task-only tool from a client that cannot follow tasks is refused in one sentence to relay", async ({ expect }) => {
@@ -157,13 +180,11 @@ describe("a question nobody can answer", () => {
   });
 
   for (const era of MODEL_ERA) {
-    it(`${era}: a cancel that reaches the job ends it with Not deployed and says nobody answered`, async ({ expect }) => {
+    it(`${era}: a cancel at once (claude -p) ends the job with Not deployed, says the client answered on its own and what a person can do`, async ({ expect }) => {
       const client = await connect(era, { action: "cancel" });
       const ended = oneMeaning(expect, await client.callTool({ name: "deploy", arguments: DEPLOY }));
-      expect(ended.summary).toBe(
-        `Not deployed: nobody answered "${QUESTION}" (the question was cancelled: the person dismissed it, or the client could not show it to anyone). Nothing was rolled out; to deploy, call deploy again where a person can confirm it.`,
-      );
-      expect(ended.data).toMatchObject({ deployed: false, action: "cancel" });
+      expect(ended.summary).toBe(answeredOnItsOwn("cancelled"));
+      expect(ended.data).toMatchObject({ deployed: false, action: "cancel", automatic: true });
     });
   }
 });

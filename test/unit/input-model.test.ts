@@ -4,6 +4,7 @@ import { describe, it } from "vitest";
 import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
 import { beginRun, cancelTask, endRun, isDueToRun, markDelivered, newTask, nextAlarmAt } from "../../src/core/model/machine";
 import { pendingInputs, type TaskRecord } from "../../src/core";
+import { PERSON_FLOOR_MS } from "../../src/core/model/questions";
 
 const T0 = 1_700_000_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };
@@ -118,5 +119,40 @@ describe("answers", () => {
     expect(cancelled.transition.record.status).toBe("cancelled");
     expect(pendingInputs(cancelled.transition.record)).toEqual({});
     expect(answerInputs(cancelled.transition.record, { confirm: { action: "decline" } }, T0 + 60)).toEqual({ ok: false, reason: "terminal" });
+  });
+});
+
+describe("who answered (a person, or the client on its own)", () => {
+  // waiting() asked at T0 + 20: the floor is measured from there, on the clock the test passes in.
+  const ASKED = T0 + 20;
+  const answerOf = (result: ReturnType<typeof answerInputs>) => (result.ok ? result.accepted[0]?.answer : undefined);
+
+  it("marks a decline or cancel that comes sooner than a person could read the question as the client's own", ({ expect }) => {
+    expect(answerOf(answerInputs(waiting(), { confirm: { action: "decline" } }, ASKED + PERSON_FLOOR_MS - 1))).toEqual({ action: "decline", automatic: true });
+    expect(answerOf(answerInputs(waiting(), { confirm: { action: "cancel" } }, ASKED))).toEqual({ action: "cancel", automatic: true });
+  });
+
+  it("takes a decline or cancel at or after the floor as a person's", ({ expect }) => {
+    expect(answerOf(answerInputs(waiting(), { confirm: { action: "decline" } }, ASKED + PERSON_FLOOR_MS))).toEqual({ action: "decline" });
+    expect(answerOf(answerInputs(waiting(), { confirm: { action: "cancel" } }, ASKED + 86_400_000))).toEqual({ action: "cancel" });
+  });
+
+  it("never marks an accept: its content passed the form", ({ expect }) => {
+    expect(answerOf(answerInputs(waiting(), { confirm: { action: "accept", content: { confirm: false } } }, ASKED))).toEqual({ action: "accept", content: { confirm: false } });
+  });
+
+  it("takes the floor as a parameter, and never a client's own claim", ({ expect }) => {
+    expect(answerOf(answerInputs(waiting(), { confirm: { action: "decline" } }, ASKED + 50, 10))).toEqual({ action: "decline" });
+    expect(answerOf(answerInputs(waiting(), { confirm: { action: "decline", automatic: true } }, ASKED + PERSON_FLOOR_MS))).toEqual({ action: "decline" });
+  });
+
+  it("measures each question from when it was asked", ({ expect }) => {
+    const two = waitForInput(running(), "lease-1", [ASK], ASKED).record;
+    const later = { ...two, inputs: { ...two.inputs, second: { message: "And?", requestedSchema: FORM, askedAt: ASKED + 5000 } } };
+    const result = answerInputs(later, { confirm: { action: "decline" }, second: { action: "decline" } }, ASKED + 5100);
+    expect(result.ok && result.accepted.map(({ key, answer }) => [key, answer.automatic ?? false])).toEqual([
+      ["confirm", false],
+      ["second", true],
+    ]);
   });
 });

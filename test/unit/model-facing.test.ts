@@ -5,6 +5,11 @@ import * as z from "zod";
 import { Validator } from "@cfworker/json-schema";
 import { ToolSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { TaskSnapshot } from "../../src/core";
+import { taskSnapshot } from "../../src/core/client/task-rpc";
+import { answerInputs, waitForInput } from "../../src/core/model/input-wait";
+import { beginRun, newTask, recordProgress } from "../../src/core/model/machine";
+import { estimatedMsLeft, pollIntervalMs } from "../../src/core/model/poll-interval";
+import { longCallLine, toolDescription } from "../../src/protocol/instructions";
 import { taskReport, toolOutputSchema } from "../../src/protocol/model-facing";
 import { duration, secondsLeft, statusSentences, stillRunningSentences } from "../../src/protocol/task-sentences";
 
@@ -22,14 +27,35 @@ function snapshot(overrides: Partial<TaskSnapshot> = {}, status: TaskSnapshot["t
 }
 
 describe("secondsLeft", () => {
-  it("extrapolates the pace so far when the task reports progress with a total", ({ expect }) => {
-    expect(secondsLeft(snapshot({ progress: { progress: 10, total: 90 } }), T0 + 10_000)).toBe(80);
-    expect(secondsLeft(snapshot({ progress: { progress: 1, total: 3600 } }), T0 + 1000)).toBe(3599);
+  it("reads the task's own estimate of its end", ({ expect }) => {
+    expect(secondsLeft(snapshot({ progress: { progress: 10, total: 90 }, estimatedEndAt: T0 + 90_000 }), T0 + 10_000)).toBe(80);
+    expect(secondsLeft(snapshot({ progress: { progress: 1, total: 3600 }, estimatedEndAt: T0 + 3_600_000 }), T0 + 1000)).toBe(3599);
   });
 
-  it("falls back to the poll interval without progress, and never says less than a second", ({ expect }) => {
+  it("falls back to the poll interval without an estimate or past it, and never says less than a second", ({ expect }) => {
     expect(secondsLeft(snapshot(), T0 + 5000)).toBe(1);
-    expect(secondsLeft(snapshot({ progress: { progress: 90, total: 90 } }), T0 + 90_000)).toBe(1);
+    expect(secondsLeft(snapshot({ progress: { progress: 90, total: 90 }, estimatedEndAt: T0 + 90_000 }), T0 + 90_000)).toBe(1);
+    const late = snapshot({ progress: { progress: 5, total: 90 }, estimatedEndAt: T0 + 60_000 });
+    expect(secondsLeft({ ...late, task: { ...late.task, pollInterval: 7000 } }, T0 + 61_000)).toBe(7);
+  });
+
+  it("counts only time at work: 18 days waiting for a person are not work, and the poll interval agrees", ({ expect }) => {
+    const DAY = 86_400_000;
+    const form = { type: "object", properties: { ok: { type: "boolean" } }, required: ["ok"] };
+    const created = newTask({ taskId: TASK_ID, principal: "p", tool: "deploy", args: {}, requestedTtlMs: 30 * DAY, defaultTtlMs: DAY, maxTtlMs: 30 * DAY, pollIntervalMs: 1000, dispatchGraceMs: 0 }, T0).record;
+    const asked = waitForInput(beginRun(created, "l1", 30_000, T0 + 100).record, "l1", [{ key: "ok", message: "Go?", requestedSchema: form }], T0 + 1000).record;
+    const answered = answerInputs(asked, { ok: { action: "accept", content: { ok: true } } }, T0 + 18 * DAY);
+    if (!answered.ok) throw new Error("expected the answer to be taken");
+    const back = beginRun(answered.transition.record, "l2", 30_000, T0 + 18 * DAY).record;
+    // One step of three done in the first second back at work.
+    const working = recordProgress(back, { progress: 1, total: 3 }, T0 + 18 * DAY + 1000).record;
+    const now = T0 + 18 * DAY + 1000;
+    const seen = taskSnapshot(working, 5, now);
+    expect(seen.estimatedEndAt).toBe(T0 + 18 * DAY + 3000);
+    expect(secondsLeft(seen, now)).toBe(2);
+    expect(statusSentences(seen, now).summary).toBe(`Task ${TASK_ID} ("deploy") is still running (1 of 3, about 2 s left).`);
+    expect(estimatedMsLeft(working, now)).toBe(2000);
+    expect(pollIntervalMs(working, now)).toBe(1000);
   });
 
   it("reads long waits in minutes or hours", ({ expect }) => {
@@ -39,10 +65,10 @@ describe("secondsLeft", () => {
 
 describe("the sentences", () => {
   it("the fallback says it is still running, is not the result, and when to call task_result", ({ expect }) => {
-    const said = stillRunningSentences(snapshot({ progress: { progress: 12, total: 90, message: "78 s left" } }), "https://x.example", T0 + 12_000);
+    const said = stillRunningSentences(snapshot({ progress: { progress: 12, total: 90, message: "78 s left" }, estimatedEndAt: T0 + 90_000 }), "https://x.example", T0 + 12_000);
     expect(said).toEqual({
       summary: `Still running: "countdown" continues in the background as task ${TASK_ID} (12 of 90, about 78 s left). This is not its result.`,
-      next: `Call task_result with taskId "${TASK_ID}" in about 78 s to get the result; task_status shows progress meanwhile, task_cancel stops it.`,
+      next: `Call task_result with taskId "${TASK_ID}" in about 78 s to get the result; task_status shows progress meanwhile, task_cancel stops it. Calling "countdown" again would start a second run.`,
     });
   });
 
@@ -78,5 +104,24 @@ describe("toolOutputSchema", () => {
   it("a quick tool's schema requires its own fields with the summary", ({ expect }) => {
     expect(toolOutputSchema(own, false)).toMatchObject({ type: "object", required: ["summary", "deployed", "service"] });
     expect(toolOutputSchema(undefined, true)).toEqual({ type: "object", properties: expect.objectContaining({ summary: expect.any(Object), next: expect.any(Object) }), required: ["summary"] });
+  });
+});
+
+describe("tool descriptions (for models whose client drops the instructions)", () => {
+  const tool = (taskSupport: "forbidden" | "optional" | "required") => ({ description: "Does my thing.", taskSupport });
+
+  it("a task-capable tool of yours gets the line on long calls without writing it", ({ expect }) => {
+    expect(toolDescription(tool("optional"))).toBe(`Does my thing. ${longCallLine("optional")}`);
+    expect(longCallLine("optional")).toContain('answers "Still running" with a taskId');
+    expect(longCallLine("optional")).toContain("call task_result with that taskId");
+    expect(toolDescription(tool("required"))).toBe(`Does my thing. ${longCallLine("required")}`);
+    expect(longCallLine("required")).toContain("needs a client that supports MCP tasks");
+  });
+
+  it("a quick tool's stays its own, and the line has no wire words", ({ expect }) => {
+    expect(toolDescription(tool("forbidden"))).toBe("Does my thing.");
+    for (const line of [longCallLine("optional"), longCallLine("required")]) {
+      expect(line).not.toMatch(/tasks\/|tools\/call|_meta|resultType|input_required|io\.modelcontextprotocol/);
+    }
   });
 });

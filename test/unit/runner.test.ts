@@ -248,6 +248,24 @@ describe("job.elicit", () => {
     }
   });
 
+  it("says who answered: a person's decline, or the client's own, with what a person can still do", async ({ expect }) => {
+    const words = async (answer: Record<string, unknown>): Promise<string> => {
+      const task = new FakeTask();
+      await runJob("deploy", { service: "api", version: "v2" }, task.host());
+      answerWith(task, answer);
+      const outcome = await runJob("deploy", { service: "api", version: "v2" }, task.host());
+      const content = outcome.kind === "completed" ? outcome.result["content"] : undefined;
+      return Array.isArray(content) ? String(content[0]?.text) : "";
+    };
+    expect(await words({ action: "decline" })).toBe("Not deployed: the person declined deploying api v2 to production.");
+    const own = await words({ action: "decline", automatic: true });
+    expect(own).toMatch(/^Not deployed: the client declined "Deploy api v2 to production\?" on its own, at once, so no one saw or answered the question\. Nothing was rolled out\. /);
+    expect(own).toContain("call deploy again where a person can answer");
+    expect(own).toContain("task_input");
+    expect(own).toContain("task console (its / page)");
+    expect(await words({ action: "cancel", automatic: true })).toMatch(/^Not deployed: the client cancelled "Deploy api v2 to production\?" on its own/);
+  });
+
   it("asks every question a run asks at once, even when the tool catches the throw", async ({ expect }) => {
     const task = new FakeTask();
     const job = createJobContext(task.host(), {});

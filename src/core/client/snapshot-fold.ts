@@ -23,8 +23,11 @@ export function applyTaskEvent(snapshot: TaskSnapshot, event: TaskEvent): TaskSn
       const { inputRequests: _old, ...rest } = snapshot;
       return { ...rest, ...(Object.keys(pending).length > 0 && { inputRequests: pending }), lastSeq: event.seq };
     }
-    case "progress":
-      return { ...snapshot, progress: event.data, lastSeq: event.seq };
+    case "progress": {
+      // The end estimate came from the object's pace, which this event changed: none beats a stale one.
+      const { estimatedEndAt: _stale, ...rest } = snapshot;
+      return { ...rest, progress: event.data, lastSeq: event.seq };
+    }
     case "result":
       return { ...snapshot, outcome: outcomeOf(event.data), lastSeq: event.seq };
     case "step":

@@ -9,6 +9,7 @@ import type { NewTaskInput } from "../model/machine";
 import type { WireEvent } from "../../streams/feed-frames";
 import type { TaskMeta } from "../model/meta";
 import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "../model/record";
+import { estimatedEndAt } from "../model/poll-interval";
 import { toTaskView, type TaskView } from "../model/view";
 
 export interface TaskSnapshot {
@@ -19,6 +20,8 @@ export interface TaskSnapshot {
   outcome?: TaskOutcome;
   /** The questions the task waits on, by key, while it is `input_required`. */
   inputRequests?: Record<string, InputQuestion>;
+  /** While it works: when it should be done (ms), from its pace at work (poll-interval.ts, estimatedEndAt). */
+  estimatedEndAt?: number;
   lastSeq: number;
 }
 
@@ -65,6 +68,9 @@ export type AnswerOutcome =
   | { ok: false; reason: "terminal"; snapshot: TaskSnapshot }
   | { ok: false; reason: "invalid"; key: string; message: string; snapshot: TaskSnapshot };
 
+const withEnd = (end: number | undefined): { estimatedEndAt?: number } =>
+  end === undefined ? {} : { estimatedEndAt: Math.round(end) };
+
 /** The snapshot of `record`, whose latest event is `lastSeq`, as seen at `now`. */
 export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): TaskSnapshot {
   return {
@@ -74,6 +80,7 @@ export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): 
     ...(record.progress && { progress: record.progress }),
     ...(record.outcome && { outcome: record.outcome }),
     ...(record.status === "input_required" && { inputRequests: pendingInputs(record) }),
+    ...(record.status === "working" && withEnd(estimatedEndAt(record))),
     lastSeq,
   };
 }

@@ -4,7 +4,7 @@
  * arrive, are checked against their question's form, and once none is pending the task is due to
  * run again (its alarm starts a run that replays its steps and reads the stored answers).
  */
-import { checkAnswer, type AskedQuestion, type InputAnswer } from "./questions";
+import { checkAnswer, PERSON_FLOOR_MS, type AskedQuestion, type InputAnswer } from "./questions";
 import { statusEvent, holdsLease, unchanged, type Transition } from "./transition";
 import type { NewTaskEvent } from "./events";
 import { isTerminal, pendingInputs, type AskedInput, type TaskRecord } from "./record";
@@ -70,9 +70,15 @@ export type AnswerResult =
 
 /**
  * Answers to pending questions, by key. All or nothing: if one answer breaks its question's form,
- * none is taken. Once no question is pending, the task is due to run again.
+ * none is taken. Once no question is pending, the task is due to run again. A decline or cancel
+ * that comes within `floorMs` of the question being asked is marked `automatic`: the client's own.
  */
-export function answerInputs(record: TaskRecord, responses: Readonly<Record<string, unknown>>, now: number): AnswerResult {
+export function answerInputs(
+  record: TaskRecord,
+  responses: Readonly<Record<string, unknown>>,
+  now: number,
+  floorMs = PERSON_FLOOR_MS,
+): AnswerResult {
   if (isTerminal(record.status)) return { ok: false, reason: "terminal" };
   const pending = pendingInputs(record);
   const accepted: { key: string; answer: InputAnswer }[] = [];
@@ -85,7 +91,9 @@ export function answerInputs(record: TaskRecord, responses: Readonly<Record<stri
     }
     const checked = checkAnswer(question, raw);
     if (!checked.ok) return { ok: false, reason: "invalid", key, message: checked.message };
-    accepted.push({ key, answer: checked.answer });
+    const askedAt = record.inputs?.[key]?.askedAt;
+    const tooSoon = checked.answer.action !== "accept" && askedAt !== undefined && now - askedAt < floorMs;
+    accepted.push({ key, answer: tooSoon ? { ...checked.answer, automatic: true } : checked.answer });
   }
   if (accepted.length === 0) return { ok: true, transition: unchanged(record), accepted, ignored };
 

@@ -50,10 +50,12 @@ export function paceAfter(record: TaskRecord, value: number, now: number): Progr
 }
 
 /**
- * The time the task should still take, from its progress rate, or undefined without progress and
- * total. Negative once the task is late for its own estimate (by that much).
+ * When the task should be done (ms since the epoch), from its progress rate at work, or undefined
+ * without progress and total. Time spent waiting for a person is not work: the pace starts again
+ * from the last answer. The one estimate of the end: the poll interval and the sentences a model
+ * reads (the snapshot's `estimatedEndAt`) both come from it.
  */
-export function estimatedMsLeft(record: TaskRecord, now: number): number | undefined {
+export function estimatedEndAt(record: TaskRecord): number | undefined {
   const { progress, pace } = record;
   if (!progress || progress.total === undefined || !pace) return undefined;
   // Two reports give the pace since the first; a single one, the pace since the task began its work.
@@ -61,7 +63,16 @@ export function estimatedMsLeft(record: TaskRecord, now: number): number | undef
   const [from, since] = progress.progress > pace.first && pace.lastAt > pace.firstAt ? [pace.first, pace.firstAt] : [0, began];
   const perMs = (progress.progress - from) / (pace.lastAt - since);
   if (!(perMs > 0) || !Number.isFinite(perMs)) return undefined;
-  return Math.max(0, progress.total - progress.progress) / perMs - (now - pace.lastAt);
+  return pace.lastAt + Math.max(0, progress.total - progress.progress) / perMs;
+}
+
+/**
+ * The time the task should still take (estimatedEndAt), or undefined without progress and total.
+ * Negative once the task is late for its own estimate (by that much).
+ */
+export function estimatedMsLeft(record: TaskRecord, now: number): number | undefined {
+  const end = estimatedEndAt(record);
+  return end === undefined ? undefined : end - now;
 }
 
 /** When the task, now asleep or backing off, runs again (its durable sleep's end), if it is so. */

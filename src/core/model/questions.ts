@@ -30,7 +30,20 @@ export type InputAction = "accept" | "decline" | "cancel";
 export interface InputAnswer {
   action: InputAction;
   content?: Record<string, string | number | boolean | string[]>;
+  /**
+   * Set when the client answered on its own: a decline or cancel that came back sooner after the
+   * question was asked than a person could have read it (PERSON_FLOOR_MS). No one saw the question,
+   * so say so rather than "the person declined" (headless agents answer every form at once).
+   */
+  automatic?: true;
 }
+
+/**
+ * The quickest a person answers a question: a decline or cancel sooner than this after the task
+ * asked is the client's own (docs/human-in-the-loop.md, "Who answered"). Measured by the task
+ * from the time it recorded the question, so no request's memory is involved.
+ */
+export const PERSON_FLOOR_MS = 1000;
 
 const text = z.string().max(1000).optional();
 const StringField = z
@@ -115,7 +128,8 @@ function describeErrors(errors: readonly OutputUnit[]): string {
 
 /**
  * An answer checked against the question's form: `{ action, content? }`, with `content` valid for
- * `requestedSchema` when the person accepted. A declined or cancelled answer carries no content.
+ * `requestedSchema` when the person accepted. A declined or cancelled answer carries no content
+ * (`automatic` is the task's to set, from when it asked: a client's own field is not taken).
  */
 export function checkAnswer(question: InputQuestion, raw: unknown): AnswerCheck {
   const parsed = AnswerSchema.safeParse(raw);

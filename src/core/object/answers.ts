@@ -14,16 +14,19 @@ export interface AnswerDeps {
   storage: TaskStorage;
   commit(before: TaskRecord, transition: Transition): Promise<void>;
   snapshot(record: TaskRecord): TaskSnapshot;
+  /** The task's clock: when an answer arrived decides whether a person could have given it. */
+  now(): number;
 }
 
 /** Applies `responses` (`{ <key>: { action, content? } }`) to the live `record` (undefined: no such task). */
 export async function answerTask(record: TaskRecord | undefined, responses: Record<string, unknown>, deps: AnswerDeps): Promise<AnswerOutcome> {
   if (!record) return { ok: false, reason: "not_found" };
-  const result = answerInputs(record, responses, Date.now());
+  const now = deps.now();
+  const result = answerInputs(record, responses, now);
   if (!result.ok) {
     return result.reason === "terminal" ? { ok: false, reason: "terminal", snapshot: deps.snapshot(record) } : { ...result, snapshot: deps.snapshot(record) };
   }
-  for (const { key, answer } of result.accepted) deps.storage.putStep(answerStepName(key), answer, Date.now());
+  for (const { key, answer } of result.accepted) deps.storage.putStep(answerStepName(key), answer, now);
   await deps.commit(record, result.transition);
   return { ok: true, accepted: result.accepted.map((a) => a.key), ignored: result.ignored, snapshot: deps.snapshot(result.transition.record) };
 }

@@ -108,7 +108,12 @@ export class TaskObjectBase extends TaskObjectRuntime {
 
   /** Answers to the task's questions, by key (AnswerOutcome). Stored once, with the steps; the task's alarm resumes the job. */
   async answer(responses: Record<string, unknown>): Promise<AnswerOutcome> {
-    return answerTask(this.liveRecord(), responses, { storage: this.storage, commit: (before, transition) => this.commits.commit(before, transition), snapshot: (record) => this.snapshot(record) });
+    return answerTask(this.liveRecord(), responses, {
+      storage: this.storage,
+      commit: (before, transition) => this.commits.commit(before, transition),
+      snapshot: (record) => this.snapshot(record),
+      now: Date.now,
+    });
   }
 
   /** An engine running this task's job elsewhere (a Workflow) reports what it did (engine-reports.ts). */

@@ -6,6 +6,12 @@ export const DEPLOY = { service: "api", version: "v2" };
 export const QUESTION = "Deploy api v2 to production?";
 export const YES = { action: "accept", content: { confirm: true } };
 
+/** deploy's words when the client declined or cancelled the question at once, before anyone could see it. */
+export const answeredOnItsOwn = (did: "declined" | "cancelled"): string =>
+  `Not deployed: the client ${did} "${QUESTION}" on its own, at once, so no one saw or answered the question. Nothing was rolled out. ` +
+  "To deploy, call deploy again where a person can answer: from a client that shows them the question, or from one that lets it wait, " +
+  "so they can answer it with task_input or in this server's task console (its / page).";
+
 export interface InputRequestDoc {
   method: string;
   params: { mode?: string; message: string; requestedSchema: { type: string; properties: Record<string, { type: string }>; required?: string[] } };

@@ -84,7 +84,8 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
   const streaming = acceptsSse && requests.some((r) => STREAMED_METHODS.has(r.method) && !(r.method === "tools/call" && r.params?.["task"] !== undefined));
   const sse = streaming ? new SseStream({ retryMs: settings.pollIntervalMs }) : undefined;
   // Priming events only for clients whose version defines them: older SDKs choke on empty data.
-  const transport = new RequestTransport(sse, { primes: sendsPrimingEvents(streamProtocolVersion(negotiated, version)), ...(sessionId !== undefined && { sessionId }) });
+  const primes = sendsPrimingEvents(streamProtocolVersion(negotiated, version));
+  const transport = new RequestTransport(sse, { primes, ...(sessionId !== undefined && { sessionId }) });
   const ctx: McpContext = { ...base, output: transport, clientTasks, clientElicitation, ...(sessionId !== undefined && { sessionId }) };
   const server = createMcpServer(ctx);
   await server.connect(transport);

@@ -26,6 +26,7 @@ export async function handleMcpGet(input: McpRequest): Promise<Response> {
   if (!/text\/event-stream/i.test(request.headers.get("Accept") ?? "")) {
     return jsonRpcErrorResponse(406, -32600, "Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream.");
   }
+  const stream = { ...input, retryMs: input.settings.pollIntervalMs, signal: request.signal };
   const lastEventId = request.headers.get("Last-Event-ID");
   const route = lastEventId === null || lastEventId === "" ? undefined : parseEventId(lastEventId);
   if (route?.kind === "task") return resumeTaskStream(input, route);
@@ -33,19 +34,20 @@ export async function handleMcpGet(input: McpRequest): Promise<Response> {
     const session = await checkSession(request, input.env, input.principal);
     if (!session.ok) return session.response;
     if (session.sessionId === undefined || session.sessionId === route.sessionId) {
-      return openSessionStream({ ...input, sessionId: route.sessionId, afterSeq: route.seq, retryMs: input.settings.pollIntervalMs, signal: request.signal });
+      return openSessionStream({ ...stream, sessionId: route.sessionId, afterSeq: route.seq });
     }
     // Another session's id (whoever's it is) replays nothing here: the caller's own session's stream, fresh.
-    return openSessionStream({ ...input, sessionId: session.sessionId, retryMs: input.settings.pollIntervalMs, signal: request.signal });
+    return openSessionStream({ ...stream, sessionId: session.sessionId });
   }
   if (lastEventId && request.headers.get(SESSION_HEADER) === null) {
-    return jsonRpcErrorResponse(400, -32600, "Bad Request: Last-Event-ID is not an event id this server issued. Reconnect without it.");
+    const message = "Bad Request: Last-Event-ID is not an event id this server issued. Reconnect without it.";
+    return jsonRpcErrorResponse(400, -32600, message);
   }
   // No id, or one no stream can replay (a POST stream's one-off `x.` id, an unknown form): a reconnect
   // of the session's GET stream that cannot resume, so it gets the session's stream fresh, not an error.
   const session = await requireSession(request, input.env, input.principal);
   if (!session.ok) return session.response;
-  return openSessionStream({ ...input, sessionId: session.sessionId, retryMs: input.settings.pollIntervalMs, signal: request.signal });
+  return openSessionStream({ ...stream, sessionId: session.sessionId });
 }
 
 /**

@@ -32,7 +32,8 @@ export async function checkSession(request: Request, env: Env, principal: string
   if (!isSessionId(header)) return { ok: false, response: unknownSession() };
   const info = await sessionStub(env, principal, header).touch();
   if (!info) return { ok: false, response: unknownSession() };
-  return { ok: true, sessionId: header, protocolVersion: info.protocolVersion, clientTasks: info.clientTasks, clientElicitation: info.clientElicitation };
+  const { protocolVersion, clientTasks, clientElicitation } = info;
+  return { ok: true, sessionId: header, protocolVersion, clientTasks, clientElicitation };
 }
 
 /** Like checkSession, but the header is required (GET and DELETE /mcp). */

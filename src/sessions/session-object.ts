@@ -154,7 +154,9 @@ export class SessionObject extends DurableObject<Env> {
     const lastSeq = this.storage.lastSeq();
     const afterParam = url.searchParams.get("after");
     const requested = afterParam === null ? undefined : Number(afterParam);
-    if (requested !== undefined && (!Number.isSafeInteger(requested) || requested < 0)) return new Response("No such event in this session's stream.", { status: 404 });
+    if (requested !== undefined && (!Number.isSafeInteger(requested) || requested < 0)) {
+      return new Response("No such event in this session's stream.", { status: 404 });
+    }
     // Past the log, nothing can be replayed: the reconnect gets a fresh stream, as one without an id does.
     const resuming = requested !== undefined && requested <= lastSeq;
     const after = resuming ? requested : lastSeq;

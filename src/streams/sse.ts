@@ -21,7 +21,9 @@ const hasLineBreak = (text: string): boolean => text.includes("\n") || text.incl
 
 /** A field that must stay on one line: a line break would end it early and start a field of its own. */
 function singleLine(field: "id" | "event", value: string): string {
-  if (hasLineBreak(value)) throw new Error(`SSE ${field} must not contain a line break (CR or LF): ${JSON.stringify(value.slice(0, 80))}`);
+  if (hasLineBreak(value)) {
+    throw new Error(`SSE ${field} must not contain a line break (CR or LF): ${JSON.stringify(value.slice(0, 80))}`);
+  }
   return value;
 }
 

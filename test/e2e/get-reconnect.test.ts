@@ -15,7 +15,16 @@ type Headers_ = Record<string, string>;
 
 /** A session of `auth`'s principal at `version`: the headers its requests carry, and its id. */
 async function session(auth: Headers_, version = "2025-11-25"): Promise<{ headers: Headers_; id: string }> {
-  const init = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "reconnect", version: "1" } } }, { headers: auth });
+  const init = await rpc(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "reconnect", version: "1" } },
+    },
+    { headers: auth },
+  );
   const id = init.headers.get("Mcp-Session-Id");
   if (!id) throw new Error(`no session: ${init.text}`);
   const headers = { ...auth, "Mcp-Session-Id": id, "MCP-Protocol-Version": version };
@@ -24,18 +33,32 @@ async function session(auth: Headers_, version = "2025-11-25"): Promise<{ header
 }
 
 const getStream = (headers: Headers_, lastEventId?: string): Promise<WireStream> =>
-  openWire(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", ...headers, ...(lastEventId !== undefined && { "Last-Event-ID": lastEventId }) } });
+  openWire(`${server.url}/mcp`, {
+    headers: {
+      Accept: "text/event-stream",
+      ...headers,
+      ...(lastEventId !== undefined && { "Last-Event-ID": lastEventId }),
+    },
+  });
 
-/** Starts a countdown of the session's principal and subscribes the session to it: its updates go to that session's GET stream. */
+/**
+ * Starts a countdown of the session's principal and subscribes the session to it: its updates go to
+ * that session's GET stream.
+ */
 async function watch(headers: Headers_, seconds = 2): Promise<string> {
   const auth = { Authorization: headers["Authorization"] ?? "" };
   const taskId = await startTask(server.url, "countdown", { seconds }, auth);
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: `task://${taskId}` } }, { headers });
+  const reply = await rpc(
+    server.url,
+    { jsonrpc: "2.0", id: 2, method: "resources/subscribe", params: { uri: `task://${taskId}` } },
+    { headers },
+  );
   if (reply.status !== 200) throw new Error(`subscribe: ${reply.text}`);
   return taskId;
 }
 
-const uriOf = (event: WireEvent): unknown => (event.data === "" ? undefined : (messageOf(event)["params"] as { uri?: unknown } | undefined)?.uri);
+const uriOf = (event: WireEvent): unknown =>
+  event.data === "" ? undefined : (messageOf(event)["params"] as { uri?: unknown } | undefined)?.uri;
 const updateOf = (taskId: string) => (event: WireEvent) => uriOf(event) === `task://${taskId}`;
 
 /** A real one-off event id: the response of a quick tool's call on a POST stream (`x.<hex>.<n>`). */
@@ -43,7 +66,12 @@ async function oneOffId(headers: Headers_): Promise<string> {
   const call = await openWire(`${server.url}/mcp`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: "echo", method: "tools/call", params: { name: "echo", arguments: { text: "hi" } } }),
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: "echo",
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "hi" } },
+    }),
   });
   const answer = await call.until((event) => event.data !== "" && messageOf(event)["id"] === "echo");
   if (!answer?.id) throw new Error(`no event id on the answer: ${JSON.stringify(call.events)}`);
@@ -79,7 +107,9 @@ describe("a GET reconnect whose Last-Event-ID its stream cannot replay", () => {
     stream.drop();
   });
 
-  it("another session's id: a fresh stream of the caller's session, nothing of the other's, whose reader keeps its stream", async ({ expect }) => {
+  it("another session's id: the caller's session fresh, nothing of the other's, whose reader keeps its stream", async ({
+    expect,
+  }) => {
     const [mine, theirs] = [await session(alice), await session(alice)];
     const theirStream = await getStream(theirs.headers);
     const before = await watch(theirs.headers);
@@ -97,7 +127,9 @@ describe("a GET reconnect whose Last-Event-ID its stream cannot replay", () => {
     theirStream.drop();
   });
 
-  it("another principal's id: bob gets his own fresh stream and nothing of alice's; without a session, the same 404 as an unknown id", async ({ expect }) => {
+  it("another principal's id: bob's own stream, nothing of alice's; without a session, an unknown id's 404", async ({
+    expect,
+  }) => {
     const hers = await session(alice);
     const herStream = await getStream(hers.headers);
     const first = await watch(hers.headers);
@@ -118,10 +150,16 @@ describe("a GET reconnect whose Last-Event-ID its stream cannot replay", () => {
     herStream.drop();
 
     // Without Mcp-Session-Id the id names the session to resume, and alice's is no session of bob's.
-    const bare = (id: string) => fetch(`${server.url}/mcp`, { headers: { ...bob, Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": id } });
+    const bare = (id: string) =>
+      fetch(`${server.url}/mcp`, {
+        headers: { ...bob, Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": id },
+      });
     const foreign = await bare(herId);
     const unknown = await bare(`s.${"A".repeat(hers.id.length)}.${herId.split(".").at(-1) ?? "1"}`);
     expect(foreign.status).toBe(404);
-    expect({ status: foreign.status, body: await foreign.text() }).toEqual({ status: unknown.status, body: await unknown.text() });
+    expect({ status: foreign.status, body: await foreign.text() }).toEqual({
+      status: unknown.status,
+      body: await unknown.text(),
+    });
   });
 });

@@ -9,18 +9,21 @@ import { freshTask } from "./support";
 function freshSession(principal = `p-${crypto.randomUUID()}`, protocolVersion = "2025-11-25") {
   const sessionId = newSessionId();
   const stub = env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
-  return { sessionId, principal, stub, start: () => stub.start({ sessionId, principal, protocolVersion, capabilities: {} }) };
+  const start = () => stub.start({ sessionId, principal, protocolVersion, capabilities: {} });
+  return { sessionId, principal, stub, start };
 }
 
-/** Attaches a reader and returns the frames it gets up to and including the one of sequence `until`. */
-async function framesUntil(stub: DurableObjectStub, query: string, until: number, publish: () => Promise<unknown>): Promise<{ seq: number; data: string }[]> {
+type Frame = { seq: number; data: string };
+
+/** Attaches a reader, runs `publish`, and returns the frames it got up to and including message `until`. */
+async function framesUntil(stub: DurableObjectStub, query: string, until: number, publish: () => Promise<unknown>) {
   const upgrade = await attach(stub, query);
   const ws = upgrade.webSocket;
   if (!ws) throw new Error(`no socket: ${upgrade.status}`);
-  const frames: { seq: number; data: string }[] = [];
+  const frames: Frame[] = [];
   const done = new Promise<void>((resolve) =>
     ws.addEventListener("message", (m) => {
-      const frame = JSON.parse(String(m.data)) as { seq: number; data: string };
+      const frame = JSON.parse(String(m.data)) as Frame;
       frames.push(frame);
       if (frame.seq === until && frame.data !== "") resolve();
     }),
@@ -46,7 +49,7 @@ describe("SessionObject", () => {
     expect((await attach(stub)).status).toBe(404);
   });
 
-  it("keeps the last SESSION_LOG_LIMIT events; a resume from before them is 410, one past the end opens the stream fresh", async ({ expect }) => {
+  it("keeps the last SESSION_LOG_LIMIT events; a resume before them: 410; past the end: fresh", async ({ expect }) => {
     const { stub, start } = freshSession();
     await start();
     await stub.publish(Array.from({ length: SESSION_LOG_LIMIT + 5 }, (_, i) => JSON.stringify({ n: i })));
@@ -65,7 +68,7 @@ describe("SessionObject", () => {
   });
 
   it("primes its stream only for a session whose version defines priming events (2025-11-25)", async ({ expect }) => {
-    const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "task://x" } });
+    const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: {} });
     for (const [version, primed] of [["2025-11-25", true], ["2025-06-18", false], ["2025-03-26", false]] as const) {
       const { stub, start } = freshSession(undefined, version);
       await start();

@@ -20,7 +20,9 @@ describe("sseFrame", () => {
   });
 
   it("a lone CR in data cannot end the event early or forge a field", ({ expect }) => {
-    const events = parse(sseFrame({ data: 'x\rid: forged\revent: evil\rdata: {"jsonrpc":"2.0"}' }) + sseFrame({ id: "next", data: "{}" }));
+    const events = parse(
+      sseFrame({ data: 'x\rid: forged\revent: evil\rdata: {"jsonrpc":"2.0"}' }) + sseFrame({ id: "next", data: "{}" }),
+    );
     expect(events).toHaveLength(2);
     expect(events[0]?.id).toBeUndefined();
     expect(events[0]?.event).toBeUndefined();
@@ -33,7 +35,9 @@ describe("sseFrame", () => {
   });
 
   it("writes one data line for data without a line break", ({ expect }) => {
-    expect(sseFrame({ id: "s.x.1", event: "status", data: '{"a":1}' })).toBe('id: s.x.1\nevent: status\ndata: {"a":1}\n\n');
+    expect(sseFrame({ id: "s.x.1", event: "status", data: '{"a":1}' })).toBe(
+      'id: s.x.1\nevent: status\ndata: {"a":1}\n\n',
+    );
   });
 
   for (const bad of ["a\nb", "a\rb", "a\r\nb", "\n", "tail\r"]) {
@@ -47,7 +51,9 @@ describe("sseFrame", () => {
 describe("the frames of GET /tasks/{id}/events", () => {
   it("refuse an event type holding a line break instead of writing a forged field", ({ expect }) => {
     const event = { seq: 1, type: "log\nid: forged", at: 1, data: { level: "info", message: "m" } };
-    expect(() => encodeEventStreamChunk([event], { taskId: "0".repeat(32) }, false)).toThrow(/SSE event must not contain a line break/);
+    expect(() => encodeEventStreamChunk([event], { taskId: "0".repeat(32) }, false)).toThrow(
+      /SSE event must not contain a line break/,
+    );
   });
 
   it("carry a log message with every kind of line break as JSON on one data line", ({ expect }) => {

@@ -26,7 +26,10 @@ export interface WireStream {
 export function wireEvents(response: Response, controller?: AbortController): WireStream {
   const events: WireEvent[] = [];
   const sse = (response.headers.get("Content-Type") ?? "").includes("text/event-stream");
-  const reader = sse && response.body ? response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader() : undefined;
+  const reader =
+    sse && response.body
+      ? response.body.pipeThrough(new TextDecoderStream()).pipeThrough(new EventSourceParserStream()).getReader()
+      : undefined;
   let ended = reader === undefined;
   const next = async (timeoutMs = 30_000): Promise<WireEvent | undefined> => {
     if (!reader || ended) return undefined;
@@ -61,9 +64,17 @@ export function wireEvents(response: Response, controller?: AbortController): Wi
 }
 
 /** Opens a request whose answer is read event by event. */
-export async function openWire(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<WireStream> {
+export async function openWire(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<WireStream> {
   const controller = new AbortController();
-  const response = await fetch(url, { method: init.method ?? "GET", headers: init.headers ?? {}, body: init.body, signal: controller.signal });
+  const response = await fetch(url, {
+    method: init.method ?? "GET",
+    headers: init.headers ?? {},
+    body: init.body,
+    signal: controller.signal,
+  });
   return wireEvents(response, controller);
 }
 
@@ -74,13 +85,15 @@ export function oldSdkProblem(event: WireEvent): string | undefined {
     JSONRPCMessageSchema.parse(JSON.parse(event.data));
     return undefined;
   } catch (error) {
-    return `event ${event.id ?? "(no id)"} with data ${JSON.stringify(event.data.slice(0, 80))}: ${error instanceof Error ? error.message.slice(0, 120) : String(error)}`;
+    const why = error instanceof Error ? error.message.slice(0, 120) : String(error);
+    return `event ${event.id ?? "(no id)"} with data ${JSON.stringify(event.data.slice(0, 80))}: ${why}`;
   }
 }
 
 /** The JSON-RPC message an event carries (it must carry one). */
 export function messageOf(event: WireEvent): Record<string, unknown> {
   const value: unknown = JSON.parse(event.data);
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`not a JSON object: ${event.data.slice(0, 200)}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new Error(`not a JSON object: ${event.data.slice(0, 200)}`);
   return Object.fromEntries(Object.entries(value));
 }

@@ -9,6 +9,7 @@ import { parseJsonInput } from "../http/json-input";
 import { acceptedTypes, hasJsonContentType } from "../http/media-types";
 import type { McpRequest } from "../http/mcp-endpoint";
 import { jsonRpcErrorResponse } from "../protocol/errors";
+import { sendsPrimingEvents, streamProtocolVersion } from "../protocol/priming";
 import { requestContext } from "../protocol/request-context";
 import { SseStream } from "../streams/sse";
 import type { McpContext } from "./context";
@@ -62,12 +63,14 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
   if (ids.size !== requests.length) return jsonRpcErrorResponse(400, -32600, "Invalid Request: request ids in a batch must be unique.");
   const initialize = requests.find((r) => r.method === "initialize");
   let sessionId: string | undefined;
+  let negotiated: string | undefined;
   let clientTasks = false;
   let clientElicitation = false;
   if (!initialize) {
     const session = await checkSession(request, input.env, input.principal);
     if (!session.ok) return session.response;
     sessionId = session.sessionId;
+    negotiated = session.protocolVersion;
     clientTasks = session.clientTasks;
     clientElicitation = session.clientElicitation;
   }
@@ -78,7 +81,9 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
 
   const streaming = acceptsSse && requests.some((r) => STREAMED_METHODS.has(r.method) && !(r.method === "tools/call" && r.params?.["task"] !== undefined));
   const sse = streaming ? new SseStream({ retryMs: settings.pollIntervalMs }) : undefined;
-  const transport = new RequestTransport(sse, sessionId);
+  // Priming events only for clients whose version defines them: older SDKs choke on empty data.
+  const primes = sendsPrimingEvents(streamProtocolVersion(negotiated, version));
+  const transport = new RequestTransport(sse, { primes, ...(sessionId !== undefined && { sessionId }) });
   const ctx: McpContext = { ...base, output: transport, clientTasks, clientElicitation, ...(sessionId !== undefined && { sessionId }) };
   const server = createMcpServer(ctx);
   await server.connect(transport);

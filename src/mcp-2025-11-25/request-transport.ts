@@ -15,7 +15,11 @@ export interface McpOutput {
   readonly streaming: boolean;
   /** Send a notification on the stream of request `requestId`, with an explicit event id. */
   notify(message: JSONRPCMessage, eventId?: string): void;
-  /** Send an event with an id and no data: a point the client can resume from. */
+  /**
+   * Send an event with an id and no data: a point the client can resume from. Only to clients whose
+   * negotiated version defines priming events (2025-11-25); a no-op for older ones, whose SDKs parse
+   * every event's data as JSON.
+   */
   prime(eventId: string): void;
   /** Use `eventId` for the final response to `requestId` (so a resume ends at the right place). */
   setResponseEventId(requestId: RequestId, eventId: string): void;
@@ -39,8 +43,11 @@ export class RequestTransport implements Transport, McpOutput {
   private readonly oneOffPrefix = `x.${crypto.randomUUID().replace(/-/g, "")}`;
   private counter = 0;
 
-  constructor(private readonly sse: SseStream | undefined, sessionId?: string) {
-    this.sessionId = sessionId;
+  private readonly primes: boolean;
+
+  constructor(private readonly sse: SseStream | undefined, options: { primes: boolean; sessionId?: string }) {
+    this.sessionId = options.sessionId;
+    this.primes = options.primes;
   }
 
   get streaming(): boolean {
@@ -101,7 +108,7 @@ export class RequestTransport implements Transport, McpOutput {
   }
 
   prime(eventId: string): void {
-    this.sse?.send({ id: eventId, data: "" });
+    if (this.primes) this.sse?.send({ id: eventId, data: "" });
   }
 
   setResponseEventId(requestId: RequestId, eventId: string): void {

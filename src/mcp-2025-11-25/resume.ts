@@ -2,7 +2,8 @@
  * GET /mcp. With `Last-Event-ID`, the id's own route says which stream to resume: a task
  * response stream (`t.<taskId>.<k>.<seq>`, replayed from the TaskObject's event log and
  * continued live until the response) or a session's GET stream (`s.<sessionId>.<seq>`).
- * Without it, the session's GET stream opens (Mcp-Session-Id required).
+ * Without it, or with an id no stream can replay (docs/streams.md), the caller's session's GET
+ * stream opens fresh (Mcp-Session-Id required).
  */
 import * as z from "zod";
 import { isOpenAt, STATE_SPANS_FIELD, TaskGateway, type StateSpan, type TaskEvent } from "../core";
@@ -25,23 +26,28 @@ export async function handleMcpGet(input: McpRequest): Promise<Response> {
   if (!/text\/event-stream/i.test(request.headers.get("Accept") ?? "")) {
     return jsonRpcErrorResponse(406, -32600, "Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream.");
   }
+  const stream = { ...input, retryMs: input.settings.pollIntervalMs, signal: request.signal };
   const lastEventId = request.headers.get("Last-Event-ID");
-  if (lastEventId === null || lastEventId === "") {
-    const session = await requireSession(request, input.env, input.principal);
-    if (!session.ok) return session.response;
-    return openSessionStream({ ...input, sessionId: session.sessionId, retryMs: input.settings.pollIntervalMs, signal: request.signal });
-  }
-  const route = parseEventId(lastEventId);
-  if (!route) return jsonRpcErrorResponse(400, -32600, "Bad Request: Last-Event-ID is not an event id this server issued. Reconnect without it.");
-  if (route.kind === "session") {
+  const route = lastEventId === null || lastEventId === "" ? undefined : parseEventId(lastEventId);
+  if (route?.kind === "task") return resumeTaskStream(input, route);
+  if (route?.kind === "session") {
     const session = await checkSession(request, input.env, input.principal);
     if (!session.ok) return session.response;
-    if (session.sessionId !== undefined && session.sessionId !== route.sessionId) {
-      return jsonRpcErrorResponse(400, -32600, `Bad Request: Last-Event-ID belongs to another session's stream than the ${SESSION_HEADER} header names.`);
+    if (session.sessionId === undefined || session.sessionId === route.sessionId) {
+      return openSessionStream({ ...stream, sessionId: route.sessionId, afterSeq: route.seq });
     }
-    return openSessionStream({ ...input, sessionId: route.sessionId, afterSeq: route.seq, retryMs: input.settings.pollIntervalMs, signal: request.signal });
+    // Another session's id (whoever's it is) replays nothing here: the caller's own session's stream, fresh.
+    return openSessionStream({ ...stream, sessionId: session.sessionId });
   }
-  return resumeTaskStream(input, route);
+  if (lastEventId && request.headers.get(SESSION_HEADER) === null) {
+    const message = "Bad Request: Last-Event-ID is not an event id this server issued. Reconnect without it.";
+    return jsonRpcErrorResponse(400, -32600, message);
+  }
+  // No id, or one no stream can replay (a POST stream's one-off `x.` id, an unknown form): a reconnect
+  // of the session's GET stream that cannot resume, so it gets the session's stream fresh, not an error.
+  const session = await requireSession(request, input.env, input.principal);
+  if (!session.ok) return session.response;
+  return openSessionStream({ ...stream, sessionId: session.sessionId });
 }
 
 /**

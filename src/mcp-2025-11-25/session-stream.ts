@@ -1,8 +1,8 @@
 /**
  * A session's GET stream as SSE: the Worker holds the client's response and reads the
  * SessionObject over a hibernatable WebSocket, so the object can sleep between messages.
- * Event ids are `s.<sessionId>.<seq>`; a priming event (id, no data) comes first so the
- * client always has a point to resume from.
+ * Event ids are `s.<sessionId>.<seq>`; for a session on 2025-11-25 a priming event (id, no data)
+ * comes first so the client always has a point to resume from (the SessionObject decides).
  */
 import * as z from "zod";
 import { jsonRpcErrorResponse } from "../protocol/errors";

@@ -11,8 +11,13 @@ import { isSessionId, newSessionId, sessionObjectName } from "../sessions/ids";
 
 export const SESSION_HEADER = "Mcp-Session-Id";
 
-/** A live session: its id, and whether its client declared the tasks and elicitation capabilities in `initialize`. */
-export type SessionCheck = { ok: true; sessionId?: string; clientTasks: boolean; clientElicitation: boolean } | { ok: false; response: Response };
+/**
+ * A live session: its id, the protocol version it negotiated, and whether its client declared the tasks
+ * and elicitation capabilities in `initialize`.
+ */
+export type SessionCheck =
+  | { ok: true; sessionId?: string; protocolVersion?: string; clientTasks: boolean; clientElicitation: boolean }
+  | { ok: false; response: Response };
 
 export const sessionStub = (env: Env, principal: string, sessionId: string) => env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
 
@@ -26,7 +31,9 @@ export async function checkSession(request: Request, env: Env, principal: string
   // Malformed ids are just unknown ids: the same answer, no name derived from them.
   if (!isSessionId(header)) return { ok: false, response: unknownSession() };
   const info = await sessionStub(env, principal, header).touch();
-  return info ? { ok: true, sessionId: header, clientTasks: info.clientTasks, clientElicitation: info.clientElicitation } : { ok: false, response: unknownSession() };
+  if (!info) return { ok: false, response: unknownSession() };
+  const { protocolVersion, clientTasks, clientElicitation } = info;
+  return { ok: true, sessionId: header, protocolVersion, clientTasks, clientElicitation };
 }
 
 /** Like checkSession, but the header is required (GET and DELETE /mcp). */

@@ -7,6 +7,7 @@ import { DurableObject } from "cloudflare:workers";
 import { readSettings } from "../config";
 import { isRecord } from "../json";
 import { parseTaskResourceUri, taskObjectName } from "../core";
+import { sendsPrimingEvents } from "../protocol/priming";
 import { replayPages } from "../streams/replay";
 import { closeQuietly, completeClose, sendQuietly } from "../streams/websockets";
 import { SESSION_WATCH_STATE } from "./ids";
@@ -139,20 +140,26 @@ export class SessionObject extends DurableObject<Env> {
   // ---- the GET stream: one hibernatable WebSocket reader --------------------
 
   /**
-   * `/stream?after=N` replays the log after N, then streams live. Without `after` the
-   * stream starts at the current end. Statuses: 404 unknown session or sequence,
-   * 410 events already trimmed, 409 another reader is attached (unless resuming:
-   * a resume takes the stream over, since its old reader is usually a dead connection).
+   * `/stream?after=N` replays the log after N, then streams live. Without `after`, or with one past
+   * the log (an id this stream never wrote), the stream starts fresh at the current end. Statuses:
+   * 404 unknown session or malformed sequence, 410 events already trimmed, 409 another reader is
+   * attached (unless resuming: a resume takes the stream over, its old reader usually being a dead
+   * connection). The priming frame goes only to a session whose version defines priming events.
    */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
     if (url.pathname !== "/stream" || request.headers.get("Upgrade") !== "websocket") return new Response("Not found", { status: 404 });
-    if (!this.storage.load()) return new Response("No such session.", { status: 404 });
+    const info = this.storage.load();
+    if (!info) return new Response("No such session.", { status: 404 });
     const lastSeq = this.storage.lastSeq();
     const afterParam = url.searchParams.get("after");
-    const resuming = afterParam !== null;
-    const after = resuming ? Number(afterParam) : lastSeq;
-    if (!Number.isSafeInteger(after) || after < 0 || after > lastSeq) return new Response("No such event in this session's stream.", { status: 404 });
+    const requested = afterParam === null ? undefined : Number(afterParam);
+    if (requested !== undefined && (!Number.isSafeInteger(requested) || requested < 0)) {
+      return new Response("No such event in this session's stream.", { status: 404 });
+    }
+    // Past the log, nothing can be replayed: the reconnect gets a fresh stream, as one without an id does.
+    const resuming = requested !== undefined && requested <= lastSeq;
+    const after = resuming ? requested : lastSeq;
     if (after < this.storage.firstSeq() - 1) return new Response("Those events are no longer kept.", { status: 410 });
     if (!resuming && !(await this.readerGone())) return new Response("The session's GET stream already has a reader.", { status: 409 });
     for (const ws of this.ctx.getWebSockets(READER_TAG)) closeQuietly(ws, 4409, "replaced by a resumed stream");
@@ -160,8 +167,9 @@ export class SessionObject extends DurableObject<Env> {
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server, [READER_TAG]);
-    // A priming frame (id, no message) first, so the client always holds a resume point.
-    server.send(JSON.stringify({ seq: after, data: "" }));
+    // A priming frame (id, no message) first, so the client always holds a resume point; only for
+    // versions that define it (older SDKs JSON-parse the empty data and drop the server).
+    if (sendsPrimingEvents(info.protocolVersion)) server.send(JSON.stringify({ seq: after, data: "" }));
     replayPages((seq, limit) => this.storage.eventsAfter(seq, limit), after, 500, (page) => {
       for (const event of page) server.send(JSON.stringify(event));
     });

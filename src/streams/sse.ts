@@ -13,13 +13,32 @@ export interface SseEvent {
 
 const encoder = new TextEncoder();
 
-/** One SSE event as text. `data` may hold newlines: each line becomes its own `data:` line. */
+/** Any line break an SSE parser honours: CRLF, a lone CR or a lone LF (WHATWG HTML, "Parsing an event stream"). */
+const LINE_BREAK = /\r\n|\r|\n/;
+
+/** Whether `text` holds a CR or LF (two scans: cheaper than a regex on the hot path of every frame). */
+const hasLineBreak = (text: string): boolean => text.includes("\n") || text.includes("\r");
+
+/** A field that must stay on one line: a line break would end it early and start a field of its own. */
+function singleLine(field: "id" | "event", value: string): string {
+  if (hasLineBreak(value)) {
+    throw new Error(`SSE ${field} must not contain a line break (CR or LF): ${JSON.stringify(value.slice(0, 80))}`);
+  }
+  return value;
+}
+
+/**
+ * One SSE event as text. `data` may hold line breaks of any kind: each line becomes its own `data:`
+ * line, so the client reads the same text back (with LF between lines). An `id` or `event` holding
+ * a CR or LF is refused: there is no way to write one, and splitting it would forge fields.
+ */
 export function sseFrame(event: SseEvent): string {
   let frame = "";
-  if (event.id !== undefined) frame += `id: ${event.id}\n`;
-  if (event.event !== undefined) frame += `event: ${event.event}\n`;
+  if (event.id !== undefined) frame += `id: ${singleLine("id", event.id)}\n`;
+  if (event.event !== undefined) frame += `event: ${singleLine("event", event.event)}\n`;
   const { data } = event;
-  frame += data.includes("\n") ? `data: ${data.split("\n").join("\ndata: ")}\n` : `data: ${data}\n`;
+  if (!hasLineBreak(data)) return `${frame}data: ${data}\n\n`;
+  for (const line of data.split(LINE_BREAK)) frame += `data: ${line}\n`;
   return `${frame}\n`;
 }
 
@@ -108,7 +127,7 @@ export class SseStream {
   }
 
   comment(text: string): void {
-    this.write(`: ${text.replace(/\n/g, " ")}\n\n`);
+    this.write(`: ${text.replace(/[\r\n]/g, " ")}\n\n`);
   }
 
   close(): void {

@@ -116,7 +116,11 @@ function request(): FuzzRequest {
   headers["Content-Type"] = rand() < 0.85 ? "application/json" : pick(["text/plain", "application/json; charset=utf-16", "multipart/form-data", ""]);
   headers["Accept"] = rand() < 0.85 ? pick(["application/json, text/event-stream", "application/json"]) : pick(["text/event-stream", "*/*", "image/png", ""]);
   if (rand() < 0.2) headers["MCP-Protocol-Version"] = pick(["2025-11-25", "2025-06-18", "1999-01-01", "../", "x".repeat(300)]);
-  if (rand() < 0.15) headers["Last-Event-ID"] = pick(["t.", `t.${"a".repeat(32)}.0.99999999999999999`, "s.../..", "x".repeat(300), `t.${"b".repeat(32)}.1.1`]);
+  const eventIds = ["t.", `t.${"a".repeat(32)}.0.99999999999999999`, "s.../..", "x".repeat(300)];
+  eventIds.push(`t.${"b".repeat(32)}.1.1`);
+  // Ids the GET reconnect opens a fresh stream for when a live session is named: a POST stream's, one past a log.
+  eventIds.push(`x.${"c".repeat(32)}.1`, `s.${"A".repeat(43)}.999999999`);
+  if (rand() < 0.15) headers["Last-Event-ID"] = pick(eventIds);
   if (rand() < 0.15) headers["Mcp-Session-Id"] = pick(["", "../../x", "z".repeat(500), "\u00ff", "0123456789abcdef0123456789abcdef"]);
   if (rand() < 0.05) headers["Origin"] = pick(["https://evil.example", "null", "http://localhost:1"]);
   const kind = int(16);

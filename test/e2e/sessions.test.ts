@@ -134,14 +134,23 @@ describe("the GET stream", () => {
     resumed.drop();
   });
 
-  it("rejects a garbage, unknown or foreign-session Last-Event-ID with 4xx, never a hang", async ({ expect }) => {
-    const sessionId = await initialize();
+  it("a Last-Event-ID no stream replays opens the GET stream fresh; an unknown task's: 404", async ({ expect }) => {
     const other = await initialize();
-    const get = (lastEventId: string) => fetch(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", "Mcp-Session-Id": sessionId, "Last-Event-ID": lastEventId } });
-    expect((await get("garbage")).status).toBe(400);
-    expect((await get(`t.${"0".repeat(32)}.1.5`)).status).toBe(404);
-    expect((await get(`s.${sessionId}.999`)).status).toBe(404);
-    expect((await get(`s.${other}.0`)).status).toBe(400);
+    const get = (sessionId: string, lastEventId: string) => {
+      const headers = { Accept: "text/event-stream", "Mcp-Session-Id": sessionId, "Last-Event-ID": lastEventId };
+      return fetch(`${server.url}/mcp`, { headers });
+    };
+    // Each on a session of its own: a fresh stream is the session's one reader.
+    for (const lastEventId of ["garbage", `x.${"0".repeat(32)}.1`, "s.SESSION.999", `s.${other}.0`]) {
+      const sessionId = await initialize();
+      const reply = await get(sessionId, lastEventId.replace("SESSION", sessionId));
+      expect(reply.status, lastEventId).toBe(200);
+      await reply.body?.cancel();
+    }
+    expect((await get(other, `t.${"0".repeat(32)}.1.5`)).status).toBe(404);
+    // Without the session header, an id that names no stream gets 400.
+    const bare = await fetch(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", "Last-Event-ID": "x" } });
+    expect(bare.status).toBe(400);
   });
 });
 

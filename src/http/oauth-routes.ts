@@ -9,6 +9,7 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env";
 import { authorizationServer, loadProvider, OAUTH_PATHS, signIn } from "./oauth";
 import { consentPage } from "./oauth-consent-page";
+import { DOCUMENT_REFUSALS, isDocumentRefusal } from "./oauth-document-fetch";
 import { githubAuthorizeUrl, githubSettings, githubUser } from "./oauth-github";
 
 export const oauthRoutes = new Hono<AppEnv>();
@@ -31,9 +32,20 @@ async function refusal(c: Context<AppEnv>, error: unknown): Promise<Response> {
     if (error.redirectTo) return c.redirect(error.redirectTo, 302);
     return c.json({ error: error.code, message: error.description }, 400);
   }
-  if (error instanceof CimdFetchError) return c.json({ error: "invalid_client", message: `The client's metadata document (${error.metadataUrl}) could not be used: ${error.detail}` }, 400);
+  if (error instanceof CimdFetchError) return c.json({ error: "invalid_client", message: documentRefusal(error.metadataUrl, error.detail) }, 400);
   throw error;
 }
+
+/**
+ * Our words for a document that could not be used: the fetch's refusals are ours already; the
+ * provider's checks of a fetched document (it must name its own URL, …) say what is wrong with it.
+ * Anything else (a timeout, a runtime error) is named only in the log, never to the caller.
+ */
+function documentRefusal(url: string, detail: string): string {
+  const reason = isDocumentRefusal(detail) || !RUNTIME_WORDS.test(detail) ? detail : DOCUMENT_REFUSALS.unreachable;
+  return `The client's metadata document (${url}) could not be used: ${reason}.`;
+}
+const RUNTIME_WORDS = /internal error|reference=|HTTP \d{3}|timed out|fetch/i;
 
 /** A redirect carrying the cookies the library's consent and upstream helpers set or clear. */
 const redirectWith = (headers: Headers, location: string): Response => {

@@ -2,7 +2,7 @@
  * The authorization server's endpoints (AUTH_MODE=oauth; 404 otherwise). `/authorize` signs the
  * user in through the identity provider the settings name: GitHub (a consent page, GitHub's
  * authorize page, the callback) or the loopback-only stand-in. Token, registration and metadata are
- * the provider library's own.
+ * the provider library's own; a registration is rate-limited and capped first.
  */
 import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
@@ -10,7 +10,9 @@ import type { AppEnv } from "./env";
 import { authorizationServer, loadProvider, OAUTH_PATHS, signIn } from "./oauth";
 import { consentPage } from "./oauth-consent-page";
 import { DOCUMENT_REFUSALS, isDocumentRefusal } from "./oauth-document-fetch";
+import { readConsentForm } from "./oauth-form";
 import { githubAuthorizeUrl, githubSettings, githubUser } from "./oauth-github";
+import { admitRegistration } from "./oauth-registration";
 
 export const oauthRoutes = new Hono<AppEnv>();
 
@@ -99,11 +101,12 @@ oauthRoutes.post(OAUTH_PATHS.authorize, oauthOn, async (c) => {
   if (c.get("settings").identityProvider !== "github") return c.json({ error: "not_found", message: "No consent form is in use: the stand-in signs in on GET /authorize." }, 404);
   const github = githubSettings(c.get("settings").github);
   if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
-  const form = await c.req.parseBody();
-  const handle = typeof form["handle"] === "string" ? form["handle"] : "";
+  const read = await readConsentForm(c.req.raw);
+  if (!read.ok) return c.json({ error: "invalid_request", message: read.message }, read.status);
+  const handle = read.form.get("handle") ?? "";
   const api = await oauthApi(c);
   try {
-    if (form["decision"] !== "approve") {
+    if (read.form.get("decision") !== "approve") {
       const denied = await api.denyConsent(c.req.raw, handle, { description: "The user declined." });
       return redirectWith(denied.headers, denied.redirectTo);
     }
@@ -151,7 +154,15 @@ oauthRoutes.get(OAUTH_PATHS.githubCallback, oauthOn, async (c) => {
   return redirectWith(resumed.headers, redirectTo);
 });
 
-for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.metadata]) {
+/** The provider's own endpoint, for `request` (the raw one, or a registration we admitted and re-wrapped). */
+const provided = async (c: Context<AppEnv>, request: Request): Promise<Response> =>
   // hono types its context's ExecutionContext loosely; at runtime it is the Worker's own.
-  oauthRoutes.all(path, oauthOn, async (c) => (await authorizationServer(c.req.raw)).fetch(c.req.raw, c.env, c.executionCtx as unknown as ExecutionContext));
-}
+  (await authorizationServer(request)).fetch(request, c.env, c.executionCtx as unknown as ExecutionContext);
+
+for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.metadata]) oauthRoutes.all(path, oauthOn, (c) => provided(c, c.req.raw));
+
+/** Open to anyone, so rate-limited per address and capped before anything is stored (oauth-registration.ts). */
+oauthRoutes.all(OAUTH_PATHS.register, oauthOn, async (c) => {
+  const admitted = await admitRegistration(c);
+  return admitted.ok ? provided(c, admitted.request) : admitted.response;
+});

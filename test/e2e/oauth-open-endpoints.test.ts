@@ -1,0 +1,85 @@
+// The OAuth endpoints anyone may call, bounded: POST /authorize (the consent form) reads at most
+// CONSENT_FORM_MAX_BYTES, declared or streamed; /oauth/register is rate-limited per address and
+// caps the count and size of what a registration stores. Addresses are set per test with
+// CF-Connecting-IP, which wrangler dev passes on as Cloudflare would set it.
+import { describe, it } from "vitest";
+import { sharedServer } from "./support/dev-server";
+import { heldOpenUpload } from "./support/streamed-upload";
+
+/** Shared with the fuzz test's OAuth surfaces: a GitHub provider configured (never reached here). */
+export const OPEN_ENDPOINTS_VARS = { AUTH_MODE: "oauth", OAUTH_IDENTITY_PROVIDER: "github", GITHUB_CLIENT_ID: "Iv1.open-endpoints", GITHUB_CLIENT_SECRET: "open-endpoints-secret" };
+const server = sharedServer(OPEN_ENDPOINTS_VARS);
+const MB = 1024 * 1024;
+
+const registration = (extra: Record<string, unknown> = {}) => ({ client_name: "e2e", redirect_uris: ["http://127.0.0.1:9/callback"], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"], ...extra });
+let nextAddress = 0;
+/** A fresh documentation address (RFC 5737) for each caller, so tests never share a bucket. */
+const freshAddress = () => `203.0.113.${++nextAddress}`;
+
+const register = (body: unknown, address: string, headers: Record<string, string> = {}) =>
+  fetch(`${server.url}/oauth/register`, { method: "POST", headers: { "Content-Type": "application/json", "CF-Connecting-IP": address, ...headers }, body: typeof body === "string" ? body : JSON.stringify(body) });
+
+describe("POST /authorize (the consent form)", () => {
+  const form = { "Content-Type": "application/x-www-form-urlencoded" };
+  it("refuses a form over 8 KiB with 413: a declared 20 MB, and a streamed one as soon as the cap is passed", async ({ expect }) => {
+    const declared = await fetch(`${server.url}/authorize`, { method: "POST", headers: form, body: "handle=" + "a".repeat(20 * MB) });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toMatchObject({ error: "invalid_request", message: expect.stringContaining("larger than 8192 bytes") });
+    // The body stays open: only a read that stops at the cap can answer (the old one read to the end).
+    const streamed = await heldOpenUpload(`${server.url}/authorize`, form, 64 * 1024);
+    expect(streamed.status).toBe(413);
+  });
+
+  it("refuses another media type with 415 and a body that is not UTF-8 with 400", async ({ expect }) => {
+    const multipart = await fetch(`${server.url}/authorize`, { method: "POST", body: new FormData() });
+    expect(multipart.status).toBe(415);
+    const bad = await fetch(`${server.url}/authorize`, { method: "POST", headers: form, body: new Uint8Array([0x68, 0x3d, 0xff, 0xfe]) });
+    expect(bad.status).toBe(400);
+    // A small form still reaches the consent check: no handle, so the library refuses it in its words.
+    const small = await fetch(`${server.url}/authorize`, { method: "POST", headers: form, body: "handle=nope&decision=approve", redirect: "manual" });
+    expect(small.status).toBe(400);
+  });
+});
+
+describe("/oauth/register", () => {
+  it("lets an address register 10 clients at once, then answers 429 with Retry-After", async ({ expect }) => {
+    const address = freshAddress();
+    const statuses: number[] = [];
+    for (let i = 0; i < 10; i++) statuses.push((await register(registration(), address)).status);
+    expect(statuses).toEqual(Array(10).fill(201));
+    const over = await register(registration(), address);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(await over.json()).toMatchObject({ error: "rate_limited" });
+    // Another address is not held back.
+    expect((await register(registration(), freshAddress())).status).toBe(201);
+  });
+
+  it("caps the count and size of what a registration stores", async ({ expect }) => {
+    const uris = (n: number) => Array.from({ length: n }, (_, i) => `http://127.0.0.1:9/callback/${i}`);
+    // 2,000 redirect URIs (the review's case) pass the body cap first: a 413 below.
+    const refusals: [string, unknown][] = [
+      ["11 redirect URIs", registration({ redirect_uris: uris(11) })],
+      ["300 redirect URIs", registration({ redirect_uris: uris(300).map((uri) => uri.slice(0, 30)) })],
+      ["a 2,001-character redirect URI", registration({ redirect_uris: [`http://127.0.0.1:9/${"a".repeat(1990)}`] })],
+      ["a 1,001-character client_name", registration({ client_name: "n".repeat(1001) })],
+      ["11 contacts", registration({ contacts: Array.from({ length: 11 }, (_, i) => `a${i}@example.com`) })],
+      ["41 members", registration(Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`client_name#x${i}`, "n"])))],
+    ];
+    for (const [name, body] of refusals) {
+      const answer = await register(body, freshAddress());
+      expect(answer.status, name).toBe(400);
+      expect(await answer.json(), name).toMatchObject({ error: "invalid_client_metadata" });
+    }
+    expect((await register(registration({ redirect_uris: uris(10), contacts: ["a@example.com"] }), freshAddress())).status).toBe(201);
+  });
+
+  it("refuses a body over 16 KiB with 413, declared or streamed", async ({ expect }) => {
+    const big = JSON.stringify(registration({ software_id: "s".repeat(17 * 1024) }));
+    expect((await register(big, freshAddress())).status).toBe(413);
+    const uris = Array.from({ length: 2000 }, (_, i) => `http://127.0.0.1:9/callback/${i}`);
+    expect((await register(registration({ redirect_uris: uris }), freshAddress())).status).toBe(413);
+    const streamed = await heldOpenUpload(`${server.url}/oauth/register`, { "Content-Type": "application/json", "CF-Connecting-IP": freshAddress() }, 64 * 1024);
+    expect(streamed.status).toBe(413);
+  });
+});

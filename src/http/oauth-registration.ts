@@ -10,6 +10,7 @@ import { spendForAddress } from "./address-rate-limit";
 import { readBodyWithLimit } from "./body";
 import type { AppEnv } from "./env";
 import { parseJsonInput } from "./json-input";
+import { rewrapped } from "./oauth-token-admission";
 
 export const REGISTRATION_LIMITS = {
   /** The whole body, in bytes. */
@@ -82,7 +83,5 @@ export async function admitRegistration(c: Context<AppEnv>): Promise<{ ok: true;
       return { ok: false, response: refuse(c, 400, "invalid_client_metadata", `The registration is refused: ${checked.error.issues[0]?.message ?? "a value is over its cap"}.`) };
     }
   }
-  const headers = new Headers(request.headers);
-  headers.delete("Content-Length");
-  return { ok: true, request: new Request(request.url, { method: "POST", headers, body: body.text }) };
+  return { ok: true, request: rewrapped(request, body.text) };
 }

@@ -13,6 +13,7 @@ import { DOCUMENT_REFUSALS, isDocumentRefusal } from "./oauth-document-fetch";
 import { readConsentForm } from "./oauth-form";
 import { githubAuthorizeUrl, githubSettings, githubUser } from "./oauth-github";
 import { admitRegistration } from "./oauth-registration";
+import { admitTokenRequest, clientIdRefusal, impossibleClientId } from "./oauth-token-admission";
 
 export const oauthRoutes = new Hono<AppEnv>();
 
@@ -64,6 +65,7 @@ const formTarget = (uri: string): string => {
 
 oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
   const request = c.req.raw;
+  if (impossibleClientId(request.url)) return c.json({ error: "invalid_client", message: clientIdRefusal.error_description }, 400);
   const api = await oauthApi(c);
   let authRequest: AuthRequest;
   try {
@@ -159,7 +161,13 @@ const provided = async (c: Context<AppEnv>, request: Request): Promise<Response>
   // hono types its context's ExecutionContext loosely; at runtime it is the Worker's own.
   (await authorizationServer(request)).fetch(request, c.env, c.executionCtx as unknown as ExecutionContext);
 
-for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.metadata]) oauthRoutes.all(path, oauthOn, (c) => provided(c, c.req.raw));
+oauthRoutes.all(OAUTH_PATHS.metadata, oauthOn, (c) => provided(c, c.req.raw));
+
+/** The token endpoint: its body read within a cap, and a client_id that could be a client's (oauth-token-admission.ts). */
+oauthRoutes.all(OAUTH_PATHS.token, oauthOn, async (c) => {
+  const admitted = await admitTokenRequest(c.req.raw);
+  return admitted.ok ? provided(c, admitted.request) : c.json(admitted.body, admitted.status);
+});
 
 /** Open to anyone, so rate-limited per address and capped before anything is stored (oauth-registration.ts). */
 oauthRoutes.all(OAUTH_PATHS.register, oauthOn, async (c) => {

@@ -4,10 +4,9 @@
 // CF-Connecting-IP, which wrangler dev passes on as Cloudflare would set it.
 import { describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { OPEN_ENDPOINTS_VARS } from "./support/oauth-open-endpoints";
 import { heldOpenUpload } from "./support/streamed-upload";
 
-/** Shared with the fuzz test's OAuth surfaces: a GitHub provider configured (never reached here). */
-export const OPEN_ENDPOINTS_VARS = { AUTH_MODE: "oauth", OAUTH_IDENTITY_PROVIDER: "github", GITHUB_CLIENT_ID: "Iv1.open-endpoints", GITHUB_CLIENT_SECRET: "open-endpoints-secret" };
 const server = sharedServer(OPEN_ENDPOINTS_VARS);
 const MB = 1024 * 1024;
 
@@ -81,5 +80,25 @@ describe("/oauth/register", () => {
     expect((await register(registration({ redirect_uris: uris }), freshAddress())).status).toBe(413);
     const streamed = await heldOpenUpload(`${server.url}/oauth/register`, { "Content-Type": "application/json", "CF-Connecting-IP": freshAddress() }, 64 * 1024);
     expect(streamed.status).toBe(413);
+  });
+});
+
+describe("a client_id longer than any client's (the fuzz test's find: KV refuses keys over 512 bytes)", () => {
+  const long = "x".repeat(3000);
+  it("is refused as invalid_client at /authorize and /oauth/token, never a 500", async ({ expect }) => {
+    const authorize = await fetch(`${server.url}/authorize?${new URLSearchParams({ response_type: "code", client_id: long, redirect_uri: "http://127.0.0.1:9/cb", code_challenge: "x".repeat(43), code_challenge_method: "S256" })}`, { redirect: "manual" });
+    expect(authorize.status).toBe(400);
+    expect(await authorize.json()).toMatchObject({ error: "invalid_client" });
+    const form = { "Content-Type": "application/x-www-form-urlencoded" };
+    const token = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: form, body: new URLSearchParams({ grant_type: "authorization_code", code: "c", client_id: long }) });
+    expect(token.status).toBe(401);
+    const basic = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { ...form, Authorization: `Basic ${btoa(`${long}:secret`)}` }, body: "grant_type=authorization_code&code=c" });
+    expect(basic.status).toBe(401);
+    expect(await basic.json()).toMatchObject({ error: "invalid_client" });
+  });
+
+  it("a token request body over 16 KiB is a 413", async ({ expect }) => {
+    const big = await fetch(`${server.url}/oauth/token`, { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded" }, body: "code=" + "c".repeat(17 * 1024) });
+    expect(big.status).toBe(413);
   });
 });

@@ -4,7 +4,8 @@ import { describe, it } from "vitest";
 import { addressKey } from "../../src/http/address-rate-limit";
 import { DOCUMENT_REFUSALS, fetchDocumentStrictly, isJsonMediaType } from "../../src/http/oauth-document-fetch";
 
-const serve = (response: Response | Error) => async (request: Request): Promise<Response> => {
+const serve = (response: Response | Error) => async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+  const request = new Request(input, init);
   if (request.redirect !== "manual") throw new Error(`fetched with redirect: ${request.redirect}`);
   if (response instanceof Error) throw response;
   return response;

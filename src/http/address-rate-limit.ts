@@ -15,7 +15,8 @@ export function addressKey(address: string): string {
   const [head = "", tail = ""] = address.toLowerCase().split("::");
   const left = head === "" ? [] : head.split(":");
   const right = tail === "" ? [] : tail.split(":");
-  const groups = address.includes("::") ? [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right] : left;
+  const zeros = Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0");
+  const groups = address.includes("::") ? [...left, ...zeros, ...right] : left;
   return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
 }
 

@@ -68,7 +68,8 @@ export async function fetchDocumentStrictly(inner: Fetch, request: Request): Pro
   try {
     response = await inner(new Request(request, { redirect: "manual" }));
   } catch (error) {
-    console.warn(`client metadata document fetch failed for ${request.url}:`, error instanceof Error ? error.message : error);
+    const said = error instanceof Error ? error.message : error;
+    console.warn(`client metadata document fetch failed for ${request.url}:`, said);
     throw new Error(DOCUMENT_REFUSALS.unreachable);
   }
   const refusal =
@@ -106,7 +107,8 @@ export function guardDocumentFetches(): void {
   if (GUARDED in current) return;
   const guarded = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     const agent = headersOf(input, init).get("User-Agent") ?? "";
-    return agent.startsWith(PROVIDER_USER_AGENT) ? fetchDocumentStrictly(current, new Request(input, init)) : current(input, init);
+    if (!agent.startsWith(PROVIDER_USER_AGENT)) return current(input, init);
+    return fetchDocumentStrictly(current, new Request(input, init));
   };
   globalThis.fetch = Object.assign(guarded, { [GUARDED]: true });
 }

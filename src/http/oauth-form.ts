@@ -13,7 +13,9 @@ export type ConsentForm = { ok: true; form: URLSearchParams } | { ok: false; sta
 export async function readConsentForm(request: Request): Promise<ConsentForm> {
   const type = (request.headers.get("Content-Type") ?? "").split(";")[0]?.trim().toLowerCase();
   // Left unread (as body.ts leaves what is past its cap): the runtime drops it with the answer.
-  if (type !== "application/x-www-form-urlencoded") return { ok: false, status: 415, message: "The consent form is sent as application/x-www-form-urlencoded." };
+  if (type !== "application/x-www-form-urlencoded") {
+    return { ok: false, status: 415, message: "The consent form is sent as application/x-www-form-urlencoded." };
+  }
   const body = await readBodyWithLimit(request, CONSENT_FORM_MAX_BYTES);
   if (!body.ok) return body;
   return { ok: true, form: new URLSearchParams(body.text) };

@@ -30,7 +30,9 @@ const anyString = z.string().max(L.stringLength, `strings are at most ${L.string
 /** A member other than redirect_uris: a bounded string, a bounded list, or a scalar. */
 const otherMember = z.union([
   anyString,
-  z.array(z.union([anyString, z.number(), z.boolean(), z.null()])).max(L.listEntries, `lists are at most ${L.listEntries} entries`),
+  z
+    .array(z.union([anyString, z.number(), z.boolean(), z.null()]))
+    .max(L.listEntries, `lists are at most ${L.listEntries} entries`),
   z.number(),
   z.boolean(),
   z.null(),
@@ -50,37 +52,44 @@ const Registration = z
     for (const [name, value] of Object.entries(members)) {
       if (name === "redirect_uris" || name === "jwks") continue;
       const checked = otherMember.safeParse(value);
-      if (!checked.success) ctx.addIssue({ code: "custom", message: `${name}: ${checked.error.issues[0]?.message ?? "not a string, list or scalar"}` });
+      if (checked.success) continue;
+      const why = checked.error.issues[0]?.message ?? "not a string, list or scalar";
+      ctx.addIssue({ code: "custom", message: `${name}: ${why}` });
     }
   });
 
-const refuse = (c: Context<AppEnv>, status: 400 | 413 | 429, error: string, description: string, headers?: Record<string, string>) =>
-  c.json({ error, error_description: description }, status, headers);
+type Refusal = { ok: false; response: Response };
+const refuse = (c: Context<AppEnv>, status: 400 | 413 | 429, error: string, text: string, headers = {}): Refusal => ({
+  ok: false,
+  response: c.json({ error, error_description: text }, status, headers),
+});
 
 /**
  * The registration request as the provider may read it (the body re-wrapped after our read), or
  * our refusal: 429 over the address's rate, 413 over the body cap, 400 past a count or size cap.
  */
-export async function admitRegistration(c: Context<AppEnv>): Promise<{ ok: true; request: Request } | { ok: false; response: Response }> {
+export async function admitRegistration(c: Context<AppEnv>): Promise<{ ok: true; request: Request } | Refusal> {
   const request = c.req.raw;
   if (request.method !== "POST") return { ok: true, request };
   const perMinute = c.get("settings").oauthRegistrationsPerMinute;
   if (perMinute > 0) {
     const verdict = await spendForAddress(c.env, request, "oauth-register", perMinute);
     if (!verdict.ok) {
-      const message = `Too many client registrations from this address (${perMinute} a minute). Retry after ${verdict.retryAfterSeconds} s.`;
-      return { ok: false, response: refuse(c, 429, "rate_limited", message, { "Retry-After": String(verdict.retryAfterSeconds) }) };
+      const wait = verdict.retryAfterSeconds;
+      const message = `Too many client registrations from this address (${perMinute} a minute). Retry after ${wait} s.`;
+      return refuse(c, 429, "rate_limited", message, { "Retry-After": String(wait) });
     }
   }
   const body = await readBodyWithLimit(request, L.bodyBytes);
-  if (!body.ok) return { ok: false, response: refuse(c, body.status, "invalid_request", body.message) };
+  if (!body.ok) return refuse(c, body.status, "invalid_request", body.message);
   const parsed = parseJsonInput(body.text);
   // Malformed JSON is the provider's to refuse, in its words (invalid_request); too deep is ours.
-  if (!parsed.ok && parsed.reason === "depth") return { ok: false, response: refuse(c, 400, "invalid_request", parsed.message) };
+  if (!parsed.ok && parsed.reason === "depth") return refuse(c, 400, "invalid_request", parsed.message);
   if (parsed.ok && typeof parsed.value === "object" && parsed.value !== null && !Array.isArray(parsed.value)) {
     const checked = Registration.safeParse(parsed.value);
     if (!checked.success) {
-      return { ok: false, response: refuse(c, 400, "invalid_client_metadata", `The registration is refused: ${checked.error.issues[0]?.message ?? "a value is over its cap"}.`) };
+      const why = checked.error.issues[0]?.message ?? "a value is over its cap";
+      return refuse(c, 400, "invalid_client_metadata", `The registration is refused: ${why}.`);
     }
   }
   return { ok: true, request: rewrapped(request, body.text) };

@@ -35,7 +35,9 @@ async function refusal(c: Context<AppEnv>, error: unknown): Promise<Response> {
     if (error.redirectTo) return c.redirect(error.redirectTo, 302);
     return c.json({ error: error.code, message: error.description }, 400);
   }
-  if (error instanceof CimdFetchError) return c.json({ error: "invalid_client", message: documentRefusal(error.metadataUrl, error.detail) }, 400);
+  if (error instanceof CimdFetchError) {
+    return c.json({ error: "invalid_client", message: documentRefusal(error.metadataUrl, error.detail) }, 400);
+  }
   throw error;
 }
 
@@ -65,7 +67,9 @@ const formTarget = (uri: string): string => {
 
 oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
   const request = c.req.raw;
-  if (impossibleClientId(request.url)) return c.json({ error: "invalid_client", message: clientIdRefusal.error_description }, 400);
+  if (impossibleClientId(request.url)) {
+    return c.json({ error: "invalid_client", message: clientIdRefusal.error_description }, 400);
+  }
   const api = await oauthApi(c);
   let authRequest: AuthRequest;
   try {
@@ -163,7 +167,7 @@ const provided = async (c: Context<AppEnv>, request: Request): Promise<Response>
 
 oauthRoutes.all(OAUTH_PATHS.metadata, oauthOn, (c) => provided(c, c.req.raw));
 
-/** The token endpoint: its body read within a cap, and a client_id that could be a client's (oauth-token-admission.ts). */
+/** The token endpoint: a body within its cap, and a client_id some client could have (oauth-token-admission.ts). */
 oauthRoutes.all(OAUTH_PATHS.token, oauthOn, async (c) => {
   const admitted = await admitTokenRequest(c.req.raw);
   return admitted.ok ? provided(c, admitted.request) : c.json(admitted.body, admitted.status);

@@ -10,9 +10,13 @@ export const TOKEN_BODY_MAX_BYTES = 16 * 1024;
 /** 512 bytes of KV key, less the provider's `client:` prefix. */
 export const MAX_CLIENT_ID_BYTES = 512 - "client:".length;
 
-const tooLong = (id: string | null | undefined): boolean => id != null && new TextEncoder().encode(id).byteLength > MAX_CLIENT_ID_BYTES;
+const tooLong = (id: string | null | undefined): boolean =>
+  id != null && new TextEncoder().encode(id).byteLength > MAX_CLIENT_ID_BYTES;
 
-export const clientIdRefusal = { error: "invalid_client", error_description: `No client has a client_id longer than ${MAX_CLIENT_ID_BYTES} bytes.` } as const;
+export const clientIdRefusal = {
+  error: "invalid_client",
+  error_description: `No client has a client_id longer than ${MAX_CLIENT_ID_BYTES} bytes.`,
+} as const;
 
 /** Whether an /authorize query names a client_id no client can have. */
 export const impossibleClientId = (url: string): boolean => tooLong(new URL(url).searchParams.get("client_id"));
@@ -36,14 +40,19 @@ export function rewrapped(request: Request, text: string): Request {
   return new Request(request.url, { method: request.method, headers, body: text });
 }
 
-export type Admission = { ok: true; request: Request } | { ok: false; status: 400 | 401 | 413; body: Record<string, string> };
+export type Admission =
+  | { ok: true; request: Request }
+  | { ok: false; status: 400 | 401 | 413; body: Record<string, string> };
+const unknownClient: Admission = { ok: false, status: 401, body: clientIdRefusal };
 
 /** The token request, bounded and with a possible client_id, or our refusal. */
 export async function admitTokenRequest(request: Request): Promise<Admission> {
   if (request.method !== "POST") return { ok: true, request };
-  if (tooLong(basicClientId(request.headers.get("Authorization")))) return { ok: false, status: 401, body: clientIdRefusal };
+  if (tooLong(basicClientId(request.headers.get("Authorization")))) return unknownClient;
   const body = await readBodyWithLimit(request, TOKEN_BODY_MAX_BYTES);
-  if (!body.ok) return { ok: false, status: body.status, body: { error: "invalid_request", error_description: body.message } };
-  if (tooLong(new URLSearchParams(body.text).get("client_id"))) return { ok: false, status: 401, body: clientIdRefusal };
+  if (!body.ok) {
+    return { ok: false, status: body.status, body: { error: "invalid_request", error_description: body.message } };
+  }
+  if (tooLong(new URLSearchParams(body.text).get("client_id"))) return unknownClient;
   return { ok: true, request: rewrapped(request, body.text) };
 }

@@ -3,7 +3,7 @@
 // document buys a token; a redirect, a status other than 200, a media type other than JSON refuse
 // the authorization with invalid_client, in words of ours that never name what the server reached.
 import { createHash, randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, it, type ExpectStatic } from "vitest";
 import { documentFor, startCimdHost, type CimdHost } from "./support/cimd-host";
 import { ownServer } from "./support/dev-server";
 
@@ -26,7 +26,10 @@ const base64url = (bytes: Buffer) => bytes.toString("base64").replace(/\+/g, "-"
 /** GET /authorize with the stand-in sign-in for `clientId`; the response as it came (no redirect followed). */
 async function authorize(clientId: string, challenge = "x".repeat(43)): Promise<Response> {
   const url = new URL(`${server.url}/authorize`);
-  const query = { response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: challenge, code_challenge_method: "S256", state: "st", resource: `${server.url}/mcp`, login_hint: "cimd-user" };
+  const query = {
+    ...{ response_type: "code", client_id: clientId, redirect_uri: redirectUri, state: "st", login_hint: "cimd-user" },
+    ...{ code_challenge: challenge, code_challenge_method: "S256", resource: `${server.url}/mcp` },
+  };
   for (const [key, value] of Object.entries(query)) url.searchParams.set(key, value);
   return fetch(url, { redirect: "manual" });
 }
@@ -46,7 +49,7 @@ async function tokenFor(clientId: string): Promise<{ status: number; body: strin
 }
 
 /** A refusal of ours: 400 invalid_client whose message says nothing the runtime said. */
-async function expectRefused(response: Response, expect: (value: unknown) => { toBe(v: unknown): void; toMatchObject(v: unknown): void; not: { toMatch(v: RegExp): void } }): Promise<string> {
+async function expectRefused(response: Response, expect: ExpectStatic): Promise<string> {
   expect(response.status).toBe(400);
   const body = (await response.json()) as { error: string; message: string };
   expect(body).toMatchObject({ error: "invalid_client" });

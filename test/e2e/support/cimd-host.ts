@@ -37,7 +37,11 @@ export interface CimdHost {
 export const documentFor = (clientId: string, redirectUri: string, extra: Record<string, unknown> = {}): Answer => ({
   status: 200,
   headers: { "Content-Type": "application/json", "Cache-Control": "no-store" },
-  body: JSON.stringify({ client_id: clientId, client_name: "Stand-in Client", redirect_uris: [redirectUri], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"], ...extra }),
+  body: JSON.stringify({
+    ...{ client_id: clientId, client_name: "Stand-in Client", redirect_uris: [redirectUri] },
+    ...{ token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] },
+    ...extra,
+  }),
 });
 
 const listen = (server: Server): Promise<number> =>
@@ -50,7 +54,9 @@ export async function startCimdHost(): Promise<CimdHost> {
   const dir = mkdtempSync(join(tmpdir(), "cimd-host-"));
   const keyFile = join(dir, "key.pem");
   const caFile = join(dir, "cert.pem");
-  execFileSync("openssl", ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost", "-keyout", keyFile, "-out", caFile], { stdio: "ignore" });
+  const subject = ["-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1,DNS:localhost"];
+  const key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-keyout", keyFile];
+  execFileSync("openssl", ["req", "-x509", ...key, "-days", "2", ...subject, "-out", caFile], { stdio: "ignore" });
   const routes = new Map<string, Answer>();
   const requests: string[] = [];
   const handler = (scheme: string) => (request: IncomingMessage, response: ServerResponse) => {

@@ -4,30 +4,35 @@ import { describe, it } from "vitest";
 import { addressKey } from "../../src/http/address-rate-limit";
 import { DOCUMENT_REFUSALS, fetchDocumentStrictly, isJsonMediaType } from "../../src/http/oauth-document-fetch";
 
-const serve = (response: Response | Error) => async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
+const serve = (response: Response | Error): Fetch => async (input, init) => {
   const request = new Request(input, init);
   if (request.redirect !== "manual") throw new Error(`fetched with redirect: ${request.redirect}`);
   if (response instanceof Error) throw response;
   return response;
 };
-const documentRequest = new Request("https://client.example/c.json", { headers: { "User-Agent": "workers-oauth-provider/1.2.3" } });
+const agent = { "User-Agent": "workers-oauth-provider/1.2.3" };
+const documentRequest = new Request("https://client.example/c.json", { headers: agent });
 
 describe("isJsonMediaType", () => {
   it("takes application/json and +json types, with parameters, and nothing else", ({ expect }) => {
-    for (const type of ["application/json", "Application/JSON; charset=utf-8", "application/oauth-client+json", "text/x+json"]) expect(isJsonMediaType(type), type).toBe(true);
-    for (const type of [null, "", "text/html", "text/plain; x=application/json", "application/jsonp", "application/json-seq", "+json", "application/+json"]) expect(isJsonMediaType(type), String(type)).toBe(false);
+    const json = ["application/json", "Application/JSON; charset=utf-8", "application/oauth-client+json", "text/x+json"];
+    for (const type of json) expect(isJsonMediaType(type), type).toBe(true);
+    const others = [null, "", "text/html", "text/plain; x=application/json", "application/jsonp", "application/json-seq"];
+    for (const type of [...others, "+json", "application/+json"]) expect(isJsonMediaType(type), String(type)).toBe(false);
   });
 });
 
 describe("fetchDocumentStrictly", () => {
   it("hands on a 200 JSON document, read whole", async ({ expect }) => {
-    const response = await fetchDocumentStrictly(serve(Response.json({ client_id: "x" }, { headers: { "Cache-Control": "max-age=60" } })), documentRequest);
+    const served = Response.json({ client_id: "x" }, { headers: { "Cache-Control": "max-age=60" } });
+    const response = await fetchDocumentStrictly(serve(served), documentRequest);
     expect(response.status).toBe(200);
     expect(response.headers.get("Cache-Control")).toBe("max-age=60");
     expect(await response.json()).toEqual({ client_id: "x" });
   });
 
-  it("refuses a redirect, another status, another media type, too much, and a failed fetch, in its own words", async ({ expect }) => {
+  it("refuses a redirect, another status or media type, too much, a failed fetch: in its words", async ({ expect }) => {
     const cases: [Response | Error, string][] = [
       [new Response(null, { status: 307, headers: { Location: "http://127.0.0.1:1/" } }), DOCUMENT_REFUSALS.redirect],
       [Response.json({}, { status: 201 }), DOCUMENT_REFUSALS.status],
@@ -35,7 +40,9 @@ describe("fetchDocumentStrictly", () => {
       [Response.json({ pad: "x".repeat(6000) }), DOCUMENT_REFUSALS.tooLarge],
       [new TypeError("internal error; reference = abc123"), DOCUMENT_REFUSALS.unreachable],
     ];
-    for (const [answer, refusal] of cases) await expect(fetchDocumentStrictly(serve(answer), documentRequest)).rejects.toThrow(refusal);
+    for (const [answer, refusal] of cases) {
+      await expect(fetchDocumentStrictly(serve(answer), documentRequest)).rejects.toThrow(refusal);
+    }
   });
 });
 

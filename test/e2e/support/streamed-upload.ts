@@ -14,7 +14,9 @@ export interface UploadReply {
 export function heldOpenUpload(url: string, headers: Record<string, string>, bytes: number): Promise<UploadReply> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: "POST", headers: { ...headers, "Transfer-Encoding": "chunked" } }, (res) => {
+    const path = `${target.pathname}${target.search}`;
+    const chunked = { ...headers, "Transfer-Encoding": "chunked" };
+    const req = httpRequest({ host: target.hostname, port: target.port, path, method: "POST", headers: chunked }, (res) => {
       const parts: Buffer[] = [];
       res.on("data", (part: Buffer) => parts.push(part));
       res.on("end", () => {

@@ -7,11 +7,25 @@
 import type { Dice, FuzzRequest } from "./fuzz-input";
 
 /** Addresses the fuzzer registers from: none of test/e2e/oauth-open-endpoints.test.ts's 203.0.113.x. */
-const ADDRESSES = ["198.51.100.7", "198.51.100.8", "2001:db8::1", "2001:db8:0:0:1::2", "::ffff:198.51.100.9", "", "not-an-ip", "::::::::", "1.2.3.4, 5.6.7.8", "x".repeat(300)];
-const CLIENT_IDS = ["https://127.0.0.1:1/client.json", "https://127.0.0.1:1/", "http://127.0.0.1:1/client.json", "https://127.0.0.1:1/a/../client.json", "https://user:pw@127.0.0.1:1/c.json", "", "%00", "client", "x".repeat(3000)];
+const ADDRESSES = [
+  ...["198.51.100.7", "198.51.100.8", "2001:db8::1", "2001:db8:0:0:1::2", "::ffff:198.51.100.9", ""],
+  ...["not-an-ip", "::::::::", "1.2.3.4, 5.6.7.8", "x".repeat(300)],
+];
+const CLIENT_IDS = [
+  ...["https://127.0.0.1:1/client.json", "https://127.0.0.1:1/", "http://127.0.0.1:1/client.json"],
+  ...["https://127.0.0.1:1/a/../client.json", "https://user:pw@127.0.0.1:1/c.json", "", "%00", "client", "x".repeat(3000)],
+];
 
 const text = ({ pick, int }: Dice): string =>
-  pick<() => string>([() => "", () => "a".repeat(1 + int(5000)), () => "\u0000\ud800💥", () => "../../x", () => "<script>", () => "__proto__", () => String(int(1e9))])();
+  pick<() => string>([
+    () => "",
+    () => "a".repeat(1 + int(5000)),
+    () => "\u0000\ud800💥",
+    () => "../../x",
+    () => "<script>",
+    () => "__proto__",
+    () => String(int(1e9)),
+  ])();
 
 /** A value for a registration member: a string, a list of them (past the caps or not), or something else. */
 const member = (dice: Dice): unknown =>
@@ -29,8 +43,12 @@ function registration(dice: Dice): string | Uint8Array {
   if (rand() < 0.1) return crypto.getRandomValues(new Uint8Array(1 + int(2048)));
   if (rand() < 0.1) return "[".repeat(1 + int(5000));
   if (rand() < 0.05) return JSON.stringify({ client_name: "s".repeat(17 * 1024) });
-  const body: Record<string, unknown> = { redirect_uris: pick<unknown>([["http://127.0.0.1:9/cb"], Array.from({ length: pick([10, 11, 300]) }, (_, i) => `http://127.0.0.1:9/${i}`), [`http://127.0.0.1:9/${"a".repeat(2100)}`], ["javascript:alert(1)"], member(dice)]) };
-  for (let i = int(6); i > 0; i--) body[pick(["client_name", "client_uri", "logo_uri", "contacts", "grant_types", "token_endpoint_auth_method", "jwks", "client_name#fr", "x".repeat(200), "__proto__", "scope"])] = member(dice);
+  const uris = Array.from({ length: pick([10, 11, 300]) }, (_, i) => `http://127.0.0.1:9/${i}`);
+  const body: Record<string, unknown> = {
+    redirect_uris: pick<unknown>([["http://127.0.0.1:9/cb"], uris, [`http://127.0.0.1:9/${"a".repeat(2100)}`], ["javascript:alert(1)"], member(dice)]),
+  };
+  const names = ["client_name", "client_uri", "logo_uri", "contacts", "grant_types", "token_endpoint_auth_method", "jwks"];
+  for (let i = int(6); i > 0; i--) body[pick([...names, "client_name#fr", "x".repeat(200), "__proto__", "scope"])] = member(dice);
   if (rand() < 0.1) for (let i = 0; i < 45; i++) body[`client_name#l${i}`] = "n";
   return pick<() => string | Uint8Array>([() => JSON.stringify(body), () => JSON.stringify(pick([[], null, 1, "x"]))])();
 }

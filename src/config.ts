@@ -72,6 +72,8 @@ export interface Settings {
   rateLimitPerMinute: number;
   /** Requests a principal may make in a burst before the per-minute rate applies. */
   rateLimitBurst: number;
+  /** Dynamic client registrations (`/oauth/register`) per address per minute, as many at once; 0: no limit. */
+  oauthRegistrationsPerMinute: number;
   /** How often a Workflow-backed task checks on its running instance. */
   workflowCheckMs: number;
   /** One console call per transition line, or the lines of one moment in one call (`npm run dev`). */
@@ -133,6 +135,7 @@ const VarsSchema = z.object({
   KEEPALIVE_MS: int(25_000, 100),
   RATE_LIMIT_PER_MINUTE: int(3000, 0),
   RATE_LIMIT_BURST: int(1000, 1),
+  OAUTH_REGISTRATIONS_PER_MINUTE: int(10, 0),
   WORKFLOW_CHECK_SECONDS: int(60, 1),
   TRANSITION_LOG: word,
   WEBHOOK_SECRET: text,
@@ -187,6 +190,7 @@ function toSettings(vars: Vars): Settings {
     keepaliveMs: vars.KEEPALIVE_MS,
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: vars.RATE_LIMIT_BURST,
+    oauthRegistrationsPerMinute: vars.OAUTH_REGISTRATIONS_PER_MINUTE,
     workflowCheckMs: vars.WORKFLOW_CHECK_SECONDS * 1000,
     transitionLog: vars.TRANSITION_LOG === "batched" ? "batched" : "lines",
     webhooks,

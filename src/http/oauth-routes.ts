@@ -2,14 +2,18 @@
  * The authorization server's endpoints (AUTH_MODE=oauth; 404 otherwise). `/authorize` signs the
  * user in through the identity provider the settings name: GitHub (a consent page, GitHub's
  * authorize page, the callback) or the loopback-only stand-in. Token, registration and metadata are
- * the provider library's own.
+ * the provider library's own; a registration is rate-limited and capped first.
  */
 import type { AuthRequest, OAuthHelpers } from "@cloudflare/workers-oauth-provider";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env";
 import { authorizationServer, loadProvider, OAUTH_PATHS, signIn } from "./oauth";
 import { consentPage } from "./oauth-consent-page";
+import { DOCUMENT_REFUSALS, isDocumentRefusal } from "./oauth-document-fetch";
+import { readConsentForm } from "./oauth-form";
 import { githubAuthorizeUrl, githubSettings, githubUser } from "./oauth-github";
+import { admitRegistration } from "./oauth-registration";
+import { admitTokenRequest, clientIdRefusal, impossibleClientId } from "./oauth-token-admission";
 
 export const oauthRoutes = new Hono<AppEnv>();
 
@@ -31,9 +35,22 @@ async function refusal(c: Context<AppEnv>, error: unknown): Promise<Response> {
     if (error.redirectTo) return c.redirect(error.redirectTo, 302);
     return c.json({ error: error.code, message: error.description }, 400);
   }
-  if (error instanceof CimdFetchError) return c.json({ error: "invalid_client", message: `The client's metadata document (${error.metadataUrl}) could not be used: ${error.detail}` }, 400);
+  if (error instanceof CimdFetchError) {
+    return c.json({ error: "invalid_client", message: documentRefusal(error.metadataUrl, error.detail) }, 400);
+  }
   throw error;
 }
+
+/**
+ * Our words for a document that could not be used: the fetch's refusals are ours already; the
+ * provider's checks of a fetched document (it must name its own URL, …) say what is wrong with it.
+ * Anything else (a timeout, a runtime error) is named only in the log, never to the caller.
+ */
+function documentRefusal(url: string, detail: string): string {
+  const reason = isDocumentRefusal(detail) || !RUNTIME_WORDS.test(detail) ? detail : DOCUMENT_REFUSALS.unreachable;
+  return `The client's metadata document (${url}) could not be used: ${reason}.`;
+}
+const RUNTIME_WORDS = /internal error|reference=|HTTP \d{3}|timed out|fetch/i;
 
 /** A redirect carrying the cookies the library's consent and upstream helpers set or clear. */
 const redirectWith = (headers: Headers, location: string): Response => {
@@ -50,6 +67,9 @@ const formTarget = (uri: string): string => {
 
 oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
   const request = c.req.raw;
+  if (impossibleClientId(request.url)) {
+    return c.json({ error: "invalid_client", message: clientIdRefusal.error_description }, 400);
+  }
   const api = await oauthApi(c);
   let authRequest: AuthRequest;
   try {
@@ -87,11 +107,12 @@ oauthRoutes.post(OAUTH_PATHS.authorize, oauthOn, async (c) => {
   if (c.get("settings").identityProvider !== "github") return c.json({ error: "not_found", message: "No consent form is in use: the stand-in signs in on GET /authorize." }, 404);
   const github = githubSettings(c.get("settings").github);
   if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
-  const form = await c.req.parseBody();
-  const handle = typeof form["handle"] === "string" ? form["handle"] : "";
+  const read = await readConsentForm(c.req.raw);
+  if (!read.ok) return c.json({ error: "invalid_request", message: read.message }, read.status);
+  const handle = read.form.get("handle") ?? "";
   const api = await oauthApi(c);
   try {
-    if (form["decision"] !== "approve") {
+    if (read.form.get("decision") !== "approve") {
       const denied = await api.denyConsent(c.req.raw, handle, { description: "The user declined." });
       return redirectWith(denied.headers, denied.redirectTo);
     }
@@ -139,7 +160,21 @@ oauthRoutes.get(OAUTH_PATHS.githubCallback, oauthOn, async (c) => {
   return redirectWith(resumed.headers, redirectTo);
 });
 
-for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.metadata]) {
+/** The provider's own endpoint, for `request` (the raw one, or a registration we admitted and re-wrapped). */
+const provided = async (c: Context<AppEnv>, request: Request): Promise<Response> =>
   // hono types its context's ExecutionContext loosely; at runtime it is the Worker's own.
-  oauthRoutes.all(path, oauthOn, async (c) => (await authorizationServer(c.req.raw)).fetch(c.req.raw, c.env, c.executionCtx as unknown as ExecutionContext));
-}
+  (await authorizationServer(request)).fetch(request, c.env, c.executionCtx as unknown as ExecutionContext);
+
+oauthRoutes.all(OAUTH_PATHS.metadata, oauthOn, (c) => provided(c, c.req.raw));
+
+/** The token endpoint: a body within its cap, and a client_id some client could have (oauth-token-admission.ts). */
+oauthRoutes.all(OAUTH_PATHS.token, oauthOn, async (c) => {
+  const admitted = await admitTokenRequest(c.req.raw);
+  return admitted.ok ? provided(c, admitted.request) : c.json(admitted.body, admitted.status);
+});
+
+/** Open to anyone, so rate-limited per address and capped before anything is stored (oauth-registration.ts). */
+oauthRoutes.all(OAUTH_PATHS.register, oauthOn, async (c) => {
+  const admitted = await admitRegistration(c);
+  return admitted.ok ? provided(c, admitted.request) : admitted.response;
+});

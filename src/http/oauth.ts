@@ -7,6 +7,7 @@
  * stand-in `signIn` below; another provider is one more branch in `/authorize` (oauth-routes.ts).
  */
 import type { AuthRequest, OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
+import { guardDocumentFetches } from "./oauth-document-fetch";
 import { GITHUB_CALLBACK_PATH } from "./oauth-github";
 import { isLoopbackRequest } from "./origin";
 import { bearerToken, resourceUrl, unauthorized } from "./well-known";
@@ -54,6 +55,8 @@ export const loadProvider = (): Promise<Provider> => (provider ??= import("@clou
 /** One authorization server per origin: the issuer and resource are this server's own URLs. */
 const servers = new Map<string, OAuthAuthorizationServer<Env>>();
 export async function authorizationServer(request: Request): Promise<OAuthAuthorizationServer<Env>> {
+  // Before any use of the provider: its document fetches follow redirects unless guarded.
+  guardDocumentFetches();
   const origin = new URL(request.url).origin;
   let server = servers.get(origin);
   if (!server) {
@@ -65,7 +68,8 @@ export async function authorizationServer(request: Request): Promise<OAuthAuthor
       tokenEndpoint: OAUTH_PATHS.token,
       // Client ID metadata documents, the MCP authorization spec's SHOULD (2025-11-25 on): a client
       // is named by an https URL serving its metadata, fetched by the provider (this needs the
-      // global_fetch_strictly_public flag, so such fetches never reach private addresses).
+      // global_fetch_strictly_public flag, so such fetches never reach private addresses). The
+      // fetch itself is ours (oauth-document-fetch.ts): no redirects, 200 and JSON only.
       clientIdMetadataDocumentEnabled: true,
       // Dynamic client registration: what older MCP clients use.
       clientRegistrationEndpoint: OAUTH_PATHS.register,

@@ -4,17 +4,23 @@
 // envelope keys spelled with JSON escapes: ≥1,000 malformed or hostile requests (seeded, so a failure
 // replays with FUZZ_SEED) must give no 5xx, no dropped connection and no error naming an internal
 // exception, and leave earlier tasks intact (a task waiting for its answer keeps waiting, its question unchanged).
+// The open OAuth endpoints (consent form, registration, token, callback) get 300 of their own.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
 import { deepRequest, escapedRequest, type Dice, type FuzzRequest } from "./support/fuzz-input";
 import { TASKS, modern } from "./support/modern";
+import { oauthRequest } from "./support/fuzz-oauth";
+import { OPEN_ENDPOINTS_VARS } from "./support/oauth-open-endpoints";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20261105);
 const COUNT = 1200;
 const token = { Authorization: "Bearer fuzz-token" };
 const server = sharedServer({ API_KEYS: "fuzz:fuzz-token", RATE_LIMIT_PER_MINUTE: "0", MAX_ACTIVE_TASKS_PER_PRINCIPAL: "1000" });
+/** The open OAuth endpoints (support/fuzz-oauth.ts), on the server test/e2e/oauth-open-endpoints.test.ts uses. */
+const oauthServer = sharedServer(OPEN_ENDPOINTS_VARS);
+const OAUTH_COUNT = 300;
 
 /** mulberry32: small, fast, seedable. */
 function prng(seed: number): () => number {
@@ -203,33 +209,38 @@ beforeAll(async () => {
 /** What an answer must never show: the runtime's own exceptions (a stack overflow, a failed clone, a stack trace). */
 const INTERNAL = /call stack|RangeError|TypeError|ReferenceError|DataCloneError|SyntaxError|Internal error|\bat [\w.]+ \(/;
 
+/** Sends `requests` a few at a time; the status histogram and every 5xx, dropped connection or internal name. */
+async function fire(url: string, requests: FuzzRequest[], label: string): Promise<string[]> {
+  const histogram = new Map<string, number>();
+  const failures: string[] = [];
+  let next = 0;
+  // A few at a time: enough to overlap, not so many that a 2-core machine times out.
+  await Promise.all(
+    Array.from({ length: 6 }, async () => {
+      while (next < requests.length) {
+        const index = next++;
+        const r = requests[index];
+        if (!r) break;
+        try {
+          const reply = await rawRequest(`${url}${r.path}`, { method: r.method, headers: r.headers, ...(r.body !== undefined && { body: r.body }), timeoutMs: 60_000 });
+          histogram.set(String(reply.status), (histogram.get(String(reply.status)) ?? 0) + 1);
+          if (reply.status >= 500) failures.push(`#${index} ${r.method} ${r.path.slice(0, 300)} → ${reply.status} ${reply.text.slice(0, 200)}`);
+          else if (INTERNAL.test(reply.text)) failures.push(`#${index} ${r.method} ${r.path.slice(0, 300)} → ${reply.status} names an internal exception: ${reply.text.slice(0, 200)}`);
+        } catch (error) {
+          histogram.set("error", (histogram.get("error") ?? 0) + 1);
+          failures.push(`#${index} ${r.method} ${r.path.slice(0, 300)} → ${String(error)}`);
+        }
+      }
+    }),
+  );
+  const sorted = [...histogram.entries()].sort(([a], [b]) => a.localeCompare(b));
+  console.log(`fuzz seed ${SEED}: ${requests.length} ${label}, status histogram ${sorted.map(([s, n]) => `${s}×${n}`).join(", ")}`);
+  return failures;
+}
+
 describe(`fuzz (seed ${SEED})`, () => {
   it(`survives ${COUNT} hostile requests with no 5xx and leaves earlier tasks intact`, { timeout: 180_000 }, async ({ expect }) => {
-    const histogram = new Map<string, number>();
-    const failures: string[] = [];
-    const requests = Array.from({ length: COUNT }, () => request());
-    let next = 0;
-    // A few at a time: enough to overlap, not so many that a 2-core machine times out.
-    await Promise.all(
-      Array.from({ length: 6 }, async () => {
-        while (next < requests.length) {
-          const index = next++;
-          const r = requests[index];
-          if (!r) break;
-          try {
-            const reply = await rawRequest(`${server.url}${r.path}`, { method: r.method, headers: r.headers, ...(r.body !== undefined && { body: r.body }), timeoutMs: 60_000 });
-            histogram.set(String(reply.status), (histogram.get(String(reply.status)) ?? 0) + 1);
-            if (reply.status >= 500) failures.push(`#${index} ${r.method} ${r.path} → ${reply.status} ${reply.text.slice(0, 200)}`);
-            else if (INTERNAL.test(reply.text)) failures.push(`#${index} ${r.method} ${r.path} → ${reply.status} names an internal exception: ${reply.text.slice(0, 200)}`);
-          } catch (error) {
-            histogram.set("error", (histogram.get("error") ?? 0) + 1);
-            failures.push(`#${index} ${r.method} ${r.path} → ${String(error)}`);
-          }
-        }
-      }),
-    );
-    const sorted = [...histogram.entries()].sort(([a], [b]) => a.localeCompare(b));
-    console.log(`fuzz seed ${SEED}: ${COUNT} requests, status histogram ${sorted.map(([s, n]) => `${s}×${n}`).join(", ")}`);
+    const failures = await fire(server.url, Array.from({ length: COUNT }, () => request()), "requests");
     expect(failures).toEqual([]);
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
     const afterGet = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } }, { headers: token });
@@ -240,5 +251,11 @@ describe(`fuzz (seed ${SEED})`, () => {
     // Its suggested poll interval grows while the question waits (docs/polling.md); the rest must not change.
     expect({ ...waitingAfter, pollInterval: 0 }).toEqual({ ...(waitingBefore as object), pollInterval: 0 });
     expect(await modernGet()).toEqual(beforeModern);
+  });
+
+  it(`survives ${OAUTH_COUNT} hostile requests to the open OAuth endpoints with no 5xx`, { timeout: 180_000 }, async ({ expect }) => {
+    const failures = await fire(oauthServer.url, Array.from({ length: OAUTH_COUNT }, () => oauthRequest(dice)), "OAuth requests");
+    expect(failures).toEqual([]);
+    expect((await fetch(`${oauthServer.url}/.well-known/oauth-authorization-server`)).status).toBe(200);
   });
 });

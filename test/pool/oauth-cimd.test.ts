@@ -2,8 +2,8 @@
  * A client named by its client ID metadata document (CIMD: an https URL as client_id) signs a
  * GitHub user in, end to end inside workerd: the Worker is called directly with AUTH_MODE=oauth
  * settings, and its outbound fetches (the metadata document, GitHub's token endpoint and API) go to
- * stand-ins. CIMD needs https client ids, which a loopback stand-in cannot serve to `wrangler dev`;
- * test/e2e/auth-github.test.ts runs the same GitHub flow over real HTTP with a registered client.
+ * stand-ins. test/e2e/auth-github.test.ts runs the same GitHub flow over real HTTP with a registered
+ * client, and test/e2e/oauth-cimd.test.ts fetches documents over real https (a self-signed certificate).
  */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";

@@ -43,6 +43,8 @@ export interface DevServerOptions {
   startTimeoutMs?: number;
   /** Another Worker's wrangler config, relative to the repo root (the benchmark's peers); default: ours. */
   config?: string;
+  /** A file of secrets read instead of the repo's `.dev.vars` (wrangler's `--env-file`). */
+  envFile?: string;
   /** More environment for the wrangler process (the A/B bench's variants). */
   processEnv?: Record<string, string>;
   /** wrangler's `--log-level` (default info: the tests read the task transition lines, logged at info). */
@@ -81,6 +83,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   const launch = async () => {
     const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", stateDir, "--show-interactive-dev-session=false", "--log-level", options.logLevel ?? "info"];
     if (options.config !== undefined) args.push("--config", options.config);
+    if (options.envFile !== undefined) args.push("--env-file", options.envFile);
     for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);
     child = spawn(process.execPath, args, {
       cwd: ROOT,

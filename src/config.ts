@@ -77,6 +77,11 @@ export interface Settings {
   /** One console call per transition line, or the lines of one moment in one call (`npm run dev`). */
   transitionLog: "lines" | "batched";
   webhooks: WebhookSettings;
+  /**
+   * Vars set to a value this server does not accept, each naming the var and what it accepts; their
+   * defaults stand in here, but the Worker refuses every request until they are fixed (http/app.ts).
+   */
+  problems: readonly string[];
 }
 
 /** One retry never waits longer than 12 h: within the Queues `delaySeconds` limit (limits page: 12 h, now 24 h). */
@@ -84,12 +89,20 @@ export const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
 /** The consumer's `max_retries` in wrangler.toml is 100 (the platform maximum), so attempts cannot exceed 101. */
 export const MAX_ATTEMPTS_LIMIT = 100;
 
-/** An integer: the fallback when unset, blank, not a finite number or below `min`; floored, at most `max`. */
-const int = (fallback: number, min = 0, max = Number.POSITIVE_INFINITY) =>
-  z
-    .preprocess((raw) => (raw === "" || raw === null ? undefined : raw), z.coerce.number().min(min))
-    .transform((n) => Math.min(Math.floor(n), max))
-    .catch(fallback);
+/**
+ * A whole number from `min` to `max`; the fallback when unset or blank. Anything else (a word, a
+ * fraction, out of range) is an issue naming what is accepted: readSettings reports it, never guesses.
+ */
+const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => {
+  const accepted = max === Number.MAX_SAFE_INTEGER ? `a whole number, at least ${min}` : `a whole number from ${min} to ${max}`;
+  return z.unknown().transform((raw, ctx) => {
+    if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return fallback;
+    const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    ctx.addIssue({ code: "custom", message: accepted });
+    return z.NEVER;
+  });
+};
 /** A comma-separated list, blanks dropped. */
 const list = z
   .string()
@@ -145,7 +158,7 @@ type Vars = z.infer<typeof VarsSchema>;
 
 const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, "");
 
-function toSettings(vars: Vars): Settings {
+function toSettings(vars: Vars, problems: readonly string[]): Settings {
   const authMode: "apikeys" | "oauth" = vars.AUTH_MODE === "oauth" ? "oauth" : "apikeys";
   // Kept as set: http/api-keys.ts parses the pairs (and says what is wrong with them).
   const apiKeys = vars.API_KEYS !== undefined && vars.API_KEYS.trim() !== "" ? vars.API_KEYS : undefined;
@@ -190,6 +203,7 @@ function toSettings(vars: Vars): Settings {
     workflowCheckMs: vars.WORKFLOW_CHECK_SECONDS * 1000,
     transitionLog: vars.TRANSITION_LOG === "batched" ? "batched" : "lines",
     webhooks,
+    problems,
   };
 }
 
@@ -200,9 +214,20 @@ const parsed = new WeakMap<object, Settings>();
 export function readSettings(env: object): Settings {
   let settings = parsed.get(env);
   if (!settings) {
-    // Read by name (the env holds bindings too); every field falls back to its default, so this cannot throw.
-    const vars = Object.fromEntries(Object.keys(VarsSchema.shape).map((name) => [name, Reflect.get(env, name)]));
-    settings = toSettings(VarsSchema.parse(vars));
+    // Read by name (the env holds bindings too).
+    const vars: Record<string, unknown> = Object.fromEntries(Object.keys(VarsSchema.shape).map((name) => [name, Reflect.get(env, name)]));
+    const problems: string[] = [];
+    const first = VarsSchema.safeParse(vars);
+    if (!first.success) {
+      for (const issue of first.error.issues) {
+        const name = String(issue.path[0]);
+        problems.push(`${name} must be ${issue.message}; fix it in wrangler.toml [vars], .dev.vars or --var.`);
+        console.error(`setting refused: ${name} is ${JSON.stringify(vars[name])}, but must be ${issue.message}`);
+        vars[name] = undefined;
+      }
+    }
+    // With the refused vars unset, every field parses (to its default): `problems` keeps the requests out.
+    settings = toSettings(first.success ? first.data : VarsSchema.parse(vars), problems);
     parsed.set(env, settings);
   }
   return settings;

@@ -24,7 +24,12 @@ app.get("/health", (c) => c.json({ ok: true }));
 
 app.use("*", async (c, next) => {
   c.set("requestId", crypto.randomUUID());
-  c.set("settings", readSettings(c.env));
+  const settings = readSettings(c.env);
+  // The operator's mistake, as auth_misconfigured (auth.ts): fail closed and say what to fix, never guess a value.
+  if (settings.problems.length > 0) {
+    return c.json({ error: "settings_invalid", message: `${settings.problems.join(" ")} Until then no request is served.` }, 503);
+  }
+  c.set("settings", settings);
   await next();
 });
 

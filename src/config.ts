@@ -72,8 +72,13 @@ export interface Settings {
   rateLimitPerMinute: number;
   /** Requests a principal may make in a burst before the per-minute rate applies. */
   rateLimitBurst: number;
-  /** How often a Workflow-backed task checks on its running instance. */
+  /**
+   * How often a Workflow-backed task checks on its running instance (reports wake it at once; the
+   * check finds what no report can tell: a crash, a terminate from outside).
+   */
   workflowCheckMs: number;
+  /** Each check also nudges a running instance: only local emulation needs it (docs/workflows.md). */
+  workflowNudge: boolean;
   /** One console call per transition line, or the lines of one moment in one call (`npm run dev`). */
   transitionLog: "lines" | "batched";
   webhooks: WebhookSettings;
@@ -147,6 +152,7 @@ const VarsSchema = z.object({
   RATE_LIMIT_PER_MINUTE: int(3000, 0),
   RATE_LIMIT_BURST: int(1000, 1),
   WORKFLOW_CHECK_SECONDS: int(60, 1),
+  WORKFLOW_NUDGE: flag,
   TRANSITION_LOG: word,
   WEBHOOK_SECRET: text,
   WEBHOOK_ALLOW_LOOPBACK: flag,
@@ -201,6 +207,7 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: vars.RATE_LIMIT_BURST,
     workflowCheckMs: vars.WORKFLOW_CHECK_SECONDS * 1000,
+    workflowNudge: vars.WORKFLOW_NUDGE,
     transitionLog: vars.TRANSITION_LOG === "batched" ? "batched" : "lines",
     webhooks,
     problems,

@@ -21,6 +21,7 @@ describe("readSettings", () => {
       allowedOrigins: [],
       keepaliveMs: 25_000,
       workflowCheckMs: 60_000,
+      workflowNudge: false,
       transitionLog: "lines",
       webhooks: { allowLoopback: false, allowedPorts: [], retryBaseSeconds: 10, maxAttempts: 14 },
     });
@@ -54,11 +55,12 @@ describe("readSettings", () => {
       GITHUB_URL: " https://ghe.example/ ",
       ALLOWED_HOSTS: "A.example, ,b.example",
       TRANSITION_LOG: "Batched",
+      WORKFLOW_NUDGE: "true",
       WEBHOOK_SECRET: "whsec_x",
       WEBHOOK_ALLOW_LOOPBACK: "yes",
       WEBHOOK_ALLOWED_PORTS: "8443, 0, x, 70000",
     });
-    expect(settings).toMatchObject({ authMode: "oauth", authConfigured: true, allowAnonymous: true, identityProvider: "github", allowedHosts: ["a.example", "b.example"], transitionLog: "batched" });
+    expect(settings).toMatchObject({ authMode: "oauth", authConfigured: true, allowAnonymous: true, identityProvider: "github", allowedHosts: ["a.example", "b.example"], transitionLog: "batched", workflowNudge: true });
     expect(settings.github.webUrl).toBe("https://ghe.example");
     expect(settings.webhooks).toEqual({ secret: "whsec_x", allowLoopback: true, allowedPorts: [8443], retryBaseSeconds: 10, maxAttempts: 14 });
   });

@@ -19,6 +19,7 @@ const LAYERS = [
   ["workflows", "src/workflows/"],
   ["jobs", "src/jobs/"],
   ["principals", "src/principals/"],
+  ["queues", "src/queues/"],
   ["core", "src/core/"],
   ["streams", "src/streams/"],
   ["json", "src/json\\.ts$"],
@@ -72,6 +73,15 @@ module.exports = {
       severity: "error",
       from: { path: "^src/core/" },
       to: { path: "(^|/)node_modules/(hono|@cloudflare/workers-oauth-provider)/" },
+    },
+    {
+      name: "core-no-queue-binding",
+      comment:
+        "The core sends through its queue port (src/core/queue-port.ts), never to a Queue binding: src/queues holds the bindings. " +
+        "Bindings are ambient types no import shows, so test/unit/layers.test.ts also reads src/core for their use.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "^src/queues/" },
     },
     {
       name: "streams-imports-nothing-else",

@@ -42,4 +42,6 @@ export { MAX_FAN_OUT_ITEMS, StepMessageSchema, type StepMessage } from "./fan-ou
 
 // The ports: what the core needs from the layers above it (src/index.ts wires them in).
 export type { AdmitInput, AdmitResult, LeaseInput, PrincipalIndex, PrincipalIndexes } from "./principal-index-port";
+export type { MessageQueue, TaskQueues } from "./queue-port";
+export type { JobMessage } from "./client/job-message";
 export type { JobHost, JobRunner, RunOutcome, TaskObjectWiring, TaskObserver } from "./ports";

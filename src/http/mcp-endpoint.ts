@@ -3,6 +3,7 @@
  * request, and the routes an adapter serves. src/index.ts plugs the adapter in.
  */
 import type { Settings } from "../config";
+import type { ToolRegistry } from "../protocol/tool-registry";
 import type { BodyResult } from "./body";
 
 export interface McpRequest {
@@ -10,6 +11,8 @@ export interface McpRequest {
   env: Env;
   settings: Settings;
   principal: string;
+  /** The tools to serve, as src/index.ts wired them into serveMcp. */
+  tools: ToolRegistry;
   /** The server's public origin, for links such as `/tasks/{id}`. */
   baseUrl: string;
   /** Keeps background work (a stream still being written) alive after the response starts. */

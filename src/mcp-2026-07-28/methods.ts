@@ -19,7 +19,7 @@ export interface ModernMethod {
 
 export const MODERN_METHODS: ReadonlyMap<string, ModernMethod> = new Map<string, ModernMethod>([
   ["server/discover", { run: async () => discover() }],
-  ["tools/list", { run: async () => listTools() }],
+  ["tools/list", { run: async (ctx) => listTools(ctx) }],
   ["tools/call", { run: toolsCall }],
   ["resources/list", { run: listResources }],
   ["resources/read", { run: readResource }],

@@ -84,6 +84,15 @@ module.exports = {
       to: { path: "^src/queues/" },
     },
     {
+      name: "registry-injected",
+      comment:
+        "The tool registry comes in through the composition root (src/index.ts): src/jobs gets findTool, src/protocol a ToolRegistry " +
+        "in its request context (src/protocol/tool-registry.ts). Import types from src/tools/define.ts instead.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(index\\.ts$|tools/)" },
+      to: { path: "^src/tools/registry\\.ts$" },
+    },
+    {
       name: "streams-imports-nothing-else",
       comment: "src/streams is generic over the event type: it imports no other folder and no package.",
       severity: "error",

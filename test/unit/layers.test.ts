@@ -91,6 +91,10 @@ describe("each kind of rule fails on code that breaks it", () => {
     expect(queueBindingUses(fixture)).toEqual(["core-no-queue-binding: src/core/outbox.ts uses STEPS"]);
   });
 
+  it("the tool registry imported anywhere but the composition root (src/index.ts)", async () => {
+    expect(await violationsIn("registry")).toEqual(["registry-injected: src/protocol/call-tool.ts → src/tools/registry.ts"]);
+  });
+
   it("the core importing the MCP SDK or hono", async () => {
     expect(await violationsIn("core-packages")).toEqual([
       "core-no-http: src/core/b.ts → node_modules/hono",

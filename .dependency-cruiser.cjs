@@ -77,8 +77,9 @@ module.exports = {
     {
       name: "core-no-queue-binding",
       comment:
-        "The core sends through its queue port (src/core/queue-port.ts), never to a Queue binding: src/queues holds the bindings. " +
-        "Bindings are ambient types no import shows, so test/unit/layers.test.ts also reads src/core for their use.",
+        "The core sends through its queue port (src/core/queue-port.ts), never to a Queue binding: " +
+        "src/queues holds the bindings. Bindings are ambient types no import shows, so " +
+        "test/unit/layers.test.ts also reads src/core for their use.",
       severity: "error",
       from: { path: "^src/core/" },
       to: { path: "^src/queues/" },
@@ -86,8 +87,9 @@ module.exports = {
     {
       name: "registry-injected",
       comment:
-        "The tool registry comes in through the composition root (src/index.ts): src/jobs gets findTool, src/protocol a ToolRegistry " +
-        "in its request context (src/protocol/tool-registry.ts). Import types from src/tools/define.ts instead.",
+        "The tool registry comes in through the composition root (src/index.ts): src/jobs gets findTool, " +
+        "src/protocol a ToolRegistry in its request context (src/protocol/tool-registry.ts). " +
+        "Import types from src/tools/define.ts instead.",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/(index\\.ts$|tools/)" },
       to: { path: "^src/tools/registry\\.ts$" },

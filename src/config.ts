@@ -99,10 +99,12 @@ export const MAX_ATTEMPTS_LIMIT = 100;
  * fraction, out of range) is an issue naming what is accepted: readSettings reports it, never guesses.
  */
 const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => {
-  const accepted = max === Number.MAX_SAFE_INTEGER ? `a whole number, at least ${min}` : `a whole number from ${min} to ${max}`;
+  const accepted =
+    max === Number.MAX_SAFE_INTEGER ? `a whole number, at least ${min}` : `a whole number from ${min} to ${max}`;
   return z.unknown().transform((raw, ctx) => {
     if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return fallback;
-    const n = typeof raw === "number" ? raw : typeof raw === "string" && /^\s*\d+\s*$/.test(raw) ? Number(raw) : Number.NaN;
+    const digits = typeof raw === "string" && /^\s*\d+\s*$/.test(raw);
+    const n = typeof raw === "number" ? raw : digits ? Number(raw) : Number.NaN;
     if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
     ctx.addIssue({ code: "custom", message: accepted });
     return z.NEVER;
@@ -222,7 +224,8 @@ export function readSettings(env: object): Settings {
   let settings = parsed.get(env);
   if (!settings) {
     // Read by name (the env holds bindings too).
-    const vars: Record<string, unknown> = Object.fromEntries(Object.keys(VarsSchema.shape).map((name) => [name, Reflect.get(env, name)]));
+    const names = Object.keys(VarsSchema.shape);
+    const vars: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, Reflect.get(env, name)]));
     const problems: string[] = [];
     const first = VarsSchema.safeParse(vars);
     if (!first.success) {

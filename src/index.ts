@@ -47,6 +47,7 @@ const handleStepBatch = stepBatchHandler((tool, step) => findStep(findTool(tool)
 
 export default {
   fetch: app.fetch,
-  // One Worker consumes every queue (and their DLQs): each message goes where its body's tag says, whatever the queue's name.
+  // One Worker consumes every queue (and their DLQs): each message goes where its body's tag says,
+  // whatever its queue is called (src/queues).
   queue: queueRouter({ job: handleJobBatch, step: handleStepBatch, webhook: handleWebhookBatch }),
 } satisfies ExportedHandler<Env>;

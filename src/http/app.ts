@@ -28,7 +28,8 @@ app.use("*", async (c, next) => {
   const settings = readSettings(c.env);
   // The operator's mistake, as auth_misconfigured (auth.ts): fail closed and say what to fix, never guess a value.
   if (settings.problems.length > 0) {
-    return c.json({ error: "settings_invalid", message: `${settings.problems.join(" ")} Until then no request is served.` }, 503);
+    const message = `${settings.problems.join(" ")} Until then no request is served.`;
+    return c.json({ error: "settings_invalid", message }, 503);
   }
   c.set("settings", settings);
   await next();

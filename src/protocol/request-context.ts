@@ -32,5 +32,6 @@ export interface RequestOrigin {
 /** The context of one request, its gateway bound to the principal who sent it. */
 export function requestContext(origin: RequestOrigin): RequestContext {
   const { env, settings, tools, baseUrl, waitUntil } = origin;
-  return { env, settings, gateway: new TaskGateway(gatewayBindings(env), settings, origin.principal, waitUntil), tools, baseUrl, waitUntil };
+  const gateway = new TaskGateway(gatewayBindings(env), settings, origin.principal, waitUntil);
+  return { env, settings, gateway, tools, baseUrl, waitUntil };
 }

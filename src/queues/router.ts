@@ -29,8 +29,9 @@ export function queueRouter(handlers: Record<QueueKind, BatchHandler>): BatchHan
     for (const message of batch.messages) {
       const kind = kindOf(message.body);
       if (kind === undefined) {
+        const { id, attempts } = message;
         console.error(
-          JSON.stringify({ event: "queue.unknown_message", queue: batch.queue, id: message.id, attempts: message.attempts }),
+          JSON.stringify({ event: "queue.unknown_message", queue: batch.queue, id, attempts }),
           "a queue message names no consumer this Worker knows (its body's `queue` tag): retried, not dropped",
         );
         message.retry({ delaySeconds: UNKNOWN_RETRY_SECONDS });

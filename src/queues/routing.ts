@@ -14,7 +14,10 @@ export const QUEUE_TAG = "queue";
 const TaggedSchema = z.looseObject({ [QUEUE_TAG]: z.enum(QUEUE_KINDS) });
 
 /** `body` with its consumer's tag, as it goes on a queue. */
-export const tagged = <Body extends object>(kind: QueueKind, body: Body): Body & { queue: QueueKind } => ({ ...body, [QUEUE_TAG]: kind });
+export const tagged = <Body extends object>(kind: QueueKind, body: Body): Body & { queue: QueueKind } => ({
+  ...body,
+  [QUEUE_TAG]: kind,
+});
 
 /** The consumer a message names, or undefined for a body without a known tag. */
 export function kindOf(body: unknown): QueueKind | undefined {

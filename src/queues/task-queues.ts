@@ -15,4 +15,7 @@ export function taggedQueue<Body extends object>(queue: Queue, kind: QueueKind):
 }
 
 /** The JOBS and STEPS queues, through the core's port. */
-export const taskQueues = (env: Pick<Env, "JOBS" | "STEPS">): TaskQueues => ({ jobs: taggedQueue(env.JOBS, "job"), steps: taggedQueue(env.STEPS, "step") });
+export const taskQueues = (env: Pick<Env, "JOBS" | "STEPS">): TaskQueues => ({
+  jobs: taggedQueue(env.JOBS, "job"),
+  steps: taggedQueue(env.STEPS, "step"),
+});

@@ -184,7 +184,11 @@ export class TaskGateway {
     // batch; without it, this creation sends its own and waits for it.
     const message: JobMessage = { v: 1, principal: this.principal, taskId, ...(started && { started: true }) };
     if (this.waitUntil) this.waitUntil(jobDispatch.send(this.bindings.jobs, message));
-    else await this.bindings.jobs.sendBatch([message]).catch((error: unknown) => console.error("job message could not be sent; the task's alarm starts it", taskId, error));
+    else {
+      await this.bindings.jobs
+        .sendBatch([message])
+        .catch((error: unknown) => console.error("job message could not be sent; the task's alarm starts it", taskId, error));
+    }
     return snapshot;
   }
 

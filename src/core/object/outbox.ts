@@ -15,7 +15,7 @@ export class TaskOutbox {
   /** Created under an admission slot and not yet reported to the index (client/slot-lease.ts). */
   private untracked = false;
 
-  /** `steps`: the step queue; `indexes`: the principals' indexes; both through the core's ports (src/index.ts wires them). */
+  /** The step queue and the principals' indexes, both through the core's ports (src/index.ts wires them). */
   constructor(
     private readonly steps: MessageQueue<StepMessage>,
     private readonly indexes: PrincipalIndexes,

@@ -30,7 +30,9 @@ const queueNames = (config: QueueConfig): string[] => [
 
 /** Every queue renamed: "mcp-task-steps" → "second-deploy-steps-work", its DLQ keeping the -dlq ending. */
 const renamed = (toml: string): string =>
-  toml.replace(/"mcp-task-(jobs|steps|webhooks)(-dlq)?"/g, (_, kind: string, dlq: string | undefined) => `"second-deploy-${kind}-work${dlq ?? ""}"`);
+  toml.replace(/"mcp-task-(jobs|steps|webhooks)(-dlq)?"/g, (_, kind: string, dlq: string | undefined) =>
+    `"second-deploy-${kind}-work${dlq ?? ""}"`,
+  );
 
 beforeAll(() => {
   writeFileSync(join(ROOT, COPY), renamed(readFileSync(join(ROOT, "wrangler.toml"), "utf8")));
@@ -38,7 +40,8 @@ beforeAll(() => {
 afterAll(() => rmSync(join(ROOT, COPY), { force: true }));
 
 // It reads the server's output (the step consumer's batch lines), so the server is its own.
-const server = ownServer(() => ({ config: COPY, vars: { WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true", WEBHOOK_RETRY_BASE_SECONDS: "1" } }));
+const vars = { WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true", WEBHOOK_RETRY_BASE_SECONDS: "1" };
+const server = ownServer(() => ({ config: COPY, vars }));
 let receiver: WebhookReceiver;
 beforeAll(async () => {
   receiver = await startWebhookReceiver();
@@ -60,18 +63,24 @@ describe("every queue renamed in wrangler.toml", () => {
     const from = server.logs().length;
     const taskId = await startTask(server.url, "batch_process", { items: 12, secondsPerItem: 0.1, parallel: true });
     const result = await taskResult(server, taskId).catch(withServerLogs);
-    expect(result["structuredContent"]).toEqual({ summary: "Processed 12 items.", items: 12, checksum: sumOfSquares(12) });
+    const summary = "Processed 12 items.";
+    expect(result["structuredContent"]).toEqual({ summary, items: 12, checksum: sumOfSquares(12) });
     expect(ofType(await eventLog(server.url, taskId), "step")).toHaveLength(12);
-    await vi.waitFor(() => expect(total(batchLines(server, from), "stored")).toBe(12), { timeout: 30_000, interval: 250 }).catch(withServerLogs);
-    expect(new Set(batchLines(server, from).map((line) => line["queue"]))).toEqual(new Set(["second-deploy-steps-work"]));
+    const stored = () => expect(total(batchLines(server, from), "stored")).toBe(12);
+    await vi.waitFor(stored, { timeout: 30_000, interval: 250 }).catch(withServerLogs);
+    const queues = new Set(batchLines(server, from).map((line) => line["queue"]));
+    expect(queues).toEqual(new Set(["second-deploy-steps-work"]));
   });
 
-  it("still delivers a webhook to its end, its retry coming back through the renamed webhook queue", async ({ expect }) => {
+  it("still delivers a webhook to its end, its retry back through the renamed queue", async ({ expect }) => {
     const path = "/hooks/renamed";
     receiver.failNext(path, 1, 503);
-    const taskId = await startTask(server.url, "countdown", { seconds: 1 }, {}, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
-    const completed = () => receiver.received.filter((hook) => hook.path === path && hook.body.includes('"task.completed"'));
-    await vi.waitFor(() => expect(completed().map((hook) => hook.status)).toEqual([503, 200]), { timeout: 30_000, interval: 100 }).catch(withServerLogs);
+    const meta = { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } };
+    const taskId = await startTask(server.url, "countdown", { seconds: 1 }, {}, meta);
+    const completed = () =>
+      receiver.received.filter((hook) => hook.path === path && hook.body.includes('"task.completed"'));
+    const delivered = () => expect(completed().map((hook) => hook.status)).toEqual([503, 200]);
+    await vi.waitFor(delivered, { timeout: 30_000, interval: 100 }).catch(withServerLogs);
     expect(completed().every((hook) => hook.body.includes(taskId))).toBe(true);
   });
 });

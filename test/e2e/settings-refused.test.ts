@@ -18,12 +18,15 @@ describe("a malformed numeric setting", () => {
     expect(response.status).toBe(503);
     expect(await response.json()).toEqual({
       error: "settings_invalid",
-      message: "INLINE_WAIT_MS must be a whole number, at least 0; fix it in wrangler.toml [vars], .dev.vars or --var. Until then no request is served.",
+      message:
+        "INLINE_WAIT_MS must be a whole number, at least 0; fix it in wrangler.toml [vars], .dev.vars or --var." +
+        " Until then no request is served.",
     });
     const tasks = await fetch(`${server.url}/tasks`);
     expect(tasks.status).toBe(503);
     // The operator's log has the value itself (the answer above does not echo it to callers).
-    await vi.waitFor(() => expect(server.logs()).toContain('setting refused: INLINE_WAIT_MS is "10s", but must be a whole number, at least 0'));
+    const logged = 'setting refused: INLINE_WAIT_MS is "10s", but must be a whole number, at least 0';
+    await vi.waitFor(() => expect(server.logs()).toContain(logged));
   });
 
   it("leaves /health up: the process runs, and says what is wrong on every other route", async ({ expect }) => {

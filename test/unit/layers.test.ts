@@ -23,9 +23,12 @@ async function violations(baseDir?: string): Promise<string[]> {
 }
 
 /** The Env members `wrangler types` made Queues (worker-configuration.d.ts): JOBS, STEPS, … */
-const QUEUE_BINDINGS = [...readFileSync("worker-configuration.d.ts", "utf8").matchAll(/^\s*([A-Z][A-Z0-9_]*): Queue\b/gm)].map((m) => m[1] ?? "");
+const QUEUE_BINDINGS = [...readFileSync("worker-configuration.d.ts", "utf8").matchAll(/^\s*([A-Z][A-Z0-9_]*): Queue\b/gm)]
+  .map((m) => m[1] ?? "");
 /** A Queue binding named (`env.JOBS`, `Pick<Env, "STEPS">`) or a Queue type written out. */
-const QUEUE_USE = new RegExp(`[."'](${QUEUE_BINDINGS.join("|")})\\b|\\b(Queue|MessageSendRequest|MessageBatch)\\b(?!\\w)`);
+const QUEUE_USE = new RegExp(
+  `[."'](${QUEUE_BINDINGS.join("|")})\\b|\\b(Queue|MessageSendRequest|MessageBatch)\\b(?!\\w)`,
+);
 
 /**
  * core-no-queue-binding, the half an import rule cannot see: bindings are ambient types (Env), so
@@ -92,7 +95,9 @@ describe("each kind of rule fails on code that breaks it", () => {
   });
 
   it("the tool registry imported anywhere but the composition root (src/index.ts)", async () => {
-    expect(await violationsIn("registry")).toEqual(["registry-injected: src/protocol/call-tool.ts → src/tools/registry.ts"]);
+    expect(await violationsIn("registry")).toEqual([
+      "registry-injected: src/protocol/call-tool.ts → src/tools/registry.ts",
+    ]);
   });
 
   it("the core importing the MCP SDK or hono", async () => {

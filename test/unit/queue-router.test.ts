@@ -51,7 +51,11 @@ const env = {} as Env;
 describe("queueRouter", () => {
   it("hands each message to the consumer its tag names, whatever its queue is called", async ({ expect }) => {
     const { seen, router } = recording();
-    const messages = [message("a", tagged("step", { v: 1 })), message("b", tagged("webhook", { v: 1 })), message("c", tagged("step", { v: 1 }))];
+    const messages = [
+      message("a", tagged("step", { v: 1 })),
+      message("b", tagged("webhook", { v: 1 })),
+      message("c", tagged("step", { v: 1 })),
+    ];
     await router(batchOf("second-deployment-anything", messages), env);
     expect(seen.sort()).toEqual(["step@second-deployment-anything: a,c", "webhook@second-deployment-anything: b"]);
     expect(messages.every((m) => m.acked)).toBe(true);

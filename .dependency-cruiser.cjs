@@ -20,6 +20,7 @@ const LAYERS = [
   ["workflows", "src/workflows/"],
   ["jobs", "src/jobs/"],
   ["principals", "src/principals/"],
+  ["queues", "src/queues/"],
   ["core", "src/core/"],
   ["streams", "src/streams/"],
   ["json", "src/json\\.ts$"],
@@ -73,6 +74,26 @@ module.exports = {
       severity: "error",
       from: { path: "^src/core/" },
       to: { path: "(^|/)node_modules/(hono|@cloudflare/workers-oauth-provider)/" },
+    },
+    {
+      name: "core-no-queue-binding",
+      comment:
+        "The core sends through its queue port (src/core/queue-port.ts), never to a Queue binding: " +
+        "src/queues holds the bindings. Bindings are ambient types no import shows, so " +
+        "test/unit/layers.test.ts also reads src/core for their use.",
+      severity: "error",
+      from: { path: "^src/core/" },
+      to: { path: "^src/queues/" },
+    },
+    {
+      name: "registry-injected",
+      comment:
+        "The tool registry comes in through the composition root (src/index.ts): src/jobs gets findTool, " +
+        "src/protocol a ToolRegistry in its request context (src/protocol/tool-registry.ts). " +
+        "Import types from src/tools/define.ts instead.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/(index\\.ts$|tools/)" },
+      to: { path: "^src/tools/registry\\.ts$" },
     },
     {
       name: "streams-imports-nothing-else",

@@ -74,11 +74,21 @@ export interface Settings {
   rateLimitBurst: number;
   /** Dynamic client registrations (`/oauth/register`) per address per minute, as many at once; 0: no limit. */
   oauthRegistrationsPerMinute: number;
-  /** How often a Workflow-backed task checks on its running instance. */
+  /**
+   * How often a Workflow-backed task checks on its running instance (reports wake it at once; the
+   * check finds what no report can tell: a crash, a terminate from outside).
+   */
   workflowCheckMs: number;
+  /** Each check also nudges a running instance: only local emulation needs it (docs/workflows.md). */
+  workflowNudge: boolean;
   /** One console call per transition line, or the lines of one moment in one call (`npm run dev`). */
   transitionLog: "lines" | "batched";
   webhooks: WebhookSettings;
+  /**
+   * Vars set to a value this server does not accept, each naming the var and what it accepts; their
+   * defaults stand in here, but the Worker refuses every request until they are fixed (http/app.ts).
+   */
+  problems: readonly string[];
 }
 
 /** One retry never waits longer than 12 h: within the Queues `delaySeconds` limit (limits page: 12 h, now 24 h). */
@@ -86,12 +96,22 @@ export const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
 /** The consumer's `max_retries` in wrangler.toml is 100 (the platform maximum), so attempts cannot exceed 101. */
 export const MAX_ATTEMPTS_LIMIT = 100;
 
-/** An integer: the fallback when unset, blank, not a finite number or below `min`; floored, at most `max`. */
-const int = (fallback: number, min = 0, max = Number.POSITIVE_INFINITY) =>
-  z
-    .preprocess((raw) => (raw === "" || raw === null ? undefined : raw), z.coerce.number().min(min))
-    .transform((n) => Math.min(Math.floor(n), max))
-    .catch(fallback);
+/**
+ * A whole number from `min` to `max`; the fallback when unset or blank. Anything else (a word, a
+ * fraction, out of range) is an issue naming what is accepted: readSettings reports it, never guesses.
+ */
+const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => {
+  const accepted =
+    max === Number.MAX_SAFE_INTEGER ? `a whole number, at least ${min}` : `a whole number from ${min} to ${max}`;
+  return z.unknown().transform((raw, ctx) => {
+    if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return fallback;
+    const digits = typeof raw === "string" && /^\s*\d+\s*$/.test(raw);
+    const n = typeof raw === "number" ? raw : digits ? Number(raw) : Number.NaN;
+    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
+    ctx.addIssue({ code: "custom", message: accepted });
+    return z.NEVER;
+  });
+};
 /** A comma-separated list, blanks dropped. */
 const list = z
   .string()
@@ -137,6 +157,7 @@ const VarsSchema = z.object({
   RATE_LIMIT_BURST: int(1000, 1),
   OAUTH_REGISTRATIONS_PER_MINUTE: int(10, 0),
   WORKFLOW_CHECK_SECONDS: int(60, 1),
+  WORKFLOW_NUDGE: flag,
   TRANSITION_LOG: word,
   WEBHOOK_SECRET: text,
   WEBHOOK_ALLOW_LOOPBACK: flag,
@@ -148,7 +169,7 @@ type Vars = z.infer<typeof VarsSchema>;
 
 const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, "");
 
-function toSettings(vars: Vars): Settings {
+function toSettings(vars: Vars, problems: readonly string[]): Settings {
   const authMode: "apikeys" | "oauth" = vars.AUTH_MODE === "oauth" ? "oauth" : "apikeys";
   // Kept as set: http/api-keys.ts parses the pairs (and says what is wrong with them).
   const apiKeys = vars.API_KEYS !== undefined && vars.API_KEYS.trim() !== "" ? vars.API_KEYS : undefined;
@@ -192,8 +213,10 @@ function toSettings(vars: Vars): Settings {
     rateLimitBurst: vars.RATE_LIMIT_BURST,
     oauthRegistrationsPerMinute: vars.OAUTH_REGISTRATIONS_PER_MINUTE,
     workflowCheckMs: vars.WORKFLOW_CHECK_SECONDS * 1000,
+    workflowNudge: vars.WORKFLOW_NUDGE,
     transitionLog: vars.TRANSITION_LOG === "batched" ? "batched" : "lines",
     webhooks,
+    problems,
   };
 }
 
@@ -204,9 +227,21 @@ const parsed = new WeakMap<object, Settings>();
 export function readSettings(env: object): Settings {
   let settings = parsed.get(env);
   if (!settings) {
-    // Read by name (the env holds bindings too); every field falls back to its default, so this cannot throw.
-    const vars = Object.fromEntries(Object.keys(VarsSchema.shape).map((name) => [name, Reflect.get(env, name)]));
-    settings = toSettings(VarsSchema.parse(vars));
+    // Read by name (the env holds bindings too).
+    const names = Object.keys(VarsSchema.shape);
+    const vars: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, Reflect.get(env, name)]));
+    const problems: string[] = [];
+    const first = VarsSchema.safeParse(vars);
+    if (!first.success) {
+      for (const issue of first.error.issues) {
+        const name = String(issue.path[0]);
+        problems.push(`${name} must be ${issue.message}; fix it in wrangler.toml [vars], .dev.vars or --var.`);
+        console.error(`setting refused: ${name} is ${JSON.stringify(vars[name])}, but must be ${issue.message}`);
+        vars[name] = undefined;
+      }
+    }
+    // With the refused vars unset, every field parses (to its default): `problems` keeps the requests out.
+    settings = toSettings(first.success ? first.data : VarsSchema.parse(vars), problems);
     parsed.set(env, settings);
   }
   return settings;

@@ -44,3 +44,5 @@ export { MAX_FAN_OUT_ITEMS, StepMessageSchema, type StepMessage } from "./fan-ou
 export type { AdmitInput, AdmitResult, LeaseInput, PrincipalIndex, PrincipalIndexes } from "./principal-index-port";
 export type { JobHost, JobRunner, TaskObjectWiring, TaskObserver } from "./ports";
 export type { RunOutcome } from "./model/run-outcome";
+export type { MessageQueue, TaskQueues } from "./queue-port";
+export type { JobMessage } from "./client/job-message";

@@ -10,6 +10,7 @@ import type { TaskRecord } from "./model/record";
 import type { RunOutcome } from "./model/run-outcome";
 import type { JsonObject } from "../json";
 import type { PrincipalIndexes } from "./principal-index-port";
+import type { TaskQueues } from "./queue-port";
 
 /** What a run may do to its task: the TaskObject's storage and log, or memory for inline calls. */
 export interface JobHost {
@@ -66,6 +67,8 @@ export interface TaskObjectWiring {
   observers: readonly TaskObserver[];
   /** Where the task reports itself: its principal's index (principal-index-port.ts). */
   principalIndexes: PrincipalIndexes;
+  /** Where its fan-outs' item messages go: the step queue (queue-port.ts). */
+  queues: Pick<TaskQueues, "steps">;
   /** The task's ttl ran out and it was deleted (no event marks it): stop what still works for it elsewhere. */
   onExpired?: (env: Env, record: TaskRecord) => Promise<void>;
 }

@@ -71,9 +71,15 @@ export async function matchApiKey(keys: readonly ApiKey[], token: string): Promi
   return found;
 }
 
-/** Parsed once per isolate per distinct API_KEYS value (hashing on every request is waste). */
-let cached: { raw: string; config: Promise<ApiKeyConfig> } | undefined;
-export function apiKeys(raw: string): Promise<ApiKeyConfig> {
-  if (cached?.raw !== raw) cached = { raw, config: parseApiKeys(raw) };
-  return cached.config;
+/**
+ * Parsed once per isolate per distinct API_KEYS value (hashing on every request is waste). The parsed
+ * value is kept, never the promise: a request must not await work another request started
+ * (docs/core.md, "No request awaits another's I/O"); the first requests at once each parse it.
+ */
+let cached: { raw: string; config: ApiKeyConfig } | undefined;
+export async function apiKeys(raw: string): Promise<ApiKeyConfig> {
+  if (cached?.raw === raw) return cached.config;
+  const config = await parseApiKeys(raw);
+  cached = { raw, config };
+  return config;
 }

@@ -15,6 +15,7 @@ import { rateLimit } from "./rate-limit";
 import { wellKnownRoutes } from "./well-known";
 import type { AppEnv } from "./env";
 import type { McpEndpoint, McpRequest } from "./mcp-endpoint";
+import type { ToolRegistry } from "../protocol/tool-registry";
 import { taskRoutes } from "./task-routes";
 
 export const app = new Hono<AppEnv>();
@@ -24,7 +25,13 @@ app.get("/health", (c) => c.json({ ok: true }));
 
 app.use("*", async (c, next) => {
   c.set("requestId", crypto.randomUUID());
-  c.set("settings", readSettings(c.env));
+  const settings = readSettings(c.env);
+  // The operator's mistake, as auth_misconfigured (auth.ts): fail closed and say what to fix, never guess a value.
+  if (settings.problems.length > 0) {
+    const message = `${settings.problems.join(" ")} Until then no request is served.`;
+    return c.json({ error: "settings_invalid", message }, 503);
+  }
+  c.set("settings", settings);
   await next();
 });
 
@@ -51,18 +58,19 @@ app.onError((error, c) => {
   return c.json({ error: "internal_error", message: "Internal error.", requestId }, 500);
 });
 
-const mcpRequest = (c: Context<AppEnv>): McpRequest => ({
+const mcpRequest = (c: Context<AppEnv>, tools: ToolRegistry): McpRequest => ({
   request: c.req.raw,
   env: c.env,
   settings: c.get("settings"),
   principal: c.get("principal"),
+  tools,
   baseUrl: new URL(c.req.url).origin,
   waitUntil: (promise) => c.executionCtx.waitUntil(promise),
 });
 
 /** Serves `/mcp` with a protocol adapter; the middleware above (origin, CORS, auth, limits) runs first. */
-export function serveMcp(endpoint: McpEndpoint): void {
-  app.post("/mcp", (c) => endpoint.post(mcpRequest(c)));
-  app.get("/mcp", (c) => endpoint.get(mcpRequest(c)));
-  app.delete("/mcp", (c) => endpoint.delete(mcpRequest(c)));
+export function serveMcp(endpoint: McpEndpoint, tools: ToolRegistry): void {
+  app.post("/mcp", (c) => endpoint.post(mcpRequest(c, tools)));
+  app.get("/mcp", (c) => endpoint.get(mcpRequest(c, tools)));
+  app.delete("/mcp", (c) => endpoint.delete(mcpRequest(c, tools)));
 }

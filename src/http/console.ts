@@ -32,20 +32,21 @@ export function contentSecurityPolicy(hashes: { scripts: string[]; styles: strin
 }
 
 // Hashed once per isolate: the page is fixed at build time, and readPage hands out the same string.
-let hashed: { page: string; headers: Promise<Record<string, string>> } | undefined;
-function pageHeaders(page: string): Promise<Record<string, string>> {
-  if (hashed?.page !== page) {
-    const headers = inlineHashes(page).then((hashes) => ({
-      "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": contentSecurityPolicy(hashes),
-      "Cache-Control": "no-cache",
-      "Referrer-Policy": "no-referrer",
-      "X-Content-Type-Options": "nosniff",
-      "X-Frame-Options": "DENY",
-    }));
-    hashed = { page, headers };
-  }
-  return hashed.headers;
+// The headers are kept, never the promise: no request awaits another's work (docs/core.md).
+let hashed: { page: string; headers: Record<string, string> } | undefined;
+async function pageHeaders(page: string): Promise<Record<string, string>> {
+  if (hashed?.page === page) return hashed.headers;
+  const hashes = await inlineHashes(page);
+  const headers = {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Security-Policy": contentSecurityPolicy(hashes),
+    "Cache-Control": "no-cache",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+  };
+  hashed = { page, headers };
+  return headers;
 }
 
 export const consoleRoutes = new Hono<AppEnv>();

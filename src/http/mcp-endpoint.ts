@@ -4,6 +4,7 @@
  */
 import type { Settings } from "../config";
 import type { RequestId } from "../protocol/errors";
+import type { ToolRegistry } from "../protocol/tool-registry";
 import type { BodyResult } from "./body";
 
 /** A request that names its protocol version on itself (2026-07-28 on), as the era router found it. */
@@ -21,6 +22,8 @@ export interface McpRequest {
   env: Env;
   settings: Settings;
   principal: string;
+  /** The tools to serve, as src/index.ts wired them into serveMcp. */
+  tools: ToolRegistry;
   /** The server's public origin, for links such as `/tasks/{id}`. */
   baseUrl: string;
   /** Keeps background work (a stream still being written) alive after the response starts. */

@@ -10,10 +10,8 @@ import { abortableDelay, PermanentError } from "./context";
 import { errorMessage, isPermanent } from "./runner";
 import type { Step, StepContext } from "./steps";
 import { storedJsonText } from "./stored-json";
+import { isDeadLetterQueue } from "../queues/routing";
 
-export const STEP_QUEUE = "mcp-task-steps";
-export const STEP_DEAD_LETTER_QUEUE = "mcp-task-steps-dlq";
-export const isStepQueue = (queue: string): boolean => queue === STEP_QUEUE || queue === STEP_DEAD_LETTER_QUEUE;
 
 /**
  * How often a running batch asks each of its tasks which items to stop: a cancelled task's items see
@@ -59,7 +57,7 @@ export function stepBatchHandler(findStep: FindStep): (batch: MessageBatch<unkno
       group.messages.push({ message, index: parsed.data.index });
       groups.set(key, group);
     }
-    const deadLetters = batch.queue === STEP_DEAD_LETTER_QUEUE;
+    const deadLetters = isDeadLetterQueue(batch.queue);
     await Promise.allSettled(
       [...groups.values()].map(({ body, messages }) => {
         const stub = env.TASKS.getByName(taskObjectName(body.principal, body.taskId));

@@ -5,8 +5,8 @@
  * A failed hand-over is retried with backoff; the dead-letter queue fails the task.
  */
 import { backoff, taskObjectName, JobMessageSchema } from "../core";
+import { isDeadLetterQueue } from "../queues/routing";
 
-export const isDeadLetterQueue = (queue: string): boolean => queue.endsWith("-dlq");
 
 /** Exponential backoff for a failed hand-over, capped at 5 minutes. */
 export const deliveryRetryDelaySeconds = (attempts: number): number => backoff(attempts, 1, 300);

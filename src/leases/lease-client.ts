@@ -7,7 +7,11 @@
  * in flight, shared by every spend that found the lease empty.
  */
 
-/** What one round trip brings: units to spend before `until` (this isolate's clock), or a refusal for every spend waiting on it. */
+/**
+ * What one round trip brings: units to spend before `until`, or a refusal for every spend waiting on
+ * it. `until` is on this isolate's clock (the `now` of LeaseOptions), never the owner's: a grant
+ * carries a length that the caller adds to its own `now()` (slot-lease.ts, token-lease.ts).
+ */
 export type LeaseGrant<Unit, Refusal> = { ok: true; units: readonly [Unit, ...Unit[]]; until: number } | { ok: false; refusal: Refusal };
 
 /**
@@ -30,12 +34,13 @@ export type Spent<Unit, Refusal> = { ok: true; unit: Unit } | { ok: false; refus
 export interface LeaseOptions {
   /** Keys remembered per isolate; the least recent is dropped past it (its units run out at the owner). */
   maxKeys: number;
+  /** This isolate's clock (Date.now by default; a test's own): every lease time here is on it. */
   now?: () => number;
 }
 
 interface Held<Unit, Answer> {
   units: Unit[];
-  /** Until when `units` may be spent. */
+  /** Until when `units` may be spent, on this isolate's clock. */
   until: number;
   /** The last lease's size. */
   want: number;

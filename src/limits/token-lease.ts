@@ -45,7 +45,8 @@ export class TokenLeases {
       ask: (want, giveBack) => refill(want, giveBack.length),
       grant: (grant) => {
         if (!grant.ok) return { ok: false, refusal: grant };
-        // Fresh from now on for leaseMs; the bucket grants at least one token with every ok.
+        // Fresh for leaseMs from now, on this isolate's clock (the bucket's is never read here);
+        // the bucket grants at least one token with every ok.
         const units: [Token, ...Token[]] = [TOKEN, ...Array.from({ length: grant.granted - 1 }, (): Token => TOKEN)];
         return { ok: true, units, until: this.now() + this.options.leaseMs };
       },

@@ -9,7 +9,7 @@ import * as z from "zod";
 import { isOpenAt, STATE_SPANS_FIELD, TaskGateway, type StateSpan, type TaskEvent } from "../core";
 import { gatewayBindings } from "../principals/principal-indexes";
 import type { McpRequest } from "../http/mcp-endpoint";
-import { jsonRpcErrorResponse } from "../protocol/errors";
+import { ErrorCode, jsonRpcErrorResponse } from "../protocol/errors";
 import { parseEventId, taskEventId, type EventRoute } from "../streams/event-ids";
 import { completeSseResponse, sseFrame, SseStream } from "../streams/sse";
 import { SESSION_HEADER, checkSession, requireSession } from "./session";
@@ -19,12 +19,12 @@ import { ownSessionStream, RESPONSE_STREAM_STATE, ResponseStreamSchema } from ".
 
 const SpansSchema = z.array(z.tuple([z.number(), z.number().nullable()]));
 
-const noSuchEvent = () => jsonRpcErrorResponse(404, -32600, "Last-Event-ID names no event of a stream you can resume (unknown, expired or another principal's task). Read the task with tasks/get instead.");
+const noSuchEvent = () => jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, "Last-Event-ID names no event of a stream you can resume (unknown, expired or another principal's task). Read the task with tasks/get instead.");
 
 export async function handleMcpGet(input: McpRequest): Promise<Response> {
   const { request } = input;
   if (!/text\/event-stream/i.test(request.headers.get("Accept") ?? "")) {
-    return jsonRpcErrorResponse(406, -32600, "Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream.");
+    return jsonRpcErrorResponse(406, ErrorCode.InvalidRequest, "Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream.");
   }
   const stream = { ...input, retryMs: input.settings.pollIntervalMs, signal: request.signal };
   const lastEventId = request.headers.get("Last-Event-ID");
@@ -41,7 +41,7 @@ export async function handleMcpGet(input: McpRequest): Promise<Response> {
   }
   if (lastEventId && request.headers.get(SESSION_HEADER) === null) {
     const message = "Bad Request: Last-Event-ID is not an event id this server issued. Reconnect without it.";
-    return jsonRpcErrorResponse(400, -32600, message);
+    return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, message);
   }
   // No id, or one no stream can replay (a POST stream's one-off `x.` id, an unknown form): a reconnect
   // of the session's GET stream that cannot resume, so it gets the session's stream fresh, not an error.
@@ -69,7 +69,7 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
     if (opened.ok) opened.feed.close();
     if (!session.ok) return session.response;
     if (!opened.ok && opened.status === 410) {
-      return jsonRpcErrorResponse(410, -32600, `Gone: that stream already ended (its request was answered with a link to the task). Read task://${taskId} or call tasks/result.`);
+      return jsonRpcErrorResponse(410, ErrorCode.InvalidRequest, `Gone: that stream already ended (its request was answered with a link to the task). Read task://${taskId} or call tasks/result.`);
     }
     return noSuchEvent();
   }

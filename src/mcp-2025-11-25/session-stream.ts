@@ -5,7 +5,7 @@
  * comes first so the client always has a point to resume from (the SessionObject decides).
  */
 import * as z from "zod";
-import { jsonRpcErrorResponse } from "../protocol/errors";
+import { ErrorCode, jsonRpcErrorResponse } from "../protocol/errors";
 import { sessionEventId } from "../streams/event-ids";
 import { SseStream } from "../streams/sse";
 import { closeQuietly } from "../streams/websockets";
@@ -29,12 +29,12 @@ const FrameSchema = z.union([z.object({ seq: z.number(), data: z.string() }), z.
 function refusal(status: number, resuming: boolean): Response {
   switch (status) {
     case 409:
-      return jsonRpcErrorResponse(409, -32600, "Conflict: this session's GET stream is already open elsewhere. Resume it with Last-Event-ID to take it over, or keep using the open one.");
+      return jsonRpcErrorResponse(409, ErrorCode.InvalidRequest, "Conflict: this session's GET stream is already open elsewhere. Resume it with Last-Event-ID to take it over, or keep using the open one.");
     case 410:
-      return jsonRpcErrorResponse(410, -32600, "Gone: the events after that Last-Event-ID are no longer kept. Reconnect without Last-Event-ID and re-read the state you need.");
+      return jsonRpcErrorResponse(410, ErrorCode.InvalidRequest, "Gone: the events after that Last-Event-ID are no longer kept. Reconnect without Last-Event-ID and re-read the state you need.");
     default:
       return resuming
-        ? jsonRpcErrorResponse(404, -32600, "Last-Event-ID names no event of this session's stream. Reconnect without Last-Event-ID.")
+        ? jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, "Last-Event-ID names no event of this session's stream. Reconnect without Last-Event-ID.")
         : jsonRpcErrorResponse(404, -32001, "Session not found: send initialize again to start a new one.");
   }
 }

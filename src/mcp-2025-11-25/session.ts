@@ -6,7 +6,7 @@
  */
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import { jsonRpcErrorResponse } from "../protocol/errors";
+import { ErrorCode, jsonRpcErrorResponse } from "../protocol/errors";
 import { isSessionId, newSessionId, sessionObjectName } from "../sessions/ids";
 
 export const SESSION_HEADER = "Mcp-Session-Id";
@@ -39,7 +39,7 @@ export async function checkSession(request: Request, env: Env, principal: string
 /** Like checkSession, but the header is required (GET and DELETE /mcp). */
 export async function requireSession(request: Request, env: Env, principal: string): Promise<{ ok: true; sessionId: string } | { ok: false; response: Response }> {
   if (request.headers.get(SESSION_HEADER) === null) {
-    return { ok: false, response: jsonRpcErrorResponse(400, -32600, "Bad Request: Mcp-Session-Id header is required. Use the id from the initialize response's Mcp-Session-Id header.") };
+    return { ok: false, response: jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required. Use the id from the initialize response's Mcp-Session-Id header.") };
   }
   const check = await checkSession(request, env, principal);
   if (!check.ok) return check;

@@ -19,7 +19,7 @@ export interface Method20260728 {
 
 export const METHODS_2026_07_28: ReadonlyMap<string, Method20260728> = new Map<string, Method20260728>([
   ["server/discover", { run: async () => discover() }],
-  ["tools/list", { run: async () => listTools() }],
+  ["tools/list", { run: async (ctx) => listTools(ctx) }],
   ["tools/call", { run: toolsCall }],
   ["resources/list", { run: listResources }],
   ["resources/read", { run: readResource }],

@@ -21,8 +21,8 @@ import { cacheable, STATIC_TTL_MS } from "./results";
 import { createTaskResult } from "./task-wire";
 
 /** The same listing as 2025 (task card `_meta` included), in the registry's fixed order, with caching hints. */
-export function listTools(): JsonObject {
-  return cacheable({ tools: toolListings() }, STATIC_TTL_MS, "public");
+export function listTools(ctx: Context20260728): JsonObject {
+  return cacheable({ tools: toolListings(ctx.tools) }, STATIC_TTL_MS, "public");
 }
 
 const CallParamsSchema = z

@@ -3,6 +3,7 @@
  * Worker's bindings: each principal's index is its PrincipalObject, named by principalObjectName.
  */
 import { principalObjectName, type GatewayBindings, type PrincipalIndexes } from "../core";
+import { taskQueues } from "../queues/task-queues";
 
 /** Each principal's PrincipalObject, through the PRINCIPALS binding. */
 export const principalIndexes =
@@ -11,4 +12,8 @@ export const principalIndexes =
     env.PRINCIPALS.getByName(principalObjectName(principal));
 
 /** What a TaskGateway calls, from the Worker's env: its task objects and job queue, and the principals' indexes. */
-export const gatewayBindings = (env: Pick<Env, "TASKS" | "JOBS" | "PRINCIPALS">): GatewayBindings => ({ env, indexes: principalIndexes(env) });
+export const gatewayBindings = (env: Pick<Env, "TASKS" | "JOBS" | "STEPS" | "PRINCIPALS">): GatewayBindings => ({
+  env,
+  indexes: principalIndexes(env),
+  jobs: taskQueues(env).jobs,
+});

@@ -75,7 +75,9 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
     const until = now + SLOT_LEASE_MS;
     this.slots.add(ids, until);
     if (ids.length > 0) await this.provisioning.handedOut(principal);
-    return { ids, until };
+    // `until` is on this object's clock (the slots table's); the caller gets what is left of it, a
+    // length, and puts it on its own clock (core/client/slot-lease.ts).
+    return { ids, ms: Math.max(0, until - Date.now()) };
   }
 
   /** A task answered before it is written (announced-tasks.ts): listed at once, stored by its track or update. */

@@ -9,7 +9,6 @@ import type { JsonObject } from "../json";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";
 import type { Tool } from "../tools/define";
-import { findTool } from "../tools/registry";
 import { parseWebhookRegistration } from "../webhooks/registration";
 import { parseCallMeta, type CallMeta } from "./call-meta";
 import { callCheckBackTool, isCheckBackTool } from "./check-back-tools";
@@ -86,7 +85,7 @@ export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolC
     if (task.kind === "requested") return forbidden(name);
     return { kind: "inline", result: await callCheckBackTool(name, call.arguments, { gateway: ctx.gateway, inlineWaitMs: ctx.settings.inlineWaitMs }) };
   }
-  const tool = findTool(name);
+  const tool = ctx.tools.find(name);
   if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);
   const meta = parseCallMeta(call.meta);
   const args = parseArguments(tool, call.arguments, ctx.settings.maxArgumentBytes);

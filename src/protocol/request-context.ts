@@ -2,12 +2,15 @@
 import type { Settings } from "../config";
 import { TaskGateway } from "../core";
 import { gatewayBindings } from "../principals/principal-indexes";
+import type { ToolRegistry } from "./tool-registry";
 
 export interface RequestContext {
   env: Env;
   settings: Settings;
   /** The caller's way into the task core: another principal's task is exactly an unknown one. */
   gateway: TaskGateway;
+  /** The tools this server serves (src/index.ts wires them in). */
+  tools: ToolRegistry;
   /** The server's public origin, for links such as `/tasks/{id}`. */
   baseUrl: string;
   /** The 2025 session the request came in, kept with the tasks it creates (2026-07-28 has none). */
@@ -20,6 +23,7 @@ export interface RequestContext {
 export interface RequestOrigin {
   env: Env;
   settings: Settings;
+  tools: ToolRegistry;
   principal: string;
   baseUrl: string;
   waitUntil(promise: Promise<unknown>): void;
@@ -27,6 +31,7 @@ export interface RequestOrigin {
 
 /** The context of one request, its gateway bound to the principal who sent it. */
 export function requestContext(origin: RequestOrigin): RequestContext {
-  const { env, settings, baseUrl, waitUntil } = origin;
-  return { env, settings, gateway: new TaskGateway(gatewayBindings(env), settings, origin.principal, waitUntil), baseUrl, waitUntil };
+  const { env, settings, tools, baseUrl, waitUntil } = origin;
+  const gateway = new TaskGateway(gatewayBindings(env), settings, origin.principal, waitUntil);
+  return { env, settings, gateway, tools, baseUrl, waitUntil };
 }

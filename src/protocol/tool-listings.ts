@@ -4,7 +4,7 @@
  */
 import type { JsonObject } from "../json";
 import type { Tool } from "../tools/define";
-import { tools } from "../tools/registry";
+import type { ToolRegistry } from "./tool-registry";
 import { checkBackListings } from "./check-back-tools";
 import { jsonInputSchema } from "./input-schema";
 import { toolDescription } from "./instructions";
@@ -27,6 +27,10 @@ export function toolListing(tool: Tool): JsonObject {
   };
 }
 
-/** The registry is fixed at build time, so its listing is converted once per isolate, not per tools/list. */
-let listings: JsonObject[] | undefined;
-export const toolListings = (): JsonObject[] => (listings ??= [...tools.map(toolListing), ...checkBackListings()]);
+/** A registry is fixed for the isolate's life, so its listing is converted once, not per tools/list. */
+const listings = new WeakMap<ToolRegistry, JsonObject[]>();
+export function toolListings(registry: ToolRegistry): JsonObject[] {
+  let listing = listings.get(registry);
+  if (!listing) listings.set(registry, (listing = [...registry.tools.map(toolListing), ...checkBackListings()]));
+  return listing;
+}

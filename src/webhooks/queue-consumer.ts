@@ -9,10 +9,8 @@ import { isTaskId, taskObjectName } from "../core";
 import { attemptDelivery } from "./deliver";
 import { readSettings, type WebhookSettings } from "../config";
 import { webhookRetryDelaySeconds } from "./settings";
+import { isDeadLetterQueue } from "../queues/routing";
 
-export const WEBHOOK_QUEUE = "mcp-task-webhooks";
-export const WEBHOOK_DEAD_LETTER_QUEUE = "mcp-task-webhooks-dlq";
-export const isWebhookQueue = (queue: string): boolean => queue === WEBHOOK_QUEUE || queue === WEBHOOK_DEAD_LETTER_QUEUE;
 
 const WebhookMessageSchema = z.object({
   v: z.literal(1),
@@ -30,7 +28,7 @@ const LOG_TIMEOUT_MS = 5000;
 
 export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
   const settings = readSettings(env).webhooks;
-  const deadLetters = batch.queue === WEBHOOK_DEAD_LETTER_QUEUE;
+  const deadLetters = isDeadLetterQueue(batch.queue);
   // Attempts run concurrently: one slow receiver (up to the 10 s timeout) never holds the others back.
   await Promise.all(batch.messages.map((message) => handleMessage(message, env, settings, deadLetters)));
 }

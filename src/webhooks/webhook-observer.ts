@@ -5,6 +5,7 @@
 import { taskObjectName, isTerminal, type TaskObserver } from "../core";
 import { webhookMessagesFor } from "./events";
 import { storedWebhook } from "./registration";
+import { taggedQueue } from "../queues/task-queues";
 
 /**
  * When each task last produced a progress webhook. It lives with the TaskObject's isolate:
@@ -23,7 +24,7 @@ export const webhookObserver: TaskObserver = async ({ env, record, events }) => 
   // A failed send is retried at once: the event exists only in this call until it is queued.
   for (let attempt = 1; ; attempt++) {
     try {
-      await env.WEBHOOKS.sendBatch(messages.map((body) => ({ body, contentType: "json" as const })));
+      await taggedQueue(env.WEBHOOKS, "webhook").sendBatch(messages);
       return;
     } catch (error) {
       if (attempt >= SEND_ATTEMPTS) {

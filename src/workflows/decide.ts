@@ -33,6 +33,11 @@ export interface StatusView {
 /** What this run has learnt and done so far, and when it checks back next if nothing else happens. */
 export interface RunView {
   status?: StatusView;
+  /**
+   * Whether this runtime's Workflows engine needs the nudge (WORKFLOW_NUDGE: local emulation only,
+   * docs/workflows.md); deployed, the platform resumes a running instance by itself.
+   */
+  nudges: boolean;
   /** The instance got its nudge event in this run. */
   nudged: boolean;
   checkBackAt: number;
@@ -45,7 +50,8 @@ export type Move =
   /**
    * An event nothing waits for, sent to an instance that says it runs: wrangler dev's Workflows
    * engine does not resume a running instance after its process was killed until the instance
-   * hears from outside (an event or a status change); deployed, the platform resumes it by itself.
+   * hears from outside (an event or a status change); deployed, the platform resumes it by itself,
+   * so only a runtime with WORKFLOW_NUDGE on sends it.
    */
   | { kind: "nudge" }
   | { kind: "end"; outcome: RunOutcome };
@@ -68,7 +74,7 @@ function asQuestion(raw: unknown): AskedQuestion | string {
   return questionProblem(parsed.data.key, parsed.data) ?? parsed.data;
 }
 
-export function nextMove(view: EngineView, { status, nudged, checkBackAt }: RunView): Move {
+export function nextMove(view: EngineView, { status, nudges, nudged, checkBackAt }: RunView): Move {
   if (!view.created) return { kind: "create" };
   // The end first: an instance that ended (its question answered outside MCP, say) ends its task.
   if (view.output !== undefined) return end({ kind: "completed", result: toResult(view.output) });
@@ -89,7 +95,7 @@ export function nextMove(view: EngineView, { status, nudged, checkBackAt }: RunV
       return failed("The Workflow instance was terminated outside MCP.");
     case "running":
     case "queued":
-      if (!nudged) return { kind: "nudge" };
+      if (nudges && !nudged) return { kind: "nudge" };
       return end({ kind: "yielded", wakeAt: checkBackAt, statusMessage: WAITING_MESSAGE });
     default:
       return end({ kind: "yielded", wakeAt: checkBackAt, statusMessage: WAITING_MESSAGE });

@@ -13,11 +13,6 @@ import type { ToolEngine } from "../jobs/runner";
 import { nextMove, type EngineView, type RunView, type StatusView } from "./decide";
 import { answerEventType, ERROR_NOTE, INSTANCE_STEP, instanceIdFor, NUDGE_EVENT, OUTPUT_NOTE, questionNote, sentStep, type TaskWorkflowParams } from "./names";
 
-/**
- * How often a task whose instance runs checks on it (WORKFLOW_CHECK_SECONDS, default 60): reports
- * wake the task at once; the check finds what no report can tell (a crash, a terminate from outside).
- */
-const checkBackMs = (env: Env): number => readSettings(env).workflowCheckMs;
 
 /** The binding of the Workflow a tool runs on, from the Worker's env. */
 export type WorkflowBinding = (env: Env) => Workflow<TaskWorkflowParams>;
@@ -66,7 +61,8 @@ export function workflowEngine(binding: WorkflowBinding, inputSchema: z.ZodObjec
       if (!input.success) return { kind: "failed", message: `Invalid arguments: ${input.error.message}`, permanent: true };
       const workflow = binding(env);
       const id = instanceIdFor(taskId);
-      const run: RunView = { nudged: false, checkBackAt: Date.now() + checkBackMs(env) };
+      const { workflowCheckMs, workflowNudge } = readSettings(env);
+      const run: RunView = { nudges: workflowNudge, nudged: false, checkBackAt: Date.now() + workflowCheckMs };
       try {
         // Each move is one side effect, marked done before the next is decided (decide.ts).
         for (;;) {

@@ -11,6 +11,7 @@ import { join, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { describe, it } from "vitest";
 import { parseApiKeys } from "../../src/http/api-keys";
+import { isDeadLetterQueue } from "../../src/queues/routing";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -52,6 +53,13 @@ describe("wrangler.toml for wrangler deploy", () => {
     const produced = new Set(config.queues.producers?.map((p) => p.queue));
     const needed = (config.queues.consumers ?? []).flatMap((c) => [c.queue, ...(c.dead_letter_queue ? [c.dead_letter_queue] : [])]);
     expect(needed.filter((queue) => !produced.has(queue))).toEqual([]);
+  });
+
+  it("ends every dead-letter queue's name, and no other queue's, in -dlq: the one thing the Worker reads in a name", ({ expect }) => {
+    const consumers = config.queues.consumers ?? [];
+    const deadLetters = new Set(consumers.flatMap((c) => (c.dead_letter_queue ? [c.dead_letter_queue] : [])));
+    expect(deadLetters.size).toBe(3);
+    for (const { queue } of consumers) expect(isDeadLetterQueue(queue), queue).toBe(deadLetters.has(queue));
   });
 
   it("leaves the KV namespace's id out, so wrangler deploy provisions it", ({ expect }) => {

@@ -9,8 +9,10 @@ const JOBS = "mcp-task-jobs";
 const DLQ = "mcp-task-jobs-dlq";
 const settle = { timeout: 15_000, interval: 100 };
 
+/** A message on the job queue: an object body carries the job consumer's tag, as taskQueues sends it (src/queues). */
 function message(body: unknown, attempts = 1) {
-  return { id: crypto.randomUUID(), timestamp: new Date(), attempts, body };
+  const tagged = typeof body === "object" && body !== null ? { ...body, queue: "job" } : body;
+  return { id: crypto.randomUUID(), timestamp: new Date(), attempts, body: tagged };
 }
 
 async function consume(queue: string, messages: ReturnType<typeof message>[], bindings: Env = env) {
@@ -71,11 +73,12 @@ describe("queue consumer", () => {
     expect((await consume(JOBS, [msg])).explicitAcks).toEqual([msg.id]);
   });
 
-  it("acks malformed messages instead of retrying them forever", async ({ expect }) => {
-    const bad = [message("not an object"), message({ v: 2, principal: "p", taskId: "a".repeat(32) }), message({ v: 1, principal: "p", taskId: "../../etc" }), message(null)];
-    const result = await consume(JOBS, bad);
+  it("acks malformed job messages instead of retrying them forever, and retries (never acks) a body naming no consumer", async ({ expect }) => {
+    const bad = [message({ v: 2, principal: "p", taskId: "a".repeat(32) }), message({ v: 1, principal: "p", taskId: "../../etc" })];
+    const untagged = [message("not an object"), message(null)];
+    const result = await consume(JOBS, [...bad, ...untagged]);
     expect(result.explicitAcks.sort()).toEqual(bad.map((m) => m.id).sort());
-    expect(result.retryMessages).toEqual([]);
+    expect(result.retryMessages.map((m) => m.msgId).sort()).toEqual(untagged.map((m) => m.id).sort());
   });
 
   it("retries a failed hand-over with exponential backoff", async ({ expect }) => {

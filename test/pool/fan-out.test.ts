@@ -8,7 +8,10 @@ import { env } from "cloudflare:workers";
 import type { FanOutStatus, TaskRecord } from "../../src/core";
 import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import { PermanentError } from "../../src/jobs/context";
-import { stepBatchHandler, STEP_DEAD_LETTER_QUEUE, STEP_QUEUE, type FindStep } from "../../src/jobs/fan-out-consumer";
+import { stepBatchHandler, type FindStep } from "../../src/jobs/fan-out-consumer";
+
+const STEP_QUEUE = "mcp-task-steps";
+const STEP_DEAD_LETTER_QUEUE = "mcp-task-steps-dlq";
 import { defineStep, type Step } from "../../src/jobs/steps";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedRecord, type TaskStub } from "./support";

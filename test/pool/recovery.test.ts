@@ -170,7 +170,7 @@ describe("the dead-letter path", () => {
       if ((await storedRecord(stub))?.run.phase !== "backoff") throw new Error("not in backoff yet");
     }, settle);
 
-    const batch = createMessageBatch("mcp-task-jobs-dlq", [{ id: "m1", timestamp: new Date(), attempts: 11, body: { v: 1, principal, taskId } }]);
+    const batch = createMessageBatch("mcp-task-jobs-dlq", [{ id: "m1", timestamp: new Date(), attempts: 11, body: { v: 1, principal, taskId, queue: "job" } }]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["m1"]);

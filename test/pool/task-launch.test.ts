@@ -65,7 +65,7 @@ describe("the job's queue message once its run has started", () => {
   it("is acknowledged without handing the job to its object", async ({ expect }) => {
     const { stub, input, principal, taskId } = freshTask("countdown", { seconds: 1 });
     await stub.create(input);
-    const msg = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { v: 1, principal, taskId, started: true } };
+    const msg = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { v: 1, principal, taskId, started: true, queue: "job" } };
     const batch = createMessageBatch("mcp-task-jobs", [msg]);
     await worker.queue(batch, env);
     expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual([msg.id]);
@@ -92,7 +92,8 @@ describe("the job's queue message once its run has started", () => {
     expect((await gateway.get(quick.ok ? quick.snapshot.task.taskId : ""))?.task.status).toBe("completed");
     const slow = await gateway.create({ tool: "countdown", args: { seconds: 2 }, wait: true });
     const slowId = slow.ok ? slow.snapshot.task.taskId : "";
-    expect(bodies).toEqual([{ v: 1, principal, taskId: slowId, started: true }]);
+    // Tagged for the job consumer by the queue port's adapter (src/queues/task-queues.ts).
+    expect(bodies).toEqual([{ v: 1, principal, taskId: slowId, started: true, queue: "job" }]);
     await gateway.cancel(slowId);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, it } from "vitest";
-import { matchApiKey, parseApiKeys } from "../../src/http/api-keys";
+import { apiKeys, matchApiKey, parseApiKeys } from "../../src/http/api-keys";
 import { hostnameOf, isAllowedOrigin, isLoopbackHostname, isTrustedHost } from "../../src/http/origin";
 import { readSettings } from "../../src/config";
 
@@ -76,5 +76,17 @@ describe("Host and Origin checks", () => {
     expect(isAllowedOrigin("null", local, settings)).toBe(false);
     expect(isAllowedOrigin("garbage", local, settings)).toBe(false);
     expect(isAllowedOrigin("https://evil.example", deployed, readSettings({ ALLOWED_ORIGINS: "*" }))).toBe(true);
+  });
+});
+
+describe("apiKeys (the isolate's cache of the parsed API_KEYS)", () => {
+  it("keeps the parsed value, never a promise one request made and another would await", async ({ expect }) => {
+    const raw = `cache-${crypto.randomUUID()}:tok_${"x".repeat(32)}`;
+    // Two requests at once before anything is cached: each parses for itself.
+    const [first, second] = [apiKeys(raw), apiKeys(raw)];
+    expect(first).not.toBe(second);
+    expect(await first).toEqual(await second);
+    // Once parsed, every request gets the kept value.
+    expect(await apiKeys(raw)).toBe(await apiKeys(raw));
   });
 });

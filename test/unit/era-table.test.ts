@@ -24,7 +24,8 @@ function recording(real: EraAdapter, calls: Call[]): EraAdapter {
 
 function request(method: string, headers: Record<string, string>, body?: unknown): McpRequest {
   const init: RequestInit = { method, headers: { "Content-Type": "application/json", ...headers }, ...(body !== undefined && { body: JSON.stringify(body) }) };
-  return { request: new Request("http://x/mcp", init), env: {} as Env, settings: readSettings({}), principal: "p", baseUrl: "http://x", waitUntil: () => {} };
+  const tools = { tools: [], find: () => undefined };
+  return { request: new Request("http://x/mcp", init), env: {} as Env, settings: readSettings({}), principal: "p", baseUrl: "http://x", waitUntil: () => {}, tools };
 }
 
 const claimed = (version: string) => ({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } } });

@@ -7,10 +7,10 @@ function queue(failFirst = false) {
   const batches: JobMessage[][] = [];
   let calls = 0;
   const q: JobQueue = {
-    sendBatch: async (messages: Iterable<MessageSendRequest<JobMessage>>) => {
+    sendBatch: async (messages) => {
       calls += 1;
       if (failFirst && calls === 1) throw new Error("queue unavailable");
-      batches.push([...messages].map((m) => m.body));
+      batches.push([...messages]);
     },
   };
   return { batches, q };
@@ -78,6 +78,26 @@ describe("JobDispatch", () => {
     expect(lastDigits(batches)).toEqual([["0", "1", "2"]]);
     expect(Date.now() - started).toBe(STARTED_WINDOW_MS);
     await Promise.all(sent);
+  });
+
+  // No request awaits another's I/O: on Workers its continuation would run in that request's context.
+  it("gives a creation that joins a batch another scheduled nothing of that one's to await", async ({ expect }) => {
+    const { batches, q } = queue();
+    const dispatch = new JobDispatch();
+    const owner = dispatch.send(q, message(0));
+    let ownerSent = false;
+    void owner.then(() => (ownerSent = true)); // observed only: awaited below
+    // The joiner's promise is settled before any timer runs or any send is made: it is not the owner's.
+    const joined = dispatch.send(q, message(1));
+    // (The joiner's continuation is queued first, so it wins the race only if its promise is already settled.)
+    const settledAtOnce = joined.then(() => "joiner resolved");
+    const pending = new Promise((r) => queueMicrotask(() => r("pending")));
+    await expect(Promise.race([settledAtOnce, pending])).resolves.toBe("joiner resolved");
+    expect(batches).toEqual([]);
+    expect(ownerSent).toBe(false);
+    // The owner's own send carries both messages, and only the owner waited for it.
+    await settled(owner);
+    expect(lastDigits(batches)).toEqual([["0", "1"]]);
   });
 
   it("sends a hand-over at once, taking along the started ones waiting", async ({ expect }) => {

@@ -2,6 +2,8 @@
 // The import rules of docs/architecture.md ("Layers"), as written in .dependency-cruiser.cjs:
 // src/ keeps them, and each kind of rule fails, by name, on a small tree that breaks it
 // (test/unit/layer-fixtures/<case>/src, cruised from <case> as if it were the project).
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { cruise, type ICruiseOptions } from "dependency-cruiser";
 import extractDepcruiseOptions from "dependency-cruiser/config-utl/extract-depcruise-options";
 import { describe, expect, it } from "vitest";
@@ -19,6 +21,34 @@ async function violations(baseDir?: string): Promise<string[]> {
     return `${violation.rule.name}: ${path.join(" → ")} (${comments.get(violation.rule.name) ?? ""})`;
   });
 }
+
+/** The Env members `wrangler types` made Queues (worker-configuration.d.ts): JOBS, STEPS, … */
+const QUEUE_BINDINGS = [...readFileSync("worker-configuration.d.ts", "utf8").matchAll(/^\s*([A-Z][A-Z0-9_]*): Queue\b/gm)]
+  .map((m) => m[1] ?? "");
+/** A Queue binding named (`env.JOBS`, `Pick<Env, "STEPS">`) or a Queue type written out. */
+const QUEUE_USE = new RegExp(
+  `[."'](${QUEUE_BINDINGS.join("|")})\\b|\\b(Queue|MessageSendRequest|MessageBatch)\\b(?!\\w)`,
+);
+
+/**
+ * core-no-queue-binding, the half an import rule cannot see: bindings are ambient types (Env), so
+ * each file of `<root>/src/core` is read, comments left out, for a Queue binding's use.
+ */
+function queueBindingUses(root = "."): string[] {
+  const dir = join(root, "src/core");
+  return readdirSync(dir, { recursive: true, encoding: "utf8" })
+    .filter((file) => file.endsWith(".ts"))
+    .flatMap((file) => {
+      const code = readFileSync(join(dir, file), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+      const use = QUEUE_USE.exec(code);
+      return use ? [`core-no-queue-binding: src/core/${file} uses ${use[0].replace(/^[."']/, "")}`] : [];
+    });
+}
+
+it("src/core uses no Queue binding: it sends through its queue port (src/core/queue-port.ts)", () => {
+  expect(QUEUE_BINDINGS).toContain("JOBS");
+  expect(queueBindingUses(), "rule core-no-queue-binding in .dependency-cruiser.cjs").toEqual([]);
+});
 
 it("src/ keeps every layer rule (a failure names the rule, the import, and what to do instead)", async () => {
   expect(await violations(), `${CONFIG} rules broken, see docs/architecture.md "Layers"`).toEqual([]);
@@ -53,6 +83,21 @@ describe("each kind of rule fails on code that breaks it", () => {
 
   it("src/leases importing anything else, even a layer below it", async () => {
     expect(await violationsIn("leases")).toEqual(["leases-imports-nothing-else: src/leases/lease-client.ts → src/shims/clock.ts"]);
+  });
+
+  it("the core using a Queue binding, or importing src/queues where they are", async () => {
+    const fixture = new URL("layer-fixtures/queue-binding", import.meta.url).pathname;
+    expect(await violationsIn("queue-binding")).toEqual([
+      "core-no-queue-binding: src/core/outbox.ts → src/queues/routing.ts",
+      "layers-core: src/core/outbox.ts → src/queues/routing.ts",
+    ]);
+    expect(queueBindingUses(fixture)).toEqual(["core-no-queue-binding: src/core/outbox.ts uses STEPS"]);
+  });
+
+  it("the tool registry imported anywhere but the composition root (src/index.ts)", async () => {
+    expect(await violationsIn("registry")).toEqual([
+      "registry-injected: src/protocol/call-tool.ts → src/tools/registry.ts",
+    ]);
   });
 
   it("the core importing the MCP SDK or hono", async () => {

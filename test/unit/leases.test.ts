@@ -72,7 +72,7 @@ const uses: Use[] = [
       return async (key) => {
         const slot = await leases.take(key, async (want, giveBack): Promise<SlotGrant> => {
           const granted = await owners.trip(key, want, giveBack.length);
-          return { ids: Array.from({ length: granted }, () => `slot-${next++}`), until: options.now() + LEASE_MS };
+          return { ids: Array.from({ length: granted }, () => `slot-${next++}`), ms: LEASE_MS };
         });
         return slot !== undefined;
       };

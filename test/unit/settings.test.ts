@@ -21,16 +21,30 @@ describe("readSettings", () => {
       allowedOrigins: [],
       keepaliveMs: 25_000,
       workflowCheckMs: 60_000,
+      workflowNudge: false,
       transitionLog: "lines",
       webhooks: { allowLoopback: false, allowedPorts: [], retryBaseSeconds: 10, maxAttempts: 14 },
     });
     expect(settings.webhooks).not.toHaveProperty("secret");
   });
 
-  it("falls back on unset, blank, non-numeric or too small integers, floors and caps the rest", () => {
-    const settings = readSettings({ INLINE_WAIT_MS: "", POLL_INTERVAL_MS: "99", LEASE_MS: "abc", KEEPALIVE_MS: "1500.9", WEBHOOK_MAX_ATTEMPTS: 500, MAX_TTL_MS: "Infinity", RATE_LIMIT_PER_MINUTE: null });
-    expect(settings).toMatchObject({ inlineWaitMs: 10_000, pollIntervalMs: 1000, leaseMs: 30_000, keepaliveMs: 1500, maxTtlMs: 604_800_000, rateLimitPerMinute: 3000 });
+  it("falls back on unset or blank integers and reads the rest as whole numbers", () => {
+    const settings = readSettings({ INLINE_WAIT_MS: "", POLL_INTERVAL_MS: " 250 ", LEASE_MS: undefined, WEBHOOK_MAX_ATTEMPTS: 100, RATE_LIMIT_PER_MINUTE: null });
+    expect(settings).toMatchObject({ inlineWaitMs: 10_000, pollIntervalMs: 250, leaseMs: 30_000, rateLimitPerMinute: 3000, problems: [] });
     expect(settings.webhooks.maxAttempts).toBe(100);
+  });
+
+  it("refuses a malformed or out-of-range integer, naming the var and what it accepts", () => {
+    const settings = readSettings({ INLINE_WAIT_MS: "abc", POLL_INTERVAL_MS: "99", KEEPALIVE_MS: "1500.9", WEBHOOK_MAX_ATTEMPTS: 500, MAX_TTL_MS: "Infinity" });
+    expect(settings.problems).toEqual([
+      "INLINE_WAIT_MS must be a whole number, at least 0; fix it in wrangler.toml [vars], .dev.vars or --var.",
+      "MAX_TTL_MS must be a whole number, at least 1000; fix it in wrangler.toml [vars], .dev.vars or --var.",
+      "POLL_INTERVAL_MS must be a whole number, at least 100; fix it in wrangler.toml [vars], .dev.vars or --var.",
+      "KEEPALIVE_MS must be a whole number, at least 100; fix it in wrangler.toml [vars], .dev.vars or --var.",
+      "WEBHOOK_MAX_ATTEMPTS must be a whole number from 1 to 100; fix it in wrangler.toml [vars], .dev.vars or --var.",
+    ]);
+    // The defaults stand in for what was refused (the HTTP edge serves nothing meanwhile: http/app.ts).
+    expect(settings).toMatchObject({ inlineWaitMs: 10_000, pollIntervalMs: 1000, keepaliveMs: 25_000, maxTtlMs: 604_800_000 });
   });
 
   it("reads words case-blind (TOML booleans too), lists and flags", () => {
@@ -41,11 +55,12 @@ describe("readSettings", () => {
       GITHUB_URL: " https://ghe.example/ ",
       ALLOWED_HOSTS: "A.example, ,b.example",
       TRANSITION_LOG: "Batched",
+      WORKFLOW_NUDGE: "true",
       WEBHOOK_SECRET: "whsec_x",
       WEBHOOK_ALLOW_LOOPBACK: "yes",
       WEBHOOK_ALLOWED_PORTS: "8443, 0, x, 70000",
     });
-    expect(settings).toMatchObject({ authMode: "oauth", authConfigured: true, allowAnonymous: true, identityProvider: "github", allowedHosts: ["a.example", "b.example"], transitionLog: "batched" });
+    expect(settings).toMatchObject({ authMode: "oauth", authConfigured: true, allowAnonymous: true, identityProvider: "github", allowedHosts: ["a.example", "b.example"], transitionLog: "batched", workflowNudge: true });
     expect(settings.github.webUrl).toBe("https://ghe.example");
     expect(settings.webhooks).toEqual({ secret: "whsec_x", allowLoopback: true, allowedPorts: [8443], retryBaseSeconds: 10, maxAttempts: 14 });
   });

@@ -20,7 +20,7 @@ function index(room: number, now: () => number) {
     const ids = Array.from({ length: Math.min(want, state.room) }, () => `slot-${next++}`);
     for (const id of ids) state.outstanding.add(id);
     state.room -= ids.length;
-    return { ids, until: now() + LEASE_MS };
+    return { ids, ms: LEASE_MS };
   };
   return { state, request };
 }
@@ -35,6 +35,22 @@ describe("SlotLeases", () => {
     expect(new Set(taken).size).toBe(63);
     expect(state.trips.map((t) => t.want)).toEqual([1, 2, 4, 8, 16, 16, 16]);
     expect(Math.max(...state.trips.map((t) => t.want))).toBe(MAX_SLOTS_PER_LEASE);
+  });
+
+  it("holds a grant for its length on this isolate's clock, whatever the index's clock says", async ({ expect }) => {
+    // The index's object runs elsewhere: its Date.now may be an hour off this isolate's. Only the
+    // length it grants is read, from the moment its answer arrives here.
+    const time = clock();
+    const { state, request } = index(1000, () => time.now() - 3_600_000);
+    const leases = new SlotLeases({ maxPrincipals: 10, now: time.now });
+    await leases.take("p", request);
+    await leases.take("p", request); // a lease of 2: one spent now, one left
+    time.advance(LEASE_MS - SLOT_MARGIN_MS - 1);
+    await leases.take("p", request);
+    expect(state.trips).toHaveLength(2);
+    time.advance(1);
+    await leases.take("p", request);
+    expect(state.trips).toHaveLength(3);
   });
 
   it("serves concurrent creations from one round trip", async ({ expect }) => {

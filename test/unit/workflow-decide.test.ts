@@ -14,7 +14,7 @@ const YES = { action: "accept" as const, content: { publish: true } };
 const RESULT = { content: [{ type: "text", text: "Published a report of 2 pages." }] };
 
 const view = (over: Partial<EngineView> = {}): EngineView => ({ created: true, questions: [], ...over });
-const run = (over: Partial<RunView> = {}): RunView => ({ nudged: false, checkBackAt: T0 + 60_000, ...over });
+const run = (over: Partial<RunView> = {}): RunView => ({ nudges: true, nudged: false, checkBackAt: T0 + 60_000, ...over });
 
 describe("nextMove", () => {
   it("creates the instance first", ({ expect }) => {
@@ -48,6 +48,12 @@ describe("nextMove", () => {
     expect(nextMove(view(), run({ status: { status: "running" } }))).toEqual({ kind: "nudge" });
     expect(nextMove(view(), run({ status: { status: "running" }, nudged: true }))).toEqual({ kind: "end", outcome: { kind: "yielded", wakeAt: T0 + 60_000, statusMessage: WAITING_MESSAGE } });
     expect(nextMove(view(), run({ status: { status: "waiting" } }))).toMatchObject({ outcome: { kind: "yielded" } });
+  });
+
+  it("never nudges where the platform resumes instances itself (WORKFLOW_NUDGE off, the default)", ({ expect }) => {
+    for (const status of ["running", "queued"]) {
+      expect(nextMove(view(), run({ status: { status }, nudges: false }))).toEqual({ kind: "end", outcome: { kind: "yielded", wakeAt: T0 + 60_000, statusMessage: WAITING_MESSAGE } });
+    }
   });
 });
 

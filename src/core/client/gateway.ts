@@ -11,6 +11,8 @@ import { callFingerprint } from "../model/call-fingerprint";
 import { isTaskId, newTaskId, taskObjectName } from "../model/ids";
 import { newTask } from "../model/machine";
 import { JobDispatch } from "./job-dispatch";
+import type { JobMessage } from "./job-message";
+import type { MessageQueue } from "../queue-port";
 import type { PrincipalIndex, PrincipalIndexes } from "../principal-index-port";
 import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "../model/events";
@@ -52,20 +54,25 @@ export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
 }
 
 /**
- * What the gateway calls. The task objects and the job queue are the core's own bindings, still
- * typed through `Env` (its TaskObject class is the composition root's); the principals' indexes
- * come through the core's port (principal-index-port.ts), wired above it (src/principals/principal-indexes.ts).
+ * What the gateway calls. The task objects are the core's own binding, still typed through `Env`
+ * (its TaskObject class is the composition root's); the principals' indexes and the job queue come
+ * through the core's ports (principal-index-port.ts, queue-port.ts), wired above it
+ * (src/principals/principal-indexes.ts, src/queues/task-queues.ts).
  */
 export interface GatewayBindings {
-  env: Pick<Env, "TASKS" | "JOBS">;
+  env: Pick<Env, "TASKS">;
   indexes: PrincipalIndexes;
+  jobs: MessageQueue<JobMessage>;
 }
 
 export type OpenTaskFeed = { ok: true; feed: TaskFeed } | { ok: false; status: number };
 
-/** This isolate's admission slots, per principal and cap (slot-lease.ts). Lost on eviction: the index takes them back. */
+/**
+ * This isolate's admission slots, per principal and cap (slot-lease.ts). Lost on eviction: the index
+ * takes them back. Shared by its requests, but each awaits only the index's own answer (lease-client.ts).
+ */
 const slotLeases = new SlotLeases({ maxPrincipals: 1000 });
-/** This isolate's job messages, sent in batches (job-dispatch.ts). */
+/** This isolate's job messages, sent in batches; no request awaits another's send (job-dispatch.ts). */
 const jobDispatch = new JobDispatch();
 
 const decodeEvent = (wire: WireEvent): TaskEvent | undefined => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
@@ -173,10 +180,15 @@ export class TaskGateway {
       return snapshot;
     }
     // The queue stays the job's dispatch of record; a job already started needs nothing from it
-    // (queue-consumer.ts). With the request's waitUntil the message leaves after the answer.
-    const sent = jobDispatch.send(this.bindings.env.JOBS, { v: 1, principal: this.principal, taskId, ...(started && { started: true }) });
-    if (this.waitUntil) this.waitUntil(sent);
-    else await sent;
+    // (queue-consumer.ts). With the request's waitUntil the message leaves after the answer, in a
+    // batch; without it, this creation sends its own and waits for it.
+    const message: JobMessage = { v: 1, principal: this.principal, taskId, ...(started && { started: true }) };
+    if (this.waitUntil) this.waitUntil(jobDispatch.send(this.bindings.jobs, message));
+    else {
+      await this.bindings.jobs
+        .sendBatch([message])
+        .catch((error: unknown) => console.error("job message could not be sent; the task's alarm starts it", taskId, error));
+    }
     return snapshot;
   }
 

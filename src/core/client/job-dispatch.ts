@@ -4,13 +4,17 @@
  * `send` each. Every send is a write in the queue (locally a commit in Miniflare's queue broker,
  * fsynced on disk), so 200 creations at once cost a few writes, not 200.
  * A message leaves after its task's creation answered, as the TaskObject's own send did.
+ *
+ * No request awaits another's I/O: on Workers a continuation runs in the I/O context of whoever
+ * resolved its promise, and the runtime refuses a response built there (docs/peers.md, the leases'
+ * 500). So the creation that schedules a send owns it (its timer, its sendBatch, its waitUntil);
+ * one that finds a send already scheduled adds its message to it and has nothing of its own to await.
  */
 import type { JobMessage } from "./job-message";
+import type { MessageQueue } from "../queue-port";
 
-/** What this needs of the JOBS queue. */
-export interface JobQueue {
-  sendBatch(messages: Iterable<MessageSendRequest<JobMessage>>): Promise<unknown>;
-}
+/** What this needs of the JOBS queue (the core's port: queue-port.ts). */
+export type JobQueue = MessageQueue<JobMessage>;
 
 /** The queue's limit per sendBatch call. */
 const MAX_BATCH = 100;
@@ -23,8 +27,8 @@ const MAX_BATCH = 100;
 export const STARTED_WINDOW_MS = 50;
 
 interface Flush {
+  /** When it is due, on this isolate's clock (Date.now). */
   at: number;
-  sent: Promise<void>;
 }
 
 export class JobDispatch {
@@ -32,17 +36,20 @@ export class JobDispatch {
   /** The next flush due; a message due sooner (a hand-over) schedules an earlier one. */
   private next: Flush | undefined;
 
-  /** Queues `message` for the next batch; resolves once that batch was sent (or its failure logged). */
+  /**
+   * Queues `message` for the next batch. Resolves once the batch this call scheduled was sent (or its
+   * failure logged), or at once when the message joined a batch another creation scheduled: that
+   * creation's request sends it, and this one must not await another request's I/O.
+   */
   send(queue: JobQueue, message: JobMessage): Promise<void> {
     this.pending.push(message);
     const now = Date.now();
     const at = now + (message.started === true ? STARTED_WINDOW_MS : 0);
-    if (this.next === undefined || at < this.next.at) {
-      // A timer, not a microtask, even at zero delay: creations answered in the same moment join the batch.
-      const flush: Flush = { at, sent: new Promise<void>((resolve) => setTimeout(resolve, at - now)).then(() => this.flush(queue, flush)) };
-      this.next = flush;
-    }
-    return this.next.sent;
+    if (this.next !== undefined && this.next.at <= at) return Promise.resolve();
+    const flush: Flush = { at };
+    this.next = flush;
+    // A timer, not a microtask, even at zero delay: creations answered in the same moment join the batch.
+    return new Promise<void>((resolve) => setTimeout(resolve, at - now)).then(() => this.flush(queue, flush));
   }
 
   private async flush(queue: JobQueue, flush: Flush): Promise<void> {
@@ -52,7 +59,7 @@ export class JobDispatch {
     for (let i = 0; i < messages.length; i += MAX_BATCH) {
       const chunk = messages.slice(i, i + MAX_BATCH);
       try {
-        await queue.sendBatch(chunk.map((body) => ({ body, contentType: "json" as const })));
+        await queue.sendBatch(chunk);
       } catch (error) {
         // The tasks are written and their runs started or armed: their alarms carry them without these.
         console.error("job messages could not be sent; the tasks' alarms start them", chunk.map((m) => m.taskId).join(", "), error);

@@ -8,10 +8,14 @@
  */
 import { Leases, type LeaseSizing } from "../../leases/lease-client";
 
-/** What the index grants: ids to create tasks under, usable until `until` (the index's clock, ms). */
+/**
+ * What the index grants: ids to create tasks under, usable for `ms` from its answer. A length, not a
+ * time: the index's clock (its object's Date.now) and this isolate's need not agree, so the client
+ * turns it into a time on its own clock when it reads the answer (SlotLeases.take).
+ */
 export interface SlotGrant {
   ids: string[];
-  until: number;
+  ms: number;
 }
 
 /**
@@ -38,8 +42,12 @@ const slotLeaseSize: LeaseSizing = (last, ranOutUnspent) =>
 export class SlotLeases {
   private readonly leases: Leases<string, undefined, SlotGrant>;
 
+  /** This isolate's clock: every time the lease holds is on it. */
+  private readonly now: () => number;
+
   constructor(options: SlotLeaseOptions) {
-    this.leases = new Leases({ maxKeys: options.maxPrincipals, now: options.now ?? Date.now });
+    this.now = options.now ?? Date.now;
+    this.leases = new Leases({ maxKeys: options.maxPrincipals, now: this.now });
   }
 
   /** A slot of `key` to create one task under, or undefined when the index grants none (ask it the exact way). */
@@ -47,11 +55,13 @@ export class SlotLeases {
     const spent = await this.leases.take(key, slotLeaseSize, {
       // The index's own answer, unwrapped: every waiting creation reads it itself (lease-client.ts).
       ask: request,
-      grant: ({ ids, until }) => {
+      grant: ({ ids, ms }) => {
         const [first, ...rest] = ids;
         // No slot granted: near its cap the index admits each creation itself.
         if (first === undefined) return { ok: false, refusal: undefined };
-        return { ok: true, units: [first, ...rest], until: until - SLOT_MARGIN_MS };
+        // On this isolate's clock from the moment the answer is read: later than the index's by the
+        // reply's way back, which the margin covers.
+        return { ok: true, units: [first, ...rest], until: this.now() + ms - SLOT_MARGIN_MS };
       },
     });
     return spent.ok ? spent.unit : undefined;

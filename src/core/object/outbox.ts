@@ -8,23 +8,22 @@ import { sendBatches, type StepMessage } from "../fan-out/step-message";
 import { type TaskRecord } from "../model/record";
 import { toTaskView } from "../model/view";
 import type { PrincipalIndex, PrincipalIndexes } from "../principal-index-port";
+import type { MessageQueue } from "../queue-port";
 
 export class TaskOutbox {
   private indexCalls: Promise<void> = Promise.resolve();
   /** Created under an admission slot and not yet reported to the index (client/slot-lease.ts). */
   private untracked = false;
 
-  /** `env`: the step queue, the core's own binding; `indexes`: the principals' indexes, through the core's port. */
+  /** The step queue and the principals' indexes, both through the core's ports (src/index.ts wires them). */
   constructor(
-    private readonly env: Pick<Env, "STEPS">,
+    private readonly steps: MessageQueue<StepMessage>,
     private readonly indexes: PrincipalIndexes,
   ) {}
 
   /** Items' messages to the step queue, in sendBatch calls within the queue's limits. Throws: the fan-out's alarm sends again. */
   async sendSteps(messages: StepMessage[]): Promise<void> {
-    for (const chunk of sendBatches(messages)) {
-      await this.env.STEPS.sendBatch(chunk.map((body): MessageSendRequest<StepMessage> => ({ body, contentType: "json" })));
-    }
+    for (const chunk of sendBatches(messages)) await this.steps.sendBatch(chunk);
   }
 
   /** The task was created under an admission slot: its first index call reports it (track), not only its status. */

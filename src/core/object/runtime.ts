@@ -54,7 +54,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
     this.observers = new TaskObservers(wiring.observers, env);
     this.onExpired = wiring.onExpired;
-    this.outbox = new TaskOutbox(env, wiring.principalIndexes);
+    this.outbox = new TaskOutbox(wiring.queues.steps, wiring.principalIndexes);
     this.commits = new TaskCommits({ storage: this.storage, setAlarm: (at) => this.ctx.storage.setAlarm(at), feed: this.feed, observers: this.observers, outbox: this.outbox });
     const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);
     const append = (events: NewTaskEvent[]) => void this.commits.append(events);

@@ -19,10 +19,11 @@ const CALL_STREAM_KEY = "1";
 
 /** Parsed once per isolate: the SDK's own schema checks our listing and gives it its type. */
 let listing: ListToolsResult | undefined;
-const listTools = (): ListToolsResult => (listing ??= ListToolsResultSchema.parse({ tools: toolListings() }));
+const listTools = (ctx: McpContext): ListToolsResult =>
+  (listing ??= ListToolsResultSchema.parse({ tools: toolListings(ctx.tools) }));
 
 export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
-  server.setRequestHandler(ListToolsRequestSchema, async () => listTools());
+  server.setRequestHandler(ListToolsRequestSchema, async () => listTools(ctx));
 
   server.onToolCall(CallToolRequestSchema, async (request, extra) => {
     const { name, task } = request.params;

@@ -1,0 +1,35 @@
+/**
+ * A malformed numeric setting is refused, never replaced by its default (src/config.ts): on a real
+ * `wrangler dev` started with INLINE_WAIT_MS=10s, every request but /health answers 503 naming the
+ * var and what it accepts, and the Worker's log says what value it got.
+ */
+import { describe, it, vi } from "vitest";
+import { ownServer } from "./support/dev-server";
+
+const server = ownServer({ vars: { INLINE_WAIT_MS: "10s" } });
+
+describe("a malformed numeric setting", () => {
+  it("is refused on the first request, naming the setting and what it accepts", async ({ expect }) => {
+    const response = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({
+      error: "settings_invalid",
+      message:
+        "INLINE_WAIT_MS must be a whole number, at least 0; fix it in wrangler.toml [vars], .dev.vars or --var." +
+        " Until then no request is served.",
+    });
+    const tasks = await fetch(`${server.url}/tasks`);
+    expect(tasks.status).toBe(503);
+    // The operator's log has the value itself (the answer above does not echo it to callers).
+    const logged = 'setting refused: INLINE_WAIT_MS is "10s", but must be a whole number, at least 0';
+    await vi.waitFor(() => expect(server.logs()).toContain(logged));
+  });
+
+  it("leaves /health up: the process runs, and says what is wrong on every other route", async ({ expect }) => {
+    expect((await fetch(`${server.url}/health`)).status).toBe(200);
+  });
+});

@@ -1,0 +1,1 @@
+export const tagged = (kind: string, body: object) => ({ ...body, queue: kind });

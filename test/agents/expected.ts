@@ -3,7 +3,14 @@
  * tool result (its text plus every string inside it when it is JSON). The fallback patterns are
  * Claude Code's (test/claude-code/expected.ts): the server's sentences are the same for every client.
  */
-export { FALLBACK_CALL_BACK, FALLBACK_NOT_RESULT, FALLBACK_WHEN, DEPLOY_NOT_DEPLOYED, DEPLOY_WHAT_NEXT, readable } from "../claude-code/expected";
+export {
+  FALLBACK_CALL_BACK,
+  FALLBACK_NOT_RESULT,
+  FALLBACK_WHEN,
+  DEPLOY_NOT_DEPLOYED,
+  DEPLOY_WHAT_NEXT,
+  readable,
+} from "../claude-code/expected";
 
 /** The quick call and countdown's own sentence for it (src/tools/countdown.ts). */
 export const QUICK = { seconds: 2 };
@@ -20,11 +27,19 @@ export const LONG_SAID = new RegExp(`Countdown of ${LONG_SECONDS} s finished\\.`
 export const DEPLOY = { service: "api", version: "v2" };
 /** deploy answered at once by a headless client: the words say no person saw or answered the question… */
 export const DEPLOY_NO_PERSON =
-  /\b(no one|nobody|no person)\b[^.]*\b(saw|seen|see|read|answer(ed)?|confirm(ed)?|asked)\b|\b(on its own|by itself|automatically)\b|\bcould not (ask|be asked|show)\b/i;
+  new RegExp(
+    [
+      String.raw`\b(no one|nobody|no person)\b[^.]*\b(saw|seen|see|read|answer(ed)?|confirm(ed)?|asked)\b`,
+      String.raw`\b(on its own|by itself|automatically)\b`,
+      String.raw`\bcould not (ask|be asked|show)\b`,
+    ].join("|"),
+    "i",
+  );
 /** …and never that a person declined, which is not what happened. */
 export const DEPLOY_PERSON_DECLINED = /\bthe person declined\b/i;
 /** A client that cannot ask at all gets the waiting fallback: the question waits for a person. */
 export const DEPLOY_WAITING = /\bWaiting for a person\b/;
 
 /** Signs of a broken MCP connection in an agent's own output. */
-export const MCP_ERRORS = /MCP ERROR|MCP issues detected|MCP error|Client is not connected|failed to (start|connect)|Unexpected end of JSON input|McpError|Connection closed/i;
+export const MCP_ERRORS =
+  /MCP error|MCP issues detected|McpError|not connected|failed to (start|connect)|end of JSON|Connection closed/i;

@@ -23,10 +23,13 @@ interface Followed {
 }
 
 /** Calls countdown, then task_result with the taskId it was given while the answer says it still runs. */
-async function followLongCall(call: (tool: string, args: Record<string, unknown>) => Promise<string>): Promise<Followed> {
+async function followLongCall(
+  call: (tool: string, args: Record<string, unknown>) => Promise<string>,
+): Promise<Followed> {
   const first = await call("countdown", LONG);
   const taskId = first.match(TASK_ID)?.[1];
-  if (taskId === undefined) throw new Error(`countdown ${LONG.seconds} s answered without a task_result pointer: ${first}`);
+  if (taskId === undefined)
+    throw new Error(`countdown ${LONG.seconds} s answered without a task_result pointer: ${first}`);
   let last = first;
   let followUps = 0;
   while (/still running/i.test(last) && followUps < MAX_FOLLOW_UPS) {
@@ -57,7 +60,9 @@ describe("Vercel AI SDK MCP client (@ai-sdk/mcp 2.0.99)", () => {
 
   it("offers our tools as AI SDK tools and drives a long call to its end through task_result", async ({ expect }) => {
     const tools = await client.tools();
-    expect(Object.keys(tools)).toEqual(expect.arrayContaining(["countdown", "deploy", "task_result", "task_status", "task_cancel"]));
+    expect(Object.keys(tools)).toEqual(
+      expect.arrayContaining(["countdown", "deploy", "task_result", "task_status", "task_cancel"]),
+    );
     let calls = 0;
     // What the model gets: the tool's execute() output through its own toModelOutput, as generateText hands it on.
     const followed = await followLongCall(async (name, input) => {
@@ -90,7 +95,9 @@ describe("OpenAI Agents SDK (@openai/agents 0.20.0) MCPServerStreamableHttp", ()
 
   it("lists our tools and drives a long call to its end through task_result", async ({ expect }) => {
     const tools = await mcp.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["countdown", "deploy", "task_result", "task_status", "task_cancel"]));
+    expect(tools.map((tool) => tool.name)).toEqual(
+      expect.arrayContaining(["countdown", "deploy", "task_result", "task_status", "task_cancel"]),
+    );
     // The content parts are what an Agent's model is handed as the function call's output.
     const followed = await followLongCall(async (name, args) => stringsIn(await mcp.callTool(name, args)));
     expect(followed.first).toMatch(/Still running/);

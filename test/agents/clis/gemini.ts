@@ -17,11 +17,20 @@ export const gemini: AgentCli = {
   toolTimeoutMs: 600_000,
   configure(bare, modelUrl, mcpUrl) {
     mkdirSync(join(bare.home, ".gemini"));
-    const settings = { mcpServers: { tasks: { httpUrl: mcpUrl } }, security: { auth: { selectedType: "gemini-api-key" } }, privacy: { usageStatisticsEnabled: false } };
+    const settings = {
+      mcpServers: { tasks: { httpUrl: mcpUrl } },
+      security: { auth: { selectedType: "gemini-api-key" } },
+      privacy: { usageStatisticsEnabled: false },
+    };
     writeFileSync(join(bare.home, ".gemini", "settings.json"), JSON.stringify(settings, null, 2));
     return {
       ...bare,
-      env: { ...bare.env, GEMINI_API_KEY: "standin", GOOGLE_GEMINI_BASE_URL: modelUrl, GEMINI_CLI_TRUST_WORKSPACE: "true" },
+      env: {
+        ...bare.env,
+        GEMINI_API_KEY: "standin",
+        GOOGLE_GEMINI_BASE_URL: modelUrl,
+        GEMINI_CLI_TRUST_WORKSPACE: "true",
+      },
       // --debug: its MCP errors are otherwise only "MCP issues detected".
       args: (prompt) => ["-p", prompt, "--yolo", "-o", "stream-json", "-m", "gemini-2.5-flash", "--debug"],
     };

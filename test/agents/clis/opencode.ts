@@ -21,12 +21,24 @@ export const opencode: AgentCli = {
     const config = {
       autoupdate: false,
       model: "standin/standin",
-      provider: { standin: { npm: "@ai-sdk/openai-compatible", name: "Stand-in", options: { baseURL: `${modelUrl}/v1`, apiKey: "standin" }, models: { standin: { name: "Stand-in" } } } },
+      provider: {
+        standin: {
+          npm: "@ai-sdk/openai-compatible",
+          name: "Stand-in",
+          options: { baseURL: `${modelUrl}/v1`, apiKey: "standin" },
+          models: { standin: { name: "Stand-in" } },
+        },
+      },
       mcp: { tasks: { type: "remote", url: mcpUrl, enabled: true } },
       permission: { "*": "allow" },
     };
     writeFileSync(join(folder, "opencode.json"), JSON.stringify(config, null, 2));
-    const quiet = { OPENCODE_DISABLE_MODELS_FETCH: "1", OPENCODE_DISABLE_AUTOUPDATE: "1", OPENCODE_DISABLE_DEFAULT_PLUGINS: "1", OPENCODE_DISABLE_LSP_DOWNLOAD: "1" };
+    const quiet = {
+      OPENCODE_DISABLE_MODELS_FETCH: "1",
+      OPENCODE_DISABLE_AUTOUPDATE: "1",
+      OPENCODE_DISABLE_DEFAULT_PLUGINS: "1",
+      OPENCODE_DISABLE_LSP_DOWNLOAD: "1",
+    };
     return {
       ...bare,
       env: { ...bare.env, ...quiet },

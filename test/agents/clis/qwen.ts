@@ -16,12 +16,22 @@ export const qwen: AgentCli = {
   toolTimeoutMs: 600_000,
   configure(bare, modelUrl, mcpUrl) {
     mkdirSync(join(bare.home, ".qwen"));
-    const settings = { mcpServers: { tasks: { httpUrl: mcpUrl } }, security: { auth: { selectedType: "openai" } }, privacy: { usageStatisticsEnabled: false } };
+    const settings = {
+      mcpServers: { tasks: { httpUrl: mcpUrl } },
+      security: { auth: { selectedType: "openai" } },
+      privacy: { usageStatisticsEnabled: false },
+    };
     writeFileSync(join(bare.home, ".qwen", "settings.json"), JSON.stringify(settings, null, 2));
     return {
       ...bare,
       // QWEN_CODE_DEBUG: when an MCP server fails to start, its reason is otherwise not printed.
-      env: { ...bare.env, OPENAI_BASE_URL: `${modelUrl}/v1`, OPENAI_API_KEY: "standin", OPENAI_MODEL: "standin", QWEN_CODE_DEBUG: "1" },
+      env: {
+        ...bare.env,
+        OPENAI_BASE_URL: `${modelUrl}/v1`,
+        OPENAI_API_KEY: "standin",
+        OPENAI_MODEL: "standin",
+        QWEN_CODE_DEBUG: "1",
+      },
       args: (prompt) => ["-p", prompt, "--yolo", "-o", "stream-json"],
     };
   },

@@ -41,7 +41,15 @@ export function makeHome(agent: string): BareHome & { remove(): void } {
   const project = join(home, "project");
   mkdirSync(project);
   mkdirSync(join(home, "tmp"));
-  const env: NodeJS.ProcessEnv = { PATH: process.env["PATH"], HOME: home, TMPDIR: join(home, "tmp"), TERM: "dumb", LANG: "C.UTF-8", NO_COLOR: "1", CI: "1" };
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env["PATH"],
+    HOME: home,
+    TMPDIR: join(home, "tmp"),
+    TERM: "dumb",
+    LANG: "C.UTF-8",
+    NO_COLOR: "1",
+    CI: "1",
+  };
   return { home, project, env, remove: () => rmSync(home, { recursive: true, force: true }) };
 }
 
@@ -58,14 +66,23 @@ export interface Finished {
 export function runTurn(agent: AgentCli, home: AgentHome, prompt: string, timeoutMs: number): Promise<Finished> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const child = spawn(binaryOf(agent.cli), home.args(prompt), { cwd: home.project, env: home.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(binaryOf(agent.cli), home.args(prompt), {
+      cwd: home.project,
+      env: home.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      reject(new Error(`${agent.name} ran past ${timeoutMs} ms\nstdout: ${stdout.slice(-3000)}\nstderr: ${stderr.slice(-3000)}`));
+      reject(
+        new Error(
+          `${agent.name} ran past ${timeoutMs} ms\nstdout: ${stdout.slice(-3000)}\nstderr: ${stderr.slice(-3000)}`,
+        ),
+      );
     }, timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);

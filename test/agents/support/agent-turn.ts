@@ -62,7 +62,14 @@ export async function agentTurn(setup: Setup, name: string, script: Script, prom
     offered: turns.find((t) => agentName(t, script.tool) !== undefined)?.tools.map((tool) => tool.name) ?? [],
     results: seen.results,
     followUps: seen.followUps,
-    mcp: seen.mcp.map((m) => ({ http: m.httpMethod, method: m.method, status: m.status, version: m.protocolVersionHeader, params: m.method === "tools/call" || m.method === "initialize" || m.method === "server/discover" ? m.params : undefined })),
+    mcp: seen.mcp.map((m) => ({
+      http: m.httpMethod,
+      method: m.method,
+      status: m.status,
+      version: m.protocolVersionHeader,
+      params:
+        m.method === "tools/call" || m.method === "initialize" || m.method === "server/discover" ? m.params : undefined,
+    })),
     strays: api.strays(),
     stdout: run.stdout.slice(-6000),
     stderr: run.stderr.slice(-6000),
@@ -73,5 +80,7 @@ export async function agentTurn(setup: Setup, name: string, script: Script, prom
 
 /** The tool result text(s) of a turn, joined, or a failure that shows what the agent printed. */
 export function described(seen: TurnSeen): string {
-  return `exit ${seen.run.code}; ${seen.turns.length} model requests; MCP: ${seen.mcp.map((m) => `${m.method ?? m.httpMethod}→${m.status ?? "?"}`).join(", ")}\nstdout: ${seen.run.stdout.slice(-1500)}\nstderr: ${seen.run.stderr.slice(-1500)}`;
+  const mcp = seen.mcp.map((m) => `${m.method ?? m.httpMethod}→${m.status ?? "?"}`).join(", ");
+  const output = `stdout: ${seen.run.stdout.slice(-1500)}\nstderr: ${seen.run.stderr.slice(-1500)}`;
+  return `exit ${seen.run.code}; ${seen.turns.length} model requests; MCP: ${mcp}\n${output}`;
 }

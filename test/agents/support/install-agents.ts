@@ -38,12 +38,18 @@ async function install(cli: PinnedCli): Promise<void> {
   if (existsSync(binaryOf(cli))) return;
   mkdirSync(folder(cli), { recursive: true });
   // Codex and OpenCode link their platform binary in a postinstall: allow that package's script only.
-  writeFileSync(join(folder(cli), "package.json"), JSON.stringify({ private: true, allowScripts: { [cli.pkg]: true } }));
+  writeFileSync(
+    join(folder(cli), "package.json"),
+    JSON.stringify({ private: true, allowScripts: { [cli.pkg]: true } }),
+  );
   const npm = process.env["npm_execpath"];
   const [command, args] = npm ? [process.execPath, [npm]] : ["npm", []];
   const spec = `${cli.pkg}@${cli.version}`;
   await new Promise<void>((done, fail) => {
-    const child = spawn(command, [...args, "install", "--no-audit", "--no-fund", "--no-save", spec], { cwd: folder(cli), stdio: "inherit" });
+    const child = spawn(command, [...args, "install", "--no-audit", "--no-fund", "--no-save", spec], {
+      cwd: folder(cli),
+      stdio: "inherit",
+    });
     child.on("error", fail);
     child.on("exit", (code) => (code === 0 ? done() : fail(new Error(`npm install ${spec} exited ${code}`))));
   });

@@ -30,13 +30,28 @@ export async function startMcpTap(target: string): Promise<McpTap> {
     req.on("end", () => {
       const body = Buffer.concat(chunks);
       const header = req.headers["mcp-protocol-version"];
-      const entry: TappedRequest = { httpMethod: req.method ?? "?", ...rpc(body), protocolVersionHeader: Array.isArray(header) ? header[0] : header, status: undefined, at: Date.now() };
+      const entry: TappedRequest = {
+        httpMethod: req.method ?? "?",
+        ...rpc(body),
+        protocolVersionHeader: Array.isArray(header) ? header[0] : header,
+        status: undefined,
+        at: Date.now(),
+      };
       seen.push(entry);
-      const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-        entry.status = answer.statusCode;
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forward = httpRequest(
+        {
+          host: upstream.hostname,
+          port: upstream.port,
+          path: req.url,
+          method: req.method,
+          headers: { ...req.headers, host: upstream.host },
+        },
+        (answer) => {
+          entry.status = answer.statusCode;
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       forward.on("error", (error) => {
         if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
         res.end(`tap: ${error.message}`);

@@ -71,7 +71,9 @@ export async function startModelApi(wire: Wire): Promise<ModelApi> {
         };
         const timer = setTimeout(() => {
           arrivals.off("turn", onTurn);
-          reject(new Error(`the model was not sent ${what} within ${timeoutMs} ms (${recorded.length} requests so far)`));
+          reject(
+            new Error(`the model was not sent ${what} within ${timeoutMs} ms (${recorded.length} requests so far)`),
+          );
         }, timeoutMs);
         arrivals.on("turn", onTurn);
       });

@@ -18,8 +18,8 @@ export interface Script {
 
 /** At most this many task_result calls per conversation (each waits up to 5 s on the server). */
 export const MAX_FOLLOW_UPS = 40;
-/** The taskId in a "Still running" answer (`task <id>`, `taskId "<id>"`, `task://<id>`). */
-export const TASK_ID = /\btaskId "([^"]+)"|\btask(?::\/\/| )([\w-]{8,})/;
+/** The taskId in a "Still running" answer (`task <id>`, `taskId "<id>"`, `task://<id>`; quotes JSON-escaped in Codex's). */
+export const TASK_ID = /\btaskId \\?"([^"\\]+)\\?"|\btask(?::\/\/| )([\w-]{8,})/i;
 const STILL_RUNNING = /\bstill running\b/i;
 let calls = 0;
 
@@ -42,7 +42,9 @@ export function offers(turn: ModelTurn, tool: string): boolean {
 /** Results of our tool `tool` (by the agent's name for it, or through a search-then-call proxy). */
 export function resultsOf(turn: ModelTurn, tool: string): ToolResultSeen[] {
   const proxied = new Set(turn.calls.filter((c) => proxyTarget(c.args) === tool).map((c) => c.id));
-  return turn.results.filter((r) => proxied.has(r.id) || r.name === tool || new RegExp(`(^|[_.\\-])${tool}$`).test(r.name));
+  return turn.results.filter(
+    (r) => proxied.has(r.id) || r.name === tool || new RegExp(`(^|[_.\\-])${tool}$`).test(r.name),
+  );
 }
 
 export function decide(turn: ModelTurn, script: Script | undefined): Reply {
@@ -54,17 +56,24 @@ export function decide(turn: ModelTurn, script: Script | undefined): Reply {
     const id = `call_standin_${++calls}`;
     const name = agentName(turn, tool);
     if (name) return { kind: "call", id, name, args };
-    return { kind: "call", id, name: proxy?.name ?? "tool_call", args: { name: `mcp__tasks__${tool}`, arguments: args } };
+    return {
+      kind: "call",
+      id,
+      name: proxy?.name ?? "tool_call",
+      args: { name: `mcp__tasks__${tool}`, arguments: args },
+    };
   };
   if (!turn.calls.some((c) => c.name === direct || proxyTarget(c.args) === script.tool)) {
-    if (!direct && search && !turn.calls.some((c) => c.name === search.name)) return { kind: "call", id: `call_standin_${++calls}`, name: search.name, args: { query: script.tool } };
+    if (!direct && search && !turn.calls.some((c) => c.name === search.name))
+      return { kind: "call", id: `call_standin_${++calls}`, name: search.name, args: { query: script.tool } };
     return call(script.tool, script.args);
   }
   const last = [...resultsOf(turn, script.tool), ...resultsOf(turn, "task_result")].at(-1);
   if (!last) return { kind: "text", text: "Waiting for the tool." };
   const taskId = readable(last.text).match(TASK_ID);
   const followed = resultsOf(turn, "task_result").length;
-  if (script.follow && STILL_RUNNING.test(readable(last.text)) && taskId && followed < MAX_FOLLOW_UPS) return call("task_result", { taskId: taskId[1] ?? taskId[2] });
+  if (script.follow && STILL_RUNNING.test(readable(last.text)) && taskId && followed < MAX_FOLLOW_UPS)
+    return call("task_result", { taskId: taskId[1] ?? taskId[2] });
   return { kind: "text", text: "Done." };
 }
 

@@ -37,7 +37,9 @@ export interface ModelTurn {
 }
 
 /** What the scripted model answers: some text that ends the turn, or one tool call. */
-export type Reply = { kind: "text"; text: string } | { kind: "call"; id: string; name: string; args: Record<string, unknown> };
+export type Reply =
+  | { kind: "text"; text: string }
+  | { kind: "call"; id: string; name: string; args: Record<string, unknown> };
 
 /** A wire: which requests it takes, how to read one, how to answer. */
 export interface Wire {
@@ -53,6 +55,7 @@ export interface Wire {
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (Array.isArray(content)) return content.map(textOf).join("\n");
-  if (typeof content === "object" && content !== null && "text" in content && typeof content.text === "string") return content.text;
+  if (typeof content === "object" && content !== null && "text" in content && typeof content.text === "string")
+    return content.text;
   return content === undefined || content === null ? "" : JSON.stringify(content);
 }

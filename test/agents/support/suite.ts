@@ -45,16 +45,21 @@ export function agentSuite(agent: AgentCli): void {
     outputs.push(seen.run.stdout + seen.run.stderr);
     return seen;
   };
-  const quickTurn = () => (quick ??= turn("quick", { tool: "countdown", args: expected.QUICK }, "Count down 2 seconds."));
+  const quickTurn = () =>
+    (quick ??= turn("quick", { tool: "countdown", args: expected.QUICK }, "Count down 2 seconds."));
 
   describe(`${agent.name} ${agent.cli.version}`, () => {
     it("connects and offers our tools to its model", async ({ expect }) => {
       const seen = await quickTurn();
       const opened = seen.mcp.find((m) => m.method === "initialize" || m.method === "server/discover");
       expect(opened?.status, described(seen)).toBe(200);
-      expect(seen.mcp.some((m) => m.method === "tools/list"), described(seen)).toBe(true);
+      expect(
+        seen.mcp.some((m) => m.method === "tools/list"),
+        described(seen),
+      ).toBe(true);
       const offering = seen.turns.find((t) => offers(t, "countdown"));
-      for (const tool of OUR_TOOLS) expect(offering && offers(offering, tool), `${tool} offered: ${described(seen)}`).toBe(true);
+      for (const tool of OUR_TOOLS)
+        expect(offering && offers(offering, tool), `${tool} offered: ${described(seen)}`).toBe(true);
     });
 
     it("hands the model the quick call's own words", async ({ expect }) => {
@@ -63,8 +68,15 @@ export function agentSuite(agent: AgentCli): void {
       expect(expected.readable(seen.results[0]?.text ?? "")).toMatch(expected.QUICK_SAID);
     });
 
-    it(`answers a ${expected.LONG_SECONDS} s call "Still running" before its tool timeout, says how to get the result, and task_result brings the end`, async ({ expect }) => {
-      const seen = await turn("long", { tool: "countdown", args: expected.LONG, follow: true }, `Count down ${expected.LONG_SECONDS} seconds.`);
+    const long = `answers a ${expected.LONG_SECONDS} s call "Still running" before its tool timeout`;
+    it(`${long}, says how to get the result, and task_result brings the end`, async ({
+      expect,
+    }) => {
+      const seen = await turn(
+        "long",
+        { tool: "countdown", args: expected.LONG, follow: true },
+        `Count down ${expected.LONG_SECONDS} seconds.`,
+      );
       const task = await newestTask(server.url, "countdown");
       const first = expected.readable(seen.results[0]?.text ?? "");
       expect(first, described(seen)).toMatch(expected.FALLBACK_NOT_RESULT);
@@ -81,7 +93,8 @@ export function agentSuite(agent: AgentCli): void {
     it("ends deploy's question in words that say what really happened", async ({ expect }) => {
       const seen = await turn("deploy", { tool: "deploy", args: expected.DEPLOY }, "Deploy api v2.");
       const task = await newestTask(server.url, "deploy");
-      if (task.status !== "completed" && task.status !== "cancelled" && task.status !== "failed") await cancelTask(server.url, task.taskId);
+      if (task.status !== "completed" && task.status !== "cancelled" && task.status !== "failed")
+        await cancelTask(server.url, task.taskId);
       const text = expected.readable(seen.results[0]?.text ?? "");
       expect(text, described(seen)).not.toBe("");
       expect.soft(text).not.toMatch(expected.DEPLOY_PERSON_DECLINED);
@@ -97,7 +110,10 @@ export function agentSuite(agent: AgentCli): void {
 
     it("shows no MCP error in its output", async ({ expect }) => {
       await quickTurn();
-      const errors = outputs.join("\n").split("\n").filter((line) => expected.MCP_ERRORS.test(line));
+      const errors = outputs
+        .join("\n")
+        .split("\n")
+        .filter((line) => expected.MCP_ERRORS.test(line));
       expect(errors).toEqual([]);
     });
   });

@@ -14,7 +14,12 @@ const ItemSchema = z.looseObject({
   call_id: z.string().optional(),
   output: z.unknown().optional(),
 });
-const ToolSchema = z.looseObject({ type: z.string(), name: z.string().optional(), description: z.string().optional(), tools: z.array(z.unknown()).optional() });
+const ToolSchema = z.looseObject({
+  type: z.string(),
+  name: z.string().optional(),
+  description: z.string().optional(),
+  tools: z.array(z.unknown()).optional(),
+});
 const RequestSchema = z.looseObject({
   model: z.string(),
   stream: z.boolean().optional(),
@@ -30,11 +35,19 @@ export const responses: Wire = {
   serves: (method, path) => method === "POST" && path.endsWith("/responses"),
   read(body) {
     const request = RequestSchema.parse(body);
-    const calls = request.input.filter((i) => i.type === "function_call").map((i) => ({ id: i.call_id ?? "", name: callName(i), args: parseArgs(i.arguments) }));
+    const calls = request.input
+      .filter((i) => i.type === "function_call")
+      .map((i) => ({ id: i.call_id ?? "", name: callName(i), args: parseArgs(i.arguments) }));
     const results = request.input
       .filter((i) => i.type === "function_call_output")
-      .map((i) => ({ id: i.call_id ?? "", name: calls.find((c) => c.id === i.call_id)?.name ?? "", text: textOf(i.output) }));
-    const developer = request.input.filter((i) => i.role === "developer" || i.role === "system").map((i) => textOf(i.content));
+      .map((i) => ({
+        id: i.call_id ?? "",
+        name: calls.find((c) => c.id === i.call_id)?.name ?? "",
+        text: textOf(i.output),
+      }));
+    const developer = request.input
+      .filter((i) => i.role === "developer" || i.role === "system")
+      .map((i) => textOf(i.content));
     return {
       wire: this.name,
       tools: offered(request.tools ?? []),
@@ -51,10 +64,37 @@ export const responses: Wire = {
     const id = `resp_standin_${++answers}`;
     const item =
       reply.kind === "text"
-        ? { type: "message", id: `msg_${id}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: reply.text, annotations: [] }] }
-        : { type: "function_call", id: `fc_${id}`, status: "completed", call_id: reply.id, ...splitName(reply.name), arguments: JSON.stringify(reply.args) };
-    const usage = { input_tokens: 100, input_tokens_details: { cached_tokens: 0 }, output_tokens: 10, output_tokens_details: { reasoning_tokens: 0 }, total_tokens: 110 };
-    const response = { id, object: "response", created_at: Math.floor(Date.now() / 1000), model: turn.model, status: "completed", output: [item], usage };
+        ? {
+            type: "message",
+            id: `msg_${id}`,
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: reply.text, annotations: [] }],
+          }
+        : {
+            type: "function_call",
+            id: `fc_${id}`,
+            status: "completed",
+            call_id: reply.id,
+            ...splitName(reply.name),
+            arguments: JSON.stringify(reply.args),
+          };
+    const usage = {
+      input_tokens: 100,
+      input_tokens_details: { cached_tokens: 0 },
+      output_tokens: 10,
+      output_tokens_details: { reasoning_tokens: 0 },
+      total_tokens: 110,
+    };
+    const response = {
+      id,
+      object: "response",
+      created_at: Math.floor(Date.now() / 1000),
+      model: turn.model,
+      status: "completed",
+      output: [item],
+      usage,
+    };
     const events: [string, object][] = [
       ["response.created", { response: { ...response, status: "in_progress", output: [] } }],
       ["response.output_item.added", { output_index: 0, item }],
@@ -62,7 +102,9 @@ export const responses: Wire = {
       ["response.completed", { response }],
     ];
     if (!turn.stream) return { contentType: "application/json", body: JSON.stringify(response) };
-    const text = events.map(([type, data], n) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n, ...data })}\n\n`).join("");
+    const text = events
+      .map(([type, data], n) => `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: n, ...data })}\n\n`)
+      .join("");
     return { contentType: "text/event-stream", body: text };
   },
 };
@@ -72,7 +114,10 @@ function offered(tools: z.infer<typeof ToolSchema>[]): { name: string; descripti
   return tools.flatMap((tool) => {
     if (tool.type === "namespace" && tool.tools) {
       const inner = z.array(ToolSchema).parse(tool.tools);
-      return [{ name: tool.name ?? "", description: tool.description ?? "" }, ...offered(inner).map((t) => ({ ...t, name: `${tool.name ?? ""}.${t.name}` }))];
+      return [
+        { name: tool.name ?? "", description: tool.description ?? "" },
+        ...offered(inner).map((t) => ({ ...t, name: `${tool.name ?? ""}.${t.name}` })),
+      ];
     }
     return tool.name === undefined ? [] : [{ name: tool.name, description: tool.description ?? "" }];
   });

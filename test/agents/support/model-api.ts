@@ -41,9 +41,13 @@ export async function startModelApi(wire: Wire): Promise<ModelApi> {
         const turn = wire.read(JSON.parse(text), url.pathname, url.searchParams);
         recorded.push(turn);
         arrivals.emit("turn", turn);
-        const answer = wire.answer(turn, decide(turn, current));
+        const reply = decide(turn, current);
+        const answer = wire.answer(turn, reply);
         res.writeHead(200, { "content-type": answer.contentType, "cache-control": "no-cache" });
-        res.end(answer.body);
+        // A stream's headers go out at once, as a model that is thinking sends them.
+        if (answer.contentType === "text/event-stream") res.flushHeaders();
+        const wait = reply.kind === "call" ? (reply.afterMs ?? 0) : 0;
+        setTimeout(() => res.end(answer.body), wait);
       })
       .catch((error: unknown) => {
         // A request the harness cannot read is the harness's bug: say so loudly where the agent shows it.

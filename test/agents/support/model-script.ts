@@ -2,6 +2,9 @@
  * The scripted model. In a conversation that offers our tools it calls the scripted tool once; when
  * the answer is a "Still running" pointer and the script says to follow it, it calls `task_result`
  * with the taskId it was given, again while the task runs, until the end; then it ends its turn.
+ * It calls back when the answer says ("in about 81 s"), up to WAIT_CAP_MS later, as a model that
+ * waits would: Qwen Code (and Gemini CLI, whose loop detection it shares) halts a model that makes the
+ * same call five times in a row, which immediate polling of a 90 s task does.
  * Agents that hide MCP tools behind a search tool (Qwen Code's `tool_search`) get that search first.
  * Side requests (titles, summaries, next-speaker checks) get a short text.
  */
@@ -18,9 +21,12 @@ export interface Script {
 
 /** At most this many task_result calls per conversation (each waits up to 5 s on the server). */
 export const MAX_FOLLOW_UPS = 40;
-/** The taskId in a "Still running" answer (`task <id>`, `taskId "<id>"`, `task://<id>`; quotes JSON-escaped in Codex's). */
+/** The taskId in a "Still running" answer: `task <id>`, `taskId "<id>"` (JSON-escaped in Codex's), `task://<id>`. */
 export const TASK_ID = /\btaskId \\?"([^"\\]+)\\?"|\btask(?::\/\/| )([\w-]{8,})/i;
 const STILL_RUNNING = /\bstill running\b/i;
+const COME_BACK_IN = /\bin about (\d+(?:\.\d+)?) ?s\b/;
+/** The longest the model holds its reply: model API clients have idle timeouts of their own. */
+export const WAIT_CAP_MS = 30_000;
 let calls = 0;
 
 /** The name this agent gives our tool `tool` among those offered (`mcp__tasks__x`, `tasks_x`, `tasks.x`…). */
@@ -52,15 +58,16 @@ export function decide(turn: ModelTurn, script: Script | undefined): Reply {
   const search = turn.tools.find((t) => t.name === "tool_search");
   const proxy = turn.tools.find((t) => t.name === "tool_call");
   if (!script || (!direct && !(search && proxy))) return { kind: "text", text: "OK." };
-  const call = (tool: string, args: Record<string, unknown>): Reply => {
+  const call = (tool: string, args: Record<string, unknown>, afterMs = 0): Reply => {
     const id = `call_standin_${++calls}`;
     const name = agentName(turn, tool);
-    if (name) return { kind: "call", id, name, args };
+    if (name) return { kind: "call", id, name, args, afterMs };
     return {
       kind: "call",
       id,
       name: proxy?.name ?? "tool_call",
       args: { name: `mcp__tasks__${tool}`, arguments: args },
+      afterMs,
     };
   };
   if (!turn.calls.some((c) => c.name === direct || proxyTarget(c.args) === script.tool)) {
@@ -72,8 +79,10 @@ export function decide(turn: ModelTurn, script: Script | undefined): Reply {
   if (!last) return { kind: "text", text: "Waiting for the tool." };
   const taskId = readable(last.text).match(TASK_ID);
   const followed = resultsOf(turn, "task_result").length;
-  if (script.follow && STILL_RUNNING.test(readable(last.text)) && taskId && followed < MAX_FOLLOW_UPS)
-    return call("task_result", { taskId: taskId[1] ?? taskId[2] });
+  if (script.follow && STILL_RUNNING.test(readable(last.text)) && taskId && followed < MAX_FOLLOW_UPS) {
+    const comeBack = Number(readable(last.text).match(COME_BACK_IN)?.[1] ?? 0) * 1000;
+    return call("task_result", { taskId: taskId[1] ?? taskId[2] }, Math.min(comeBack, WAIT_CAP_MS));
+  }
   return { kind: "text", text: "Done." };
 }
 

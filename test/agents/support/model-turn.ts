@@ -36,10 +36,10 @@ export interface ModelTurn {
   body: unknown;
 }
 
-/** What the scripted model answers: some text that ends the turn, or one tool call. */
+/** What the scripted model answers: some text that ends the turn, or one tool call (made `afterMs` from now). */
 export type Reply =
   | { kind: "text"; text: string }
-  | { kind: "call"; id: string; name: string; args: Record<string, unknown> };
+  | { kind: "call"; id: string; name: string; args: Record<string, unknown>; afterMs?: number };
 
 /** A wire: which requests it takes, how to read one, how to answer. */
 export interface Wire {

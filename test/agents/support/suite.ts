@@ -108,13 +108,15 @@ export function agentSuite(agent: AgentCli): void {
       }
     });
 
-    it("shows no MCP error in its output", async ({ expect }) => {
+    it("shows no MCP error in its output, and the server refused none of its requests", async ({ expect }) => {
       await quickTurn();
       const errors = outputs
         .join("\n")
         .split("\n")
         .filter((line) => expected.MCP_ERRORS.test(line));
-      expect(errors).toEqual([]);
+      expect.soft(errors).toEqual([]);
+      const refused = setup.tap.seen().filter((m) => (m.status ?? 0) >= 400);
+      expect.soft(refused.map((m) => `${m.httpMethod} ${m.method ?? ""} → ${m.status ?? "?"}`)).toEqual([]);
     });
   });
 }

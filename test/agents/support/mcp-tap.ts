@@ -4,6 +4,7 @@
  * it calls, whether it cancels) and the HTTP status it got. Answers, SSE included, stream through untouched.
  */
 import { createServer, request as httpRequest } from "node:http";
+import { STRIP_PRIMING, stripPriming } from "./strip-priming";
 
 export interface TappedRequest {
   httpMethod: string;
@@ -49,7 +50,9 @@ export async function startMcpTap(target: string): Promise<McpTap> {
         (answer) => {
           entry.status = answer.statusCode;
           res.writeHead(answer.statusCode ?? 502, answer.headers);
-          answer.pipe(res);
+          const sse = String(answer.headers["content-type"] ?? "").startsWith("text/event-stream");
+          if (STRIP_PRIMING && sse) answer.pipe(stripPriming()).pipe(res);
+          else answer.pipe(res);
         },
       );
       forward.on("error", (error) => {

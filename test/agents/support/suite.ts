@@ -77,6 +77,7 @@ export function agentSuite(agent: AgentCli): void {
         { tool: "countdown", args: expected.LONG, follow: true },
         `Count down ${expected.LONG_SECONDS} seconds.`,
       );
+      expect(seen.results.length, `the model got no countdown result: ${described(seen)}`).toBeGreaterThan(0);
       const task = await newestTask(server.url, "countdown");
       const first = expected.readable(seen.results[0]?.text ?? "");
       expect(first, described(seen)).toMatch(expected.FALLBACK_NOT_RESULT);
@@ -92,6 +93,7 @@ export function agentSuite(agent: AgentCli): void {
 
     it("ends deploy's question in words that say what really happened", async ({ expect }) => {
       const seen = await turn("deploy", { tool: "deploy", args: expected.DEPLOY }, "Deploy api v2.");
+      expect(seen.results.length, `the model got no deploy result: ${described(seen)}`).toBeGreaterThan(0);
       const task = await newestTask(server.url, "deploy");
       if (task.status !== "completed" && task.status !== "cancelled" && task.status !== "failed")
         await cancelTask(server.url, task.taskId);

@@ -47,7 +47,7 @@ export async function toolsCall(ctx: ModernContext, params: Record<string, unkno
     {
       onInlineProgress: (progress) => notifier.progress(progress),
       onInlineLog: (level, message) => notifier.log(level, message),
-      follow: (snapshot, deadline) => followCall(ctx, snapshot, notifier, deadline),
+      follow: (snapshot, deadline, plan) => followCall(ctx, snapshot, notifier, deadline, plan),
     },
   );
   switch (outcome.kind) {

@@ -14,6 +14,7 @@ import { parseWebhookRegistration } from "../webhooks/registration";
 import { parseCallMeta, type CallMeta } from "./call-meta";
 import { callCheckBackTool, isCheckBackTool } from "./check-back-tools";
 import { ErrorCode, ProtocolError } from "./errors";
+import { planPlainCall, type PlainCallPlan } from "./call-policy";
 import { followFeed, type FollowResult } from "./follow";
 import { describeIssues } from "./params";
 import type { RequestContext } from "./request-context";
@@ -46,12 +47,15 @@ export interface ToolCallHooks {
   onInlineProgress?(progress: Progress): void;
   /** Log lines of a tool that runs here (a 2026 request that set a log level hears them). */
   onInlineLog?(level: LogLevel, message: string): void;
+  /** A plain call can put its task's questions to its client while it waits (else it stops at one). */
+  canAsk?: boolean;
   /**
-   * How a plain call waits for its task until `deadline`: the adapter's own, to stream what it wants
-   * (and pass the task's questions on, if its client can answer them); by default a silent wait that
-   * stops at the first question. `created`: this call created the task (with the `state` above).
+   * How a plain call waits for its task until `deadline`, as `plan` says (call-policy.ts): the
+   * adapter's own, to stream what it wants (and pass the task's questions on, if its client can
+   * answer them); by default a silent wait that stops at the first question. `created`: this call
+   * created the task (with the `state` above).
    */
-  follow?(snapshot: TaskSnapshot, deadline: number, created: boolean): Promise<FollowResult>;
+  follow?(snapshot: TaskSnapshot, deadline: number, plan: PlainCallPlan, created: boolean): Promise<FollowResult>;
 }
 
 export type ToolCallOutcome =
@@ -118,8 +122,10 @@ export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolC
 
   // A plain call: wait up to the inline budget, then fall back to a link.
   const deadline = Date.now() + ctx.settings.inlineWaitMs;
-  const followed = hooks.follow ? await hooks.follow(snapshot, deadline, created.created) : await waitFor(ctx.gateway, snapshot, deadline);
-  if (followed.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
+  const plan = planPlainCall(snapshot.task.status, { created: created.created, canAsk: hooks.canAsk === true });
+  let followed: FollowResult | undefined;
+  if (plan.wait) followed = hooks.follow ? await hooks.follow(snapshot, deadline, plan, created.created) : await waitFor(ctx.gateway, snapshot, deadline);
+  if (followed?.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
   // A fresh look, so the data beside the link shows the progress made while the call waited.
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
   if (isTerminal(latest.task.status) && latest.outcome) return { kind: "result", snapshot: latest, outcome: latest.outcome };
@@ -155,8 +161,6 @@ function checkedWebhook(raw: unknown, settings: WebhookSettings): NonNullable<Ta
 }
 
 async function waitFor(gateway: TaskGateway, snapshot: TaskSnapshot, deadline: number): Promise<FollowResult> {
-  // Already waiting for an answer (a repeated call found it by its idempotency key): nothing to wait for here.
-  if (snapshot.task.status === "input_required") return { kind: "asked", lastSeq: snapshot.lastSeq };
   const feed = await gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
   return feed ? followFeed(feed, { afterSeq: snapshot.lastSeq, deadline, stopOnQuestion: true }) : { kind: "ended", lastSeq: snapshot.lastSeq };
 }

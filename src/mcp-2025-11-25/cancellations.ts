@@ -8,10 +8,12 @@
  * check back on that task. A disconnect is not a cancellation here (2025-11-25 transports.mdx).
  */
 import { CancelledNotificationSchema, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { sha256Base64url } from "../core";
 import type { McpContext } from "./context";
 import { sessionStub } from "./session";
 
-const key = (requestId: RequestId): string => JSON.stringify(requestId);
+/** A digest of the id's JSON (1 and "1" differ): storage keys are bounded, request ids are not. */
+const key = (requestId: RequestId): Promise<string> => sha256Base64url(JSON.stringify(requestId));
 
 /**
  * Keeps call `requestId` open in its session while `follow` runs, so a cancellation can reach
@@ -20,11 +22,12 @@ const key = (requestId: RequestId): string => JSON.stringify(requestId);
 export async function whileOpen<T>(ctx: McpContext, requestId: RequestId, taskId: string, follow: () => Promise<T>): Promise<T> {
   if (ctx.sessionId === undefined) return follow();
   const session = sessionStub(ctx.env, ctx.gateway.principal, ctx.sessionId);
-  if (!(await session.openCall(key(requestId), taskId))) return follow();
+  const name = await key(requestId);
+  if (!(await session.openCall(name, taskId))) return follow();
   try {
     return await follow();
   } finally {
-    await session.closeCall(key(requestId), taskId);
+    await session.closeCall(name, taskId);
   }
 }
 
@@ -37,7 +40,7 @@ export async function routeCancellations(messages: readonly JSONRPCMessage[], ct
       const cancelled = CancelledNotificationSchema.safeParse(message);
       const requestId = cancelled.success ? cancelled.data.params.requestId : undefined;
       if (requestId === undefined) return;
-      const taskId = await sessionStub(ctx.env, ctx.gateway.principal, sessionId).takeOpenCall(key(requestId));
+      const taskId = await sessionStub(ctx.env, ctx.gateway.principal, sessionId).takeOpenCall(await key(requestId));
       if (taskId !== undefined) await ctx.gateway.cancel(taskId);
     }),
   );

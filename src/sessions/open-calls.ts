@@ -12,7 +12,7 @@ type Storage = Pick<DurableObjectStorage, "get" | "put" | "delete">;
 export class OpenCalls {
   constructor(private readonly storage: Storage) {}
 
-  /** Call `requestId` (JSON of the id, so 1 and "1" differ) is open and follows `taskId`, which it created. */
+  /** Call `requestId` (a digest of the id, bounded) is open and follows `taskId`, which it created. */
   async open(requestId: string, taskId: string): Promise<void> {
     await this.storage.put(PREFIX + requestId, taskId);
   }

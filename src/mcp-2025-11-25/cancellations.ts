@@ -19,7 +19,12 @@ const key = (requestId: RequestId): Promise<string> => sha256Base64url(JSON.stri
  * Keeps call `requestId` open in its session while `follow` runs, so a cancellation can reach
  * `taskId`; forgotten before the call answers. A call outside a session cannot be named: runs as is.
  */
-export async function whileOpen<T>(ctx: McpContext, requestId: RequestId, taskId: string, follow: () => Promise<T>): Promise<T> {
+export async function whileOpen<T>(
+  ctx: McpContext,
+  requestId: RequestId,
+  taskId: string,
+  follow: () => Promise<T>,
+): Promise<T> {
   if (ctx.sessionId === undefined) return follow();
   const session = sessionStub(ctx.env, ctx.gateway.principal, ctx.sessionId);
   const name = await key(requestId);

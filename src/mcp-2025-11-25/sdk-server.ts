@@ -10,7 +10,18 @@
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Protocol, type RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { McpError, type CallToolRequest, type CallToolRequestSchema, type ServerCapabilities, type ServerNotification, type Notification, type Request, type Result, type ServerRequest, type ServerResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  McpError,
+  type CallToolRequest,
+  type CallToolRequestSchema,
+  type Notification,
+  type Request,
+  type Result,
+  type ServerCapabilities,
+  type ServerNotification,
+  type ServerRequest,
+  type ServerResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { AnyObjectSchema, SchemaOutput } from "@modelcontextprotocol/sdk/server/zod-compat.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { isRecord, type JsonObject } from "../json";
@@ -31,20 +42,23 @@ export class SdkServer extends Server {
 
   // A method, so the handlers the SDK registers in its constructor (initialize, ping) are guarded too.
   override setRequestHandler<T extends AnyObjectSchema>(schema: T, handler: Handler<T>): void {
-    super.setRequestHandler(schema, (request, extra) => guarded(methodOf(request), async () => handler(request, extra)));
+    super.setRequestHandler(schema, (request, extra) =>
+      guarded(methodOf(request), async () => handler(request, extra)),
+    );
   }
 
   /** `tools/call`, parsed with the SDK's CallToolRequestSchema, its result passed on as built. */
   onToolCall(schema: typeof CallToolRequestSchema, handler: ToolCallHandler): void {
-    Protocol.prototype.setRequestHandler.call(this, schema, (request: CallToolRequest, extra: Parameters<ToolCallHandler>[1]) =>
-      guarded(request.method, () => handler(request, extra)),
-    );
+    const run = (request: CallToolRequest, extra: Parameters<ToolCallHandler>[1]) =>
+      guarded(request.method, () => handler(request, extra));
+    Protocol.prototype.setRequestHandler.call(this, schema, run);
   }
 }
 
-const methodOf = (request: unknown): string => (isRecord(request) && typeof request["method"] === "string" ? request["method"] : "request");
+const methodOf = (request: unknown): string =>
+  isRecord(request) && typeof request["method"] === "string" ? request["method"] : "request";
 
-/** Runs a handler; what it throws reaches the SDK as an error a client may read (the SDK's own McpError passes as is). */
+/** Runs a handler; what it throws reaches the SDK as an error a client may read (the SDK's McpError as is). */
 async function guarded<T>(method: string, run: () => Promise<T>): Promise<T> {
   try {
     return await run();

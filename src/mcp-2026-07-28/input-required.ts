@@ -75,7 +75,8 @@ async function answerWith(ctx: ModernContext, snapshot: TaskSnapshot, call: { to
   // Questions still unanswered: ask for them again rather than fail (mrtr.mdx, "Error Handling").
   if (snapshot.task.status === "input_required") return canElicit(ctx.envelope) ? inputRequired(ctx, snapshot, call) : stillRunningFallback(snapshot, ctx.baseUrl);
   // The retry continues the call that was asked, which holds the task's only id when it created it.
-  const followed = await followCall(ctx, snapshot, notifier, Date.now() + ctx.settings.inlineWaitMs, { cancelOnLeave: true });
+  const deadline = Date.now() + ctx.settings.inlineWaitMs;
+  const followed = await followCall(ctx, snapshot, notifier, deadline, { cancelOnLeave: true });
   if (followed.kind === "result") return callResult(snapshot, followed.outcome);
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
   if (isTerminal(latest.task.status) && latest.outcome) return callResult(latest, latest.outcome);

@@ -124,7 +124,8 @@ export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolC
   const deadline = Date.now() + ctx.settings.inlineWaitMs;
   const plan = planPlainCall(snapshot.task.status, { created: created.created, canAsk: hooks.canAsk === true });
   let followed: FollowResult | undefined;
-  if (plan.wait) followed = hooks.follow ? await hooks.follow(snapshot, deadline, plan, created.created) : await waitFor(ctx.gateway, snapshot, deadline);
+  if (plan.wait && hooks.follow) followed = await hooks.follow(snapshot, deadline, plan, created.created);
+  else if (plan.wait) followed = await waitFor(ctx.gateway, snapshot, deadline);
   if (followed?.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
   // A fresh look, so the data beside the link shows the progress made while the call waited.
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;

@@ -59,7 +59,9 @@ export async function toolsCall(ctx: ModernContext, params: Record<string, unkno
       return callResult(outcome.snapshot, outcome.outcome);
     case "still_running":
       // The task asks a question: a client that can show a form gets it now, as a multi round-trip.
-      if (outcome.snapshot.task.status === "input_required" && canElicit(ctx.envelope)) return inputRequired(ctx, outcome.snapshot, { tool: name, args });
+      if (outcome.snapshot.task.status === "input_required" && canElicit(ctx.envelope)) {
+        return inputRequired(ctx, outcome.snapshot, { tool: name, args, owned: outcome.created });
+      }
       return withoutRelatedTask(outcome.fallback);
     case "refused":
       if (outcome.reason === "task_required") throw taskOnlyTool(outcome.message);

@@ -66,7 +66,7 @@ export type ToolCallOutcome =
   /** A plain call's task ended within INLINE_WAIT_MS: answer with its result. */
   | { kind: "result"; snapshot: TaskSnapshot; outcome: TaskOutcome }
   /** It did not: answer with `fallback`, a link to the task and how to check back. */
-  | { kind: "still_running"; snapshot: TaskSnapshot; fallback: JsonObject }
+  | { kind: "still_running"; snapshot: TaskSnapshot; fallback: JsonObject; created: boolean }
   /** The tool's task support does not fit the call, or the principal's quota of unfinished tasks is full; each era says so its own way. */
   | { kind: "refused"; reason: "task_required" | "task_forbidden" | "quota"; message: string };
 
@@ -130,7 +130,8 @@ export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolC
   // A fresh look, so the data beside the link shows the progress made while the call waited.
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
   if (isTerminal(latest.task.status) && latest.outcome) return { kind: "result", snapshot: latest, outcome: latest.outcome };
-  return { kind: "still_running", snapshot: latest, fallback: stillRunningResult(latest, ctx.baseUrl) };
+  const fallback = stillRunningResult(latest, ctx.baseUrl);
+  return { kind: "still_running", snapshot: latest, fallback, created: created.created };
 }
 
 function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {

@@ -7,14 +7,14 @@ import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { sharedServer } from "./support/dev-server";
-import { DEPLOY, waitForStatus } from "./support/hitl";
+import { DEPLOY, waitForStatus, YES } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { modern, openStream, resultOf, startTask as startModernTask, TASKS } from "./support/modern";
 import { openSse } from "./support/sse-reader";
 import { getTask, startTask } from "./support/tasks";
 
 // A long inline budget: a call that waited for it instead of answering at once outlives its test.
-const server = sharedServer({ API_KEYS: Array.from({ length: 8 }, (_, i) => `p${i}:t${i}`).join(","), INLINE_WAIT_MS: "120000" });
+const server = sharedServer({ API_KEYS: Array.from({ length: 9 }, (_, i) => `p${i}:t${i}`).join(","), INLINE_WAIT_MS: "120000" });
 const as = (n: number) => ({ Authorization: `Bearer t${n}` });
 const settle = { timeout: 30_000, interval: 100 };
 const KEY = "mcp-task-worker/idempotency-key";
@@ -65,6 +65,20 @@ describe("2026-07-28: a plain call of another call's task", () => {
     const again = (capabilities: Record<string, unknown>) => modern(server.url, "tools/call", { name: "deploy", arguments: DEPLOY }, { token: "t1", capabilities, meta: { [KEY]: key } });
     expect(resultOf(await again({}))).toMatchObject({ structuredContent: { taskId, status: "input_required" } });
     expect(resultOf(await again({ elicitation: {} }))).toMatchObject({ resultType: "input_required", inputRequests: { confirm: expect.anything() } });
+  });
+
+  it("leaves it running when a multi round-trip retry of that call disconnects", async ({ expect }) => {
+    const key = `k-${crypto.randomUUID()}`;
+    const taskId = await startModernTask(server.url, "deploy", DEPLOY, { token: "t8", meta: { [KEY]: key } });
+    await waitForStatus(server.url, taskId, "input_required", as(8));
+    const asked = resultOf(await modern(server.url, "tools/call", { name: "deploy", arguments: DEPLOY }, { token: "t8", capabilities: { elicitation: {} }, meta: { [KEY]: key } }));
+    // The retry answers (the rollout then takes 3 steps of about a second) and its client leaves mid-rollout.
+    const params = { name: "deploy", arguments: DEPLOY, requestState: String(asked["requestState"]), inputResponses: { confirm: YES } };
+    const stream = await openStream(server.url, "tools/call", params, { token: "t8", capabilities: { elicitation: {} }, meta: { progressToken: "r" } });
+    await vi.waitFor(() => expect(stream.messages.some((m) => m["method"] === "notifications/progress")).toBe(true), settle);
+    stream.close();
+    await stream.ended;
+    expect((await waitForStatus(server.url, taskId, "completed", as(8))).status).toBe("completed");
   });
 });
 

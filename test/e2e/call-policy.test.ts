@@ -14,7 +14,10 @@ import { openSse } from "./support/sse-reader";
 import { getTask, startTask } from "./support/tasks";
 
 // A long inline budget: a call that waited for it instead of answering at once outlives its test.
-const server = sharedServer({ API_KEYS: Array.from({ length: 9 }, (_, i) => `p${i}:t${i}`).join(","), INLINE_WAIT_MS: "120000" });
+// Frequent keepalives: wrangler dev notices a client gone only when the stream is written, and a
+// deploy's rollout (3 s) must not end before that.
+const keys = Array.from({ length: 9 }, (_, i) => `p${i}:t${i}`).join(",");
+const server = sharedServer({ API_KEYS: keys, INLINE_WAIT_MS: "120000", KEEPALIVE_MS: "100" });
 const as = (n: number) => ({ Authorization: `Bearer t${n}` });
 const settle = { timeout: 30_000, interval: 100 };
 const KEY = "mcp-task-worker/idempotency-key";

@@ -14,6 +14,7 @@ import { requestContext } from "../protocol/request-context";
 import { SseStream } from "../streams/sse";
 import type { McpContext } from "./context";
 import { routeAnswers } from "./answers";
+import { routeCancellations } from "./cancellations";
 import { RequestTransport } from "./request-transport";
 import { createMcpServer } from "./server";
 import { SESSION_HEADER, checkSession, startSession } from "./session";
@@ -88,6 +89,7 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
   const server = createMcpServer(ctx);
   await server.connect(transport);
 
+  await routeCancellations(routed.rest, ctx);
   for (const message of routed.rest) if (!isRequest(message)) transport.deliver(message);
   if (requests.length === 0) return new Response(null, { status: 202 });
 

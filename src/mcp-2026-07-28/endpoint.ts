@@ -5,7 +5,8 @@
  * `Mcp-Session-Id` / `Last-Event-ID` are never read.
  */
 import type { McpRequest } from "../http/mcp-endpoint";
-import { ErrorCode, ProtocolError } from "../protocol/errors";
+import { ErrorCode } from "../protocol/errors";
+import { answerableError } from "../protocol/unexpected-errors";
 import type { JsonObject } from "../json";
 import { requestContext } from "../protocol/request-context";
 import type { ClaimedMessage } from "../http/mcp-endpoint";
@@ -61,27 +62,17 @@ export async function handlePost20260728(input: PostInput20260728): Promise<Resp
     input.waitUntil(work.then((outcome) => output.finish(frame(message.id ?? null, message.method, outcome))));
     return output.response ?? errorResponse(id, new HttpProtocolError(ErrorCode.InternalError, "Internal error.", 500));
   } catch (error) {
-    report(error, message.method);
-    return errorResponse(id, error);
+    return errorResponse(id, answerableError(error, `2026-07-28 ${message.method}`));
   }
 }
 
 function frame(id: RequestId | null, method: string, outcome: Outcome): JsonObject {
   if (outcome.ok) return { jsonrpc: "2.0", id, result: finalize(outcome.result) };
-  report(outcome.error, method);
-  return { jsonrpc: "2.0", id, error: toJsonRpcError(outcome.error) };
+  return { jsonrpc: "2.0", id, error: toJsonRpcError(answerableError(outcome.error, `2026-07-28 ${method}`)) };
 }
 
 function answer(id: RequestId, method: string, outcome: Outcome): Response {
-  if (!outcome.ok) {
-    report(outcome.error, method);
-    return errorResponse(id, outcome.error);
-  }
+  if (!outcome.ok) return errorResponse(id, answerableError(outcome.error, `2026-07-28 ${method}`));
   return Response.json({ jsonrpc: "2.0", id, result: finalize(outcome.result) });
 }
 
-/** Protocol errors are the client's to read; anything else is a bug worth a log line (the client sees only "Internal error."). */
-function report(error: unknown, method: string): void {
-  if (error instanceof ProtocolError) return;
-  console.error("2026-07-28 request failed", method, error);
-}

@@ -19,7 +19,7 @@ import type { Context20260728 } from "./context";
 import type { RequestEnvelope } from "./envelope";
 import { invalidParams } from "../protocol/errors";
 import { followCall } from "./follow-call";
-import { openRequestState, sealRequestState } from "./request-state";
+import { openRequestStateCall, sealRequestState, type StateCall } from "./request-state";
 import { pendingInputRequests } from "./task-wire";
 
 /** The client declared form-mode elicitation on this request (`elicitation: {}` means form). */
@@ -31,7 +31,10 @@ export function canElicit(envelope: RequestEnvelope): boolean {
 const unknownState = () => invalidParams("requestState was not issued by this server for this call (or it has expired): call the tool again without it.");
 
 /** The InputRequiredResult for a call whose task waits on questions. */
-export async function inputRequired(ctx: Context20260728, snapshot: TaskSnapshot, call: { tool: string; args: unknown }): Promise<JsonObject> {
+/** The call a requestState is sealed for: its tool, its arguments, and whether it created its task. */
+type AskedCall = Omit<StateCall, "taskId">;
+
+export async function inputRequired(ctx: Context20260728, snapshot: TaskSnapshot, call: AskedCall): Promise<JsonObject> {
   const requestState = await sealRequestState(ctx.gateway, { taskId: snapshot.task.taskId, ...call });
   // The task is gone (it expired this instant): answer as if it had ended.
   if (requestState === undefined) throw unknownState();
@@ -47,9 +50,10 @@ export interface Retry {
 
 /** A retry that carries a requestState: answer the call's task, then wait for it as the first call did. */
 export async function continueCall(ctx: Context20260728, retry: Retry, notifier: CallNotifier): Promise<JsonObject> {
-  const call = { tool: retry.tool, args: retry.args };
-  const taskId = await openRequestState(ctx.gateway, retry.requestState, call);
-  if (taskId === undefined) throw unknownState();
+  const opened = await openRequestStateCall(ctx.gateway, retry.requestState, { tool: retry.tool, args: retry.args });
+  if (opened === undefined) throw unknownState();
+  const { taskId, owned } = opened;
+  const call = { tool: retry.tool, args: retry.args, owned };
   let snapshot: TaskSnapshot | undefined;
   const answers = retry.inputResponses ?? {};
   if (Object.keys(answers).length > 0) {
@@ -68,11 +72,13 @@ export async function continueCall(ctx: Context20260728, retry: Retry, notifier:
 }
 
 /** The call's answer from its task's state: its result, its remaining questions, or the wait and then either (or the link). */
-async function answerWith(ctx: Context20260728, snapshot: TaskSnapshot, call: { tool: string; args: unknown }, notifier: CallNotifier): Promise<JsonObject> {
+async function answerWith(ctx: Context20260728, snapshot: TaskSnapshot, call: AskedCall, notifier: CallNotifier): Promise<JsonObject> {
   if (isTerminal(snapshot.task.status) && snapshot.outcome) return callResult(snapshot, snapshot.outcome);
   // Questions still unanswered: ask for them again rather than fail (mrtr.mdx, "Error Handling").
   if (snapshot.task.status === "input_required") return canElicit(ctx.envelope) ? inputRequired(ctx, snapshot, call) : stillRunningFallback(snapshot, ctx.baseUrl);
-  const followed = await followCall(ctx, snapshot, notifier, Date.now() + ctx.settings.inlineWaitMs);
+  // The retry continues the call that was asked: it stops the task on leaving only if that call created it.
+  const deadline = Date.now() + ctx.settings.inlineWaitMs;
+  const followed = await followCall(ctx, snapshot, notifier, deadline, { cancelOnLeave: call.owned === true });
   if (followed.kind === "result") return callResult(snapshot, followed.outcome);
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
   if (isTerminal(latest.task.status) && latest.outcome) return callResult(latest, latest.outcome);

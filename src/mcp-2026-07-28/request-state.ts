@@ -16,7 +16,15 @@ const KeySchema = z.object({ key: z.string().min(40) });
 /** How long an issued requestState stays valid (the client retries after asking its user). */
 export const REQUEST_STATE_TTL_MS = 3600_000;
 
-const PayloadSchema = z.object({ t: z.string(), p: z.string(), n: z.string(), d: z.string(), e: z.number() });
+// `o`: the call that was asked created the task (a retry may then cancel it on leaving: protocol/call-policy.ts).
+const PayloadSchema = z.object({
+  t: z.string(),
+  p: z.string(),
+  n: z.string(),
+  d: z.string(),
+  e: z.number(),
+  o: z.literal(1).optional(),
+});
 type Payload = z.infer<typeof PayloadSchema>;
 
 const encoder = new TextEncoder();
@@ -40,6 +48,8 @@ export interface StateCall {
   taskId: string;
   tool: string;
   args: unknown;
+  /** The call created its task (not found by its idempotency key). */
+  owned?: boolean;
 }
 
 /** Seals a requestState for `call`, making the task's key on first use. */
@@ -51,6 +61,7 @@ export async function sealRequestState(gateway: StateGateway, call: StateCall, n
     if ((await gateway.attachState(call.taskId, REQUEST_STATE_KEY_STATE, { key }, "key")) === undefined) return undefined;
   }
   const payload: Payload = { t: call.taskId, p: await digest(gateway.principal), n: call.tool, d: await digest(canonical(call.args ?? {})), e: now + REQUEST_STATE_TTL_MS };
+  if (call.owned === true) payload.o = 1;
   const body = base64url(encoder.encode(JSON.stringify(payload)));
   const raw = fromBase64url(key);
   if (!raw) return undefined;
@@ -59,7 +70,22 @@ export async function sealRequestState(gateway: StateGateway, call: StateCall, n
 }
 
 /** The task a requestState names, if it is intact, unexpired, the caller's, and for this very call; else undefined. */
-export async function openRequestState(gateway: StateGateway, state: string, call: Omit<StateCall, "taskId">, now = Date.now()): Promise<string | undefined> {
+export async function openRequestState(
+  gateway: StateGateway,
+  state: string,
+  call: Omit<StateCall, "taskId" | "owned">,
+  now = Date.now(),
+): Promise<string | undefined> {
+  return (await openRequestStateCall(gateway, state, call, now))?.taskId;
+}
+
+/** openRequestState, with whether the call that was asked created its task. */
+export async function openRequestStateCall(
+  gateway: StateGateway,
+  state: string,
+  call: Omit<StateCall, "taskId" | "owned">,
+  now = Date.now(),
+): Promise<{ taskId: string; owned: boolean } | undefined> {
   const [version, body, mac, ...rest] = state.split(".");
   if (version !== "v1" || body === undefined || mac === undefined || rest.length > 0) return undefined;
   const bodyBytes = fromBase64url(body);
@@ -80,5 +106,5 @@ export async function openRequestState(gateway: StateGateway, state: string, cal
   const raw = stored.success ? fromBase64url(stored.data.key) : undefined;
   if (!raw) return undefined;
   const valid = await crypto.subtle.verify("HMAC", await hmacKey(raw, "verify"), macBytes, encoder.encode(body));
-  return valid ? payload.t : undefined;
+  return valid ? { taskId: payload.t, owned: payload.o === 1 } : undefined;
 }

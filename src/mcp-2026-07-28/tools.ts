@@ -47,7 +47,7 @@ export async function toolsCall(ctx: Context20260728, params: Record<string, unk
     {
       onInlineProgress: (progress) => notifier.progress(progress),
       onInlineLog: (level, message) => notifier.log(level, message),
-      follow: (snapshot, deadline) => followCall(ctx, snapshot, notifier, deadline),
+      follow: (snapshot, deadline, plan) => followCall(ctx, snapshot, notifier, deadline, plan),
     },
   );
   switch (outcome.kind) {
@@ -59,7 +59,9 @@ export async function toolsCall(ctx: Context20260728, params: Record<string, unk
       return callResult(outcome.snapshot, outcome.outcome);
     case "still_running":
       // The task asks a question: a client that can show a form gets it now, as a multi round-trip.
-      if (outcome.snapshot.task.status === "input_required" && canElicit(ctx.envelope)) return inputRequired(ctx, outcome.snapshot, { tool: name, args });
+      if (outcome.snapshot.task.status === "input_required" && canElicit(ctx.envelope)) {
+        return inputRequired(ctx, outcome.snapshot, { tool: name, args, owned: outcome.created });
+      }
       return withoutRelatedTask(outcome.fallback);
     case "refused":
       if (outcome.reason === "task_required") throw taskOnlyTool(outcome.message);

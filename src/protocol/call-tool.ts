@@ -13,6 +13,7 @@ import { parseWebhookRegistration } from "../webhooks/registration";
 import { parseCallMeta, type CallMeta } from "./call-meta";
 import { callCheckBackTool, isCheckBackTool } from "./check-back-tools";
 import { ErrorCode, ProtocolError } from "./errors";
+import { planPlainCall, type PlainCallPlan } from "./call-policy";
 import { followFeed, type FollowResult } from "./follow";
 import { describeIssues } from "./params";
 import type { RequestContext } from "./request-context";
@@ -45,12 +46,15 @@ export interface ToolCallHooks {
   onInlineProgress?(progress: Progress): void;
   /** Log lines of a tool that runs here (a 2026 request that set a log level hears them). */
   onInlineLog?(level: LogLevel, message: string): void;
+  /** A plain call can put its task's questions to its client while it waits (else it stops at one). */
+  canAsk?: boolean;
   /**
-   * How a plain call waits for its task until `deadline`: the adapter's own, to stream what it wants
-   * (and pass the task's questions on, if its client can answer them); by default a silent wait that
-   * stops at the first question. `created`: this call created the task (with the `state` above).
+   * How a plain call waits for its task until `deadline`, as `plan` says (call-policy.ts): the
+   * adapter's own, to stream what it wants (and pass the task's questions on, if its client can
+   * answer them); by default a silent wait that stops at the first question. `created`: this call
+   * created the task (with the `state` above).
    */
-  follow?(snapshot: TaskSnapshot, deadline: number, created: boolean): Promise<FollowResult>;
+  follow?(snapshot: TaskSnapshot, deadline: number, plan: PlainCallPlan, created: boolean): Promise<FollowResult>;
 }
 
 export type ToolCallOutcome =
@@ -61,7 +65,7 @@ export type ToolCallOutcome =
   /** A plain call's task ended within INLINE_WAIT_MS: answer with its result. */
   | { kind: "result"; snapshot: TaskSnapshot; outcome: TaskOutcome }
   /** It did not: answer with `fallback`, a link to the task and how to check back. */
-  | { kind: "still_running"; snapshot: TaskSnapshot; fallback: JsonObject }
+  | { kind: "still_running"; snapshot: TaskSnapshot; fallback: JsonObject; created: boolean }
   /** The tool's task support does not fit the call, or the principal's quota of unfinished tasks is full; each era says so its own way. */
   | { kind: "refused"; reason: "task_required" | "task_forbidden" | "quota"; message: string };
 
@@ -117,12 +121,16 @@ export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolC
 
   // A plain call: wait up to the inline budget, then fall back to a link.
   const deadline = Date.now() + ctx.settings.inlineWaitMs;
-  const followed = hooks.follow ? await hooks.follow(snapshot, deadline, created.created) : await waitFor(ctx.gateway, snapshot, deadline);
-  if (followed.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
+  const plan = planPlainCall(snapshot.task.status, { created: created.created, canAsk: hooks.canAsk === true });
+  let followed: FollowResult | undefined;
+  if (plan.wait && hooks.follow) followed = await hooks.follow(snapshot, deadline, plan, created.created);
+  else if (plan.wait) followed = await waitFor(ctx.gateway, snapshot, deadline);
+  if (followed?.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
   // A fresh look, so the data beside the link shows the progress made while the call waited.
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
   if (isTerminal(latest.task.status) && latest.outcome) return { kind: "result", snapshot: latest, outcome: latest.outcome };
-  return { kind: "still_running", snapshot: latest, fallback: stillRunningResult(latest, ctx.baseUrl) };
+  const fallback = stillRunningResult(latest, ctx.baseUrl);
+  return { kind: "still_running", snapshot: latest, fallback, created: created.created };
 }
 
 function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
@@ -154,8 +162,6 @@ function checkedWebhook(raw: unknown, settings: WebhookSettings): NonNullable<Ta
 }
 
 async function waitFor(gateway: TaskGateway, snapshot: TaskSnapshot, deadline: number): Promise<FollowResult> {
-  // Already waiting for an answer (a repeated call found it by its idempotency key): nothing to wait for here.
-  if (snapshot.task.status === "input_required") return { kind: "asked", lastSeq: snapshot.lastSeq };
   const feed = await gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
   return feed ? followFeed(feed, { afterSeq: snapshot.lastSeq, deadline, stopOnQuestion: true }) : { kind: "ended", lastSeq: snapshot.lastSeq };
 }

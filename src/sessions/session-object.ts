@@ -11,6 +11,7 @@ import { sendsPrimingEvents } from "../protocol/priming";
 import { replayPages } from "../streams/replay";
 import { closeQuietly, completeClose, sendQuietly } from "../streams/websockets";
 import { SESSION_WATCH_STATE } from "./ids";
+import { OpenCalls } from "./open-calls";
 import { SessionStorage, type SessionInfo } from "./session-storage";
 
 const READER_TAG = "reader";
@@ -48,11 +49,13 @@ const declaresFormElicitation = (capabilities: Record<string, unknown>): boolean
 
 export class SessionObject extends DurableObject<Env> {
   private readonly storage: SessionStorage;
+  private readonly openCalls: OpenCalls;
   private readonly idleTtlMs: number;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.storage = new SessionStorage(ctx.storage.sql);
+    this.openCalls = new OpenCalls(ctx.storage);
     // A session unused for this long is deleted (SESSION_IDLE_TTL_MS).
     this.idleTtlMs = readSettings(env).sessionIdleTtlMs;
   }
@@ -130,6 +133,22 @@ export class SessionObject extends DurableObject<Env> {
     const last = seqs.at(-1);
     if (readers.length > 0 && last !== undefined) this.storage.markDelivered(last);
     return { readers: readers.length, seqs };
+  }
+
+  /** A plain call of this session is open and owns `taskId` (open-calls.ts); false if the session is gone. */
+  async openCall(requestId: string, taskId: string): Promise<boolean> {
+    if (!this.storage.load()) return false;
+    await this.openCalls.open(requestId, taskId);
+    return true;
+  }
+
+  async closeCall(requestId: string, taskId: string): Promise<void> {
+    await this.openCalls.close(requestId, taskId);
+  }
+
+  /** The task of the open call a `notifications/cancelled` names, taken once; undefined once it has answered. */
+  async takeOpenCall(requestId: string): Promise<string | undefined> {
+    return this.openCalls.take(requestId);
   }
 
   /** The highest sequence number of the GET stream handed to a reader, live or in a resume's replay (0: none yet). */

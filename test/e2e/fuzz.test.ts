@@ -41,7 +41,7 @@ const dice: Dice = { rand, pick, int };
 const hostileStrings = ["", "../../x", "..%2F..%2Fetc%2Fpasswd", "%00", "\u0000", "a".repeat(70_000), "\ud800", "💥".repeat(100), "task://../../x", "t.", "s.x.1", "<script>", "0".repeat(32), "G".repeat(32), " ", "\n\r", "${jndi:x}", "__proto__", "constructor"];
 const hostileNumbers = [-1, 0, 1.5, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 2 ** 64, 86401, 1e21];
 const hostileValues = (): unknown => pick<() => unknown>([() => pick(hostileStrings), () => pick(hostileNumbers), () => null, () => true, () => [], () => ({}), () => ({ __proto__: { x: 1 } }), () => [pick(hostileStrings)], () => ({ [pick(hostileStrings)]: pick(hostileNumbers) })])();
-const methods = ["initialize", "tools/list", "tools/call", "tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "tasks/update", "resources/read", "resources/list", "resources/templates/list", "resources/subscribe", "ping", "notifications/initialized", "nope/nope", "", "__proto__"];
+const methods = ["initialize", "tools/list", "tools/call", "tasks/get", "tasks/result", "tasks/cancel", "tasks/list", "tasks/update", "resources/read", "resources/list", "resources/templates/list", "resources/subscribe", "ping", "notifications/initialized", "notifications/cancelled", "nope/nope", "", "__proto__"];
 
 /** Deeply nested JSON, balanced or not. */
 function nested(depth: number): string {
@@ -56,6 +56,7 @@ function message(): unknown {
     () => ({ uri: pick(["task://../../x", `task://${"f".repeat(32)}/..`, "file:///etc/passwd", hostileValues()]) }),
     () => ({ name: pick(["countdown", "batch_process", "echo", "..", hostileValues()]), arguments: { seconds: hostileValues(), items: hostileValues(), secondsPerItem: hostileValues(), text: hostileValues() }, task: pick([undefined, {}, { ttl: hostileValues() }, hostileValues()]), _meta: pick([undefined, { "mcp-task-worker/idempotency-key": hostileValues() }, { progressToken: hostileValues() }, { "mcp-task-worker/webhook": { url: pick(["http://127.0.0.1:1/", "file:///x", hostileValues()]) } }, hostileValues()]) }),
     () => ({ cursor: hostileValues() }),
+    () => ({ requestId: pick<unknown>([hostileValues(), "r".repeat(20_000), 1]), reason: hostileValues() }),
     () => hostileValues(),
   ])();
   const base: Record<string, unknown> = { jsonrpc: pick(["2.0", "2.0", "1.0", 2, null]), method: pick([method, method, hostileValues()]), params };

@@ -2,7 +2,7 @@
 // principal, one tool and its arguments, for an hour; anything else opens to nothing.
 import { describe, it } from "vitest";
 import type { JsonObject } from "../../src/json";
-import { openRequestState, REQUEST_STATE_TTL_MS, sealRequestState, type StateGateway } from "../../src/mcp-2026-07-28/request-state";
+import { openRequestState, openRequestStateCall, REQUEST_STATE_TTL_MS, sealRequestState, type StateGateway } from "../../src/mcp-2026-07-28/request-state";
 
 const TASK = "a".repeat(32);
 
@@ -64,5 +64,15 @@ describe("requestState", () => {
     expect(store.size).toBe(1);
     expect(await openRequestState(alice, first, { tool: "deploy", args: {} })).toBe(TASK);
     expect(await openRequestState(alice, second, { tool: "deploy", args: {} })).toBe(TASK);
+  });
+
+  it("carries whether the asked call created its task, so only its retry may cancel it on leaving", async ({ expect }) => {
+    const store = new Map<string, JsonObject>();
+    const alice = gatewayFor("alice", store);
+    const call = { tool: "deploy", args: {} };
+    const owned = (await sealRequestState(alice, { taskId: TASK, ...call, owned: true })) ?? "";
+    const found = (await sealRequestState(alice, { taskId: TASK, ...call })) ?? "";
+    expect(await openRequestStateCall(alice, owned, call)).toEqual({ taskId: TASK, owned: true });
+    expect(await openRequestStateCall(alice, found, call)).toEqual({ taskId: TASK, owned: false });
   });
 });

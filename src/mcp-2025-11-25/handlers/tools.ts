@@ -8,6 +8,7 @@ import { callTool, type TaskPreference } from "../../protocol/call-tool";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
 import { toolListings } from "../../protocol/tool-listings";
+import { whileOpen } from "../cancellations";
 import type { McpContext } from "../context";
 import { followTask } from "../follow-task";
 import type { SdkServer } from "../sdk-server";
@@ -39,18 +40,24 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
         const token = request.params._meta?.progressToken;
         if (token !== undefined && ctx.output.streaming) ctx.output.notify(progressNotification(token, progress));
       },
-      follow: (snapshot, deadline, created) =>
-        followTask(ctx, {
-          taskId: snapshot.task.taskId,
-          requestId: extra.requestId,
-          stream: callStream(extra.requestId, snapshot.meta, ctx),
-          meta: snapshot.meta,
-          afterSeq: 0,
-          deadline,
-          endAtQuestion: true,
-          ...(created && { registered: CALL_STREAM_KEY }),
-          ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
-        }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended", lastSeq: 0 } : followed)),
+      // Its stream carries the task's questions to a client that can answer them (callStream).
+      canAsk: ctx.output.streaming && ctx.clientElicitation,
+      follow: (snapshot, deadline, plan, created) => {
+        const follow = () =>
+          followTask(ctx, {
+            taskId: snapshot.task.taskId,
+            requestId: extra.requestId,
+            stream: callStream(extra.requestId, snapshot.meta, ctx),
+            meta: snapshot.meta,
+            afterSeq: 0,
+            deadline,
+            endAtQuestion: true,
+            ...(created && { registered: CALL_STREAM_KEY }),
+            ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
+          }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended" as const, lastSeq: 0 } : followed));
+        // While it is open, a notifications/cancelled naming this call stops its own task (cancellations.ts).
+        return plan.cancelOnLeave ? whileOpen(ctx, extra.requestId, snapshot.task.taskId, follow) : follow();
+      },
     });
     switch (outcome.kind) {
       case "inline":

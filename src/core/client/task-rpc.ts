@@ -10,6 +10,7 @@ import type { WireEvent } from "../../streams/feed-frames";
 import type { TaskMeta } from "../model/meta";
 import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "../model/record";
 import { toTaskView, type TaskView } from "../model/view";
+import type { PartialPiece, PartialSummary } from "../model/partial";
 
 export interface TaskSnapshot {
   task: TaskView;
@@ -19,7 +20,18 @@ export interface TaskSnapshot {
   outcome?: TaskOutcome;
   /** The questions the task waits on, by key, while it is `input_required`. */
   inputRequests?: Record<string, InputQuestion>;
+  /** The partial output so far, summed up (absent until the first piece). */
+  partial?: PartialSummary;
+  /** The pieces after `piecesAfter`, in order: only when the reader asked for them (GetOptions). */
+  pieces?: PartialPiece[];
+  piecesAfter?: number;
   lastSeq: number;
+}
+
+/** What a reader of a task may ask for beyond its snapshot. */
+export interface GetOptions {
+  /** The partial pieces numbered after this one (0: all of them). */
+  piecesAfter?: number;
 }
 
 /** `createdAt` (ms) is the gateway's, so the principal's index and the task itself agree on it. */
@@ -74,6 +86,7 @@ export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): 
     ...(record.progress && { progress: record.progress }),
     ...(record.outcome && { outcome: record.outcome }),
     ...(record.status === "input_required" && { inputRequests: pendingInputs(record) }),
+    ...(record.partial && { partial: record.partial }),
     lastSeq,
   };
 }

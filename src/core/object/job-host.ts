@@ -8,6 +8,7 @@ import type { JobHost } from "../ports";
 import type { NewTaskEvent } from "../model/events";
 import { isTerminal, type Progress, type TaskRecord } from "../model/record";
 import type { TaskStorage } from "./storage";
+import { publishPieces } from "./partial-pieces";
 
 export interface TaskJobHostInput {
   record: TaskRecord;
@@ -44,6 +45,7 @@ export function taskJobHost({ record, signal, sliceDeadline, storage, fanOuts, c
       // Automatic progress continues from whatever the task reported before the fan-out.
       start: (request) => fanOuts.start(request, storage.load()?.progress?.progress ?? 0),
     },
+    publish: (key, blocks) => publishPieces({ storage, commit }, key, blocks, Date.now()),
     loadStep: (name) => storage.step(name),
     saveStep: (name, value) => {
       // Only a step's first completion is an event; sleeps are stored the same way, silently.

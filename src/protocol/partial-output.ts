@@ -50,3 +50,9 @@ export function partialMeta(snapshot: TaskSnapshot): JsonObject | undefined {
   if (!partial || partial.pieces === 0) return undefined;
   return { count: partial.pieces, newest: partial.newest.map(({ n, text }) => ({ n, text })) };
 }
+
+/** `{ [PARTIAL_META]: … }` for a `_meta` object, or nothing when the task has published nothing. */
+export function withPartialMeta(snapshot: TaskSnapshot): JsonObject {
+  const meta = partialMeta(snapshot);
+  return meta ? { [PARTIAL_META]: meta } : {};
+}

@@ -8,10 +8,16 @@ import * as z from "zod";
 import type { TaskRecord } from "./record";
 import type { Transition } from "./transition";
 
-/** At most this many pieces per task; the next publish is refused (PARTIAL_LIMIT_ERROR). */
+/** The most pieces a task may hold (PARTIAL_MAX_PIECES lowers it); a reader's `after` is capped here. */
 export const MAX_PARTIAL_PIECES = 1000;
-/** At most this many bytes (UTF-8 JSON of the blocks) per task. */
+/** The default most bytes (UTF-8 JSON of the blocks) a task may hold (PARTIAL_MAX_BYTES). */
 export const MAX_PARTIAL_BYTES = 256 * 1024;
+
+/** A task's limits (settings PARTIAL_MAX_PIECES, PARTIAL_MAX_BYTES); past them a publish is refused. */
+export interface PartialLimits {
+  maxPieces: number;
+  maxBytes: number;
+}
 /** At most this many bytes in one piece. */
 export const MAX_PIECE_BYTES = 16 * 1024;
 /** How many of the newest pieces the record keeps in words (task_status, tasks/get `_meta`). */
@@ -74,14 +80,15 @@ export function parseBlocks(raw: unknown): { ok: true; blocks: PartialBlock[] } 
 }
 
 /** Why `blocks` cannot be added to what `record` already holds, in words for the tool; undefined if they fit. */
-export function partialLimitProblem(record: TaskRecord, blocks: readonly PartialBlock[]): string | undefined {
+export function partialLimitProblem(record: TaskRecord, blocks: readonly PartialBlock[], limits: PartialLimits): string | undefined {
+  const maxPieces = Math.min(limits.maxPieces, MAX_PARTIAL_PIECES);
   const held = record.partial ?? { pieces: 0, bytes: 0 };
   const bytes = blocks.reduce((sum, block) => sum + pieceBytes(block), 0);
-  if (held.pieces + blocks.length > MAX_PARTIAL_PIECES) {
-    return `The task already holds ${held.pieces} partial results, and a task holds at most ${MAX_PARTIAL_PIECES}; nothing more was published. Publish fewer, larger pieces, or put the rest in the final result.`;
+  if (held.pieces + blocks.length > maxPieces) {
+    return `The task already holds ${held.pieces} partial results, and a task holds at most ${maxPieces}; nothing more was published. Publish fewer, larger pieces, or put the rest in the final result.`;
   }
-  if (held.bytes + bytes > MAX_PARTIAL_BYTES) {
-    return `The task's partial results would pass ${MAX_PARTIAL_BYTES} bytes (it holds ${held.bytes}); nothing more was published. Publish a resource_link to the data instead, or put the rest in the final result.`;
+  if (held.bytes + bytes > limits.maxBytes) {
+    return `The task's partial results would pass ${limits.maxBytes} bytes (it holds ${held.bytes}); nothing more was published. Publish a resource_link to the data instead, or put the rest in the final result.`;
   }
   return undefined;
 }

@@ -12,7 +12,7 @@ import type { NewTaskEvent } from "../model/events";
 import { isTerminal, type TaskRecord } from "../model/record";
 import type { TaskStorage } from "./storage";
 import { statusEvent } from "../model/transition";
-import { parseBlocks } from "../model/partial";
+import { parseBlocks, type PartialLimits } from "../model/partial";
 import { publishPieces } from "./partial-pieces";
 
 const Name = z.string().min(1).max(200);
@@ -39,6 +39,7 @@ export const noteStepName = (name: string): string => `note:${name}`;
 
 export interface ReportDeps {
   storage: TaskStorage;
+  limits: PartialLimits;
   commit(before: TaskRecord, transition: Transition): Promise<void>;
   append(events: NewTaskEvent[]): void;
   /** The alarm, moved to now: a wake does not change the run's phase, so a commit does not move it. */

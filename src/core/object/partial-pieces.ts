@@ -14,6 +14,7 @@ import {
   publishStepName,
   recordPartial,
   type PartialBlock,
+  type PartialLimits,
   type PartialPiece,
 } from "../model/partial";
 import type { Transition } from "../model/machine";
@@ -29,15 +30,16 @@ export type PublishOutcome =
 
 export interface PublishDeps {
   storage: TaskStorage;
+  limits: PartialLimits;
   /** Saves the record and appends its events in this turn (TaskCommits.commit: what follows may come later). */
   commit(before: TaskRecord, transition: Transition): unknown;
 }
 
-export function publishPieces({ storage, commit }: PublishDeps, key: string, blocks: readonly PartialBlock[], now: number): PublishOutcome {
+export function publishPieces({ storage, limits, commit }: PublishDeps, key: string, blocks: readonly PartialBlock[], now: number): PublishOutcome {
   const record = storage.load();
   if (!record || isTerminal(record.status)) return { kind: "ended" };
   if (storage.step(publishStepName(key))) return { kind: "duplicate" };
-  const problem = partialLimitProblem(record, blocks);
+  const problem = partialLimitProblem(record, blocks, limits);
   if (problem !== undefined) return { kind: "refused", message: problem };
   const moved = recordPartial(record, blocks);
   storage.putStep(publishStepName(key), { first: moved.pieces[0]?.n ?? 0, count: moved.pieces.length }, now);

@@ -123,6 +123,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
   async report(report: unknown): Promise<ReportReply> {
     return applyReport(this.liveRecord(), report, {
       storage: this.storage,
+      limits: this.partialLimits(),
       commit: (before, transition) => this.commits.commit(before, transition),
       append: (events) => void this.commits.append(events),
       wakeNow: () => this.ctx.storage.setAlarm(Date.now()),
@@ -162,7 +163,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
   async stepDone(fanOut: string, index: number, value: string, pieces?: unknown): Promise<"stored" | "ignored" | "gone"> {
     // Before the result: the last item's result may end the task, which takes no pieces after that.
     if (pieces !== undefined && this.liveRecord()) {
-      const deps = { storage: this.storage, commit: (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition) };
+      const deps = { storage: this.storage, limits: this.partialLimits(), commit: (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition) };
       const outcome = publishItemPieces(deps, fanOut, index, pieces);
       if (outcome.kind === "refused") this.commits.append([{ type: "log", data: { level: "warning", message: `${fanOut}[${index}]: ${outcome.message}` } }]);
     }

@@ -156,6 +156,7 @@ const ACTIVITY_OUTPUT_SCHEMA: JsonObject = {
     status: { type: "string" },
     steps: { type: "array" },
     logs: { type: "array" },
+    partial: { type: "array" },
     cursor: { type: "integer" },
     more: { type: "boolean" },
   },

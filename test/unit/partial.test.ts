@@ -22,7 +22,6 @@ const record = (partial?: TaskRecord["partial"]): TaskRecord => ({
   run: { phase: "running", runs: 1, failures: 0, delivered: true, dispatchBy: 0 },
   ...(partial && { partial }),
 });
-const limits = { maxPieces: 1000, maxBytes: 256 * 1024 };
 
 describe("parseBlocks", () => {
   it("turns strings into text blocks and keeps resource links", ({ expect }) => {
@@ -120,8 +119,8 @@ describe("job.publish", () => {
     };
     await expect(createJobContext(host, {}).publish("x")).rejects.toMatchObject({ name: "PermanentError", message: "job.publish: The task already holds 3 partial results." });
     // What a tool written in plain JavaScript could pass: the method's parameters are checked at run time.
-    const loose: (...pieces: unknown[]) => Promise<void> = createJobContext(host, {}).publish;
-    await expect(loose({ type: "nope" })).rejects.toThrow(/^job.publish: publish takes/);
+    const loose: { publish(...pieces: unknown[]): Promise<void> } = createJobContext(host, {});
+    await expect(loose.publish({ type: "nope" })).rejects.toThrow(/^job.publish: publish takes/);
   });
 });
 

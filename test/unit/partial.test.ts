@@ -1,7 +1,8 @@
 // Partial results, the pure parts: checking blocks, numbering and summing up pieces, the limits,
 // job.publish's keys across a replay, the model's words and the webhook mapping.
 import { describe, it } from "vitest";
-import type { JobHost, PartialBlock, TaskRecord } from "../../src/core";
+import type { JobHost, PartialBlock, TaskEvent, TaskRecord } from "../../src/core";
+import { webhookMessagesFor } from "../../src/webhooks/events";
 import { parseBlocks, partialLimitProblem, recordPartial } from "../../src/core/model/partial";
 import { createJobContext } from "../../src/jobs/job-context";
 import { withNewestPieces, withOutputSoFar } from "../../src/protocol/partial-sentences";
@@ -146,5 +147,18 @@ describe("what readers pass and the model reads", () => {
     });
     expect(withOutputSoFar({ summary: "Still running: … This is not its result." }, { partial }).summary).toBe('Still running: … This is not its result. It has output so far: 7 pieces (the newest: "g"); task_status shows the newest.');
     expect(withNewestPieces({ summary: "s" }, {})).toEqual({ summary: "s" });
+  });
+});
+
+describe("webhooks", () => {
+  const task = record();
+  const piece = (seq: number, n: number): TaskEvent => ({ seq, at: seq * 1000, type: "partial", data: { n, content: { type: "text", text: `Item ${n} of 2: ${n * n}.` } } });
+
+  it("send each piece as task.partial, unthrottled, only to a subscriber that asked for partial", ({ expect }) => {
+    const events = [piece(3, 1), piece(4, 2)];
+    expect(webhookMessagesFor(task, events, { url: "https://example.com/h", events: ["progress"] }, undefined).messages).toEqual([]);
+    const { messages } = webhookMessagesFor(task, events, { url: "https://example.com/h", events: ["partial"] }, undefined);
+    expect(messages.map((m) => [m.type, m.id])).toEqual([["task.partial", `${task.taskId}.3`], ["task.partial", `${task.taskId}.4`]]);
+    expect(JSON.parse(messages[1]?.body ?? "{}")).toMatchObject({ type: "task.partial", data: { taskId: task.taskId, piece: { n: 2, content: { type: "text", text: "Item 2 of 2: 4." } } } });
   });
 });

@@ -90,6 +90,16 @@ describe("partial results, 2025-11-25 and plain HTTP", () => {
   });
 });
 
+describe("partial results, the still-running answer of a plain call", () => {
+  it("says there is output so far when the call outlasts its inline wait", async ({ expect }) => {
+    // Item 1 ends at 2 s; the plain call answers at the inline wait (10 s) with the task still at item 4.
+    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "batch_process", arguments: { items: 8, secondsPerItem: 2 } } });
+    const text = JSON.stringify(reply.body);
+    expect(text).toContain("Still running");
+    expect(text).toMatch(/It has output so far: \d+ pieces? \(the newest: \\"Item \d of 8: \d+\.\\"\); task_status shows the newest\./);
+  });
+});
+
 describe("partial results, 2026-07-28", () => {
   it("tasks/get carries them under mcp-task-worker/partial, statusMessage names the newest; listen hears them", async ({ expect }) => {
     const taskId = await modernStart(server.url, "batch_process", { items: 4, secondsPerItem: 1 });

@@ -16,8 +16,8 @@ const text = (t: string) => ({ type: "text" as const, text: t });
 /** SqlStorage that sums the runtime's rowsWritten of every statement. */
 function counting(sql: SqlStorage): { sql: SqlStorage; written: () => number } {
   let written = 0;
-  const exec: SqlStorage["exec"] = (query, ...bindings) => {
-    const cursor = sql.exec(query, ...bindings);
+  const exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): SqlStorageCursor<T> => {
+    const cursor = sql.exec<T>(query, ...bindings);
     // rowsWritten is known once the statement has run to its end: read it all now, serve the rows after.
     const rows = cursor.toArray();
     written += cursor.rowsWritten;

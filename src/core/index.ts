@@ -29,8 +29,8 @@ export {
   type PartialBlock,
   type PartialPiece,
   type PartialSummary,
-} from "./model/partial";
-export type { PublishOutcome } from "./object/partial-pieces";
+  type PublishOutcome,
+} from "./model/partial-types";
 export { isTerminal, pendingInputs, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./model/record";
 export type { TaskEntry, TaskEntryPage, TaskPage, TaskView } from "./model/view";
 

@@ -10,8 +10,7 @@ import type { LogLevel, TaskEvent } from "./model/events";
 import type { TaskRecord } from "./model/record";
 import type { JsonObject } from "../json";
 import type { PrincipalIndexes } from "./principal-index-port";
-import type { PartialBlock } from "./model/partial";
-import type { PublishOutcome } from "./object/partial-pieces";
+import type { PartialBlock, PublishOutcome } from "./model/partial-types";
 
 /** What a run may do to its task: the TaskObject's storage and log, or memory for inline calls. */
 export interface JobHost {

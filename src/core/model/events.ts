@@ -5,7 +5,7 @@
 import type { InputAction } from "./questions";
 import type { Progress, TaskOutcome } from "./record";
 import type { JsonObject } from "../../json";
-import type { PartialPiece } from "./partial";
+import type { PartialPiece } from "./partial-types";
 import type { TaskView } from "./view";
 
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error";

@@ -4,7 +4,7 @@
 import type { JsonObject } from "../../json";
 import type { InputAction } from "./questions";
 import type { TaskMeta } from "./meta";
-import type { PartialSummary } from "./partial";
+import type { PartialSummary } from "./partial-types";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "waiting_input" | "done";

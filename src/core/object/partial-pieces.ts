@@ -16,17 +16,13 @@ import {
   type PartialBlock,
   type PartialLimits,
   type PartialPiece,
+  type PublishOutcome,
 } from "../model/partial";
-import type { Transition } from "../model/machine";
+import type { Transition } from "../model/transition";
 import { isTerminal, type TaskRecord } from "../model/record";
 import type { TaskStorage } from "./storage";
 
-/** What became of a publish: recorded, a repeat of a key already recorded, refused (a limit), or too late (the task ended). */
-export type PublishOutcome =
-  | { kind: "published"; pieces: PartialPiece[] }
-  | { kind: "duplicate" }
-  | { kind: "refused"; message: string }
-  | { kind: "ended" };
+export type { PublishOutcome };
 
 export interface PublishDeps {
   storage: TaskStorage;

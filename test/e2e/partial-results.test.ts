@@ -4,7 +4,7 @@ import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import { describe, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
 import { connectClient, rpc } from "./support/mcp";
-import { MODERN, TASKS, getTask as modernGet, openStream, startTask as modernStart } from "./support/modern";
+import { MODERN, TASKS, connectV2, getTask as modernGet, openStream, startTask as modernStart } from "./support/modern";
 import { eventLog, startTask } from "./support/tasks";
 
 const server = sharedServer();
@@ -116,6 +116,19 @@ describe("partial results, 2026-07-28", () => {
     expect(String(seen["statusMessage"])).toContain(`output ${newest?.n}: ${newest?.text}`);
     await vi.waitFor(() => expect(stream.messages.filter((m) => m["method"] === "notifications/resources/updated").length).toBeGreaterThanOrEqual(4), wait);
     stream.close();
-    expect(MODERN).toBe("2026-07-28");
+  });
+
+  it("SDK v2 client pinned to 2026-07-28: resources/read of task://{id}?after=N holds the pieces after N", async ({ expect }) => {
+    const taskId = await modernStart(server.url, "batch_process", { items: 3, secondsPerItem: 0 });
+    await vi.waitFor(async () => expect((await modernGet(server.url, taskId))["status"]).toBe("completed"), wait);
+    const client = await connectV2(server.url, { pin: MODERN });
+    try {
+      const read = await client.readResource({ uri: `task://${taskId}?after=1` });
+      const first = read.contents[0];
+      const body = JSON.parse(first && "text" in first ? first.text : "{}") as Doc;
+      expect(body.partial).toEqual({ count: 3, after: 1, pieces: items(3).slice(1).map((text, i) => ({ n: i + 2, content: { type: "text", text } })) });
+    } finally {
+      await client.close();
+    }
   });
 });

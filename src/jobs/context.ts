@@ -121,7 +121,7 @@ export class PermanentError extends Error {
   override readonly name = "PermanentError";
 }
 
-/** Thrown by `job.publish` past the task's limit of partial output; a PermanentError, so the job fails unless it catches it. */
+/** Thrown by `job.publish` past the task's limit of partial output; a PermanentError: uncaught, the job fails. */
 export class PartialLimitError extends PermanentError {}
 
 /** Thrown by `job.fanOut` (without `settle`) when an item failed for good; a PermanentError, so the job fails unless it catches it. */

@@ -5,7 +5,8 @@
  * is retried through the queue after the delay its task asks for. While items run, the batch asks
  * each task once a second whether to stop them, which also keeps their leases.
  */
-import { backoff, parseBlocks, taskObjectName, StepMessageSchema, type PartialBlock, type StepClaim, type StepMessage } from "../core";
+import { backoff, taskObjectName, StepMessageSchema, type StepClaim, type StepMessage } from "../core";
+import { parseBlocks, type PartialBlock } from "../core";
 import { abortableDelay, PermanentError } from "./context";
 import { errorMessage, isPermanent } from "./runner";
 import type { Step, StepContext } from "./steps";

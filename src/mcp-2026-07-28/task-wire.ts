@@ -45,7 +45,9 @@ export function statusMessage(snapshot: Pick<TaskSnapshot, "task" | "progress" |
   const base = snapshot.task.statusMessage;
   const newest = snapshot.partial?.newest.at(-1);
   if (snapshot.task.status !== "working" || (!snapshot.progress && !newest)) return base;
-  const parts = [base ? base.replace(/\.$/, "") : "Working", ...(snapshot.progress ? [progressText(snapshot.progress)] : []), ...(newest ? [`output ${newest.n}: ${newest.text}`] : [])];
+  const parts = [base ? base.replace(/\.$/, "") : "Working"];
+  if (snapshot.progress) parts.push(progressText(snapshot.progress));
+  if (newest) parts.push(`output ${newest.n}: ${newest.text}`);
   const text = parts.join(" · ");
   return text.length > MAX_STATUS_MESSAGE ? `${text.slice(0, MAX_STATUS_MESSAGE - 1)}…` : text;
 }

@@ -18,7 +18,8 @@ export function parseAfter(raw: string | undefined): number | "bad" | undefined 
   return Math.min(Number(raw), MAX_PARTIAL_PIECES);
 }
 
-export const BAD_AFTER = `after must be a whole number from 0 (the number of the last partial piece you have); leave it out for all of them.`;
+export const BAD_AFTER =
+  "after must be a whole number from 0 (the number of the last partial piece you have); leave it out for all of them.";
 
 /** A task resource URI, plain or with `?after=N`: its task id and `after`; undefined if it is neither. */
 export function parseTaskReadUri(uri: string): { taskId: string; after?: number } | "bad_after" | undefined {

@@ -32,5 +32,6 @@ export function withOutputSoFar(sentences: Sentences, snapshot: Seen): Sentences
   if (count === 0) return sentences;
   const newest = snapshot.partial?.newest.at(-1);
   const latest = newest ? ` (the newest: "${newest.text}")` : "";
-  return { ...sentences, summary: `${sentences.summary} It has output so far: ${pieces(count)}${latest}; task_status shows the newest.` };
+  const summary = `${sentences.summary} It has output so far: ${pieces(count)}${latest}; task_status shows the newest.`;
+  return { ...sentences, summary };
 }

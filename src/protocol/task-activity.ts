@@ -19,12 +19,15 @@ export interface TaskActivity {
 }
 
 export function taskActivity(events: readonly TaskEvent[], after: number, pageSize = ACTIVITY_PAGE): TaskActivity {
-  const activity: TaskActivity = { steps: [], logs: [], partial: [], cursor: events.at(-1)?.seq ?? after, more: events.length >= pageSize };
+  const cursor = events.at(-1)?.seq ?? after;
+  const activity: TaskActivity = { steps: [], logs: [], partial: [], cursor, more: events.length >= pageSize };
   for (const event of events) {
     const at = new Date(event.at).toISOString();
     if (event.type === "step") activity.steps.push({ name: event.data.name, at });
     else if (event.type === "log") activity.logs.push({ level: event.data.level, message: event.data.message, at });
-    else if (event.type === "partial") activity.partial.push({ n: event.data.n, text: pieceWords(event.data.content), at });
+    else if (event.type === "partial") {
+      activity.partial.push({ n: event.data.n, text: pieceWords(event.data.content), at });
+    }
   }
   return activity;
 }

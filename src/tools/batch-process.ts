@@ -13,7 +13,11 @@ import { defineTool } from "./define";
 
 /** One item's simulated work, run by the step queue's consumer when fanned out. */
 export const processItem = defineStep({
-  input: z.object({ item: z.number().int().min(1), seconds: z.number().min(0).max(60), items: z.number().int().min(1).optional() }),
+  input: z.object({
+    item: z.number().int().min(1),
+    seconds: z.number().min(0).max(60),
+    items: z.number().int().min(1).optional(),
+  }),
   async run({ item, seconds, items }, ctx) {
     // A plain timer: the item is one consumer invocation, and the signal stops it on cancel.
     if (seconds > 0) await ctx.sleep(seconds);

@@ -57,11 +57,13 @@ export class TaskLink {
    * reported from inside the step: a replayed Workflow skips the step and reports nothing again.
    * @example await task.step(`page ${page}`, () => buildPage(page), { progress: { done: page, total: pages } })
    */
-  async step<T extends Rpc.Serializable<T>>(name: string, fn: () => Promise<T>, { progress, publish, config = {} }: StepOptions = {}): Promise<T> {
+  async step<T extends Rpc.Serializable<T>>(name: string, fn: () => Promise<T>, options: StepOptions = {}): Promise<T> {
+    const { progress, publish, config = {} } = options;
     return this.workflowStep.do(name, config, async () => {
       const value = await fn();
       const content = publish === undefined ? undefined : Array.isArray(publish) ? publish : [publish];
-      await this.send({ step: name, ...(progress && { progress: progressOf(progress) }), ...(content && { publish: { key: `step:${name}`, content } }) });
+      const published = content && { publish: { key: `step:${name}`, content } };
+      await this.send({ step: name, ...(progress && { progress: progressOf(progress) }), ...published });
       return value;
     });
   }
@@ -73,7 +75,8 @@ export class TaskLink {
    */
   async publish(...pieces: (string | PartialBlock)[]): Promise<void> {
     const n = ++this.published;
-    await this.workflowStep.do(`mcp: publish ${n}`, async () => void (await this.send({ publish: { key: `publish:${n}`, content: pieces } })));
+    const report = { publish: { key: `publish:${n}`, content: pieces } };
+    await this.workflowStep.do(`mcp: publish ${n}`, async () => void (await this.send(report)));
   }
 
   /**
@@ -96,7 +99,8 @@ export class TaskLink {
   /** Sends a report; throws (ending the instance) when the task is no longer there to hear it. */
   async send(report: EngineReport): Promise<{ expiresAt: number }> {
     const reply = await this.task.report(report);
-    if (reply.state === "live" && reply.refused !== undefined) throw new NonRetryableError(`task.publish: ${reply.refused}`);
+    const refused = reply.state === "live" ? reply.refused : undefined;
+    if (refused !== undefined) throw new NonRetryableError(`task.publish: ${refused}`);
     if (reply.state !== "live") {
       throw new NonRetryableError(reply.state === "ended" ? "The task has ended (cancelled or failed), so its Workflow stops." : "The task is gone (its ttl ran out), so its Workflow stops.");
     }

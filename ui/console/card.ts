@@ -173,7 +173,8 @@ export class Card {
       list.append(item);
     }
     const earlier = count - pieces.length;
-    this.output.replaceChildren(el("h3", undefined, `Output so far (${count})`), ...(earlier > 0 ? [el("p", "muted", `${earlier} earlier pieces not shown`)] : []), list);
+    const more = earlier > 0 ? [el("p", "muted", `${earlier} earlier pieces not shown`)] : [];
+    this.output.replaceChildren(el("h3", undefined, `Output so far (${count})`), ...more, list);
   }
 
   private renderOutcome(state: TaskState): void {

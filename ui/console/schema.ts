@@ -70,11 +70,17 @@ export type InputRequest = z.infer<typeof InputRequestSchema>;
 /** A piece of partial output: its number and one content block (text, or a resource link). */
 const PieceSchema = z.looseObject({
   n: z.number(),
-  content: z.looseObject({ type: z.string(), text: z.optional(z.string()), uri: z.optional(z.string()), name: z.optional(z.string()) }),
+  content: z.looseObject({
+    type: z.string(),
+    text: z.optional(z.string()),
+    uri: z.optional(z.string()),
+    name: z.optional(z.string()),
+  }),
 });
 type Piece = z.infer<typeof PieceSchema>;
 /** A piece in one line: its text, or a link's name and address. */
-export const pieceText = ({ content }: Piece): string => content.text ?? `${content.name ?? content.type}${content.uri ? ` (${content.uri})` : ""}`;
+export const pieceText = ({ content }: Piece): string =>
+  content.text ?? `${content.name ?? content.type}${content.uri ? ` (${content.uri})` : ""}`;
 
 /** `GET /tasks/{id}` and `POST /tasks/{id}/cancel|input`: the task with its progress, questions and outcome. */
 export const TaskDocumentSchema = z.looseObject({

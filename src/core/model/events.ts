@@ -31,7 +31,16 @@ export type TaskEventType = keyof TaskEventData;
 export type NewTaskEvent = { [K in TaskEventType]: { type: K; data: TaskEventData[K] } }[TaskEventType];
 export type TaskEvent = NewTaskEvent & { seq: number; at: number };
 
-const KNOWN: { readonly [K in TaskEventType]: true } = { status: true, progress: true, step: true, log: true, question: true, answer: true, partial: true, result: true };
+const KNOWN: { readonly [K in TaskEventType]: true } = {
+  status: true,
+  progress: true,
+  step: true,
+  log: true,
+  question: true,
+  answer: true,
+  partial: true,
+  result: true,
+};
 
 export const isTaskEventType = (type: string): type is TaskEventType => Object.hasOwn(KNOWN, type);
 

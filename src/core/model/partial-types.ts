@@ -70,15 +70,21 @@ export function parseBlocks(raw: unknown): { ok: true; blocks: PartialBlock[] } 
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at ${issue.path.join(".")}` : "";
-    return { ok: false, message: `publish takes 1 to 100 strings or content blocks (text, resource_link)${where}: ${issue?.message ?? "invalid"}` };
+    const why = issue?.message ?? "invalid";
+    const message = `publish takes 1 to 100 strings or content blocks (text, resource_link)${where}: ${why}`;
+    return { ok: false, message };
   }
-  const blocks = parsed.data.map((item): PartialBlock => (typeof item === "string" ? { type: "text", text: item } : item));
+  const blocks = parsed.data.map((item): PartialBlock =>
+    (typeof item === "string" ? { type: "text", text: item } : item));
   const big = blocks.find((block) => pieceBytes(block) > MAX_PIECE_BYTES);
-  if (big) return { ok: false, message: `a piece is at most ${MAX_PIECE_BYTES} bytes; split it, or publish a resource_link to the data instead` };
+  if (big) {
+    const message = `a piece is at most ${MAX_PIECE_BYTES} bytes; split it, or publish a resource_link to the data`;
+    return { ok: false, message };
+  }
   return { ok: true, blocks };
 }
 
-/** What became of a publish: recorded, a repeat of a key already recorded, refused (a limit), or too late (the task ended). */
+/** What became of a publish: recorded, a repeat of a recorded key, refused (a limit), or too late (the task ended). */
 export type PublishOutcome =
   | { kind: "published"; pieces: PartialPiece[] }
   | { kind: "duplicate" }

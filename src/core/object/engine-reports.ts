@@ -73,8 +73,11 @@ export async function applyReport(record: TaskRecord | undefined, raw: unknown, 
   let refused: string | undefined;
   if (report.publish) {
     const parsed = parseBlocks(report.publish.content);
-    const outcome = parsed.ok ? publishPieces(deps, `engine:${report.publish.key}`, parsed.blocks, now) : { kind: "refused" as const, message: parsed.message };
-    if (outcome.kind === "refused") refused = outcome.message;
+    if (!parsed.ok) refused = parsed.message;
+    else {
+      const outcome = publishPieces(deps, `engine:${report.publish.key}`, parsed.blocks, now);
+      if (outcome.kind === "refused") refused = outcome.message;
+    }
   }
   if (report.progress) {
     const current = storage.load() ?? record;

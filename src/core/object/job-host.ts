@@ -25,7 +25,8 @@ export interface TaskJobHostInput {
   flush(): void;
 }
 
-export function taskJobHost({ record, signal, sliceDeadline, storage, limits, fanOuts, commit, append, flush }: TaskJobHostInput): JobHost {
+export function taskJobHost(input: TaskJobHostInput): JobHost {
+  const { record, signal, sliceDeadline, storage, limits, fanOuts, commit, append, flush } = input;
   return {
     taskId: record.taskId,
     principal: record.principal,

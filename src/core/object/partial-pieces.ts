@@ -31,7 +31,13 @@ export interface PublishDeps {
   commit(before: TaskRecord, transition: Transition): unknown;
 }
 
-export function publishPieces({ storage, limits, commit }: PublishDeps, key: string, blocks: readonly PartialBlock[], now: number): PublishOutcome {
+export function publishPieces(
+  deps: PublishDeps,
+  key: string,
+  blocks: readonly PartialBlock[],
+  now: number,
+): PublishOutcome {
+  const { storage, limits, commit } = deps;
   const record = storage.load();
   if (!record || isTerminal(record.status)) return { kind: "ended" };
   if (storage.step(publishStepName(key))) return { kind: "duplicate" };
@@ -40,7 +46,8 @@ export function publishPieces({ storage, limits, commit }: PublishDeps, key: str
   const moved = recordPartial(record, blocks);
   storage.putStep(publishStepName(key), { first: moved.pieces[0]?.n ?? 0, count: moved.pieces.length }, now);
   for (const piece of moved.pieces) storage.putStep(pieceStepName(piece.n), piece.content, now);
-  void commit(record, { record: moved.record, events: moved.events }); // its storage writes are synchronous; what follows is the commit's own
+  // Its storage writes are synchronous, in this turn; what follows them (readers, observers) is the commit's own.
+  void commit(record, { record: moved.record, events: moved.events });
   return { kind: "published", pieces: moved.pieces };
 }
 

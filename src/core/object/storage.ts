@@ -186,7 +186,12 @@ export class TaskStorage {
     }
     if (!this.hasSchema()) return [];
     return this.sql
-      .exec<{ name: string; value: string }>("SELECT name, value FROM steps WHERE name >= ? AND name < ? ORDER BY name LIMIT ?", from, to, limit)
+      .exec<{ name: string; value: string }>(
+        "SELECT name, value FROM steps WHERE name >= ? AND name < ? ORDER BY name LIMIT ?",
+        from,
+        to,
+        limit,
+      )
       .toArray()
       .map((row) => ({ name: row.name, value: JSON.parse(row.value) as unknown }));
   }

@@ -19,7 +19,8 @@ import { TaskObjectRuntime } from "./runtime";
 import type { Transition } from "../model/machine";
 import type { TaskRecord } from "../model/record";
 import { launchRun } from "./launch";
-import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, GetOptions, TaskSnapshot } from "../client/task-rpc";
+import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, TaskSnapshot } from "../client/task-rpc";
+import type { GetOptions } from "../client/task-rpc";
 import { publishItemPieces, readPieces } from "./partial-pieces";
 
 export class TaskObjectBase extends TaskObjectRuntime {
@@ -89,7 +90,8 @@ export class TaskObjectBase extends TaskObjectRuntime {
     const snapshot = this.snapshot(record);
     const after = options.piecesAfter;
     if (after === undefined || !Number.isSafeInteger(after) || after < 0) return snapshot;
-    return { ...snapshot, piecesAfter: after, pieces: record.partial && record.partial.pieces > after ? readPieces(this.storage, after) : [] };
+    const pieces = record.partial && record.partial.pieces > after ? readPieces(this.storage, after) : [];
+    return { ...snapshot, piecesAfter: after, pieces };
   }
 
   /** The queue delivered the job. Returns what happened, so duplicates are visible in tests and logs. */
@@ -163,9 +165,11 @@ export class TaskObjectBase extends TaskObjectRuntime {
   async stepDone(fanOut: string, index: number, value: string, pieces?: unknown): Promise<"stored" | "ignored" | "gone"> {
     // Before the result: the last item's result may end the task, which takes no pieces after that.
     if (pieces !== undefined && this.liveRecord()) {
-      const deps = { storage: this.storage, limits: this.partialLimits(), commit: (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition) };
+      const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);
+      const deps = { storage: this.storage, limits: this.partialLimits(), commit };
       const outcome = publishItemPieces(deps, fanOut, index, pieces);
-      if (outcome.kind === "refused") this.commits.append([{ type: "log", data: { level: "warning", message: `${fanOut}[${index}]: ${outcome.message}` } }]);
+      const message = `${fanOut}[${index}]: ${outcome.kind === "refused" ? outcome.message : ""}`;
+      if (outcome.kind === "refused") this.commits.append([{ type: "log", data: { level: "warning", message } }]);
     }
     return this.fanOutHost.done(fanOut, index, value);
   }

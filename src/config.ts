@@ -34,6 +34,9 @@ export interface Settings {
   maxTtlMs: number;
   pollIntervalMs: number;
   jobMaxAttempts: number;
+  /** Partial output a task may hold (docs/partial-results.md): pieces and bytes. */
+  partialMaxPieces: number;
+  partialMaxBytes: number;
   jobRetryBaseSeconds: number;
   maxActiveTasksPerPrincipal: number;
   maxBodyBytes: number;
@@ -134,6 +137,8 @@ const VarsSchema = z.object({
   MAX_TTL_MS: int(7 * 24 * 3600_000, 1000),
   POLL_INTERVAL_MS: int(1000, 100),
   JOB_MAX_ATTEMPTS: int(3, 1),
+  PARTIAL_MAX_PIECES: int(1000, 1),
+  PARTIAL_MAX_BYTES: int(256 * 1024, 1024),
   JOB_RETRY_BASE_SECONDS: int(2, 0),
   MAX_ACTIVE_TASKS_PER_PRINCIPAL: int(200, 1),
   MAX_BODY_BYTES: int(1024 * 1024, 1024),
@@ -192,6 +197,8 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
     maxTtlMs: vars.MAX_TTL_MS,
     pollIntervalMs: vars.POLL_INTERVAL_MS,
     jobMaxAttempts: vars.JOB_MAX_ATTEMPTS,
+    partialMaxPieces: vars.PARTIAL_MAX_PIECES,
+    partialMaxBytes: vars.PARTIAL_MAX_BYTES,
     jobRetryBaseSeconds: vars.JOB_RETRY_BASE_SECONDS,
     maxActiveTasksPerPrincipal: vars.MAX_ACTIVE_TASKS_PER_PRINCIPAL,
     maxBodyBytes: vars.MAX_BODY_BYTES,

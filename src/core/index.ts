@@ -19,6 +19,18 @@ export {
   type InputQuestion,
   type InputRequest,
 } from "./model/questions";
+export {
+  MAX_PARTIAL_BYTES,
+  MAX_PARTIAL_PIECES,
+  MAX_PIECE_BYTES,
+  parseBlocks,
+  PartialBlockSchema,
+  pieceWords,
+  type PartialBlock,
+  type PartialPiece,
+  type PartialSummary,
+  type PublishOutcome,
+} from "./model/partial-types";
 export { isTerminal, pendingInputs, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./model/record";
 export type { TaskEntry, TaskEntryPage, TaskPage, TaskView } from "./model/view";
 
@@ -27,7 +39,7 @@ export { TaskGateway, type GatewayBindings, type TaskFeed } from "./client/gatew
 export { JobMessageSchema } from "./client/job-message";
 export type { SlotGrant } from "./client/slot-lease";
 export { applyTaskEvent } from "./client/snapshot-fold";
-export type { AnswerOutcome, TaskSnapshot } from "./client/task-rpc";
+export type { AnswerOutcome, GetOptions, TaskSnapshot } from "./client/task-rpc";
 
 // The TaskObject, built by the composition root, and what its adapters and engines read of it.
 export { isOpenAt, STATE_SPANS_FIELD, type AdapterStateEntry, type OpenStateEntry, type StateSpan } from "./object/adapter-state";

@@ -11,6 +11,7 @@ import type { RunOutcome } from "./model/run-outcome";
 import type { JsonObject } from "../json";
 import type { PrincipalIndexes } from "./principal-index-port";
 import type { TaskQueues } from "./queue-port";
+import type { PartialBlock, PublishOutcome } from "./model/partial-types";
 
 /** What a run may do to its task: the TaskObject's storage and log, or memory for inline calls. */
 export interface JobHost {
@@ -26,6 +27,11 @@ export interface JobHost {
   loadStep(name: string): { value: unknown } | undefined;
   /** Store a step result; emits the `step` event the first time only. */
   saveStep(name: string, value: unknown): void;
+  /**
+   * Records `blocks` as the task's next partial pieces, once per `key` (a replay's repeat is a
+   * `duplicate`); absent inline, where there is no task to hold them.
+   */
+  publish?(key: string, blocks: readonly PartialBlock[]): PublishOutcome;
   /** The job is about to wait (a sleep): deliver the events it has reported so far now. */
   flush?(): void;
   /** Durable fan-out through the step queue; absent for inline calls, which run the items in place. */

@@ -8,6 +8,7 @@ import { Hono, type Context } from "hono";
 import { TaskGateway, isTaskId } from "../core";
 import { gatewayBindings } from "../principals/principal-indexes";
 import { taskDocument } from "../protocol/task-document";
+import { BAD_AFTER, parseAfter } from "../protocol/partial-output";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";
 import { completeSseResponse, SseStream } from "../streams/sse";
 import type { AppEnv } from "./env";
@@ -65,7 +66,10 @@ taskRoutes.all("/:taskId/input", methodNotAllowed("POST"));
 taskRoutes.get("/:taskId", async (c) => {
   const taskId = c.req.param("taskId");
   if (!isTaskId(taskId)) return notFound();
-  const snapshot = await gatewayOf(c).get(taskId);
+  // `?after=N`: only the partial pieces after N, so following a long task costs only what is new.
+  const after = parseAfter(c.req.query("after"));
+  if (after === "bad") return c.json({ error: "bad_after", message: BAD_AFTER }, 400);
+  const snapshot = await gatewayOf(c).get(taskId, { piecesAfter: after ?? 0 });
   return snapshot ? c.json(taskDocument(snapshot)) : notFound();
 });
 

@@ -2,10 +2,10 @@
  * The JobContext a tool's `run` receives: progress, cancellation, logs,
  * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
-import type { InputAnswer, InputQuestion, LogLevel } from "../core";
+import type { InputAnswer, InputQuestion, LogLevel, PartialBlock } from "../core";
 import type { Settled, Step } from "./steps";
 
-export type { InputAnswer, InputQuestion, LogLevel };
+export type { InputAnswer, InputQuestion, LogLevel, PartialBlock };
 export type { Settled, Step, StepContext } from "./steps";
 
 export interface FanOutOptions {
@@ -66,6 +66,14 @@ export interface JobContext {
    * @example await job.progress(3, 10, "3 of 10 files")
    */
   progress(done: number, total?: number, message?: string): Promise<void>;
+  /**
+   * Publish partial output: each string or block (text, resource_link) becomes the task's next
+   * numbered piece, which every reader of the task sees at once (docs/partial-results.md). Recorded
+   * once: named by its place like a sleep, so a resumed run's repeat of a publish is skipped. Past
+   * the task's limit (1000 pieces, 256 KiB) it throws a PartialLimitError and records nothing.
+   * @example await job.publish(`Found ${hits.length} matches in ${file}.`)
+   */
+  publish(...pieces: (string | PartialBlock)[]): Promise<void>;
   /** Append a `log` event to the task's event log. */
   log(message: string, level?: LogLevel): Promise<void>;
   /**
@@ -112,6 +120,9 @@ export interface JobContext {
 export class PermanentError extends Error {
   override readonly name = "PermanentError";
 }
+
+/** Thrown by `job.publish` past the task's limit of partial output; a PermanentError: uncaught, the job fails. */
+export class PartialLimitError extends PermanentError {}
 
 /** Thrown by `job.fanOut` (without `settle`) when an item failed for good; a PermanentError, so the job fails unless it catches it. */
 export class FanOutItemError extends PermanentError {

@@ -6,6 +6,7 @@
  * each task once a second whether to stop them, which also keeps their leases.
  */
 import { backoff, taskObjectName, StepMessageSchema, type StepClaim, type StepMessage } from "../core";
+import { parseBlocks, type PartialBlock } from "../core";
 import { abortableDelay, PermanentError } from "./context";
 import { errorMessage, isPermanent } from "./runner";
 import type { Step, StepContext } from "./steps";
@@ -127,6 +128,7 @@ async function runItem(run: ItemRun, findStep: FindStep, tally: Tally): Promise<
   const name = `${run.step}[${index}]`;
   tally.ran += 1;
   let value: string;
+  const published: PartialBlock[] = [];
   try {
     const step = findStep(run.tool, run.step);
     if (!step) throw new PermanentError(`The tool "${run.tool}" has no step "${run.step}" any more (renamed or removed since the fan-out began).`);
@@ -137,6 +139,11 @@ async function runItem(run: ItemRun, findStep: FindStep, tally: Tally): Promise<
       signal,
       log: async (text, level = "info") => void (await stub.appendLog(level, `${name}: ${text}`).catch(() => false)),
       sleep: (seconds) => abortableDelay(seconds * 1000, signal),
+      publish: async (...blocks) => {
+        const parsed = parseBlocks(blocks);
+        if (!parsed.ok) throw new PermanentError(`ctx.publish: ${parsed.message}.`);
+        published.push(...parsed.blocks);
+      },
     };
     value = storedJsonText(name, await step.run(step.input.parse(JSON.parse(run.input)), ctx));
   } catch (error) {
@@ -145,7 +152,7 @@ async function runItem(run: ItemRun, findStep: FindStep, tally: Tally): Promise<
   }
   if (signal.aborted) return aborted(message, tally);
   try {
-    const outcome = await stub.stepDone(fanOut, index, value);
+    const outcome = await stub.stepDone(fanOut, index, value, published.length > 0 ? published : undefined);
     if (outcome === "stored") tally.stored += 1;
     else tally.late += 1;
     message.ack();

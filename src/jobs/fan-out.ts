@@ -117,6 +117,8 @@ async function inPlace<I, O>(host: JobHost, name: string, step: Step<I, O>, inpu
         signal: host.signal,
         log: async (message, level = "info") => host.log(level, `${name}[${index}]: ${message}`),
         sleep: (seconds) => abortableDelay(seconds * 1000, host.signal),
+        // Inline there is no task to hold partial output: the result is all the caller gets.
+        publish: async () => undefined,
       };
       return storedJsonText(`${name}[${index}]`, await step.run(step.input.parse(input), ctx));
     }),

@@ -5,6 +5,7 @@
 import { abortableDelay, JobInput, JobYield, PermanentError, type InputAnswer, type JobContext } from "./context";
 import { answerStepName, questionProblem, type JobHost } from "../core";
 import { fanOutFunction } from "./fan-out";
+import { publishFunction } from "./publish";
 import type { StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";
 import type { YieldState } from "./yield-state";
@@ -21,10 +22,12 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
   let position = "start";
   let sleepsHere = 0;
   let fanOutsHere = 0;
+  let publishesHere = 0;
   const moveTo = (next: string): void => {
     position = next;
     sleepsHere = 0;
     fanOutsHere = 0;
+    publishesHere = 0;
   };
 
   const throwIfAborted = (): void => {
@@ -52,6 +55,8 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       throwIfAborted();
       host.progress(done, total, message);
     },
+    // Named by position like a sleep: a replayed run's repeat is recorded once (core/object/partial-pieces.ts).
+    publish: publishFunction(host, () => `${position}#${++publishesHere}`, throwIfAborted),
     async log(message, level = "info") {
       // Never throws, so logging in a tool's `finally` cannot mask the real outcome.
       host.log(level, message);

@@ -13,7 +13,7 @@
  * });
  */
 import type * as z from "zod";
-import type { LogLevel } from "../core";
+import type { LogLevel, PartialBlock } from "../core";
 
 export interface StepContext {
   /** The task whose job fanned this item out. */
@@ -26,6 +26,12 @@ export interface StepContext {
   readonly signal: AbortSignal;
   /** Append a `log` event to the task's log, prefixed with the item's name. */
   log(message: string, level?: LogLevel): Promise<void>;
+  /**
+   * Partial output of this item (strings or text / resource_link blocks): kept until the item's
+   * result is stored, then recorded with it as the task's next pieces, once, in the order items
+   * finish. An item that fails publishes nothing.
+   */
+  publish(...pieces: (string | PartialBlock)[]): Promise<void>;
   /** A timer that rejects when `signal` aborts: an item is one consumer invocation, so this is not durable. */
   sleep(seconds: number): Promise<void>;
 }

@@ -11,8 +11,8 @@ import { SESSION_WATCH_STATE, sessionObjectName } from "../sessions/ids";
 import { sessionMessageForEvent } from "./task-messages";
 import { ASKED_LIVE_STATE, AskedLiveSchema, RESPONSE_STREAM_STATE, SESSION_FEED_STATE, SessionFeedSchema, takenByResponseStream } from "./task-streams";
 
-/** Events that change what the task resource shows (log and step lines do not). */
-const CHANGES = new Set(["status", "progress", "question", "answer", "result"]);
+/** Events that change what the task resource shows (log and step lines do not; a partial piece does). */
+const CHANGES = new Set(["status", "progress", "question", "answer", "partial", "result"]);
 
 export const sessionObserver: TaskObserver = async ({ env, record, events, state }) => {
   const outbox = new Map<string, { messages: { data: string }[]; questions: { key: string; index: number }[] }>();

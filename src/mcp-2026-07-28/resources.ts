@@ -7,6 +7,8 @@ import * as z from "zod";
 import { isTerminal } from "../core";
 import type { JsonObject } from "../json";
 import { parseParams } from "../protocol/params";
+import { invalidParams } from "../protocol/errors";
+import { BAD_AFTER } from "../protocol/partial-output";
 import { readResource as read, resourcesPage, taskResourceTemplate } from "../protocol/resources";
 import type { Context20260728 } from "./context";
 import { ErrorCode, HttpProtocolError } from "../protocol/errors";
@@ -41,6 +43,8 @@ export async function readResource(ctx: Context20260728, params: Record<string, 
       const ttlMs = isTerminal(task.status) ? Math.min(FINISHED_TASK_TTL_MS, Date.parse(task.createdAt) + task.ttl - Date.now()) : 0;
       return cacheable({ contents: found.contents }, ttlMs, "private");
     }
+    case "bad_after":
+      throw invalidParams(`Invalid resource URI "${uri.slice(0, 200)}": ${BAD_AFTER}`);
     case "unknown_uri":
     case "not_found":
       // An unknown URI, an expired task and another principal's task are all simply not found.

@@ -37,11 +37,18 @@ export function progressText(progress: Progress): string {
   return progress.message ? `${amount} · ${progress.message}` : amount;
 }
 
-/** The core's message, with the current progress while the task works: short, and always the latest. */
-export function statusMessage(snapshot: Pick<TaskSnapshot, "task" | "progress">): string | undefined {
+/**
+ * The core's message, with the current progress while the task works, and the newest partial
+ * piece once it has published any (docs/partial-results.md): short, and always the latest.
+ */
+export function statusMessage(snapshot: Pick<TaskSnapshot, "task" | "progress" | "partial">): string | undefined {
   const base = snapshot.task.statusMessage;
-  if (snapshot.task.status !== "working" || !snapshot.progress) return base;
-  const text = `${base ? base.replace(/\.$/, "") : "Working"} · ${progressText(snapshot.progress)}`;
+  const newest = snapshot.partial?.newest.at(-1);
+  if (snapshot.task.status !== "working" || (!snapshot.progress && !newest)) return base;
+  const parts = [base ? base.replace(/\.$/, "") : "Working"];
+  if (snapshot.progress) parts.push(progressText(snapshot.progress));
+  if (newest) parts.push(`output ${newest.n}: ${newest.text}`);
+  const text = parts.join(" · ");
   return text.length > MAX_STATUS_MESSAGE ? `${text.slice(0, MAX_STATUS_MESSAGE - 1)}…` : text;
 }
 

@@ -12,6 +12,7 @@ import { parseParams } from "../protocol/params";
 import { cancelTask as cancel, requireTask } from "../protocol/tasks";
 import type { Context20260728 } from "./context";
 import { detailedTask, status20260728, taskResultMeta } from "./task-wire";
+import { withPartialMeta } from "../protocol/partial-output";
 
 const TaskIdParams = z.object({ taskId: z.string().max(256) }).loose();
 const UpdateParams = z.object({ taskId: z.string().max(256), inputResponses: InputResponsesV2Schema }).loose();
@@ -19,8 +20,8 @@ const UpdateParams = z.object({ taskId: z.string().max(256), inputResponses: Inp
 export async function getTask(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const { taskId } = parseParams(TaskIdParams, "tasks/get", params);
   const snapshot = await requireTask(ctx.gateway, taskId);
-  const meta = taskResultMeta(snapshot);
-  return { ...detailedTask(snapshot), ...(meta && { _meta: meta }) };
+  const meta = { ...taskResultMeta(snapshot), ...withPartialMeta(snapshot) };
+  return { ...detailedTask(snapshot), ...(Object.keys(meta).length > 0 && { _meta: meta }) };
 }
 
 /**

@@ -18,6 +18,7 @@ import { checkBackOutputSchema } from "./model-facing";
 import { ACTIVITY_PAGE, taskActivity } from "./task-activity";
 import { appOnlyToolMeta } from "./task-card";
 import { statusSentences } from "./task-sentences";
+import { withNewestPieces } from "./partial-sentences";
 import { taskStatusContent } from "./task-status-data";
 
 /** What a check-back tool reaches: the caller's tasks, and how long a call may wait inline. */
@@ -77,7 +78,7 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
     async run({ taskId }, ctx) {
       const snapshot = await ctx.gateway.get(taskId);
       if (!snapshot) return notFound(taskId);
-      return statusResult(statusSentences(snapshot), snapshot);
+      return statusResult(withNewestPieces(statusSentences(snapshot), snapshot), snapshot);
     },
   }),
   define({
@@ -155,6 +156,7 @@ const ACTIVITY_OUTPUT_SCHEMA: JsonObject = {
     status: { type: "string" },
     steps: { type: "array" },
     logs: { type: "array" },
+    partial: { type: "array" },
     cursor: { type: "integer" },
     more: { type: "boolean" },
   },

@@ -3,10 +3,11 @@
  * task card first on the first page), and what reading a URI finds. Each era frames the answer
  * for its wire (2026-07-28 adds caching hints) and says "not found" its own way.
  */
-import { TASK_RESOURCE_TEMPLATE, parseTaskResourceUri, taskResourceUri, type TaskGateway, type TaskSnapshot } from "../core";
+import { TASK_RESOURCE_TEMPLATE, taskResourceUri, type TaskGateway, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { isTaskCardUri, readTaskCard, taskCardResource } from "./task-card";
 import { taskDocument } from "./task-document";
+import { parseTaskReadUri } from "./partial-output";
 import { taskPage } from "./tasks";
 
 /** The task template; `howToWatch` is the era's way to hear of changes ("subscribe to it"). */
@@ -32,14 +33,18 @@ export type ResourceRead =
   | { kind: "task"; snapshot: TaskSnapshot; contents: JsonObject[] }
   /** Not a URI of this server's. */
   | { kind: "unknown_uri" }
+  /** A task URI whose `?after=` is not a whole number. */
+  | { kind: "bad_after" }
   /** A task URI whose task is unknown, expired or another principal's. */
   | { kind: "not_found" };
 
 export async function readResource(gateway: TaskGateway, uri: string): Promise<ResourceRead> {
   if (isTaskCardUri(uri)) return { kind: "card", contents: readTaskCard() };
-  const taskId = parseTaskResourceUri(uri);
-  if (!taskId) return { kind: "unknown_uri" };
-  const snapshot = await gateway.get(taskId);
+  // `task://{id}?after=N`: only the partial pieces after N (docs/partial-results.md).
+  const target = parseTaskReadUri(uri);
+  if (!target) return { kind: "unknown_uri" };
+  if (target === "bad_after") return { kind: "bad_after" };
+  const snapshot = await gateway.get(target.taskId, { piecesAfter: target.after ?? 0 });
   if (!snapshot) return { kind: "not_found" };
   return { kind: "task", snapshot, contents: [{ uri, mimeType: "application/json", text: JSON.stringify(taskDocument(snapshot)) }] };
 }

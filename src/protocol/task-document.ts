@@ -1,11 +1,13 @@
 /**
  * The task as one JSON document: what `resources/read` of its `task://` URI and `GET /tasks/{id}`
  * return. The fields of `tasks/get`, plus progress, the pending questions (`inputRequests`) while
- * it waits for an answer and, once terminal, the result.
+ * it waits for an answer, the partial output so far (`partial`, once there is any) and, once
+ * terminal, the result.
  */
 import { echoMeta, isTerminal, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { inputRequestsOf } from "./input-requests";
+import { partialField } from "./partial-output";
 
 export function taskDocument(snapshot: TaskSnapshot): JsonObject {
   const meta = echoMeta(snapshot.meta);
@@ -13,6 +15,8 @@ export function taskDocument(snapshot: TaskSnapshot): JsonObject {
   if (snapshot.progress) doc["progress"] = snapshot.progress;
   const inputRequests = inputRequestsOf(snapshot);
   if (inputRequests) doc["inputRequests"] = inputRequests;
+  const partial = partialField(snapshot);
+  if (partial) doc["partial"] = partial;
   if (isTerminal(snapshot.task.status) && snapshot.outcome) {
     if (snapshot.outcome.kind === "result") doc["result"] = snapshot.outcome.result;
     else doc["error"] = snapshot.outcome.error;

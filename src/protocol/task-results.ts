@@ -8,6 +8,7 @@ import type { JsonObject } from "../json";
 import { ProtocolError } from "./errors";
 import { taskReport, viewMeta } from "./model-facing";
 import { sentencesText, stillRunningSentences } from "./task-sentences";
+import { withOutputSoFar } from "./partial-sentences";
 
 /** The `_meta` key that ties a message to its task (2025-11-25 tasks; kept by the tasks extension). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
@@ -28,7 +29,7 @@ export function finalResult(taskId: string, outcome: TaskOutcome, meta: TaskMeta
  * the task as data for the card in `_meta` (docs/model-facing.md).
  */
 export function stillRunningResult(snapshot: TaskSnapshot, baseUrl: string): JsonObject {
-  const sentences = stillRunningSentences(snapshot, baseUrl);
+  const sentences = withOutputSoFar(stillRunningSentences(snapshot, baseUrl), snapshot);
   const { taskId } = snapshot.task;
   const uri = taskResourceUri(taskId);
   return {

@@ -5,6 +5,7 @@
  * long ones (30 s and more) end the run and the task's alarm resumes it, holding nothing.
  * With `parallel: true` the items are fanned out instead: each one a queue message, run by the
  * step consumer concurrently with the others, its result stored in the task (docs/fan-out.md).
+ * Each finished item is published as partial output, `Item {n} of {items}: {n²}.` (docs/partial-results.md).
  */
 import * as z from "zod";
 import { defineStep } from "../jobs/steps";
@@ -12,10 +13,16 @@ import { defineTool } from "./define";
 
 /** One item's simulated work, run by the step queue's consumer when fanned out. */
 export const processItem = defineStep({
-  input: z.object({ item: z.number().int().min(1), seconds: z.number().min(0).max(60) }),
-  async run({ item, seconds }, ctx) {
+  input: z.object({
+    item: z.number().int().min(1),
+    seconds: z.number().min(0).max(60),
+    items: z.number().int().min(1).optional(),
+  }),
+  async run({ item, seconds, items }, ctx) {
     // A plain timer: the item is one consumer invocation, and the signal stops it on cancel.
     if (seconds > 0) await ctx.sleep(seconds);
+    // Recorded with the item's result, so the pieces come in the order items finish.
+    if (items !== undefined) await ctx.publish(`Item ${item} of ${items}: ${item * item}.`);
     return item * item;
   },
 });
@@ -35,7 +42,7 @@ export default defineTool({
   async run({ items, secondsPerItem, parallel }, job) {
     let checksum = 0;
     if (parallel) {
-      const inputs = Array.from({ length: items }, (_, i) => ({ item: i + 1, seconds: secondsPerItem }));
+      const inputs = Array.from({ length: items }, (_, i) => ({ item: i + 1, seconds: secondsPerItem, items }));
       for (const square of await job.fanOut(processItem, inputs)) checksum += square;
     } else {
       for (let item = 1; item <= items; item++) {
@@ -45,6 +52,8 @@ export default defineTool({
           if (secondsPerItem > 0) await job.sleep(secondsPerItem, `processing item ${item} of ${items}`);
           return item * item;
         });
+        // After the step, not inside it: a replay skips a finished step's body, and this repeat is recorded once.
+        await job.publish(`Item ${item} of ${items}: ${item * item}.`);
         await job.progress(item, items, `item ${item} of ${items} done`);
       }
     }

@@ -25,7 +25,10 @@ export class PublishReportWorkflow extends TaskWorkflow<PublishReportInput> {
 
   async work({ pages }: PublishReportInput, task: TaskLink): Promise<string> {
     for (let page = 1; page <= pages; page++) {
-      await task.step(`page ${page}`, async () => (await pause(PAGE_MS), page), { progress: { done: page, total: pages, message: `page ${page} of ${pages} built` } });
+      await task.step(`page ${page}`, async () => (await pause(PAGE_MS), page), {
+        progress: { done: page, total: pages, message: `page ${page} of ${pages} built` },
+        publish: `Page ${page} of ${pages} built.`,
+      });
     }
     const question = `Publish the report of ${pages} pages?`;
     const answer = await task.ask("publish", {

@@ -12,10 +12,11 @@ import {
   type Progress,
   type TaskRecord,
   type TaskStatus,
+  type PartialPiece,
 } from "../core";
 import type { WebhookRegistration } from "./registration";
 
-export type WebhookEventType = "task.completed" | "task.failed" | "task.cancelled" | "task.input_required" | "task.status" | "task.progress";
+export type WebhookEventType = "task.completed" | "task.failed" | "task.cancelled" | "task.input_required" | "task.status" | "task.progress" | "task.partial";
 
 /** One queued delivery. `id` is the Standard Webhooks `webhook-id`: the same on every retry of the event. */
 export interface WebhookMessage {
@@ -60,6 +61,7 @@ export function webhookMessagesFor(record: TaskRecord, events: readonly TaskEven
     let status = record.status;
     let statusMessage = record.statusMessage;
     let progress: Progress | undefined;
+    let piece: PartialPiece | undefined;
     if (event.type === "status") {
       status = event.data.status;
       statusMessage = event.data.statusMessage;
@@ -69,6 +71,10 @@ export function webhookMessagesFor(record: TaskRecord, events: readonly TaskEven
       throttle = event.at;
       type = "task.progress";
       progress = event.data;
+    } else if (event.type === "partial" && webhook.events.includes("partial")) {
+      // Never throttled: each piece is sent once, so a receiver can rebuild the output in order by `n`.
+      type = "task.partial";
+      piece = event.data;
     }
     if (!type) continue;
     messages.push({
@@ -78,7 +84,7 @@ export function webhookMessagesFor(record: TaskRecord, events: readonly TaskEven
       taskId: record.taskId,
       url: webhook.url,
       type,
-      body: JSON.stringify(webhookBody(record, type, event.at, status, statusMessage, progress)),
+      body: JSON.stringify(withPiece(webhookBody(record, type, event.at, status, statusMessage, progress), piece)),
     });
   }
   return { messages, lastProgressAt: throttle };
@@ -95,6 +101,11 @@ function inputFields(record: TaskRecord, baseUrl: string | undefined) {
     inputRequests: Object.fromEntries(questions.map(([key, question]) => [key, elicitationRequest(question)])),
     ...(baseUrl !== undefined && { inputUrl: `${baseUrl}/tasks/${record.taskId}/input` }),
   };
+}
+
+/** A `task.partial` body carries its piece (`{ n, content }`) in `data.piece`. */
+function withPiece<B extends { data: object }>(body: B, piece: PartialPiece | undefined): B {
+  return piece ? { ...body, data: { ...body.data, piece } } : body;
 }
 
 function webhookBody(record: TaskRecord, type: WebhookEventType, at: number, status: TaskStatus, statusMessage: string | undefined, progress: Progress | undefined) {

@@ -8,7 +8,7 @@ import { checkDestination } from "./destination";
 import { decodeWebhookSecret } from "./sign";
 import type { WebhookSettings } from "../config";
 
-export const OPTIONAL_WEBHOOK_EVENTS = ["working", "progress"] as const;
+export const OPTIONAL_WEBHOOK_EVENTS = ["working", "progress", "partial"] as const;
 export type OptionalWebhookEvent = (typeof OPTIONAL_WEBHOOK_EVENTS)[number];
 
 export const WebhookRegistrationSchema = z.strictObject({
@@ -24,7 +24,7 @@ export interface WebhookRegistration {
 
 export type RegistrationCheck = { ok: true; webhook: WebhookRegistration } | { ok: false; message: string };
 
-const HELP = `Expected { "url": "https://…", "events"?: ["working", "progress"] } (terminal statuses and input_required are always sent).`;
+const HELP = `Expected { "url": "https://…", "events"?: ["working", "progress", "partial"] } (terminal statuses and input_required are always sent).`;
 
 export function parseWebhookRegistration(raw: unknown, settings: WebhookSettings): RegistrationCheck {
   if (settings.secret === undefined) {

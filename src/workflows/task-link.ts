@@ -7,7 +7,7 @@
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import { questionProblem, type InputAnswer, type InputQuestion, type EngineReport, type ReportReply, type LogLevel } from "../core";
+import { questionProblem, type PartialBlock, type InputAnswer, type InputQuestion, type EngineReport, type ReportReply, type LogLevel } from "../core";
 import { answerEventType, questionNote } from "./names";
 
 /** The task's Durable Object, as the Workflow reaches it. */
@@ -27,12 +27,15 @@ export interface ProgressReport {
 export interface StepOptions {
   /** Progress to report once the step has finished. */
   progress?: ProgressReport;
+  /** Partial output to publish once the step has finished, with it: recorded once, however often the step runs. */
+  publish?: string | PartialBlock | (string | PartialBlock)[];
   /** The step's retries and timeout (Workflows' WorkflowStepConfig; by default 5 retries, 10 minutes). */
   config?: WorkflowStepConfig;
 }
 
 export class TaskLink {
   private asked = 0;
+  private published = 0;
 
   constructor(
     private readonly task: TaskReports,
@@ -54,12 +57,26 @@ export class TaskLink {
    * reported from inside the step: a replayed Workflow skips the step and reports nothing again.
    * @example await task.step(`page ${page}`, () => buildPage(page), { progress: { done: page, total: pages } })
    */
-  async step<T extends Rpc.Serializable<T>>(name: string, fn: () => Promise<T>, { progress, config = {} }: StepOptions = {}): Promise<T> {
+  async step<T extends Rpc.Serializable<T>>(name: string, fn: () => Promise<T>, options: StepOptions = {}): Promise<T> {
+    const { progress, publish, config = {} } = options;
     return this.workflowStep.do(name, config, async () => {
       const value = await fn();
-      await this.send({ step: name, ...(progress && { progress: progressOf(progress) }) });
+      const content = publish === undefined ? undefined : Array.isArray(publish) ? publish : [publish];
+      const published = content && { publish: { key: `step:${name}`, content } };
+      await this.send({ step: name, ...(progress && { progress: progressOf(progress) }), ...published });
       return value;
     });
+  }
+
+  /**
+   * Partial output (strings or text / resource_link blocks), each the task's next piece. A step of
+   * its own, counted like `ask`: a replayed Workflow skips it. Inside a `step`, use its `publish` option.
+   * @example await task.publish(`Found ${rows} rows.`)
+   */
+  async publish(...pieces: (string | PartialBlock)[]): Promise<void> {
+    const n = ++this.published;
+    const report = { publish: { key: `publish:${n}`, content: pieces } };
+    await this.workflowStep.do(`mcp: publish ${n}`, async () => void (await this.send(report)));
   }
 
   /**
@@ -82,6 +99,8 @@ export class TaskLink {
   /** Sends a report; throws (ending the instance) when the task is no longer there to hear it. */
   async send(report: EngineReport): Promise<{ expiresAt: number }> {
     const reply = await this.task.report(report);
+    const refused = reply.state === "live" ? reply.refused : undefined;
+    if (refused !== undefined) throw new NonRetryableError(`task.publish: ${refused}`);
     if (reply.state !== "live") {
       throw new NonRetryableError(reply.state === "ended" ? "The task has ended (cancelled or failed), so its Workflow stops." : "The task is gone (its ttl ran out), so its Workflow stops.");
     }

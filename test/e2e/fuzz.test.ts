@@ -93,7 +93,7 @@ function modernRequest(headers: Record<string, string>): { headers: Record<strin
   const params = pick<() => Record<string, unknown>>([
     () => ({ name: pick(["countdown", "echo", "build_report", "task_status", "deploy", "task_input", "..", hostileValues()]), arguments: pick([{ seconds: pick([1, 2, hostileValues()]) }, { text: hostileValues() }, { pages: hostileValues() }, { taskId: someTask(), inputResponses: badAnswers() }, { service: "api", version: "v2" }, hostileValues()]), task: pick([undefined, { ttl: hostileValues() }]), requestState: pick([undefined, undefined, forgedState()]), inputResponses: pick([undefined, { k: { action: "accept" } }, badAnswers(), hostileValues()]) }),
     () => ({ taskId: someTask(), inputResponses: pick([{}, { k: { action: pick(["accept", "nope"]), content: hostileValues() } }, badAnswers(), hostileValues()]) }),
-    () => ({ uri: pick([`task://${taskId}`, "task://../../x", hostileValues()]) }),
+    () => ({ uri: pick([`task://${taskId}`, "task://../../x", `task://${taskId}?after=${pick(["-1", "x", "1&y=2", "99999999999", "3"])}`, hostileValues()]) }),
     () => ({ notifications: pick([{ taskIds: [someTask(), hostileValues()] }, { resourceSubscriptions: [pick([`task://${taskId}`, hostileValues()])] }, { toolsListChanged: hostileValues() }, hostileValues()]) }),
     () => ({ cursor: hostileValues() }),
   ])();
@@ -141,7 +141,7 @@ function request(): FuzzRequest {
     return { method: "POST", path: "/mcp", headers, body: JSON.stringify(batch) };
   }
   if (kind === 3) return { method: pick(["GET", "DELETE", "PUT", "PATCH", "OPTIONS", "HEAD", "TRACE"]), path: pick(["/mcp", "/tasks/x", "/", "/.well-known/oauth-protected-resource", "/authorize", "/tasks", `/tasks/${"f".repeat(32)}/cancel`, "/tasks/x/cancel"]), headers };
-  if (kind === 4) return { method: "GET", path: pick(["/tasks/", "/tasks/../../etc/passwd", "/tasks/%2e%2e%2f%2e%2e", `/tasks/${"f".repeat(32)}/events`, `/tasks/${"F".repeat(32)}`, "/tasks/%00", `/tasks/${"a".repeat(5000)}`, "/tasks/💥/events", `/tasks/${"c".repeat(32)}/events?lastEventId=t.${"c".repeat(32)}.0.-1`]), headers };
+  if (kind === 4) return { method: "GET", path: pick(["/tasks/", "/tasks/../../etc/passwd", "/tasks/%2e%2e%2f%2e%2e", `/tasks/${"f".repeat(32)}/events`, `/tasks/${"F".repeat(32)}`, "/tasks/%00", `/tasks/${"a".repeat(5000)}`, "/tasks/💥/events", `/tasks/${"c".repeat(32)}/events?lastEventId=t.${"c".repeat(32)}.0.-1`, ...afterPaths(waitingId)]), headers };
   if (kind === 6) {
     // The console's routes: task lists with hostile cursors and limits, cancels of hostile ids.
     const hostile = () => {
@@ -238,6 +238,10 @@ async function fire(url: string, requests: FuzzRequest[], label: string): Promis
   console.log(`fuzz seed ${SEED}: ${requests.length} ${label}, status histogram ${sorted.map(([s, n]) => `${s}×${n}`).join(", ")}`);
   return failures;
 }
+
+/** The partial-output reader's `after` (docs/partial-results.md), hostile. */
+const afterPaths = (taskId: string): string[] =>
+  ["-1", "1e3", "99999999999999999999", "%00", "", "0x10", "1&after=2", "💥"].map((after) => `/tasks/${taskId}?after=${after}`);
 
 describe(`fuzz (seed ${SEED})`, () => {
   it(`survives ${COUNT} hostile requests with no 5xx and leaves earlier tasks intact`, { timeout: 180_000 }, async ({ expect }) => {

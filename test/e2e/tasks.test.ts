@@ -198,7 +198,7 @@ describe("the plain HTTP view", () => {
     const names = events.map((e) => e.event);
     expect(names[0]).toBe("status");
     expect(names[names.length - 1]).toBe("result");
-    expect(new Set(names)).toEqual(new Set(["status", "step", "progress", "result"]));
+    expect(new Set(names)).toEqual(new Set(["status", "step", "partial", "progress", "result"]));
     expect(events.filter((e) => e.event === "step").map((e) => JSON.parse(e.data))).toEqual([{ name: "item-1" }, { name: "item-2" }]);
     expect(events.filter((e) => e.event === "progress").map((e) => JSON.parse(e.data).progress)).toEqual([1, 2]);
     expect(JSON.parse(events[events.length - 1]?.data ?? "{}")).toMatchObject({ structuredContent: { items: 2, checksum: 5 } });

@@ -206,7 +206,7 @@ describe("the step consumer", () => {
     const last = message(principal, taskId, 1, 3);
     expect((await consume(step.find, [last])).explicitAcks).toEqual([last.id]);
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("failed"), settle);
-    expect((await stub.get())?.task.statusMessage).toBe('processItem[1] (input {"item":2,"seconds":0}) failed: HTTP 503 from the image service (gave up after 3 attempts)');
+    expect((await stub.get())?.task.statusMessage).toBe('processItem[1] (input {"item":2,"seconds":0,"items":2}) failed: HTTP 503 from the image service (gave up after 3 attempts)');
     const logs = (await eventsOf(stub, "log")).map((l) => l["message"]);
     expect(logs.filter((m) => String(m).includes("attempt failed"))).toHaveLength(2);
   });
@@ -219,7 +219,7 @@ describe("the step consumer", () => {
     });
     await consume(step.find, [message(principal, taskId, 0)]);
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("failed"), settle);
-    expect((await stub.get())?.task.statusMessage).toMatch(/^processItem\[0\] \(input \{"item":1,"seconds":0\}\) failed: item 1 is corrupt$/);
+    expect((await stub.get())?.task.statusMessage).toMatch(/^processItem\[0\] \(input \{"item":1,"seconds":0,"items":3\}\) failed: item 1 is corrupt$/);
     await consume(step.find, [message(principal, taskId, 1), message(principal, taskId, 2)]);
     expect(step.runs).toEqual([1]);
   });

@@ -24,7 +24,8 @@ describe("a job started by its task's creation", () => {
     expect(created.ended?.snapshot.task.status).toBe("completed");
     expect(created.ended?.snapshot.outcome).toMatchObject({ kind: "result", result: { content: [{ type: "text", text: "Processed 2 items." }] } });
     const answered = (created.ended?.events ?? []).map((e) => [e.seq, e.type]);
-    expect(answered.map(([, type]) => type)).toEqual(["status", "status", "step", "progress", "step", "progress", "status", "result"]);
+    // Each item's piece of partial output (docs/partial-results.md) is held with the rest and stored with it.
+    expect(answered.map(([, type]) => type)).toEqual(["status", "status", "step", "partial", "progress", "step", "partial", "progress", "status", "result"]);
     // Any later call finds it written, with the log the call was answered with.
     expect((await stub.events(0)).map((e) => [e.seq, e.type])).toEqual(answered);
     expect((await storedEvents(stub)).map((e) => [e.seq, e.type])).toEqual(answered);

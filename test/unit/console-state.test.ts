@@ -18,6 +18,18 @@ const view = (status: ListedTask["status"], lastUpdatedAt: string, statusMessage
 const apply = (state: TaskState, ...events: TaskEvent[]) => events.reduce(applyEvent, state);
 
 describe("console state", () => {
+  it("shows partial pieces in order, once, from the stream and the document alike", ({ expect }) => {
+    const piece = (n: number) => JSON.stringify({ n, content: { type: "text", text: `Item ${n} of 3: ${n * n}.` } });
+    const events = [2, 1, 1].map((n, i) => parseTaskEvent("partial", piece(n), i + 1)).filter((e): e is TaskEvent => e !== undefined);
+    expect(events).toHaveLength(3);
+    const streamed = apply(fromListed(listed()), ...events);
+    expect(streamed.partial).toEqual([{ n: 1, text: "Item 1 of 3: 1." }, { n: 2, text: "Item 2 of 3: 4." }]);
+    const link = { n: 3, content: { type: "resource_link", uri: "https://x.test/r", name: "report" } };
+    const read = applyDocument(streamed, { ...listed(), partial: { count: 3, pieces: [{ n: 2, content: { type: "text", text: "Item 2 of 3: 4." } }, link] } });
+    expect(read.partial?.map((p) => p.text)).toEqual(["Item 1 of 3: 1.", "Item 2 of 3: 4.", "report (https://x.test/r)"]);
+    expect(read.partialCount).toBe(3);
+  });
+
   it("reads a waiting task's questions from its document and forgets them once it goes on", ({ expect }) => {
     const question = { method: "elicitation/create" as const, params: { message: "Deploy?", requestedSchema: { properties: { confirm: { type: "boolean" } }, required: ["confirm"] } } };
     const waiting = apply(fromListed(listed({ tool: "deploy" })), { type: "status", seq: 1, task: view("input_required", "2026-11-23T10:00:02.000Z", "Deploy?") });

@@ -62,18 +62,20 @@ describe("taskActivity", () => {
       progress(4, 1),
       { seq: 5, at: at(5), type: "step", data: { name: "item-1" } },
       { seq: 6, at: at(6), type: "log", data: { level: "warning", message: "slow" } },
-      { seq: 7, at: at(7), type: "result", data: { content: [] } },
+      { seq: 7, at: at(7), type: "partial", data: { n: 1, content: { type: "text", text: "Item 1 of 2: 1." } } },
+      { seq: 8, at: at(8), type: "result", data: { content: [] } },
     ];
     expect(taskActivity(events, 3)).toEqual({
       steps: [{ name: "item-1", at: "2026-11-23T12:00:05.000Z" }],
       logs: [{ level: "warning", message: "slow", at: "2026-11-23T12:00:06.000Z" }],
-      cursor: 7,
+      partial: [{ n: 1, text: "Item 1 of 2: 1.", at: "2026-11-23T12:00:07.000Z" }],
+      cursor: 8,
       more: false,
     });
   });
 
   it("keeps the cursor where it was when nothing is new", ({ expect }) => {
-    expect(taskActivity([], 12)).toEqual({ steps: [], logs: [], cursor: 12, more: false });
+    expect(taskActivity([], 12)).toEqual({ steps: [], logs: [], partial: [], cursor: 12, more: false });
   });
 
   it("says more events wait when the page is full", ({ expect }) => {

@@ -30,6 +30,8 @@ export class Card {
   private readonly bar = el("progress");
   private readonly count = el("span", "count");
   private readonly message = el("p", "message");
+  /** The partial output so far (test hook: `[data-partial]`, one `li[data-n]` per piece). */
+  private readonly output = el("div", "partial");
   private readonly outcome = el("div", "outcome");
   private readonly asking = el("div", "asking");
   /** The question the form shows (its key), so a re-render keeps what the person typed. */
@@ -59,7 +61,9 @@ export class Card {
       this.act.details(state.taskId, open);
     });
     this.asking.hidden = true;
-    this.root.append(head, meter, this.message, this.asking, this.outcome, this.body);
+    this.output.dataset["partial"] = "";
+    this.output.hidden = true;
+    this.root.append(head, meter, this.message, this.output, this.asking, this.outcome, this.body);
     this.render(state, undefined);
   }
 
@@ -85,6 +89,7 @@ export class Card {
     this.renderCancel(state);
     if (previous?.result !== state.result || previous?.error !== state.error || !previous) this.renderOutcome(state);
     this.renderProgress(state);
+    if (previous?.partial !== state.partial || !previous) this.renderPartial(state);
     this.renderQuestion(state);
     if (previous?.steps !== state.steps || previous?.logs !== state.logs || previous?.eventsRead !== state.eventsRead || !previous) this.renderDetails(state);
   }
@@ -153,6 +158,23 @@ export class Card {
     const text = isTerminalStatus(state.status) ? (this.outcome.hidden ? state.statusMessage : undefined) : (progress?.message ?? state.statusMessage);
     this.message.textContent = text ?? "";
     this.message.hidden = !text;
+  }
+
+  private renderPartial(state: TaskState): void {
+    const pieces = state.partial ?? [];
+    this.output.hidden = pieces.length === 0;
+    if (pieces.length === 0) return this.output.replaceChildren();
+    const count = state.partialCount ?? pieces.length;
+    const list = el("ol", "pieces");
+    for (const piece of pieces) {
+      const item = el("li", undefined, piece.text);
+      item.value = piece.n;
+      item.dataset["n"] = String(piece.n);
+      list.append(item);
+    }
+    const earlier = count - pieces.length;
+    const more = earlier > 0 ? [el("p", "muted", `${earlier} earlier pieces not shown`)] : [];
+    this.output.replaceChildren(el("h3", undefined, `Output so far (${count})`), ...more, list);
   }
 
   private renderOutcome(state: TaskState): void {

@@ -67,11 +67,27 @@ export const InputRequestSchema = z.looseObject({
 });
 export type InputRequest = z.infer<typeof InputRequestSchema>;
 
+/** A piece of partial output: its number and one content block (text, or a resource link). */
+const PieceSchema = z.looseObject({
+  n: z.number(),
+  content: z.looseObject({
+    type: z.string(),
+    text: z.optional(z.string()),
+    uri: z.optional(z.string()),
+    name: z.optional(z.string()),
+  }),
+});
+type Piece = z.infer<typeof PieceSchema>;
+/** A piece in one line: its text, or a link's name and address. */
+export const pieceText = ({ content }: Piece): string =>
+  content.text ?? `${content.name ?? content.type}${content.uri ? ` (${content.uri})` : ""}`;
+
 /** `GET /tasks/{id}` and `POST /tasks/{id}/cancel|input`: the task with its progress, questions and outcome. */
 export const TaskDocumentSchema = z.looseObject({
   ...TaskViewShape,
   tool: z.string(),
   progress: z.optional(ProgressSchema),
+  partial: z.optional(z.looseObject({ count: z.number(), pieces: z.optional(z.array(PieceSchema)) })),
   inputRequests: z.optional(z.record(z.string(), InputRequestSchema)),
   result: z.optional(ToolResultSchema),
   error: z.optional(TaskErrorSchema),
@@ -90,6 +106,7 @@ export type TaskEvent =
   | { type: "progress"; seq: number; progress: Progress }
   | { type: "step"; seq: number; name: string }
   | { type: "log"; seq: number; level: string; message: string }
+  | { type: "partial"; seq: number; n: number; text: string }
   | { type: "result"; seq: number; result: ToolResult }
   | { type: "result"; seq: number; error: TaskError };
 
@@ -127,6 +144,10 @@ export function parseTaskEvent(type: string | undefined, data: string, seq: numb
     case "log": {
       const log = LogSchema.safeParse(json);
       return log.success ? { type, seq, level: log.data.level, message: log.data.message } : undefined;
+    }
+    case "partial": {
+      const piece = PieceSchema.safeParse(json);
+      return piece.success ? { type, seq, n: piece.data.n, text: pieceText(piece.data) } : undefined;
     }
     case "result": {
       const failed = ResultErrorSchema.safeParse(json);

@@ -4,10 +4,18 @@
  * final: a lagging list entry never brings a finished task back to "working". No DOM here, so
  * the rules are unit-tested in Node.
  */
-import { isTerminalStatus, type InputRequest, type ListedTask, type Progress, type TaskDocument, type TaskError, type TaskEvent, type TaskStatus, type TaskView, type ToolResult } from "./schema";
+import { isTerminalStatus, pieceText, type InputRequest, type ListedTask, type Progress, type TaskDocument, type TaskError, type TaskEvent, type TaskStatus, type TaskView, type ToolResult } from "./schema";
 
 /** Log lines kept per task: enough to read what happened, bounded for a long job. */
 export const MAX_LOG_LINES = 200;
+
+/** Partial pieces kept per task: the newest, the rest counted (the task document has them all). */
+export const MAX_PIECES_SHOWN = 50;
+
+export interface PieceLine {
+  n: number;
+  text: string;
+}
 
 export interface LogLine {
   level: string;
@@ -27,6 +35,9 @@ export interface TaskState {
   logs: LogLine[];
   /** Log lines dropped from the front to stay within MAX_LOG_LINES. */
   logsDropped: number;
+  /** The newest partial pieces, in order (at most MAX_PIECES_SHOWN), and how many there are in all. */
+  partial?: PieceLine[];
+  partialCount?: number;
   result?: ToolResult;
   error?: TaskError;
   /** The questions it waits on, while `input_required` (read from the task document). */
@@ -86,6 +97,8 @@ export function applyDocument(state: TaskState, doc: TaskDocument): TaskState {
   if (doc.progress && (!next.progress || doc.progress.progress >= next.progress.progress)) next.progress = doc.progress;
   if (doc.result) next.result = doc.result;
   if (doc.error) next.error = doc.error;
+  for (const piece of doc.partial?.pieces ?? []) Object.assign(next, withPiece(next, piece.n, pieceText(piece)));
+  if (doc.partial && doc.partial.count > (next.partialCount ?? 0)) next.partialCount = doc.partial.count;
   if (next.status === "input_required" && doc.status === "input_required" && doc.inputRequests) next.inputRequests = doc.inputRequests;
   // A finished task's document holds its final progress and outcome: nothing more to read.
   if (isTerminalStatus(doc.status)) next.outcomeRead = true;
@@ -112,12 +125,22 @@ export function applyEvent(state: TaskState, event: TaskEvent): TaskState {
       next.logsDropped = state.logsDropped + over;
       return next;
     }
+    case "partial":
+      return { ...next, ...withPiece(state, event.n, event.text) };
     case "result":
       if ("error" in event) next.error = event.error;
       else next.result = event.result;
       next.outcomeRead = true;
       return next;
   }
+}
+
+/** The pieces once piece `n` is added; a piece already shown (a replay, the document) changes nothing. */
+function withPiece(state: TaskState, n: number, text: string): Pick<TaskState, "partial" | "partialCount"> {
+  const shown = state.partial ?? [];
+  if (shown.some((piece) => piece.n === n)) return { partial: shown, partialCount: state.partialCount ?? shown.length };
+  const partial = [...shown, { n, text }].sort((a, b) => a.n - b.n).slice(-MAX_PIECES_SHOWN);
+  return { partial, partialCount: Math.max(state.partialCount ?? 0, n) };
 }
 
 /** The bar's numbers: a finished task with no total shows full; a running one with none, indeterminate. */

@@ -56,6 +56,8 @@ export type TaskData = z.infer<typeof TaskDataSchema>;
 export const ActivitySchema = z.extend(TaskDataSchema, {
   steps: z.array(z.object({ name: z.string(), at: z.string() })),
   logs: z.array(z.object({ level: z.string(), message: z.string(), at: z.string() })),
+  /** Partial output after the cursor (absent from a server that has none). */
+  partial: z._default(z.array(z.object({ n: z.number(), text: z.string(), at: z.string() })), []),
   cursor: z.int().check(z.minimum(0)),
   more: z.boolean(),
 });

@@ -21,6 +21,9 @@ export interface CardModel {
   steps: Activity["steps"];
   stepCount: number;
   logs: Activity["logs"];
+  /** The newest partial pieces, and how many there are in all. */
+  partial: Activity["partial"];
+  partialCount: number;
   /** Something the person should know that is not the task's state (lost connection, no tool access). */
   notice?: string;
   busy?: "cancel" | "answer";
@@ -35,7 +38,7 @@ const VIEW_REFRESH_MS = 1000;
 const MAX_BACKOFF_MS = 15_000;
 
 export class TaskFollower {
-  readonly model: CardModel = { steps: [], stepCount: 0, logs: [], answered: [] };
+  readonly model: CardModel = { steps: [], stepCount: 0, logs: [], partial: [], partialCount: 0, answered: [] };
   private cursor = 0;
   private following?: string;
   private stopped = false;
@@ -152,12 +155,14 @@ export class TaskFollower {
 
   /** Takes one poll's answer; true once the task has ended and every event was read. */
   private apply(activity: Activity): boolean {
-    const { steps, logs, cursor, more, ...task } = activity;
+    const { steps, logs, partial, cursor, more, ...task } = activity;
     this.cursor = cursor;
     this.model.task = task;
     this.model.stepCount += steps.length;
     this.model.steps = [...this.model.steps, ...steps].slice(-KEEP_STEPS);
     this.model.logs = [...this.model.logs, ...logs].slice(-KEEP_LOGS);
+    this.model.partialCount = Math.max(this.model.partialCount, ...partial.map((piece) => piece.n));
+    this.model.partial = [...this.model.partial, ...partial].slice(-KEEP_STEPS);
     // Questions the task no longer asks may be asked again under the same key later: forget them.
     this.model.answered = this.model.answered.filter((key) => task.inputRequests?.[key] !== undefined);
     const ended = isTerminal(task.status) && !more;

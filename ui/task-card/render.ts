@@ -85,6 +85,7 @@ export class CardView {
 
     this.renderQuestion(model);
     this.renderSteps(model);
+    this.renderPartial(model);
     this.renderLogs(model);
     if (model.result !== this.shownResult || task?.error !== undefined) {
       this.shownResult = model.result;
@@ -148,6 +149,14 @@ export class CardView {
     const items = shown.map((step) => el("li", { title: clock(step.at) }, step.name));
     if (model.stepCount > shown.length) items.unshift(el("li", { class: "more" }, `${model.stepCount - shown.length} earlier`));
     steps.querySelector("ol")?.replaceChildren(...items);
+  }
+
+  private renderPartial(model: CardModel): void {
+    const output = byId("partial");
+    output.hidden = model.partialCount === 0;
+    byId("partial-count").textContent = `${model.partialCount} so far`;
+    const items = model.partial.map((piece) => el("li", { value: String(piece.n), title: clock(piece.at) }, piece.text));
+    output.querySelector("ol")?.replaceChildren(...items);
   }
 
   private renderLogs(model: CardModel): void {

@@ -19,7 +19,7 @@ import { taskEventFromJson, type TaskEvent } from "../model/events";
 import { parseTaskMeta, type TaskMeta } from "../model/meta";
 import type { JsonObject } from "../../json";
 import { toTaskView, type TaskEntryPage, type TaskPage } from "../model/view";
-import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, TaskSnapshot } from "./task-rpc";
+import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, GetOptions, TaskSnapshot } from "./task-rpc";
 
 export interface CreateTaskRequest {
   tool: string;
@@ -192,9 +192,10 @@ export class TaskGateway {
     return snapshot;
   }
 
-  async get(taskId: string): Promise<TaskSnapshot | undefined> {
+  /** The task; with `piecesAfter`, also its partial pieces after that number (task-rpc.ts GetOptions). */
+  async get(taskId: string, options?: GetOptions): Promise<TaskSnapshot | undefined> {
     if (!isTaskId(taskId)) return undefined;
-    return this.task(taskId).get();
+    return options ? this.task(taskId).get(options) : this.task(taskId).get();
   }
 
   async cancel(taskId: string): Promise<CancelOutcome> {

@@ -4,6 +4,7 @@
  * subscription needs to send "the task as `tasks/get` would answer now" on every change.
  */
 import { outcomeOf, type TaskEvent } from "../model/events";
+import { withPiece } from "../model/partial";
 import type { TaskSnapshot } from "./task-rpc";
 
 /** The snapshot after `event`; the same object when the event changes nothing a view shows (steps, logs). */
@@ -28,6 +29,8 @@ export function applyTaskEvent(snapshot: TaskSnapshot, event: TaskEvent): TaskSn
       const { estimatedEndAt: _stale, ...rest } = snapshot;
       return { ...rest, progress: event.data, lastSeq: event.seq };
     }
+    case "partial":
+      return { ...snapshot, partial: withPiece(snapshot.partial, event.data), lastSeq: event.seq };
     case "result":
       return { ...snapshot, outcome: outcomeOf(event.data), lastSeq: event.seq };
     case "step":

@@ -11,6 +11,7 @@ import type { TaskMeta } from "../model/meta";
 import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from "../model/record";
 import { estimatedEndAt } from "../model/poll-interval";
 import { toTaskView, type TaskView } from "../model/view";
+import type { PartialPiece, PartialSummary } from "../model/partial";
 
 export interface TaskSnapshot {
   task: TaskView;
@@ -22,7 +23,18 @@ export interface TaskSnapshot {
   inputRequests?: Record<string, InputQuestion>;
   /** While it works: when it should be done (ms), from its pace at work (poll-interval.ts, estimatedEndAt). */
   estimatedEndAt?: number;
+  /** The partial output so far, summed up (absent until the first piece). */
+  partial?: PartialSummary;
+  /** The pieces after `piecesAfter`, in order: only when the reader asked for them (GetOptions). */
+  pieces?: PartialPiece[];
+  piecesAfter?: number;
   lastSeq: number;
+}
+
+/** What a reader of a task may ask for beyond its snapshot. */
+export interface GetOptions {
+  /** The partial pieces numbered after this one (0: all of them). */
+  piecesAfter?: number;
 }
 
 /** `createdAt` (ms) is the gateway's, so the principal's index and the task itself agree on it. */
@@ -81,6 +93,7 @@ export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): 
     ...(record.outcome && { outcome: record.outcome }),
     ...(record.status === "input_required" && { inputRequests: pendingInputs(record) }),
     ...(record.status === "working" && withEnd(estimatedEndAt(record))),
+    ...(record.partial && { partial: record.partial }),
     lastSeq,
   };
 }

@@ -5,6 +5,7 @@
 import type { InputAction } from "./questions";
 import type { Progress, TaskOutcome } from "./record";
 import type { JsonObject } from "../../json";
+import type { PartialPiece } from "./partial-types";
 import type { TaskView } from "./view";
 
 export type LogLevel = "debug" | "info" | "notice" | "warning" | "error";
@@ -20,6 +21,8 @@ export interface TaskEventData {
   question: { key: string; message: string; requestedSchema: JsonObject };
   /** A question was answered (the answer's content is stored with the steps, not logged). */
   answer: { key: string; action: InputAction };
+  /** A piece of partial output the job published (partial.ts), numbered from 1. */
+  partial: PartialPiece;
   /** The final tool result, or `{ error }` when the call ended with a JSON-RPC error: the log's last event. */
   result: JsonObject;
 }
@@ -28,7 +31,16 @@ export type TaskEventType = keyof TaskEventData;
 export type NewTaskEvent = { [K in TaskEventType]: { type: K; data: TaskEventData[K] } }[TaskEventType];
 export type TaskEvent = NewTaskEvent & { seq: number; at: number };
 
-const KNOWN: { readonly [K in TaskEventType]: true } = { status: true, progress: true, step: true, log: true, question: true, answer: true, result: true };
+const KNOWN: { readonly [K in TaskEventType]: true } = {
+  status: true,
+  progress: true,
+  step: true,
+  log: true,
+  question: true,
+  answer: true,
+  partial: true,
+  result: true,
+};
 
 export const isTaskEventType = (type: string): type is TaskEventType => Object.hasOwn(KNOWN, type);
 

@@ -4,6 +4,7 @@
 import type { JsonObject } from "../../json";
 import type { InputAction } from "./questions";
 import type { TaskMeta } from "./meta";
+import type { PartialSummary } from "./partial-types";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 export type RunPhase = "queued" | "running" | "sleeping" | "backoff" | "waiting_input" | "done";
@@ -80,6 +81,8 @@ export interface TaskRecord {
   run: RunState;
   /** Every question asked so far, by key (absent until the job first asks). */
   inputs?: Record<string, AskedInput>;
+  /** The partial output published so far, summed up (absent until the first piece: partial.ts). */
+  partial?: PartialSummary;
 }
 
 /** The questions the task waits on (asked, not yet answered), by key; empty once it has ended. */

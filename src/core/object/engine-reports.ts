@@ -12,6 +12,8 @@ import type { NewTaskEvent } from "../model/events";
 import { isTerminal, type TaskRecord } from "../model/record";
 import type { TaskStorage } from "./storage";
 import { statusEvent } from "../model/transition";
+import { parseBlocks, type PartialLimits } from "../model/partial";
+import { publishPieces } from "./partial-pieces";
 
 const Name = z.string().min(1).max(200);
 export const EngineReportSchema = z
@@ -22,6 +24,8 @@ export const EngineReportSchema = z
     step: Name.optional(),
     /** Kept once under `name` beside the job's steps (`note:<name>`), where the job's next run reads it. */
     note: z.object({ name: Name, value: z.unknown() }).optional(),
+    /** Partial output, recorded once per key (partial-pieces.ts): a replayed report records nothing again. */
+    publish: z.object({ key: Name, content: z.unknown() }).optional(),
     /** Start the job's next run now (it sleeps until its next check otherwise). */
     wake: z.boolean().optional(),
   })
@@ -29,12 +33,13 @@ export const EngineReportSchema = z
 export type EngineReport = z.infer<typeof EngineReportSchema>;
 
 /** "live": taken; "ended": the task is terminal (the engine should stop); "gone": no such task (expired). */
-export type ReportReply = { state: "live"; expiresAt: number } | { state: "ended" | "gone" };
+export type ReportReply = { state: "live"; expiresAt: number; refused?: string } | { state: "ended" | "gone" };
 
 export const noteStepName = (name: string): string => `note:${name}`;
 
 export interface ReportDeps {
   storage: TaskStorage;
+  limits: PartialLimits;
   commit(before: TaskRecord, transition: Transition): Promise<void>;
   append(events: NewTaskEvent[]): void;
   /** The alarm, moved to now: a wake does not change the run's phase, so a commit does not move it. */
@@ -65,7 +70,19 @@ export async function applyReport(record: TaskRecord | undefined, raw: unknown, 
   if (report.note) storage.putStep(noteStepName(report.note.name), report.note.value, now);
   if (report.step !== undefined && storage.putStep(`step:${report.step}`, null, now)) deps.append([{ type: "step", data: { name: report.step } }]);
   if (report.log) deps.append([{ type: "log", data: { level: report.log.level, message: report.log.message.slice(0, 2000) } }]);
-  if (report.progress) await deps.commit(record, recordProgress(record, report.progress, now));
+  let refused: string | undefined;
+  if (report.publish) {
+    const parsed = parseBlocks(report.publish.content);
+    if (!parsed.ok) refused = parsed.message;
+    else {
+      const outcome = publishPieces(deps, `engine:${report.publish.key}`, parsed.blocks, now);
+      if (outcome.kind === "refused") refused = outcome.message;
+    }
+  }
+  if (report.progress) {
+    const current = storage.load() ?? record;
+    await deps.commit(current, recordProgress(current, report.progress, now));
+  }
   if (report.wake) {
     const current = storage.load() ?? record;
     const woken = wakeRun(current, now);
@@ -74,5 +91,5 @@ export async function applyReport(record: TaskRecord | undefined, raw: unknown, 
       await deps.wakeNow();
     }
   }
-  return { state: "live", expiresAt: record.expiresAt };
+  return { state: "live", expiresAt: record.expiresAt, ...(refused !== undefined && { refused }) };
 }

@@ -8,12 +8,16 @@ import type { JobHost } from "../ports";
 import type { NewTaskEvent } from "../model/events";
 import { isTerminal, type Progress, type TaskRecord } from "../model/record";
 import type { TaskStorage } from "./storage";
+import { publishPieces } from "./partial-pieces";
+import type { PartialLimits } from "../model/partial";
 
 export interface TaskJobHostInput {
   record: TaskRecord;
   signal: AbortSignal;
   sliceDeadline: number;
   storage: TaskStorage;
+  /** How much partial output the task may hold. */
+  limits: PartialLimits;
   fanOuts: FanOuts;
   commit(before: TaskRecord, transition: Transition): void;
   append(events: NewTaskEvent[]): void;
@@ -21,7 +25,8 @@ export interface TaskJobHostInput {
   flush(): void;
 }
 
-export function taskJobHost({ record, signal, sliceDeadline, storage, fanOuts, commit, append, flush }: TaskJobHostInput): JobHost {
+export function taskJobHost(input: TaskJobHostInput): JobHost {
+  const { record, signal, sliceDeadline, storage, limits, fanOuts, commit, append, flush } = input;
   return {
     taskId: record.taskId,
     principal: record.principal,
@@ -44,6 +49,7 @@ export function taskJobHost({ record, signal, sliceDeadline, storage, fanOuts, c
       // Automatic progress continues from whatever the task reported before the fan-out.
       start: (request) => fanOuts.start(request, storage.load()?.progress?.progress ?? 0),
     },
+    publish: (key, blocks) => publishPieces({ storage, limits, commit }, key, blocks, Date.now()),
     loadStep: (name) => storage.step(name),
     saveStep: (name, value) => {
       // Only a step's first completion is an event; sleeps are stored the same way, silently.

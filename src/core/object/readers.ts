@@ -14,7 +14,7 @@ import type { TaskStorage } from "./storage";
  * What `GET /tasks/{id}/events` shows (its documented event names). Questions and answers stay out:
  * the `status` event says the task waits and what it asks, and `GET /tasks/{id}` has the form.
  */
-const EVENT_STREAM_TYPES: ReadonlySet<string> = new Set(["status", "progress", "step", "log", "result"]);
+const EVENT_STREAM_TYPES: ReadonlySet<string> = new Set(["status", "progress", "step", "log", "partial", "result"]);
 
 /** The view of a task's event stream: fixed at creation, so a TaskObject builds it once. */
 export function eventStreamView(record: TaskRecord | undefined): EventStreamView {

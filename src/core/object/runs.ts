@@ -88,6 +88,7 @@ export class TaskRuns {
           signal: controller.signal,
           sliceDeadline: now + settings.runSliceMs,
           storage,
+          limits: { maxPieces: settings.partialMaxPieces, maxBytes: settings.partialMaxBytes },
           fanOuts: this.deps.fanOuts,
           commit: (before, transition) => void this.deps.commit(before, transition), // storage is synchronous; only fan-out is async
           append: (events) => this.deps.append(events),

@@ -16,6 +16,7 @@ import { isDueToRun, isExpired, nextAlarmAt, renewLease, type Transition } from 
 import type { TaskObjectWiring } from "../ports";
 import type { NewTaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
+import type { PartialLimits } from "../model/partial";
 import { TaskCommits } from "./commits";
 import { TaskObservers } from "./observers";
 import { TaskOutbox } from "./outbox";
@@ -131,6 +132,11 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
       return undefined;
     }
     return record;
+  }
+
+  /** How much partial output a task may hold (settings PARTIAL_MAX_PIECES, PARTIAL_MAX_BYTES). */
+  protected partialLimits(): PartialLimits {
+    return { maxPieces: this.settings.partialMaxPieces, maxBytes: this.settings.partialMaxBytes };
   }
 
   protected snapshot(record: TaskRecord): TaskSnapshot {

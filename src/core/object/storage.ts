@@ -175,6 +175,27 @@ export class TaskStorage {
     return row ? { value: JSON.parse(row.value) as unknown } : undefined;
   }
 
+  /** Steps whose names sort in [from, to), in name order (a task's partial pieces: partial-pieces.ts). */
+  stepRange(from: string, to: string, limit: number): { name: string; value: unknown }[] {
+    if (this.buffer) {
+      const names = [...this.buffer.steps.keys()].filter((name) => name >= from && name < to).sort();
+      return names.slice(0, limit).flatMap((name) => {
+        const held = this.buffer?.steps.get(name);
+        return held ? [{ name, value: JSON.parse(held.json) as unknown }] : [];
+      });
+    }
+    if (!this.hasSchema()) return [];
+    return this.sql
+      .exec<{ name: string; value: string }>(
+        "SELECT name, value FROM steps WHERE name >= ? AND name < ? ORDER BY name LIMIT ?",
+        from,
+        to,
+        limit,
+      )
+      .toArray()
+      .map((row) => ({ name: row.name, value: JSON.parse(row.value) as unknown }));
+  }
+
   /** Stores a step's result once; returns false if it was already stored (a concurrent duplicate run). */
   putStep(name: string, value: unknown, at: number): boolean {
     if (this.buffer) return this.buffer.putStep(name, value, at);

@@ -16,8 +16,12 @@ import type { LogLevel, TaskEvent } from "../model/events";
 import type { JsonObject } from "../../json";
 import { answerTask } from "./answers";
 import { TaskObjectRuntime } from "./runtime";
+import type { Transition } from "../model/machine";
+import type { TaskRecord } from "../model/record";
 import { launchRun } from "./launch";
 import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, TaskSnapshot } from "../client/task-rpc";
+import type { GetOptions } from "../client/task-rpc";
+import { publishItemPieces, readPieces } from "./partial-pieces";
 
 export class TaskObjectBase extends TaskObjectRuntime {
   // ---- RPC interface -------------------------------------------------------
@@ -79,9 +83,15 @@ export class TaskObjectBase extends TaskObjectRuntime {
     return true;
   }
 
-  async get(): Promise<TaskSnapshot | undefined> {
+  /** The task; with `piecesAfter`, also its partial pieces numbered after that one (partial-pieces.ts). */
+  async get(options: GetOptions = {}): Promise<TaskSnapshot | undefined> {
     const record = this.liveRecord();
-    return record && this.snapshot(record);
+    if (!record) return undefined;
+    const snapshot = this.snapshot(record);
+    const after = options.piecesAfter;
+    if (after === undefined || !Number.isSafeInteger(after) || after < 0) return snapshot;
+    const pieces = record.partial && record.partial.pieces > after ? readPieces(this.storage, after) : [];
+    return { ...snapshot, piecesAfter: after, pieces };
   }
 
   /** The queue delivered the job. Returns what happened, so duplicates are visible in tests and logs. */
@@ -120,6 +130,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
   async report(report: unknown): Promise<ReportReply> {
     return applyReport(this.liveRecord(), report, {
       storage: this.storage,
+      limits: this.partialLimits(),
       commit: (before, transition) => this.commits.commit(before, transition),
       append: (events) => void this.commits.append(events),
       wakeNow: () => this.ctx.storage.setAlarm(Date.now()),
@@ -152,8 +163,19 @@ export class TaskObjectBase extends TaskObjectRuntime {
     return this.fanOutHost.claim(fanOut, indexes);
   }
 
-  /** An item's result as JSON text; stored once, a duplicate or late one is ignored. */
-  async stepDone(fanOut: string, index: number, value: string): Promise<"stored" | "ignored" | "gone"> {
+  /**
+   * An item's result as JSON text; stored once, a duplicate or late one is ignored. `pieces`: what
+   * the item published (StepContext.publish), recorded with its result, once, keyed by the item.
+   */
+  async stepDone(fanOut: string, index: number, value: string, pieces?: unknown): Promise<"stored" | "ignored" | "gone"> {
+    // Before the result: the last item's result may end the task, which takes no pieces after that.
+    if (pieces !== undefined && this.liveRecord()) {
+      const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);
+      const deps = { storage: this.storage, limits: this.partialLimits(), commit };
+      const outcome = publishItemPieces(deps, fanOut, index, pieces);
+      const message = `${fanOut}[${index}]: ${outcome.kind === "refused" ? outcome.message : ""}`;
+      if (outcome.kind === "refused") this.commits.append([{ type: "log", data: { level: "warning", message } }]);
+    }
     return this.fanOutHost.done(fanOut, index, value);
   }
 

@@ -6,6 +6,7 @@ import { ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ReadRes
 import { ErrorCode, ProtocolError, taskNotFound } from "../../protocol/errors";
 import { readResource, resourcesPage, taskResourceTemplate } from "../../protocol/resources";
 import type { McpContext } from "../context";
+import { BAD_AFTER } from "../../protocol/partial-output";
 import type { SdkServer } from "../sdk-server";
 
 export function registerResourceHandlers(server: SdkServer, ctx: McpContext): void {
@@ -22,6 +23,8 @@ export function registerResourceHandlers(server: SdkServer, ctx: McpContext): vo
         return { contents: read.contents };
       case "unknown_uri":
         throw new ProtocolError(ErrorCode.InvalidParams, `Unknown resource "${uri.slice(0, 200)}": this server's resources are tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html.`);
+      case "bad_after":
+        throw new ProtocolError(ErrorCode.InvalidParams, `Invalid resource URI "${uri.slice(0, 200)}": ${BAD_AFTER}`);
       case "not_found":
         throw taskNotFound();
     }

@@ -1,0 +1,72 @@
+/**
+ * Publishing and reading a task's partial output inside its TaskObject (model/partial.ts). A
+ * publish is recorded once per key: the key's marker, each piece and the record's new summary are
+ * written with the `partial` events in one synchronous turn, so a replayed run's repeat of the same
+ * key finds the marker and records nothing, and a crash keeps either all of a publish or none of it.
+ */
+import {
+  MAX_PARTIAL_PIECES,
+  parseBlocks,
+  PIECES_END,
+  PartialBlockSchema,
+  partialLimitProblem,
+  pieceStepName,
+  publishStepName,
+  recordPartial,
+  type PartialBlock,
+  type PartialLimits,
+  type PartialPiece,
+  type PublishOutcome,
+} from "../model/partial";
+import type { Transition } from "../model/transition";
+import { isTerminal, type TaskRecord } from "../model/record";
+import type { TaskStorage } from "./storage";
+
+export type { PublishOutcome };
+
+export interface PublishDeps {
+  storage: TaskStorage;
+  limits: PartialLimits;
+  /** Saves the record and appends its events in this turn (TaskCommits.commit: what follows may come later). */
+  commit(before: TaskRecord, transition: Transition): unknown;
+}
+
+export function publishPieces(
+  deps: PublishDeps,
+  key: string,
+  blocks: readonly PartialBlock[],
+  now: number,
+): PublishOutcome {
+  const { storage, limits, commit } = deps;
+  const record = storage.load();
+  if (!record || isTerminal(record.status)) return { kind: "ended" };
+  if (storage.step(publishStepName(key))) return { kind: "duplicate" };
+  const problem = partialLimitProblem(record, blocks, limits);
+  if (problem !== undefined) return { kind: "refused", message: problem };
+  const moved = recordPartial(record, blocks);
+  storage.putStep(publishStepName(key), { first: moved.pieces[0]?.n ?? 0, count: moved.pieces.length }, now);
+  for (const piece of moved.pieces) storage.putStep(pieceStepName(piece.n), piece.content, now);
+  // Its storage writes are synchronous, in this turn; what follows them (readers, observers) is the commit's own.
+  void commit(record, { record: moved.record, events: moved.events });
+  return { kind: "published", pieces: moved.pieces };
+}
+
+/** The pieces numbered after `after`, in order, at most `limit` of them. */
+export function readPieces(storage: TaskStorage, after: number, limit = MAX_PARTIAL_PIECES): PartialPiece[] {
+  const from = pieceStepName(Math.max(0, Math.floor(after)) + 1);
+  return storage.stepRange(from, PIECES_END, limit).flatMap(({ name, value }) => {
+    // Only publishPieces writes these names, so this is a check that never fails in practice.
+    const block = PartialBlockSchema.safeParse(value);
+    return block.success ? [{ n: Number(name.slice("piece:".length)), content: block.data }] : [];
+  });
+}
+
+/**
+ * What a fanned-out item published (StepContext.publish), recorded with its result: keyed by the
+ * item, so a retried or duplicated item's pieces are recorded once, in the order items finish.
+ */
+export function publishItemPieces(deps: PublishDeps, fanOut: string, index: number, raw: unknown): PublishOutcome {
+  const parsed = parseBlocks(raw);
+  if (!parsed.ok) return { kind: "refused", message: `its partial output was not recorded: ${parsed.message}` };
+  return publishPieces(deps, `item:${fanOut}/${index}`, parsed.blocks, Date.now());
+}

@@ -1,0 +1,20 @@
+/**
+ * `job.publish` over a JobHost: checks the pieces (zod, at the tool's edge), names the publish by
+ * its place in the run (a replayed run reaches the same publish under the same key, and the host
+ * records it once), and turns a refusal into a PartialLimitError the tool can catch.
+ */
+import { parseBlocks, type JobHost } from "../core";
+import { PartialLimitError, PermanentError } from "./context";
+
+export function publishFunction(host: JobHost, nextKey: () => string, throwIfAborted: () => void) {
+  return async (...pieces: unknown[]): Promise<void> => {
+    const parsed = parseBlocks(pieces);
+    if (!parsed.ok) throw new PermanentError(`job.publish: ${parsed.message}.`);
+    throwIfAborted();
+    const key = nextKey();
+    // Inline calls have no task to hold pieces: their output is the result alone.
+    if (!host.publish) return;
+    const outcome = host.publish(key, parsed.blocks);
+    if (outcome.kind === "refused") throw new PartialLimitError(`job.publish: ${outcome.message}`);
+  };
+}

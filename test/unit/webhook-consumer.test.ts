@@ -55,7 +55,7 @@ describe("webhook queue consumer", () => {
     expect(m.acked).toBe(true);
     const init = fetchMock.mock.calls[0]?.[1];
     expect(init?.redirect).toBe("manual");
-    expect((init?.headers as Record<string, string>)["webhook-id"]).toBe(hook.id);
+    expect((init?.headers as Record<string, string> | undefined)?.["webhook-id"]).toBe(hook.id);
     expect(logs[0]?.message).toMatch(/delivered on attempt 1 of 14 \(HTTP 204/);
   });
 

@@ -16,7 +16,13 @@ const CHECKS = {
 };
 
 const asked = process.argv.slice(2);
-const stages = asked.length > 0 ? [asked] : [["typecheck", "biome", "unit"], ["pool", "e2e"]];
+const stages =
+  asked.length > 0
+    ? [asked]
+    : [
+        ["typecheck", "biome", "unit"],
+        ["pool", "e2e"],
+      ];
 const outDir = ".test-results";
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
@@ -27,7 +33,14 @@ function run(name, live) {
   const outputFile = `${outDir}/${name}.json`;
   const [command, args] = CHECKS[name] ?? [
     "vitest",
-    ["run", "--config", `vitest.${name}.config.ts`, "--reporter=default", "--reporter=json", `--outputFile.json=${outputFile}`],
+    [
+      "run",
+      "--config",
+      `vitest.${name}.config.ts`,
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${outputFile}`,
+    ],
   ];
   const child = spawn(command, args, {
     stdio: live ? "inherit" : ["ignore", "pipe", "pipe"],
@@ -39,7 +52,9 @@ function run(name, live) {
   return new Promise((resolve) =>
     child.on("close", (status) => {
       const seconds = Math.round((Date.now() - started) / 1000);
-      if (!live) process.stdout.write(`\n── ${name} (ran beside the others) ──\n${output}`);
+      // A check that passed prints one line: its output then is warnings `npm run lint` also shows.
+      if (!live && name in CHECKS && status === 0) process.stdout.write(`\n── ${name}: passed ──\n`);
+      else if (!live) process.stdout.write(`\n── ${name} (ran beside the others) ──\n${output}`);
       resolve({ name, status, outputFile, seconds });
     }),
   );

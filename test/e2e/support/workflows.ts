@@ -1,4 +1,5 @@
 /** Helpers for the Workflow-backed tool tests: publish_report tasks, their event log, and the instance as wrangler's local Workflows API sees it. */
+import * as z from "zod";
 import { rpc } from "./mcp";
 import type { LoggedEvent } from "./tasks";
 import { taskDoc, type DeployDoc } from "./hitl";
@@ -22,27 +23,31 @@ export const stepsOf = (events: LoggedEvent[]): string[] => events.filter((e) =>
 export const progressOf = (events: LoggedEvent[]): number[] => events.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
 export const pageSteps = (pages: number): string[] => Array.from({ length: pages }, (_, i) => `page ${i + 1}`);
 
+const LocalApiAnswer = z.object({ success: z.boolean(), result: z.unknown(), errors: z.unknown() });
+
 /**
  * wrangler dev's local Workflows API, the one `wrangler workflows … --local` calls: asked over HTTP
  * rather than through the CLI, whose every start costs seconds of CPU (tens under load).
  */
 async function localWorkflowsApi(port: number, taskId: string, path = "", init: RequestInit = {}): Promise<unknown> {
-  const url = `http://127.0.0.1:${port}/cdn-cgi/local/explorer/api/workflows/${WORKFLOW}/instances/${encodeURIComponent(taskId)}${path}`;
+  const instance = `workflows/${WORKFLOW}/instances/${encodeURIComponent(taskId)}`;
+  const url = `http://127.0.0.1:${port}/cdn-cgi/local/explorer/api/${instance}${path}`;
   const response = await fetch(url, init);
-  const body = (await response.json()) as { success?: boolean; result?: unknown; errors?: { message?: string }[] };
-  if (!response.ok || body.success !== true) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(body.errors)}`);
+  const body = LocalApiAnswer.parse(await response.json());
+  if (!response.ok || !body.success) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(body.errors)}`);
   return body.result;
 }
 
 /** The instance as `wrangler workflows instances describe --local` reports it. */
-export async function instanceStatus(port: number, taskId: string): Promise<{ status: string; steps: { name: string; attempts?: unknown[] }[] }> {
-  return (await localWorkflowsApi(port, taskId)) as { status: string; steps: { name: string }[] };
+export async function instanceStatus(port: number, taskId: string): Promise<{ status: string }> {
+  return z.looseObject({ status: z.string() }).parse(await localWorkflowsApi(port, taskId));
 }
 
 /** Terminates the instance from outside MCP, as `wrangler workflows instances terminate --local` does. */
 export async function terminateInstance(port: number, taskId: string): Promise<void> {
-  const init = { method: "PATCH", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ status: "terminate" }) };
-  await localWorkflowsApi(port, taskId, "/status", init);
+  const headers = { "Content-Type": "application/json" };
+  const body = JSON.stringify({ status: "terminate" });
+  await localWorkflowsApi(port, taskId, "/status", { method: "PATCH", headers, body });
 }
 
 export type { DeployDoc };

@@ -14,6 +14,9 @@ export default defineConfig({
   ],
   test: {
     include: ["test/pool/**/*.test.ts"],
+    // A hang guard only: tests wait on events (vi.waitFor, up to 45 s), and Vitest's default 5 s cut
+    // those waits short on a loaded 2-core machine (a run under load failed 8 tests on it, none hung).
+    testTimeout: 60_000,
     // Every task the pool tests create logs its transitions (src/core/object/transition-log.ts): keep
     // them out of the test output; test/e2e/transition-log.test.ts checks them.
     // The step consumer's one line per batch (fan_out.batch) likewise.

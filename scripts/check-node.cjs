@@ -27,6 +27,7 @@ function usersNode(userAgent, fallback) {
 }
 
 if (require.main === module) {
+  // biome-ignore lint/correctness/noInnerDeclarations: plain old syntax on purpose (above)
   var result = verdict(usersNode(process.env.npm_config_user_agent, process.versions.node));
   if (result.message) console.error(result.message);
   if (result.stop) process.exit(1);

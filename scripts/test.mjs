@@ -1,22 +1,48 @@
 #!/usr/bin/env node
-// Runs the three test suites (unit, Workers pool, end-to-end on wrangler dev), then prints each
-// suite's wall time and one closing line, "N passed, N failed", across all of them.
-// Unit runs first, alone; pool and e2e then run side by side, since the e2e suite mostly waits on
-// its dev servers (docs/testing.md). The e2e output streams; a suite beside it prints when it ends.
+// Runs the gate: the type check and Biome's format and lint check (each counted as one check), the
+// three test suites (unit, Workers pool, end-to-end on wrangler dev), then prints each stage's wall
+// time and one closing line, "N passed, N failed", across all of them.
+// The checks and the unit suite run first, side by side; pool and e2e then run side by side, since
+// the e2e suite mostly waits on its dev servers (docs/testing.md). The e2e output streams; a suite
+// beside it prints when it ends. `node scripts/test.mjs typecheck biome` runs just the named ones.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 
+/** The checks that are not Vitest suites: each passes or fails as one. */
+const CHECKS = {
+  typecheck: ["npm", ["run", "--silent", "typecheck"]],
+  // `biome ci` never writes: it fails on any file `npm run format` would change and on lint errors.
+  biome: ["biome", ["ci", "--colors=off", "."]],
+};
+
 const asked = process.argv.slice(2);
-const stages = asked.length > 0 ? [asked] : [["unit"], ["pool", "e2e"]];
+const stages =
+  asked.length > 0
+    ? [asked]
+    : [
+        ["typecheck", "biome", "unit"],
+        ["pool", "e2e"],
+      ];
 const outDir = ".test-results";
 rmSync(outDir, { recursive: true, force: true });
 mkdirSync(outDir, { recursive: true });
 
-/** Runs one suite; `live` streams its output, otherwise it is printed in one piece once the suite ends. */
-function run(suite, live) {
+/** Runs one suite or check; `live` streams its output, otherwise it is printed in one piece once it ends. */
+function run(name, live) {
   const started = Date.now();
-  const outputFile = `${outDir}/${suite}.json`;
-  const child = spawn("vitest", ["run", "--config", `vitest.${suite}.config.ts`, "--reporter=default", "--reporter=json", `--outputFile.json=${outputFile}`], {
+  const outputFile = `${outDir}/${name}.json`;
+  const [command, args] = CHECKS[name] ?? [
+    "vitest",
+    [
+      "run",
+      "--config",
+      `vitest.${name}.config.ts`,
+      "--reporter=default",
+      "--reporter=json",
+      `--outputFile.json=${outputFile}`,
+    ],
+  ];
+  const child = spawn(command, args, {
     stdio: live ? "inherit" : ["ignore", "pipe", "pipe"],
     env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" },
   });
@@ -26,8 +52,10 @@ function run(suite, live) {
   return new Promise((resolve) =>
     child.on("close", (status) => {
       const seconds = Math.round((Date.now() - started) / 1000);
-      if (!live) process.stdout.write(`\n── ${suite} (ran beside the others) ──\n${output}`);
-      resolve({ suite, status, outputFile, seconds });
+      // A check that passed prints one line: its output then is warnings `npm run lint` also shows.
+      if (!live && name in CHECKS && status === 0) process.stdout.write(`\n── ${name}: passed ──\n`);
+      else if (!live) process.stdout.write(`\n── ${name} (ran beside the others) ──\n${output}`);
+      resolve({ name, status, outputFile, seconds });
     }),
   );
 }
@@ -38,13 +66,21 @@ let skipped = 0;
 let exitCode = 0;
 const times = [];
 for (const stage of stages) {
-  // The last suite of a stage streams (the e2e suite, the longest); the others print when they end.
-  const results = await Promise.all(stage.map((suite, i) => run(suite, i === stage.length - 1)));
-  for (const { suite, status, outputFile, seconds } of results) {
-    times.push(`${suite} ${seconds} s`);
+  // The last of a stage streams (the e2e suite, the longest); the others print when they end.
+  const results = await Promise.all(stage.map((name, i) => run(name, i === stage.length - 1)));
+  for (const { name, status, outputFile, seconds } of results) {
+    times.push(`${name} ${seconds} s`);
     if (status !== 0) exitCode = 1;
+    if (name in CHECKS) {
+      if (status === 0) passed += 1;
+      else {
+        console.error(`check ${name} failed (exit ${status}): its output is above`);
+        failed += 1;
+      }
+      continue;
+    }
     if (!existsSync(outputFile)) {
-      console.error(`suite ${suite}: no results written (exit ${status})`);
+      console.error(`suite ${name}: no results written (exit ${status})`);
       failed += 1;
       continue;
     }
@@ -53,7 +89,7 @@ for (const stage of stages) {
     failed += report.numFailedTests;
     skipped += report.numPendingTests + (report.numTodoTests ?? 0);
     if (report.numTotalTests === 0) {
-      console.error(`suite ${suite}: ran no test`);
+      console.error(`suite ${name}: ran no test`);
       exitCode = 1;
     }
   }

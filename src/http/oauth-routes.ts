@@ -143,7 +143,7 @@ oauthRoutes.get(OAUTH_PATHS.githubCallback, oauthOn, async (c) => {
     const { redirectUri, state } = resumed.request;
     return redirectWith(resumed.headers, authorizationErrorRedirect({ redirectUri, ...(state !== undefined && { state }), issuer: origin }, "access_denied", "Sign-in with GitHub did not complete."));
   }
-  let user;
+  let user: Awaited<ReturnType<typeof githubUser>>;
   try {
     user = await githubUser(github.settings, origin, code);
   } catch (error) {

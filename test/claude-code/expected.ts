@@ -26,7 +26,7 @@ export const DEPLOY_NOBODY_ANSWERED = /\b(no one|nobody|no person|no user)\b[^.]
  * `POST /tasks/{taskId}/input`), or, since a cancel ends deploy's task (docs/model-facing.md), call
  * it again where a person can confirm (or answer) it.
  */
-export const DEPLOY_WHAT_NEXT = (baseUrl: string) => new RegExp(`${escape(baseUrl)}/|/tasks/[\\w-]+/input\\b|\\bcall deploy again where a person can (confirm|answer)\\b`);
+export const DEPLOY_WHAT_NEXT = (baseUrl: string) => new RegExp(`${escapeRegExp(baseUrl)}/|/tasks/[\\w-]+/input\\b|\\bcall deploy again where a person can (confirm|answer)\\b`);
 
 /** deploy, answered yes in the form (interactive mode): its own result sentence. */
 export const DEPLOY_DONE = /Deployed api v2 to production in 3 steps\./;
@@ -39,7 +39,7 @@ export const BACKGROUNDED = /moved to the background/;
 /** The still-running fallback: not the result… */
 export const FALLBACK_NOT_RESULT = /\bnot (its|the) result\b|\bstill running\b/i;
 /** …call the check-back tool with this taskId… */
-export const FALLBACK_CALL_BACK = (taskId: string) => new RegExp(`\\btask_result\\b[\\s\\S]*${escape(taskId)}|${escape(taskId)}[\\s\\S]*\\btask_result\\b`);
+export const FALLBACK_CALL_BACK = (taskId: string) => new RegExp(`\\btask_result\\b[\\s\\S]*${escapeRegExp(taskId)}|${escapeRegExp(taskId)}[\\s\\S]*\\btask_result\\b`);
 /** …and when: a time to come back ("in about 50 s", "after 2 minutes"). */
 export const FALLBACK_WHEN = /\b(in|after) (about |roughly |~)?\d+(\.\d+)? ?(s|sec|seconds?|min|minutes?)\b/i;
 
@@ -84,6 +84,6 @@ export function readable(text: string): string {
   return [text, ...strings].join("\n");
 }
 
-function escape(text: string): string {
+function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }

@@ -48,10 +48,12 @@ afterAll(async () => {
 const exitCodeOf = (error: unknown): number => (typeof error === "object" && error !== null && "code" in error && typeof error.code === "number" ? error.code : -1);
 
 /** Runs one scenario: the CLI's exit code, and its checks file (read either way, to say which checks failed). */
-async function runScenario(scenario: string, specVersion?: string): Promise<{ exitCode: number; checks: Check[] }> {
+async function runScenario(scenario: string, specVersion: string | undefined, signal: AbortSignal): Promise<{ exitCode: number; checks: Check[] }> {
   const dir = join(outDir, `${scenario}-${specVersion ?? "extension"}`);
   const args = [CLI, "server", "--url", `${server.url}/mcp`, "--scenario", scenario, "-o", dir, ...(specVersion ? ["--spec-version", specVersion] : [])];
-  const exitCode = await run(process.execPath, args, { timeout: 60_000 }).then(() => 0, exitCodeOf);
+  // No wall-clock kill of its own (a 60 s one killed a CPU-starved CLI under load before it wrote
+  // results): the CLI times out each scenario on a silent server, and the test's timeout aborts it.
+  const exitCode = await run(process.execPath, args, { signal }).then(() => 0, exitCodeOf);
   const [results] = readdirSync(dir);
   if (!results) throw new Error(`conformance wrote no results for ${scenario} (exit code ${exitCode})`);
   return { exitCode, checks: JSON.parse(readFileSync(join(dir, results, "checks.json"), "utf8")) as Check[] };
@@ -60,8 +62,8 @@ async function runScenario(scenario: string, specVersion?: string): Promise<{ ex
 function describeScenarios(title: string, scenarios: string[], specVersion?: string) {
   describe(title, () => {
     for (const scenario of scenarios) {
-      it(`passes ${scenario}`, async ({ expect }) => {
-        const { exitCode, checks } = await runScenario(scenario, specVersion);
+      it(`passes ${scenario}`, async ({ expect, signal }) => {
+        const { exitCode, checks } = await runScenario(scenario, specVersion, signal);
         const failed = checks.filter((c) => c.status === "FAILURE");
         const failures = failed.filter((c) => !UNTESTABLE.some((u) => u.matches(c))).map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
         expect(failures).toEqual([]);

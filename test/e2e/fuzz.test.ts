@@ -155,7 +155,7 @@ function request(): FuzzRequest {
     if (rand() < 0.5) return { method: "GET", path: `/tasks?${pick(["cursor", "limit", "cursor=x&limit"])}=${hostile()}`, headers };
     return { method: "POST", path: `/tasks/${hostile()}/cancel`, headers, ...(rand() < 0.5 && { body: JSON.stringify(hostileValues()) }) };
   }
-  if (kind === 5) return { method: "POST", path: "/mcp", headers, body: JSON.stringify(pick([1e400, "str", null, [], true, -0])).replace("null", pick(["null", "1e400", "NaN", "\"\\ud800\""])) };
+  if (kind === 5) return { method: "POST", path: "/mcp", headers, body: JSON.stringify(pick([Number.POSITIVE_INFINITY, "str", null, [], true, -0])).replace("null", pick(["null", "1e400", "NaN", "\"\\ud800\""])) };
   if (kind === 7) {
     // Answers to the waiting deploy task (never a valid one) and to hostile task ids.
     const target = rand() < 0.6 ? waitingId : pick(hostileStrings);

@@ -51,7 +51,7 @@ describe("admission slots", () => {
       const made = fresh();
       const ids = Array.from({ length: count }, () => newTaskId());
       await runInDurableObject(made.index, (_i: PrincipalObject, state: DurableObjectState) => {
-        ids.forEach((id, i) => state.storage.sql.exec("INSERT INTO pool (task_id, prepared_at) VALUES (?, ?)", id, Date.now() - 1000 + i));
+        for (const [i, id] of ids.entries()) state.storage.sql.exec("INSERT INTO pool (task_id, prepared_at) VALUES (?, ?)", id, Date.now() - 1000 + i);
       });
       return { ...made, ids };
     };

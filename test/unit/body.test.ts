@@ -8,7 +8,12 @@ const withLength = (body: Uint8Array, length = body.byteLength) =>
 const chunked = (...chunks: Uint8Array[]) =>
   new Request("http://localhost/mcp", {
     method: "POST",
-    body: new ReadableStream<Uint8Array>({ start: (c) => (chunks.forEach((chunk) => c.enqueue(chunk)), c.close()) }),
+    body: new ReadableStream<Uint8Array>({
+      start: (c) => {
+        for (const chunk of chunks) c.enqueue(chunk);
+        c.close();
+      },
+    }),
     duplex: "half",
   } as RequestInit);
 const notUtf8 = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]);

@@ -55,7 +55,7 @@ describe("webhook queue consumer", () => {
     expect(m.acked).toBe(true);
     const init = fetchMock.mock.calls[0]?.[1];
     expect(init?.redirect).toBe("manual");
-    expect((init?.headers as Record<string, string>)["webhook-id"]).toBe(hook.id);
+    expect((init?.headers as Record<string, string> | undefined)?.["webhook-id"]).toBe(hook.id);
     expect(logs[0]?.message).toMatch(/delivered on attempt 1 of 14 \(HTTP 204/);
   });
 
@@ -74,12 +74,16 @@ describe("webhook queue consumer", () => {
     vi.stubGlobal("fetch", async () => {
       throw new TypeError("connection refused");
     });
+    // Caught, not printed: in the suite's output this expected line read like the cause of a failure.
+    const workerLog = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const { env, logs } = fakeEnv({ WEBHOOK_SECRET: SECRET, WEBHOOK_MAX_ATTEMPTS: "2" });
     const m = message(hook, 2);
     await run("mcp-task-webhooks", [m], env);
     expect(m.acked).toBe(true);
     expect(logs[0]).toMatchObject({ level: "error" });
     expect(logs[0]?.message).toMatch(/request failed: connection refused\. Given up because all 2 attempts failed/);
+    expect(workerLog).toHaveBeenCalledWith("webhook given up", TASK_ID, hook.id, "request failed: connection refused");
+    workerLog.mockRestore();
   });
 
   it("records dead-lettered events on the task", async ({ expect }) => {
@@ -94,6 +98,7 @@ describe("webhook queue consumer", () => {
   it("does not retry what cannot succeed: no secret, or a destination refused at delivery", async ({ expect }) => {
     const fetchMock = vi.fn();
     vi.stubGlobal("fetch", fetchMock);
+    const workerLog = vi.spyOn(console, "error").mockImplementation(() => undefined);
     for (const [vars, body, pattern] of [
       [{}, hook, /no valid WEBHOOK_SECRET/],
       [{ WEBHOOK_SECRET: SECRET }, { ...hook, url: "http://127.0.0.1:9/x" }, /destination is refused/],
@@ -105,6 +110,8 @@ describe("webhook queue consumer", () => {
       expect(logs[0]?.message).toMatch(pattern);
     }
     expect(fetchMock).not.toHaveBeenCalled();
+    expect(workerLog).toHaveBeenCalledTimes(2);
+    workerLog.mockRestore();
   });
 
   it("acks malformed messages instead of retrying them forever", async ({ expect }) => {

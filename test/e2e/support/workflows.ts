@@ -1,13 +1,9 @@
 /** Helpers for the Workflow-backed tool tests: publish_report tasks, their event log, and the instance as wrangler's local Workflows API sees it. */
-import { execFile } from "node:child_process";
-import { join, resolve } from "node:path";
-import { promisify } from "node:util";
+import * as z from "zod";
 import { rpc } from "./mcp";
 import type { LoggedEvent } from "./tasks";
 import { taskDoc, type DeployDoc } from "./hitl";
 
-const ROOT = resolve(import.meta.dirname, "../../..");
-const WRANGLER = join(ROOT, "node_modules/wrangler/bin/wrangler.js");
 export const WORKFLOW = "mcp-task-publish-report";
 
 export const question = (pages: number): string => `Publish the report of ${pages} pages?`;
@@ -27,13 +23,31 @@ export const stepsOf = (events: LoggedEvent[]): string[] => events.filter((e) =>
 export const progressOf = (events: LoggedEvent[]): number[] => events.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
 export const pageSteps = (pages: number): string[] => Array.from({ length: pages }, (_, i) => `page ${i + 1}`);
 
+const LocalApiAnswer = z.object({ success: z.boolean(), result: z.unknown(), errors: z.unknown() });
+
+/**
+ * wrangler dev's local Workflows API, the one `wrangler workflows … --local` calls: asked over HTTP
+ * rather than through the CLI, whose every start costs seconds of CPU (tens under load).
+ */
+async function localWorkflowsApi(port: number, taskId: string, path = "", init: RequestInit = {}): Promise<unknown> {
+  const instance = `workflows/${WORKFLOW}/instances/${encodeURIComponent(taskId)}`;
+  const url = `http://127.0.0.1:${port}/cdn-cgi/local/explorer/api/${instance}${path}`;
+  const response = await fetch(url, init);
+  const body = LocalApiAnswer.parse(await response.json());
+  if (!response.ok || !body.success) throw new Error(`${url}: HTTP ${response.status} ${JSON.stringify(body.errors)}`);
+  return body.result;
+}
+
 /** The instance as `wrangler workflows instances describe --local` reports it. */
-export async function instanceStatus(port: number, taskId: string): Promise<{ status: string; steps: { name: string; attempts?: unknown[] }[] }> {
-  const { stdout } = await promisify(execFile)(process.execPath, [WRANGLER, "workflows", "instances", "describe", WORKFLOW, taskId, "--local", "--port", String(port), "--json"], {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", NO_COLOR: "1" },
-  });
-  return JSON.parse(stdout.slice(stdout.indexOf("{"))) as { status: string; steps: { name: string }[] };
+export async function instanceStatus(port: number, taskId: string): Promise<{ status: string }> {
+  return z.looseObject({ status: z.string() }).parse(await localWorkflowsApi(port, taskId));
+}
+
+/** Terminates the instance from outside MCP, as `wrangler workflows instances terminate --local` does. */
+export async function terminateInstance(port: number, taskId: string): Promise<void> {
+  const headers = { "Content-Type": "application/json" };
+  const body = JSON.stringify({ status: "terminate" });
+  await localWorkflowsApi(port, taskId, "/status", { method: "PATCH", headers, body });
 }
 
 export type { DeployDoc };

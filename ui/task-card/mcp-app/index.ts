@@ -129,11 +129,8 @@ export class McpAppView {
   }
 
   private answer(id: string | number, method: string): void {
-    if (method === "ping") return this.send({ id, result: {} });
-    if (method === "ui/resource-teardown") {
-      this.handlers.teardown();
-      return this.send({ id, result: {} });
-    }
-    this.send({ id, error: { code: -32601, message: `The task card does not handle ${method}.` } });
+    if (method === "ui/resource-teardown") this.handlers.teardown();
+    if (method === "ping" || method === "ui/resource-teardown") this.send({ id, result: {} });
+    else this.send({ id, error: { code: -32601, message: `The task card does not handle ${method}.` } });
   }
 }

@@ -36,8 +36,11 @@ const anyOf = (layers) => `^(${layers.map(([, path]) => path).join("|")})`;
 const upwardRules = LAYERS.slice(1).map(([name, path], index) => ({
   name: `layers-${name}`,
   comment:
-    `${path.replace(/\\|\$/g, "")} imports only the layers below it (${LAYERS.slice(index + 2).map(([below]) => below).join(", ") || "none"}): ` +
-    "what it needs from above comes in through a port (src/core/ports.ts) or a parameter.",
+    `${path.replace(/\\|\$/g, "")} imports only the layers below it (${
+      LAYERS.slice(index + 2)
+        .map(([below]) => below)
+        .join(", ") || "none"
+    }): ` + "what it needs from above comes in through a port (src/core/ports.ts) or a parameter.",
   severity: "error",
   from: { path: `^${path}` },
   to: { path: anyOf(LAYERS.slice(0, index + 1)) },
@@ -49,14 +52,16 @@ module.exports = {
     ...upwardRules,
     {
       name: "layers-unlisted",
-      comment: "Every file of src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs (and to docs/architecture.md).",
+      comment:
+        "Every file of src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs (and to docs/architecture.md).",
       severity: "error",
       from: { path: "^src/", pathNot: anyOf(LAYERS) },
       to: {},
     },
     {
       name: "layers-unlisted-imported",
-      comment: "Every file of src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs (and to docs/architecture.md).",
+      comment:
+        "Every file of src/ belongs to a layer: add a new folder to LAYERS in .dependency-cruiser.cjs (and to docs/architecture.md).",
       severity: "error",
       from: {},
       to: { path: "^src/", pathNot: anyOf(LAYERS) },
@@ -97,14 +102,16 @@ module.exports = {
     },
     {
       name: "streams-imports-nothing-else",
-      comment: "src/streams is generic over the event type: it imports no other folder (but the leaf src/json.ts) and no package.",
+      comment:
+        "src/streams is generic over the event type: it imports no other folder (but the leaf src/json.ts) and no package.",
       severity: "error",
       from: { path: "^src/streams/" },
       to: { pathNot: "^(src/streams/|src/json\\.ts$)" },
     },
     {
       name: "leases-imports-nothing-else",
-      comment: "src/leases is generic over what is leased (tokens, admission slots): it imports no other folder and no package.",
+      comment:
+        "src/leases is generic over what is leased (tokens, admission slots): it imports no other folder and no package.",
       severity: "error",
       from: { path: "^src/leases/" },
       to: { pathNot: "^src/leases/" },
@@ -125,7 +132,8 @@ module.exports = {
     },
     {
       name: "core-through-its-face",
-      comment: "Outside src/core, import the core only through src/core/index.ts (its one face): export what you need there.",
+      comment:
+        "Outside src/core, import the core only through src/core/index.ts (its one face): export what you need there.",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/core/" },
       to: { path: "^src/core/", pathNot: "^src/core/index\\.ts$" },

@@ -18,25 +18,41 @@ export default async function consoleSection(report: (line: string) => void): Pr
   const server = await startBenchServer();
   try {
     const { url } = server;
-    report(`${serverLine(server)}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    report(
+      `${serverLine(server)}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
     const page = Buffer.from(await (await fetch(`${url}/`)).arrayBuffer());
-    report(`page GET /: ${(page.byteLength / 1024).toFixed(1)} KiB, ${(gzipSync(page).byteLength / 1024).toFixed(1)} KiB gzipped (script, style and markup in one document)`);
+    report(
+      `page GET /: ${(page.byteLength / 1024).toFixed(1)} KiB, ${(gzipSync(page).byteLength / 1024).toFixed(1)} KiB gzipped (script, style and markup in one document)`,
+    );
 
-    for (let i = 0; i < TASKS; i += 20) await Promise.all(Array.from({ length: Math.min(20, TASKS - i) }, () => createTask(url, "batch_process", { items: 1, secondsPerItem: 0 })));
+    for (let i = 0; i < TASKS; i += 20)
+      await Promise.all(
+        Array.from({ length: Math.min(20, TASKS - i) }, () =>
+          createTask(url, "batch_process", { items: 1, secondsPerItem: 0 }),
+        ),
+      );
     const routes = { bare: `${url}/health`, page: `${url}/`, list: `${url}/tasks` };
     for (let i = 0; i < WARMUP; i++) for (const target of Object.values(routes)) await httpGet(target);
     const samples = { bare: [] as number[], page: [] as number[], list: [] as number[] };
     const order = ["bare", "page", "list"] as const;
     // The order rotates, so no route always follows the same one.
-    for (let i = 0; i < SAMPLES; i++) for (let k = 0; k < order.length; k++) {
-      const name = order[(i + k) % order.length] ?? "bare";
-      samples[name].push(await httpGet(routes[name]));
-    }
+    for (let i = 0; i < SAMPLES; i++)
+      for (let k = 0; k < order.length; k++) {
+        const name = order[(i + k) % order.length] ?? "bare";
+        samples[name].push(await httpGet(routes[name]));
+      }
     const [b, p, l] = [summarize(samples.bare), summarize(samples.page), summarize(samples.list)];
     report(`bare GET /health (n=${b.n}): p50 ${ms(b.p50)}  p99 ${ms(b.p99)}`);
     report(`page GET /       (n=${p.n}): p50 ${ms(p.p50)}  p99 ${ms(p.p99)}  (p50 ${ratio(p.p50 / b.p50)} bare)`);
-    report(`list GET /tasks  (n=${l.n}, first page of 50 of ${TASKS}): p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  (p50 ${ratio(l.p50 / b.p50)} bare)`);
-    report(`  one open console polls the list once per poll interval (POLL_INTERVAL_MS, 1 s by default): ${ratio(median(samples.list) / median(samples.bare))} a bare request, once a second, per visible tab`);
+    report(
+      `list GET /tasks  (n=${l.n}, first page of 50 of ${TASKS}): p50 ${ms(l.p50)}  p99 ${ms(l.p99)}  (p50 ${ratio(l.p50 / b.p50)} bare)`,
+    );
+    report(
+      `  one open console polls the list once per poll interval (POLL_INTERVAL_MS, 1 s by default): ${ratio(median(samples.list) / median(samples.bare))} a bare request, once a second, per visible tab`,
+    );
   } finally {
     await server.stop();
   }

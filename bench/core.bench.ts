@@ -5,7 +5,23 @@
  * - wall time of 50 concurrent 2-second countdowns as a ratio to one (goal ≤ 1.3×).
  */
 import { loadavg } from "node:os";
-import { createTask, getOk, httpGet, httpRpc, mcp, median, ms, ratio, reloadRetries, sequentialLatencies, serverLine, startBenchServer, summarize, taskResult, timed } from "./support.ts";
+import {
+  createTask,
+  getOk,
+  httpGet,
+  httpRpc,
+  mcp,
+  median,
+  ms,
+  ratio,
+  reloadRetries,
+  sequentialLatencies,
+  serverLine,
+  startBenchServer,
+  summarize,
+  taskResult,
+  timed,
+} from "./support.ts";
 
 const SAMPLES = 300;
 /** In-turn samples with the lighter client (node:http) as well. */
@@ -18,7 +34,11 @@ export default async function core(report: (line: string) => void): Promise<void
   const server = await startBenchServer();
   try {
     const { url } = server;
-    report(`${serverLine(server)}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    report(
+      `${serverLine(server)}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
 
     // The bare route on an idle server too: the in-turn samples below share the load of the running
     // countdowns and of background work (the id pool's refills), which slows the bare route as well.
@@ -47,7 +67,9 @@ export default async function core(report: (line: string) => void): Promise<void
     const c = summarize(create);
     report(`bare GET /health, idle server (n=${idle.n}): p50 ${ms(idle.p50)}  p99 ${ms(idle.p99)}`);
     report(`bare GET /health      (n=${b.n}, concurrency 1): p50 ${ms(b.p50)}  p99 ${ms(b.p99)}`);
-    report(`MCP ping              (n=${p.n}, concurrency 1): p50 ${ms(p.p50)}  p99 ${ms(p.p99)}  (p50 ${ratio(p.p50 / b.p50)} bare)`);
+    report(
+      `MCP ping              (n=${p.n}, concurrency 1): p50 ${ms(p.p50)}  p99 ${ms(p.p99)}  (p50 ${ratio(p.p50 / b.p50)} bare)`,
+    );
     report(`task creation         (n=${c.n}, concurrency 1): p50 ${ms(c.p50)}  p99 ${ms(c.p99)}`);
     report(`  creation p50 / bare p50 = ${ratio(c.p50 / b.p50)}   (goal ≤ 2×)`);
     report(`  creation p50 / idle bare p50 = ${ratio(c.p50 / idle.p50)}   (the stricter reading)`);
@@ -68,17 +90,25 @@ export default async function core(report: (line: string) => void): Promise<void
         created.push(String((made.result["task"] as { taskId: string }).taskId));
       },
     ];
-    for (let i = 0; i < LIGHT_SAMPLES; i++) for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
+    for (let i = 0; i < LIGHT_SAMPLES; i++)
+      for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
     const [lb, lp, lc] = [summarize(light.bare), summarize(light.ping), summarize(light.create)];
-    report(`with node:http (n=${lb.n} each, in turn, order rotating): bare p50 ${ms(lb.p50)}, ping p50 ${ms(lp.p50)}, creation p50 ${ms(lc.p50)} p99 ${ms(lc.p99)}`);
-    report(`  creation p50 / bare p50 = ${ratio(lc.p50 / lb.p50)}   creation p50 / ping p50 = ${ratio(lc.p50 / lp.p50)}`);
+    report(
+      `with node:http (n=${lb.n} each, in turn, order rotating): bare p50 ${ms(lb.p50)}, ping p50 ${ms(lp.p50)}, creation p50 ${ms(lc.p50)} p99 ${ms(lc.p99)}`,
+    );
+    report(
+      `  creation p50 / bare p50 = ${ratio(lc.p50 / lb.p50)}   creation p50 / ping p50 = ${ratio(lc.p50 / lp.p50)}`,
+    );
 
     // Let the created countdowns finish so they do not load the concurrency runs.
-    for (let i = 0; i < created.length; i += 50) await Promise.all(created.slice(i, i + 50).map((id) => taskResult(url, id)));
+    for (let i = 0; i < created.length; i += 50)
+      await Promise.all(created.slice(i, i + 50).map((id) => taskResult(url, id)));
 
     const singles: number[] = [];
     for (let i = 0; i < 3; i++) {
-      singles.push((await timed(async () => taskResult(url, await createTask(url, "countdown", { seconds: SECONDS })))).ms);
+      singles.push(
+        (await timed(async () => taskResult(url, await createTask(url, "countdown", { seconds: SECONDS })))).ms,
+      );
     }
     const single = median(singles);
     report(`one ${SECONDS}-s countdown, create → tasks/result: ${singles.map(ms).join(", ")} (median ${ms(single)})`);
@@ -87,14 +117,19 @@ export default async function core(report: (line: string) => void): Promise<void
     const start = performance.now();
     let allCreated = 0;
     const many = await timed(async () => {
-      const ids = await Promise.all(Array.from({ length: CONCURRENT }, () => createTask(url, "countdown", { seconds: SECONDS })));
+      const ids = await Promise.all(
+        Array.from({ length: CONCURRENT }, () => createTask(url, "countdown", { seconds: SECONDS })),
+      );
       allCreated = performance.now() - start;
       return Promise.all(ids.map((taskId) => taskResult(url, taskId)));
     });
     const failed = many.value.filter((r) => r["isError"] === true).length;
-    report(`${CONCURRENT} concurrent ${SECONDS}-s countdowns, all created → all results: ${ms(many.ms)}${failed ? ` (${failed} failed!)` : ""}; the last creation answered after ${ms(allCreated)}`);
+    report(
+      `${CONCURRENT} concurrent ${SECONDS}-s countdowns, all created → all results: ${ms(many.ms)}${failed ? ` (${failed} failed!)` : ""}; the last creation answered after ${ms(allCreated)}`,
+    );
     report(`  ${CONCURRENT}-task wall / one-task wall = ${ratio(many.ms / single)}   (goal ≤ 1.3×)`);
-    if (reloadRetries() > 0) report(`note: ${reloadRetries()} request(s) met a wrangler dev reload (a source file changed) and were retried`);
+    if (reloadRetries() > 0)
+      report(`note: ${reloadRetries()} request(s) met a wrangler dev reload (a source file changed) and were retried`);
   } finally {
     await server.stop();
   }

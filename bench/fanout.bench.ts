@@ -23,7 +23,11 @@ function runtimeCpuMs(rootPid: number): number {
       const close = stat.lastIndexOf(")");
       const comm = stat.slice(stat.indexOf("(") + 1, close);
       const fields = stat.slice(close + 2).split(" ");
-      procs.set(Number(name), { ppid: Number(fields[1]), comm, cpu: (Number(fields[11]) + Number(fields[12])) * TICK_MS });
+      procs.set(Number(name), {
+        ppid: Number(fields[1]),
+        comm,
+        cpu: (Number(fields[11]) + Number(fields[12])) * TICK_MS,
+      });
     } catch {
       // the process ended while we read
     }
@@ -51,7 +55,8 @@ async function run(server: DevServer, args: Record<string, unknown>): Promise<Ru
   const taskId = await createTask(server.url, "batch_process", args);
   const result = await taskResult(server.url, taskId);
   const wallMs = performance.now() - started;
-  if (!JSON.stringify(result).includes(`Processed ${String(args["items"])} items.`)) throw new Error(`unexpected result: ${JSON.stringify(result)}`);
+  if (!JSON.stringify(result).includes(`Processed ${String(args["items"])} items.`))
+    throw new Error(`unexpected result: ${JSON.stringify(result)}`);
   return { wallMs, cpuMs: runtimeCpuMs(pid) - cpuBefore };
 }
 
@@ -66,7 +71,13 @@ async function until(what: string, check: () => Promise<boolean> | boolean, time
 /** 100 items of 30 s fanned out; once all run, cancel: how long until their batch has ended. */
 async function cancelLatency(server: DevServer): Promise<number> {
   const taskId = await createTask(server.url, "batch_process", { items: 100, secondsPerItem: 30, parallel: true });
-  await until("100 running items", async () => /100 running/.test(String(((await (await fetch(`${server.url}/tasks/${taskId}`)).json()) as { statusMessage?: string }).statusMessage)));
+  await until("100 running items", async () =>
+    /100 running/.test(
+      String(
+        ((await (await fetch(`${server.url}/tasks/${taskId}`)).json()) as { statusMessage?: string }).statusMessage,
+      ),
+    ),
+  );
   const from = server.logs().length;
   const cancelled = performance.now();
   await mcp(server.url, "tasks/cancel", { taskId });
@@ -84,21 +95,32 @@ export default async function fanout(report: (line: string) => void): Promise<vo
     await run(server, { items: 5, secondsPerItem: 0, parallel: true }); // warm-up: the step consumer's isolate and tables
 
     const parallel: Run[] = [];
-    for (let round = 0; round < 3; round++) parallel.push(await run(server, { items: 200, secondsPerItem: 1, parallel: true }));
+    for (let round = 0; round < 3; round++)
+      parallel.push(await run(server, { items: 200, secondsPerItem: 1, parallel: true }));
     const sequential20 = await run(server, { items: 20, secondsPerItem: 1 });
     const estimate = sequential20.wallMs * 10;
     const wall = median(parallel.map((r) => r.wallMs));
     report(`200 items × 1 s, parallel: ${parallel.map((r) => s(r.wallMs)).join(", ")} (median ${s(wall)})`);
-    report(`20 items × 1 s, sequential: ${s(sequential20.wallMs)} → 200 items estimated at ${s(estimate)} (× 10; not run, and at least 200 s by construction)`);
-    report(`parallel ÷ sequential: 1/${(estimate / wall).toFixed(0)} of the estimate, 1/${(200_000 / wall).toFixed(0)} of the 200 s floor (goal ≤ 1/20)`);
-    report(`runtime CPU per 1-s item: parallel ${parallel.map((r) => perItem(r, 200)).join(", ")}; sequential ${perItem(sequential20, 20)}`);
+    report(
+      `20 items × 1 s, sequential: ${s(sequential20.wallMs)} → 200 items estimated at ${s(estimate)} (× 10; not run, and at least 200 s by construction)`,
+    );
+    report(
+      `parallel ÷ sequential: 1/${(estimate / wall).toFixed(0)} of the estimate, 1/${(200_000 / wall).toFixed(0)} of the 200 s floor (goal ≤ 1/20)`,
+    );
+    report(
+      `runtime CPU per 1-s item: parallel ${parallel.map((r) => perItem(r, 200)).join(", ")}; sequential ${perItem(sequential20, 20)}`,
+    );
 
     const parallel0 = await run(server, { items: 200, secondsPerItem: 0, parallel: true });
     const sequential0 = await run(server, { items: 200, secondsPerItem: 0 });
     const cancels: number[] = [];
     for (let round = 0; round < 3; round++) cancels.push(await cancelLatency(server));
-    report(`cancel → the running batch of 100 items ended: ${cancels.map((ms) => `${ms.toFixed(0)} ms`).join(", ")} (heartbeat every 1000 ms)`);
-    report(`200 items × 0 s (all overhead): parallel ${s(parallel0.wallMs)}, ${perItem(parallel0, 200)} CPU per item; sequential ${s(sequential0.wallMs)}, ${perItem(sequential0, 200)} per item`);
+    report(
+      `cancel → the running batch of 100 items ended: ${cancels.map((ms) => `${ms.toFixed(0)} ms`).join(", ")} (heartbeat every 1000 ms)`,
+    );
+    report(
+      `200 items × 0 s (all overhead): parallel ${s(parallel0.wallMs)}, ${perItem(parallel0, 200)} CPU per item; sequential ${s(sequential0.wallMs)}, ${perItem(sequential0, 200)} per item`,
+    );
   } finally {
     await server.stop();
   }

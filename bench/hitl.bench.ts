@@ -5,7 +5,16 @@
  * - resuming: from the answer's commit ("Answer received; resuming.") to the next run's start
  *   ("Running."), read from the task's own commit times (`/events?timing=1`): the alarm's latency.
  */
-import { createTask, ms, ratio, sequentialLatencies, serverLine, startBenchServer, summarize, timed } from "./support.ts";
+import {
+  createTask,
+  ms,
+  ratio,
+  sequentialLatencies,
+  serverLine,
+  startBenchServer,
+  summarize,
+  timed,
+} from "./support.ts";
 
 const TASKS = 30;
 
@@ -45,24 +54,40 @@ export default async function (report: (line: string) => void): Promise<void> {
   try {
     report(serverLine(server));
     const ids: string[] = [];
-    for (let i = 0; i < TASKS; i++) ids.push(await createTask(server.url, "deploy", { service: `svc-${i}`, version: "v1" }));
-    for (const taskId of ids) await waitFor(`task ${taskId} to ask`, async () => ((await status(server.url, taskId)) === "input_required" ? true : undefined));
+    for (let i = 0; i < TASKS; i++)
+      ids.push(await createTask(server.url, "deploy", { service: `svc-${i}`, version: "v1" }));
+    for (const taskId of ids)
+      await waitFor(`task ${taskId} to ask`, async () =>
+        (await status(server.url, taskId)) === "input_required" ? true : undefined,
+      );
 
-    const bare = summarize(await sequentialLatencies(TASKS * 2, () => fetch(`${server.url}/health`).then((r) => r.arrayBuffer())));
+    const bare = summarize(
+      await sequentialLatencies(TASKS * 2, () => fetch(`${server.url}/health`).then((r) => r.arrayBuffer())),
+    );
     const answers: number[] = [];
     for (const taskId of ids) {
-      const { ms: took, value } = await timed(() => fetch(`${server.url}/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ confirm: { action: "decline" } }) }));
+      const { ms: took, value } = await timed(() =>
+        fetch(`${server.url}/tasks/${taskId}/input`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ confirm: { action: "decline" } }),
+        }),
+      );
       if (value.status !== 200) throw new Error(`answer: HTTP ${value.status}`);
       await value.arrayBuffer();
       answers.push(took);
     }
     const answered = summarize(answers);
     report(`bare GET /health: p50 ${ms(bare.p50)}, p99 ${ms(bare.p99)} (n=${bare.n})`);
-    report(`POST /tasks/{id}/input: p50 ${ms(answered.p50)} (${ratio(answered.p50 / bare.p50)} bare), p99 ${ms(answered.p99)} (${ratio(answered.p99 / bare.p50)} bare) (n=${answered.n})`);
+    report(
+      `POST /tasks/{id}/input: p50 ${ms(answered.p50)} (${ratio(answered.p50 / bare.p50)} bare), p99 ${ms(answered.p99)} (${ratio(answered.p99 / bare.p50)} bare) (n=${answered.n})`,
+    );
 
     const resumes: number[] = [];
     for (const taskId of ids) {
-      await waitFor(`task ${taskId} to finish`, async () => ((await status(server.url, taskId)) === "completed" ? true : undefined));
+      await waitFor(`task ${taskId} to finish`, async () =>
+        (await status(server.url, taskId)) === "completed" ? true : undefined,
+      );
       const times = await statusTimes(server.url, taskId);
       const answer = times.findIndex(([message]) => message === "Answer received; resuming.");
       const next = times.slice(answer + 1).find(([message]) => message === "Running.");
@@ -70,7 +95,9 @@ export default async function (report: (line: string) => void): Promise<void> {
       if (answer >= 0 && answeredAt !== undefined && next) resumes.push(next[1] - answeredAt);
     }
     const resumed = summarize(resumes);
-    report(`answer → next run starts (commit times): p50 ${ms(resumed.p50)} (${ratio(resumed.p50 / bare.p50)} bare), p99 ${ms(resumed.p99)} (n=${resumed.n})`);
+    report(
+      `answer → next run starts (commit times): p50 ${ms(resumed.p50)} (${ratio(resumed.p50 / bare.p50)} bare), p99 ${ms(resumed.p99)} (n=${resumed.n})`,
+    );
   } finally {
     await server.stop();
   }

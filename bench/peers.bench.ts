@@ -22,7 +22,9 @@ const ROUNDS = Number(process.env["BENCH_PEERS_ROUNDS"] ?? 150);
 const WARMUP_ROUNDS = 20;
 /** Rounds of the creation and resume rows (each leaves a 1-s countdown running, as bench/core.bench.ts does). */
 const CREATION_ROUNDS = Number(process.env["BENCH_PEERS_CREATION_ROUNDS"] ?? 100);
-const CONFIGS = (process.env["BENCH_PEERS_CONFIGS"] ?? "bench,default").split(",").filter((c): c is ConfigName => c === "bench" || c === "default" || c === "collector");
+const CONFIGS = (process.env["BENCH_PEERS_CONFIGS"] ?? "bench,default")
+  .split(",")
+  .filter((c): c is ConfigName => c === "bench" || c === "default" || c === "collector");
 const BUNDLE_GOAL_KIB = 250;
 
 type Report = (line: string) => void;
@@ -30,9 +32,13 @@ type Report = (line: string) => void;
 export default async function peers(report: Report): Promise<void> {
   const ours = await bundleSize();
   const peer = await bundleSize(PEER_CONFIGS.createMcpHandler);
-  report(`Worker bundle: ours ${ours.gzipKiB.toFixed(1)} KiB gzip (${(ours.rawKiB / 1024).toFixed(2)} MiB raw) = ${ratio(ours.gzipKiB / BUNDLE_GOAL_KIB)} the ${BUNDLE_GOAL_KIB} KiB goal (goal ≤ 1×); createMcpHandler peer ${peer.gzipKiB.toFixed(1)} KiB gzip`);
+  report(
+    `Worker bundle: ours ${ours.gzipKiB.toFixed(1)} KiB gzip (${(ours.rawKiB / 1024).toFixed(2)} MiB raw) = ${ratio(ours.gzipKiB / BUNDLE_GOAL_KIB)} the ${BUNDLE_GOAL_KIB} KiB goal (goal ≤ 1×); createMcpHandler peer ${peer.gzipKiB.toFixed(1)} KiB gzip`,
+  );
   const pages = [...ours.modules].filter(([name]) => name.endsWith(".html"));
-  report(`  of which the pages (text modules): ${pages.map(([name, kib]) => `${name.replace(/^[0-9a-f]+-/, "")} ${kib.toFixed(1)}`).join(", ")} KiB gzip`);
+  report(
+    `  of which the pages (text modules): ${pages.map(([name, kib]) => `${name.replace(/^[0-9a-f]+-/, "")} ${kib.toFixed(1)}`).join(", ")} KiB gzip`,
+  );
 
   const node = await startNodePeer();
   try {
@@ -40,7 +46,11 @@ export default async function peers(report: Report): Promise<void> {
       const workers = await startWorkers(config);
       try {
         report("");
-        report(`-- ${config} config: ${workers.description}; ours ${workers.ours.url}, createMcpHandler ${workers.createMcpHandler.url}, McpAgent ${workers.mcpAgent.url}, Node in-memory tasks ${node.url} (Node ${process.version}); load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+        report(
+          `-- ${config} config: ${workers.description}; ours ${workers.ours.url}, createMcpHandler ${workers.createMcpHandler.url}, McpAgent ${workers.mcpAgent.url}, Node in-memory tasks ${node.url} (Node ${process.version}); load average ${loadavg()
+            .map((l) => l.toFixed(1))
+            .join(" ")}`,
+        );
         const targets = await prepareLatency(workers, WARMUP_ROUNDS);
         const creationTargets = await prepareCreation(workers.ours.url, WARMUP_ROUNDS);
         const oursBurst = burstTarget(workers.ours.url);
@@ -71,47 +81,118 @@ export default async function peers(report: Report): Promise<void> {
 }
 
 function reportLatency(report: Report, run: number, l: LatencyRun): void {
-  report(`run ${run} (load average ${loadavg()[0]?.toFixed(1)}), latency (n=${l.oursBare.n} each, interleaved): p50 bare ours ${ms(l.oursBare.p50)} / createMcpHandler ${ms(l.peerBare.p50)}; echo ours ${ms(l.oursEcho.p50)} / createMcpHandler ${ms(l.peerEcho.p50)} / McpAgent ${ms(l.agentEcho.p50)}; batch_process plain ${ms(l.oursTaskTool.p50)}; tasks/get ${ms(l.oursTasksGet.p50)} (2026: ${ms(l.oursTasksGet2026.p50)})`);
-  report(`  bare ${ratio(l.oursBare.p50 / l.peerBare.p50)} createMcpHandler; echo ${ratio(l.oursEcho.p50 / l.peerEcho.p50)} createMcpHandler, ${ratio(l.oursEcho.p50 / l.agentEcho.p50)} McpAgent; batch_process plain ${ratio(l.oursTaskTool.p50 / l.oursEcho.p50)} our echo (goal ≤ 1.3×), ${ratio(l.oursTaskTool.p50 / l.peerEcho.p50)} createMcpHandler echo; tasks/get ${ratio(l.oursTasksGet.p50 / l.oursBare.p50)} our bare, 2026 ${ratio(l.oursTasksGet2026.p50 / l.oursBare.p50)} (goal ≤ 1.5×)`);
+  report(
+    `run ${run} (load average ${loadavg()[0]?.toFixed(1)}), latency (n=${l.oursBare.n} each, interleaved): p50 bare ours ${ms(l.oursBare.p50)} / createMcpHandler ${ms(l.peerBare.p50)}; echo ours ${ms(l.oursEcho.p50)} / createMcpHandler ${ms(l.peerEcho.p50)} / McpAgent ${ms(l.agentEcho.p50)}; batch_process plain ${ms(l.oursTaskTool.p50)}; tasks/get ${ms(l.oursTasksGet.p50)} (2026: ${ms(l.oursTasksGet2026.p50)})`,
+  );
+  report(
+    `  bare ${ratio(l.oursBare.p50 / l.peerBare.p50)} createMcpHandler; echo ${ratio(l.oursEcho.p50 / l.peerEcho.p50)} createMcpHandler, ${ratio(l.oursEcho.p50 / l.agentEcho.p50)} McpAgent; batch_process plain ${ratio(l.oursTaskTool.p50 / l.oursEcho.p50)} our echo (goal ≤ 1.3×), ${ratio(l.oursTaskTool.p50 / l.peerEcho.p50)} createMcpHandler echo; tasks/get ${ratio(l.oursTasksGet.p50 / l.oursBare.p50)} our bare, 2026 ${ratio(l.oursTasksGet2026.p50 / l.oursBare.p50)} (goal ≤ 1.5×)`,
+  );
 }
 
 function reportCreation(report: Report, run: number, c: CreationRun): void {
-  report(`run ${run}, creation and resume (n=${c.bare.n} each, interleaved): p50 bare ${ms(c.bare.p50)}; creation ${ms(c.create.p50)} (2026: ${ms(c.create2026.p50)}); resume ${ms(c.resume.p50)}`);
-  report(`  creation ${ratio(c.create.p50 / c.bare.p50)} bare, 2026 ${ratio(c.create2026.p50 / c.bare.p50)} (goal ≤ 2×); resume ${ratio(c.resume.p50 / c.bare.p50)} bare (goal ≤ 2×)`);
+  report(
+    `run ${run}, creation and resume (n=${c.bare.n} each, interleaved): p50 bare ${ms(c.bare.p50)}; creation ${ms(c.create.p50)} (2026: ${ms(c.create2026.p50)}); resume ${ms(c.resume.p50)}`,
+  );
+  report(
+    `  creation ${ratio(c.create.p50 / c.bare.p50)} bare, 2026 ${ratio(c.create2026.p50 / c.bare.p50)} (goal ≤ 2×); resume ${ratio(c.resume.p50 / c.bare.p50)} bare (goal ≤ 2×)`,
+  );
 }
 
 function reportBursts(report: Report, run: number, b: BurstRun): void {
-  report(`run ${run}, ${SECONDS}-s countdowns as tasks (create → tasks/result): one alone ours ${ms(b.one.ours)} / Node in-memory ${ms(b.one.node)}`);
+  report(
+    `run ${run}, ${SECONDS}-s countdowns as tasks (create → tasks/result): one alone ours ${ms(b.one.ours)} / Node in-memory ${ms(b.one.node)}`,
+  );
   for (const count of COUNTS) {
     const { ours, node } = b.at[count];
     const goals = count === 200;
-    report(`  ${count} at once: ours ${ms(ours.wallMs)} (last created ${ms(ours.createdMs)}), Node ${ms(node.wallMs)} (last created ${ms(node.createdMs)}); ours ${ratio(ours.wallMs / b.one.ours)} one countdown${goals ? " (goal ≤ 1.5×)" : ""}, ${ratio(ours.wallMs / node.wallMs)} Node${goals ? " (goal ≤ 1.2×)" : ""}`);
+    report(
+      `  ${count} at once: ours ${ms(ours.wallMs)} (last created ${ms(ours.createdMs)}), Node ${ms(node.wallMs)} (last created ${ms(node.createdMs)}); ours ${ratio(ours.wallMs / b.one.ours)} one countdown${goals ? " (goal ≤ 1.5×)" : ""}, ${ratio(ours.wallMs / node.wallMs)} Node${goals ? " (goal ≤ 1.2×)" : ""}`,
+    );
   }
 }
 
 /** One summary line: a label, each run's figure, how to print it, and the issue's goal if it has one. */
 type Row = [label: string, perRun: number[], format: (value: number) => string, goal?: string];
 
-function reportSummary(report: Report, config: ConfigName, latency: LatencyRun[], creations: CreationRun[], bursts: BurstRun[]): void {
+function reportSummary(
+  report: Report,
+  config: ConfigName,
+  latency: LatencyRun[],
+  creations: CreationRun[],
+  bursts: BurstRun[],
+): void {
   const p50 = (pick: (l: LatencyRun) => { p50: number }) => latency.map((l) => pick(l).p50);
-  const over = (a: (l: LatencyRun) => { p50: number }, b: (l: LatencyRun) => { p50: number }) => latency.map((l) => a(l).p50 / b(l).p50);
+  const over = (a: (l: LatencyRun) => { p50: number }, b: (l: LatencyRun) => { p50: number }) =>
+    latency.map((l) => a(l).p50 / b(l).p50);
   const s = (value: number) => `${(value / 1000).toFixed(2)} s`;
   const rows: Row[] = [
     ["bare GET /health p50, ours", p50((l) => l.oursBare), ms],
     ["bare GET /health p50, createMcpHandler", p50((l) => l.peerBare), ms],
-    ["  ours / createMcpHandler", over((l) => l.oursBare, (l) => l.peerBare), ratio],
+    [
+      "  ours / createMcpHandler",
+      over(
+        (l) => l.oursBare,
+        (l) => l.peerBare,
+      ),
+      ratio,
+    ],
     ["echo p50, ours", p50((l) => l.oursEcho), ms],
     ["echo p50, createMcpHandler", p50((l) => l.peerEcho), ms],
     ["echo p50, McpAgent", p50((l) => l.agentEcho), ms],
-    ["  ours / createMcpHandler", over((l) => l.oursEcho, (l) => l.peerEcho), ratio],
-    ["  ours / McpAgent", over((l) => l.oursEcho, (l) => l.agentEcho), ratio],
+    [
+      "  ours / createMcpHandler",
+      over(
+        (l) => l.oursEcho,
+        (l) => l.peerEcho,
+      ),
+      ratio,
+    ],
+    [
+      "  ours / McpAgent",
+      over(
+        (l) => l.oursEcho,
+        (l) => l.agentEcho,
+      ),
+      ratio,
+    ],
     ["batch_process plain p50, ours", p50((l) => l.oursTaskTool), ms],
-    ["  / our echo", over((l) => l.oursTaskTool, (l) => l.oursEcho), ratio, "≤ 1.3×"],
-    ["  / createMcpHandler echo", over((l) => l.oursTaskTool, (l) => l.peerEcho), ratio],
+    [
+      "  / our echo",
+      over(
+        (l) => l.oursTaskTool,
+        (l) => l.oursEcho,
+      ),
+      ratio,
+      "≤ 1.3×",
+    ],
+    [
+      "  / createMcpHandler echo",
+      over(
+        (l) => l.oursTaskTool,
+        (l) => l.peerEcho,
+      ),
+      ratio,
+    ],
     ["tasks/get p50, ours", p50((l) => l.oursTasksGet), ms],
-    ["  / our bare", over((l) => l.oursTasksGet, (l) => l.oursBare), ratio, "≤ 1.5×"],
+    [
+      "  / our bare",
+      over(
+        (l) => l.oursTasksGet,
+        (l) => l.oursBare,
+      ),
+      ratio,
+      "≤ 1.5×",
+    ],
     ["tasks/get (2026-07-28) p50, ours", p50((l) => l.oursTasksGet2026), ms],
-    ["  / our bare", over((l) => l.oursTasksGet2026, (l) => l.oursBare), ratio, "≤ 1.5×"],
+    [
+      "  / our bare",
+      over(
+        (l) => l.oursTasksGet2026,
+        (l) => l.oursBare,
+      ),
+      ratio,
+      "≤ 1.5×",
+    ],
     ["bare GET /health p50, creation rounds", creations.map((c) => c.bare.p50), ms],
     ["task creation p50 (countdown 1 s)", creations.map((c) => c.create.p50), ms],
     ["  / bare", creations.map((c) => c.create.p50 / c.bare.p50), ratio, "≤ 2×"],
@@ -129,13 +210,26 @@ function reportSummary(report: Report, config: ConfigName, latency: LatencyRun[]
       [`${count} at once last created, ours`, bursts.map((b) => b.at[count].ours.createdMs), s],
       [`${count} at once wall, Node in-memory`, bursts.map((b) => b.at[count].node.wallMs), s],
       [`${count} at once last created, Node in-memory`, bursts.map((b) => b.at[count].node.createdMs), s],
-      ["  ours / one countdown", bursts.map((b) => b.at[count].ours.wallMs / b.one.ours), ratio, goals ? "≤ 1.5×" : undefined],
-      ["  ours / Node in-memory", bursts.map((b) => b.at[count].ours.wallMs / b.at[count].node.wallMs), ratio, goals ? "≤ 1.2×" : undefined],
+      [
+        "  ours / one countdown",
+        bursts.map((b) => b.at[count].ours.wallMs / b.one.ours),
+        ratio,
+        goals ? "≤ 1.5×" : undefined,
+      ],
+      [
+        "  ours / Node in-memory",
+        bursts.map((b) => b.at[count].ours.wallMs / b.at[count].node.wallMs),
+        ratio,
+        goals ? "≤ 1.2×" : undefined,
+      ],
     );
   }
   report(`summary, ${config} config, ${latency.length} run(s) (min – max over runs):`);
   for (const [label, perRun, format, goal] of rows) {
-    const range = perRun.length > 1 ? `${format(Math.min(...perRun))} – ${format(Math.max(...perRun))}` : format(perRun[0] ?? Number.NaN);
+    const range =
+      perRun.length > 1
+        ? `${format(Math.min(...perRun))} – ${format(Math.max(...perRun))}`
+        : format(perRun[0] ?? Number.NaN);
     report(`  ${label.padEnd(44)} ${range}${goal ? `   (goal ${goal})` : ""}`);
   }
 }

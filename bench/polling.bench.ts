@@ -17,7 +17,11 @@ const line = (name: string, f: FollowedTask): string =>
 export default async function polling(report: (line: string) => void): Promise<void> {
   const server = await startBenchServer();
   try {
-    report(`${serverLine(server)}; load average ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+    report(
+      `${serverLine(server)}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
     // The long followers run beside the short ones: the 90 s are spent once.
     const long = followTask(server.url, 90);
     const fixed = followTask(server.url, 90, { fixedMs: 1000 });
@@ -26,11 +30,17 @@ export default async function polling(report: (line: string) => void): Promise<v
     for (const [i, f] of short.entries()) report(line(`3-s countdown #${i + 1}`, f));
     const worst = short.reduce((a, b) => (b.lateMs > a.lateMs ? b : a));
     const goalShort = short.every((f) => f.lateMs <= 1500);
-    report(`3-s countdown: ${Math.max(...short.map((f) => f.gets))} tasks/get at most, end seen ${(worst.lateMs / 1000).toFixed(2)} s late at worst (goal ≤ 1.5 s: ${goalShort ? "met" : "MISSED"})`);
+    report(
+      `3-s countdown: ${Math.max(...short.map((f) => f.gets))} tasks/get at most, end seen ${(worst.lateMs / 1000).toFixed(2)} s late at worst (goal ≤ 1.5 s: ${goalShort ? "met" : "MISSED"})`,
+    );
     const [followed, polledEverySecond] = await Promise.all([long, fixed]);
     report(line("90-s countdown", followed));
-    report(`90-s countdown: goal ≤ 15 tasks/get and ≤ 3 s late: ${followed.gets <= 15 && followed.lateMs <= 3000 ? "met" : "MISSED"}`);
-    report(line("90-s countdown polled every 1 s (the fixed interval before)", polledEverySecond).replace(/; told .*/, ""));
+    report(
+      `90-s countdown: goal ≤ 15 tasks/get and ≤ 3 s late: ${followed.gets <= 15 && followed.lateMs <= 3000 ? "met" : "MISSED"}`,
+    );
+    report(
+      line("90-s countdown polled every 1 s (the fixed interval before)", polledEverySecond).replace(/; told .*/, ""),
+    );
   } finally {
     await server.stop();
   }

@@ -40,7 +40,14 @@ async function until<T>(what: string, timeoutMs: number, check: () => Promise<T 
 }
 
 async function crashRecovery(report: (line: string) => void, leaseMs: number, rounds: number): Promise<void> {
-  const server = await startDevServer({ vars: { LEASE_MS: String(leaseMs), MAX_ACTIVE_TASKS_PER_PRINCIPAL: "1000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" } });
+  const server = await startDevServer({
+    vars: {
+      LEASE_MS: String(leaseMs),
+      MAX_ACTIVE_TASKS_PER_PRINCIPAL: "1000",
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      RATE_LIMIT_BURST: "1000000",
+    },
+  });
   try {
     const restarts: number[] = [];
     const recoveries: number[] = [];
@@ -66,7 +73,9 @@ async function crashRecovery(report: (line: string) => void, leaseMs: number, ro
     }
     const s = (v: number) => `${(v / 1000).toFixed(1)} s`;
     report(`LEASE_MS=${leaseMs}: kill → server up again ${restarts.map(s).join(", ")} (median ${s(median(restarts))})`);
-    report(`LEASE_MS=${leaseMs}: kill → first new progress ${recoveries.map(s).join(", ")} (median ${s(median(recoveries))}; lease-driven part ≈ ${s(median(recoveries) - median(restarts))})`);
+    report(
+      `LEASE_MS=${leaseMs}: kill → first new progress ${recoveries.map(s).join(", ")} (median ${s(median(recoveries))}; lease-driven part ≈ ${s(median(recoveries) - median(restarts))})`,
+    );
   } finally {
     await server.stop();
   }
@@ -90,7 +99,11 @@ function measureTaskFile(stateDir: string, taskId: string): FileFigures {
       if (!row?.record || !row.record.includes(taskId)) continue;
       db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       const tables: Record<string, number> = {};
-      for (const t of db.prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name").all() as { name: string; bytes: number }[]) tables[t.name] = t.bytes;
+      for (const t of db.prepare("SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name").all() as {
+        name: string;
+        bytes: number;
+      }[])
+        tables[t.name] = t.bytes;
       const events = (db.prepare("SELECT COUNT(*) AS n FROM events").get() as { n: number }).n;
       const steps = (db.prepare("SELECT COUNT(*) AS n FROM steps").get() as { n: number }).n;
       return { bytes: statSync(path).size, events, steps, tables };
@@ -121,10 +134,16 @@ async function storage(report: (line: string) => void): Promise<void> {
     const a = measureTaskFile(stateDir, small);
     const b = measureTaskFile(stateDir, large);
     const kb = (n: number) => `${(n / 1024).toFixed(1)} KiB`;
-    report(`short task (countdown 1 s, ${a.events} events): ${kb(a.bytes)} on disk (SQLite pages, schema and runtime tables included)`);
+    report(
+      `short task (countdown 1 s, ${a.events} events): ${kb(a.bytes)} on disk (SQLite pages, schema and runtime tables included)`,
+    );
     report(`task with ${b.events} events and ${b.steps} steps: ${kb(b.bytes)} on disk`);
-    report(`  per event, marginal: ${((b.bytes - a.bytes) / (b.events - a.events)).toFixed(0)} B (file growth ÷ added events; includes the steps rows)`);
-    report(`  events table ${kb(b.tables["events"] ?? 0)} = ${((b.tables["events"] ?? 0) / b.events).toFixed(0)} B/event; steps table ${kb(b.tables["steps"] ?? 0)} = ${((b.tables["steps"] ?? 0) / Math.max(1, b.steps)).toFixed(0)} B/step`);
+    report(
+      `  per event, marginal: ${((b.bytes - a.bytes) / (b.events - a.events)).toFixed(0)} B (file growth ÷ added events; includes the steps rows)`,
+    );
+    report(
+      `  events table ${kb(b.tables["events"] ?? 0)} = ${((b.tables["events"] ?? 0) / b.events).toFixed(0)} B/event; steps table ${kb(b.tables["steps"] ?? 0)} = ${((b.tables["steps"] ?? 0) / Math.max(1, b.steps)).toFixed(0)} B/step`,
+    );
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
   }

@@ -37,13 +37,45 @@ interface Shape {
 }
 
 const SHAPES: Shape[] = [
-  { name: "echo, no task (the Worker alone: one plain tools/call)", tool: "echo", args: { text: "hello" }, taskAugmented: false },
-  { name: "batch_process {items:1, secondsPerItem:0}, plain call (the job ends inside it: goal 1's call)", tool: "batch_process", args: { items: 1, secondsPerItem: 0 }, taskAugmented: false },
-  { name: "countdown 2 s, task-augmented call + tasks/result", tool: "countdown", args: { seconds: 2 }, taskAugmented: true },
+  {
+    name: "echo, no task (the Worker alone: one plain tools/call)",
+    tool: "echo",
+    args: { text: "hello" },
+    taskAugmented: false,
+  },
+  {
+    name: "batch_process {items:1, secondsPerItem:0}, plain call (the job ends inside it: goal 1's call)",
+    tool: "batch_process",
+    args: { items: 1, secondsPerItem: 0 },
+    taskAugmented: false,
+  },
+  {
+    name: "countdown 2 s, task-augmented call + tasks/result",
+    tool: "countdown",
+    args: { seconds: 2 },
+    taskAugmented: true,
+  },
   { name: "countdown 2 s, plain call answered inline", tool: "countdown", args: { seconds: 2 }, taskAugmented: false },
-  { name: "countdown 20 s (20 progress events), task-augmented + tasks/result", tool: "countdown", args: { seconds: 20 }, taskAugmented: true },
-  { name: "countdown 20 s, the client polling tasks/get every second, then tasks/result", tool: "countdown", args: { seconds: 20 }, taskAugmented: true, pollMs: 1000 },
-  { name: "countdown 20 s in 10-s run slices (RUN_SLICE_MS=10000)", tool: "countdown", args: { seconds: 20 }, taskAugmented: true, vars: { RUN_SLICE_MS: "10000" } },
+  {
+    name: "countdown 20 s (20 progress events), task-augmented + tasks/result",
+    tool: "countdown",
+    args: { seconds: 20 },
+    taskAugmented: true,
+  },
+  {
+    name: "countdown 20 s, the client polling tasks/get every second, then tasks/result",
+    tool: "countdown",
+    args: { seconds: 20 },
+    taskAugmented: true,
+    pollMs: 1000,
+  },
+  {
+    name: "countdown 20 s in 10-s run slices (RUN_SLICE_MS=10000)",
+    tool: "countdown",
+    args: { seconds: 20 },
+    taskAugmented: true,
+    vars: { RUN_SLICE_MS: "10000" },
+  },
   {
     name: "deploy: a question answered after a wait with nothing running (POST /tasks/{id}/input), then 3 one-second steps",
     tool: "deploy",
@@ -105,7 +137,11 @@ async function runTask(target: RpcTarget, shape: Shape): Promise<string> {
       if (task.status === "input_required") break;
       await sleep(500);
     }
-    const answered = await fetch(`${target.url}/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(shape.answer) });
+    const answered = await fetch(`${target.url}/tasks/${taskId}/input`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(shape.answer),
+    });
     if (!answered.ok) throw new Error(`answer refused: ${answered.status} ${await answered.text()}`);
   }
   if (shape.pollMs !== undefined) {
@@ -130,7 +166,11 @@ const sum = (tally: Record<string, number>): number => Object.values(tally).redu
 async function measure(server: DevServer, shape: Shape, report: (line: string) => void): Promise<void> {
   const target: RpcTarget = { url: server.url, agent: socketPool() };
   // Warm-up: the principal's id pool fills and every code path is compiled.
-  await Promise.all(Array.from({ length: 3 }, () => runTask(target, shape.tool === "countdown" ? { ...shape, args: { seconds: 1 }, pollMs: undefined } : shape)));
+  await Promise.all(
+    Array.from({ length: 3 }, () =>
+      runTask(target, shape.tool === "countdown" ? { ...shape, args: { seconds: 1 }, pollMs: undefined } : shape),
+    ),
+  );
   await sleep(SETTLE_MS);
   await counters(server.url, true);
   const cpuBefore = runtimeCpuMs(server.stateDir);
@@ -145,19 +185,44 @@ async function measure(server: DevServer, shape: Shape, report: (line: string) =
   const c = await counters(server.url);
   const cpuMs = runtimeCpuMs(server.stateDir) - cpuBefore;
   const wall = (performance.now() - started) / 1000;
-  const bytes = taskIds[0] ? ((await (await fetch(`${server.url}/__scale/bytes?principal=anonymous&taskId=${taskIds[0]}`)).json()) as { bytes: number }).bytes : Number.NaN;
+  const bytes = taskIds[0]
+    ? (
+        (await (await fetch(`${server.url}/__scale/bytes?principal=anonymous&taskId=${taskIds[0]}`)).json()) as {
+          bytes: number;
+        }
+      ).bytes
+    : Number.NaN;
   const n = TASKS;
   report("");
-  report(`${shape.name}: ${n} tasks, ${wall.toFixed(1)} s, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}; per task:`);
-  report(`  Worker invocations: ${(c.workerRequests / n).toFixed(2)} HTTP + ${(sum(c.queueBatches) / n).toFixed(2)} queue batches (${perTask(c.queueBatches, n)})`);
-  report(`  Durable Object requests: ${(sum(c.doRequests) / n).toFixed(2)} calls (${perTask(c.doRequests, n)}) + ${(sum(c.alarms) / n).toFixed(2)} alarms (${perTask(c.alarms, n)}) + ${(sum(c.webSocketMessagesIn) / n).toFixed(2)} WebSocket messages in`);
-  report(`  SQL rows written: ${(sum(c.rowsWritten) / n).toFixed(1)} (${perTask(c.rowsWritten, n)}); read: ${(sum(c.rowsRead) / n).toFixed(1)} (${perTask(c.rowsRead, n)})`);
+  report(
+    `${shape.name}: ${n} tasks, ${wall.toFixed(1)} s, load ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}; per task:`,
+  );
+  report(
+    `  Worker invocations: ${(c.workerRequests / n).toFixed(2)} HTTP + ${(sum(c.queueBatches) / n).toFixed(2)} queue batches (${perTask(c.queueBatches, n)})`,
+  );
+  report(
+    `  Durable Object requests: ${(sum(c.doRequests) / n).toFixed(2)} calls (${perTask(c.doRequests, n)}) + ${(sum(c.alarms) / n).toFixed(2)} alarms (${perTask(c.alarms, n)}) + ${(sum(c.webSocketMessagesIn) / n).toFixed(2)} WebSocket messages in`,
+  );
+  report(
+    `  SQL rows written: ${(sum(c.rowsWritten) / n).toFixed(1)} (${perTask(c.rowsWritten, n)}); read: ${(sum(c.rowsRead) / n).toFixed(1)} (${perTask(c.rowsRead, n)})`,
+  );
   report(`  SQL statements run (sql.exec calls): ${(sum(c.sqlCalls) / n).toFixed(1)} (${perTask(c.sqlCalls, n)})`);
-  report(`    by statement: ${Object.entries(c.rowsWrittenBy).sort(([, a], [, b]) => b - a).map(([k, v]) => `[${k}] ${(v / n).toFixed(2)}`).join("; ")}`);
+  report(
+    `    by statement: ${Object.entries(c.rowsWrittenBy)
+      .sort(([, a], [, b]) => b - a)
+      .map(([k, v]) => `[${k}] ${(v / n).toFixed(2)}`)
+      .join("; ")}`,
+  );
   report(`  storage calls: ${perTask(c.storageCalls, n)}`);
-  report(`  queue operations: writes ${perTask(c.queueWrites, n)}; reads ${perTask(c.queueReads, n)}; acks ${perTask(c.queueAcks, n)}; retries ${perTask(c.queueRetries, n)}`);
+  report(
+    `  queue operations: writes ${perTask(c.queueWrites, n)}; reads ${perTask(c.queueReads, n)}; acks ${perTask(c.queueAcks, n)}; retries ${perTask(c.queueRetries, n)}`,
+  );
   report(`  objects active (ms, handlers running): ${perTask(c.activeMs, n)}; objects used: ${perTask(c.objects, n)}`);
-  report(`  runtime CPU (workerd processes, all of the above plus the local platform): ${(cpuMs / n).toFixed(1)} ms; the task's database: ${(bytes / 1024).toFixed(1)} KiB`);
+  report(
+    `  runtime CPU (workerd processes, all of the above plus the local platform): ${(cpuMs / n).toFixed(1)} ms; the task's database: ${(bytes / 1024).toFixed(1)} KiB`,
+  );
 }
 
 export default async function scale(report: (line: string) => void): Promise<void> {
@@ -170,7 +235,9 @@ export default async function scale(report: (line: string) => void): Promise<voi
   for (const [vars, shapes] of byVars) {
     const server = await startBenchServer({ config, vars: JSON.parse(vars) as Record<string, string> });
     try {
-      report(`${serverLine(server)}; the counting build, ${TASKS} tasks per shape, created ${SPACING_MS} ms apart${vars === "{}" ? "" : `; vars ${vars}`}`);
+      report(
+        `${serverLine(server)}; the counting build, ${TASKS} tasks per shape, created ${SPACING_MS} ms apart${vars === "{}" ? "" : `; vars ${vars}`}`,
+      );
       // Settle what startup left running (the local queue's first batch, the rate limiter's lease).
       await rpc({ url: server.url, agent: oneSocket() }, "ping");
       for (const shape of shapes) await measure(server, shape, report);

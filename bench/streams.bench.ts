@@ -7,7 +7,17 @@
  * - time from a resume `GET /mcp` with Last-Event-ID to its first replayed event (goal ≤ 2×).
  */
 import { request } from "node:http";
-import { createTask, finishedCallFirstEventId, httpGet, ms, ratio, serverLine, startBenchServer, summarize, taskResult } from "./support.ts";
+import {
+  createTask,
+  finishedCallFirstEventId,
+  httpGet,
+  ms,
+  ratio,
+  serverLine,
+  startBenchServer,
+  summarize,
+  taskResult,
+} from "./support.ts";
 
 const BARE_SAMPLES = 300;
 const BARE_BLOCK = 100;
@@ -33,7 +43,10 @@ export default async function streams(report: (line: string) => void): Promise<v
     // every ratio by the machine's speed at that moment.
     const bareBlocks: number[][] = [await bareSamples(BARE_SAMPLES)];
     const delivery: { readers: number; d: ReturnType<typeof summarize>; attachMs: number }[] = [];
-    for (const [readers, items] of [[1, 200], [100, 60]] as const) {
+    for (const [readers, items] of [
+      [1, 200],
+      [100, 60],
+    ] as const) {
       bareBlocks.push(await bareSamples(BARE_BLOCK));
       const { delays, attachMs } = await deliveryLatencies(url, readers, items);
       delivery.push({ readers, d: summarize(delays), attachMs });
@@ -42,13 +55,21 @@ export default async function streams(report: (line: string) => void): Promise<v
     const r = summarize(await resumeLatencies(url, RESUME_SAMPLES));
 
     const bare = summarize(bareBlocks.flat());
-    report(`bare GET /health (n=${bare.n}, ${bareBlocks.length} blocks before the measurements; block p50s ${bareBlocks.map((b) => summarize(b).p50.toFixed(1)).join(" / ")} ms): p50 ${ms(bare.p50)}  p99 ${ms(bare.p99)}`);
+    report(
+      `bare GET /health (n=${bare.n}, ${bareBlocks.length} blocks before the measurements; block p50s ${bareBlocks.map((b) => summarize(b).p50.toFixed(1)).join(" / ")} ms): p50 ${ms(bare.p50)}  p99 ${ms(bare.p99)}`,
+    );
     for (const { readers, d, attachMs } of delivery) {
-      report(`delivery job.progress() → reader, ${readers} reader(s) on one task (n=${d.n}, all attached after ${ms(attachMs)}): p50 ${ms(d.p50)}  p99 ${ms(d.p99)}`);
-      report(`  p50 / bare p50 = ${ratio(d.p50 / bare.p50)}   p99 / bare p50 = ${ratio(d.p99 / bare.p50)}${readers === 100 ? "   (goal p99 ≤ 5×)" : ""}`);
+      report(
+        `delivery job.progress() → reader, ${readers} reader(s) on one task (n=${d.n}, all attached after ${ms(attachMs)}): p50 ${ms(d.p50)}  p99 ${ms(d.p99)}`,
+      );
+      report(
+        `  p50 / bare p50 = ${ratio(d.p50 / bare.p50)}   p99 / bare p50 = ${ratio(d.p99 / bare.p50)}${readers === 100 ? "   (goal p99 ≤ 5×)" : ""}`,
+      );
     }
     report(`resume GET /mcp with Last-Event-ID → first replayed event (n=${r.n}): p50 ${ms(r.p50)}  p99 ${ms(r.p99)}`);
-    report(`  resume p50 / bare p50 = ${ratio(r.p50 / bare.p50)}   (goal ≤ 2×)   p99 / bare p50 = ${ratio(r.p99 / bare.p50)}`);
+    report(
+      `  resume p50 / bare p50 = ${ratio(r.p50 / bare.p50)}   (goal ≤ 2×)   p99 / bare p50 = ${ratio(r.p99 / bare.p50)}`,
+    );
   } finally {
     await server.stop();
   }
@@ -60,12 +81,21 @@ export default async function streams(report: (line: string) => void): Promise<v
  * SSE comment; both clocks are this machine's). Only events committed SETTLE_MS after the last
  * reader attached count: opening 100 streams at once is connection set-up, not delivery.
  */
-async function deliveryLatencies(url: string, readers: number, items: number): Promise<{ delays: number[]; attachMs: number }> {
+async function deliveryLatencies(
+  url: string,
+  readers: number,
+  items: number,
+): Promise<{ delays: number[]; attachMs: number }> {
   const taskId = await createTask(url, "batch_process", { items, secondsPerItem: 0.1 });
   const started = Date.now();
-  const all = await Promise.all(Array.from({ length: readers }, () => readProgressDelays(`${url}/tasks/${taskId}/events?timing=1`)));
+  const all = await Promise.all(
+    Array.from({ length: readers }, () => readProgressDelays(`${url}/tasks/${taskId}/events?timing=1`)),
+  );
   const allAttached = Math.max(...all.map((r) => r.attachedAt));
-  return { delays: all.flatMap((r) => r.delays.filter((d) => d.at > allAttached + SETTLE_MS).map((d) => d.delay)), attachMs: allAttached - started };
+  return {
+    delays: all.flatMap((r) => r.delays.filter((d) => d.at > allAttached + SETTLE_MS).map((d) => d.delay)),
+    attachMs: allAttached - started,
+  };
 }
 
 /**
@@ -73,7 +103,9 @@ async function deliveryLatencies(url: string, readers: number, items: number): P
  * client about a third more CPU per chunk, and the client shares these 2 cores with the server,
  * so a heavier client inflates the server's figure. The delay is still commit → bytes parsed here.
  */
-function readProgressDelays(eventsUrl: string): Promise<{ attachedAt: number; delays: { at: number; delay: number }[] }> {
+function readProgressDelays(
+  eventsUrl: string,
+): Promise<{ attachedAt: number; delays: { at: number; delay: number }[] }> {
   return new Promise((resolve, reject) => {
     const delays: { at: number; delay: number }[] = [];
     let buffer = "";
@@ -106,6 +138,7 @@ async function resumeLatencies(url: string, count: number): Promise<number[]> {
   const firstId = await finishedCallFirstEventId(url, 3, "bench");
   const latencies: number[] = [];
   const headers = { Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": firstId };
-  for (let i = 0; i < count; i++) latencies.push(await httpGet(`${url}/mcp`, headers, (text) => /^data: \{/m.test(text)));
+  for (let i = 0; i < count; i++)
+    latencies.push(await httpGet(`${url}/mcp`, headers, (text) => /^data: \{/m.test(text)));
   return latencies;
 }

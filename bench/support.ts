@@ -15,14 +15,21 @@ import { startDevServer, type DevServer, type DevServerOptions } from "../test/e
  * measured about a fifth of the Worker thread's CPU per task, a cost of the laptop's disk that
  * production storage does not have. `BENCH_STATE_ROOT=/tmp npm run bench` measures on disk.
  */
-export const STATE_ROOT: string | undefined = process.env["BENCH_STATE_ROOT"] ?? (existsSync("/dev/shm") ? "/dev/shm" : undefined);
+export const STATE_ROOT: string | undefined =
+  process.env["BENCH_STATE_ROOT"] ?? (existsSync("/dev/shm") ? "/dev/shm" : undefined);
 
 /** Limits raised so sections measure latency, not admission control. */
-const BENCH_VARS = { MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000", RATE_LIMIT_PER_MINUTE: "1000000", RATE_LIMIT_BURST: "1000000" };
+const BENCH_VARS = {
+  MAX_ACTIVE_TASKS_PER_PRINCIPAL: "5000",
+  RATE_LIMIT_PER_MINUTE: "1000000",
+  RATE_LIMIT_BURST: "1000000",
+};
 
 /** package.json's dev script: what `npm run dev` runs, which the bench follows. */
 export function devScript(): string {
-  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../package.json"), "utf8")) as { scripts: Record<string, string> };
+  const pkg = JSON.parse(readFileSync(resolve(import.meta.dirname, "../package.json"), "utf8")) as {
+    scripts: Record<string, string>;
+  };
   return pkg.scripts["dev"] ?? "";
 }
 
@@ -32,7 +39,11 @@ export function devScriptVars(): Record<string, string> {
 }
 
 export async function startBenchServer(options: DevServerOptions = {}): Promise<DevServer> {
-  return startDevServer({ stateRoot: STATE_ROOT, ...options, vars: { ...devScriptVars(), ...BENCH_VARS, ...options.vars } });
+  return startDevServer({
+    stateRoot: STATE_ROOT,
+    ...options,
+    vars: { ...devScriptVars(), ...BENCH_VARS, ...options.vars },
+  });
 }
 
 /** The line each section starts with: what ran where. */
@@ -93,7 +104,11 @@ const keepAlive = new Agent({ keepAlive: true, maxSockets: 1 });
  * this one instrument for the bare route, its readers and resumes, so no ratio mixes a light client
  * with a heavy one (undici's fetch measured about 1.2 ms more per request here than node:http).
  */
-export function httpGet(url: string, headers: Record<string, string> = {}, until?: (text: string) => boolean): Promise<number> {
+export function httpGet(
+  url: string,
+  headers: Record<string, string> = {},
+  until?: (text: string) => boolean,
+): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(url, { agent: keepAlive, headers }, (response) => {
@@ -106,7 +121,11 @@ export function httpGet(url: string, headers: Record<string, string> = {}, until
         text += chunk;
         if (until(text)) at = performance.now() - started;
       });
-      response.on("end", () => (at !== undefined || !until ? resolve(at ?? performance.now() - started) : reject(new Error(`GET ${url}: ended before the awaited moment`))));
+      response.on("end", () =>
+        at !== undefined || !until
+          ? resolve(at ?? performance.now() - started)
+          : reject(new Error(`GET ${url}: ended before the awaited moment`)),
+      );
       response.on("error", reject);
     });
     req.on("error", reject);
@@ -115,7 +134,11 @@ export function httpGet(url: string, headers: Record<string, string> = {}, until
 }
 
 /** POST of a JSON-RPC request to `${baseUrl}/mcp` over `node:http` (JSON answer); resolves with its time and result. */
-export function httpRpc(baseUrl: string, method: string, params: Record<string, unknown> = {}): Promise<{ ms: number; result: Record<string, unknown> }> {
+export function httpRpc(
+  baseUrl: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<{ ms: number; result: Record<string, unknown> }> {
   const body = { jsonrpc: "2.0", id: nextId++, method, params };
   return httpPost(baseUrl, body, { "MCP-Protocol-Version": "2025-11-25" });
 }
@@ -126,17 +149,39 @@ const TASKS_EXTENSION = { extensions: { "io.modelcontextprotocol/tasks": {} } };
  * The same for a 2026-07-28 request: the per-request `_meta` envelope (declaring the Tasks
  * extension, so a task-capable tool answers with a task) and the standard headers.
  */
-export function httpModernRpc(baseUrl: string, method: string, params: Record<string, unknown> = {}, name?: string): Promise<{ ms: number; result: Record<string, unknown> }> {
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": TASKS_EXTENSION };
+export function httpModernRpc(
+  baseUrl: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  name?: string,
+): Promise<{ ms: number; result: Record<string, unknown> }> {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "bench", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": TASKS_EXTENSION,
+  };
   const body = { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: meta } };
-  return httpPost(baseUrl, body, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) });
+  return httpPost(baseUrl, body, {
+    "MCP-Protocol-Version": "2026-07-28",
+    "Mcp-Method": method,
+    ...(name !== undefined && { "Mcp-Name": name }),
+  });
 }
 
-function httpPost(baseUrl: string, message: { method: string }, extraHeaders: Record<string, string>): Promise<{ ms: number; result: Record<string, unknown> }> {
+function httpPost(
+  baseUrl: string,
+  message: { method: string },
+  extraHeaders: Record<string, string>,
+): Promise<{ ms: number; result: Record<string, unknown> }> {
   const body = JSON.stringify(message);
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const headers = { "Content-Type": "application/json", Accept: "application/json", ...extraHeaders, "Content-Length": String(Buffer.byteLength(body)) };
+    const headers = {
+      "Content-Type": "application/json",
+      Accept: "application/json",
+      ...extraHeaders,
+      "Content-Length": String(Buffer.byteLength(body)),
+    };
     const req = request(`${baseUrl}/mcp`, { method: "POST", agent: keepAlive, headers }, (response) => {
       let text = "";
       response.setEncoding("utf8");
@@ -161,7 +206,11 @@ let restarts = 0;
 export const reloadRetries = (): number => restarts;
 
 /** One JSON-RPC request to `${baseUrl}/mcp`, answered as JSON (no SSE); throws on a JSON-RPC error. */
-export async function mcp<T = Record<string, unknown>>(baseUrl: string, method: string, params: Record<string, unknown> = {}): Promise<T> {
+export async function mcp<T = Record<string, unknown>>(
+  baseUrl: string,
+  method: string,
+  params: Record<string, unknown> = {},
+): Promise<T> {
   let response: Response;
   let text: string;
   for (let attempt = 1; ; attempt++) {
@@ -212,8 +261,17 @@ export function median(values: number[]): number {
 export async function finishedCallFirstEventId(url: string, seconds: number, progressToken: string): Promise<string> {
   const call = await fetch(`${url}/mcp`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds }, _meta: { progressToken } } }),
+    headers: {
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+      "MCP-Protocol-Version": "2025-11-25",
+    },
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds }, _meta: { progressToken } },
+    }),
   });
   const firstId = /^id: (t\.\S+)$/m.exec(await call.text())?.[1];
   if (!firstId) throw new Error("the tools/call stream carried no task event id");

@@ -28,9 +28,15 @@ const OPS: [string, number, string][] = [
 ];
 
 export default async function units(report: (line: string) => void): Promise<void> {
-  const server = await startDevServer({ config: CONFIG, observability: COLLECTOR, ...(STATE_ROOT !== undefined && { stateRoot: STATE_ROOT }) });
+  const server = await startDevServer({
+    config: CONFIG,
+    observability: COLLECTOR,
+    ...(STATE_ROOT !== undefined && { stateRoot: STATE_ROOT }),
+  });
   try {
-    report(`server: wrangler dev of ${CONFIG} at ${server.url}; state in ${STATE_ROOT ?? "the OS temp dir"}; local collector ${COLLECTOR ? "on" : "off"}; ${ROUNDS} rounds, median`);
+    report(
+      `server: wrangler dev of ${CONFIG} at ${server.url}; state in ${STATE_ROOT ?? "the OS temp dir"}; local collector ${COLLECTOR ? "on" : "off"}; ${ROUNDS} rounds, median`,
+    );
     const target: RpcTarget = { url: server.url, agent: oneSocket() };
     // Warm every path (and the one existing object each op uses) before timing.
     for (const [op] of OPS) await get(target, `/${op}?n=10`);
@@ -42,7 +48,12 @@ export default async function units(report: (line: string) => void): Promise<voi
         perOp.get(op)?.push(((ms - none) * 1000) / n);
       }
     }
-    for (const [op, , meaning] of OPS) report(`${op.padEnd(18)} ${percentile(perOp.get(op) ?? [], 50).toFixed(0).padStart(6)} µs  ${meaning}`);
+    for (const [op, , meaning] of OPS)
+      report(
+        `${op.padEnd(18)} ${percentile(perOp.get(op) ?? [], 50)
+          .toFixed(0)
+          .padStart(6)} µs  ${meaning}`,
+      );
   } finally {
     await server.stop();
   }

@@ -27,7 +27,10 @@ export default async function webhooks(report: (line: string) => void): Promise<
       });
       return result.task.taskId;
     };
-    const completedAt = (path: string) => receiver.received.filter((hook) => hook.path === path && hook.status === 200 && hook.body.includes('"task.completed"'));
+    const completedAt = (path: string) =>
+      receiver.received.filter(
+        (hook) => hook.path === path && hook.status === 200 && hook.body.includes('"task.completed"'),
+      );
     const waitFor = async (path: string, count: number) => {
       const deadline = Date.now() + 180_000;
       while (completedAt(path).length < count) {
@@ -56,14 +59,21 @@ export default async function webhooks(report: (line: string) => void): Promise<
     for (const taskId of ids) {
       const doc = (await (await fetch(`${url}/tasks/${taskId}`)).json()) as { status: string; lastUpdatedAt: string };
       const arrived = arrivals.get(taskId);
-      if (doc.status !== "completed" || arrived === undefined) throw new Error(`task ${taskId}: ${doc.status}, webhook ${arrived === undefined ? "missing" : "arrived"}`);
+      if (doc.status !== "completed" || arrived === undefined)
+        throw new Error(`task ${taskId}: ${doc.status}, webhook ${arrived === undefined ? "missing" : "arrived"}`);
       latencies.push(arrived - Date.parse(doc.lastUpdatedAt));
     }
     const s = summarize(latencies);
     const bareP50 = summarize(bare).p50;
-    report(`completion → webhook arrival, ${CONCURRENT} concurrent ${SECONDS} s countdowns: p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} (n=${s.n})`);
-    report(`signatures verified with standardwebhooks: ${verified}/${completedAt("/bench").length}; duplicates: ${completedAt("/bench").length - arrivals.size}`);
-    report(`bare /health p50 in the same run: ${ms(bareP50)}; local queue max_batch_timeout = 1 s is included in the figure`);
+    report(
+      `completion → webhook arrival, ${CONCURRENT} concurrent ${SECONDS} s countdowns: p50 ${ms(s.p50)}, p99 ${ms(s.p99)}, max ${ms(s.max)} (n=${s.n})`,
+    );
+    report(
+      `signatures verified with standardwebhooks: ${verified}/${completedAt("/bench").length}; duplicates: ${completedAt("/bench").length - arrivals.size}`,
+    );
+    report(
+      `bare /health p50 in the same run: ${ms(bareP50)}; local queue max_batch_timeout = 1 s is included in the figure`,
+    );
   } finally {
     await server.stop();
     await receiver.close();

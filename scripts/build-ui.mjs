@@ -25,9 +25,14 @@ const englishOnlyZod = {
   name: "english-only-zod",
   setup(build) {
     build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
-      args.importer.includes(`${join("node_modules", "zod")}`) ? { path: join(args.resolveDir, "../locales/en.js"), namespace: "zod-locales" } : undefined,
+      args.importer.includes(`${join("node_modules", "zod")}`)
+        ? { path: join(args.resolveDir, "../locales/en.js"), namespace: "zod-locales" }
+        : undefined,
     );
-    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({ contents: `export { default as en } from ${JSON.stringify(args.path)};`, resolveDir: pagesDir }));
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: pagesDir,
+    }));
   },
 };
 
@@ -41,16 +46,25 @@ function newestUnder(dir) {
 }
 // Sources outside ui/ change the output too: this script and the installed packages the pages bundle.
 const sourcesChanged = existsSync(pagesDir)
-  ? Math.max(newestUnder(pagesDir), statSync(import.meta.filename).mtimeMs, statSync(join(root, "package-lock.json"), { throwIfNoEntry: false })?.mtimeMs ?? Infinity)
+  ? Math.max(
+      newestUnder(pagesDir),
+      statSync(import.meta.filename).mtimeMs,
+      statSync(join(root, "package-lock.json"), { throwIfNoEntry: false })?.mtimeMs ?? Infinity,
+    )
   : 0;
 const force = process.argv.includes("--force");
 
-const pages = existsSync(pagesDir) ? readdirSync(pagesDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && existsSync(join(pagesDir, entry.name, "index.html"))).map((entry) => entry.name) : [];
+const pages = existsSync(pagesDir)
+  ? readdirSync(pagesDir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory() && existsSync(join(pagesDir, entry.name, "index.html")))
+      .map((entry) => entry.name)
+  : [];
 for (const name of pages) {
   const target = join(outDir, `${name}.html`);
   if (!force && (statSync(target, { throwIfNoEntry: false })?.mtimeMs ?? 0) > sourcesChanged) continue;
   const html = readFileSync(join(pagesDir, name, "index.html"), "utf8");
-  if (!html.includes(MARKER)) throw new Error(`ui/${name}/index.html needs the ${MARKER} marker where the script goes.`);
+  if (!html.includes(MARKER))
+    throw new Error(`ui/${name}/index.html needs the ${MARKER} marker where the script goes.`);
   // Loaded only when a page needs building: most runs (every wrangler dev start) build nothing.
   const { build } = await import("esbuild");
   const result = await build({

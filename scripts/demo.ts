@@ -20,7 +20,8 @@ const USAGE = `Usage: npm run demo -- [options]
 
 function number(raw: string, name: string, min: number, max: number): number {
   const value = Number(raw);
-  if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max) throw new RangeError(`--${name} must be a number from ${min} to ${max} (got "${raw}").`);
+  if (raw.trim() === "" || !Number.isFinite(value) || value < min || value > max)
+    throw new RangeError(`--${name} must be a number from ${min} to ${max} (got "${raw}").`);
   return value;
 }
 

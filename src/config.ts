@@ -118,7 +118,12 @@ const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => {
 /** A comma-separated list, blanks dropped. */
 const list = z
   .string()
-  .transform((raw) => raw.split(",").map((item) => item.trim()).filter((item) => item !== ""))
+  .transform((raw) =>
+    raw
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== ""),
+  )
   .catch([]);
 /** A word (TOML may make it a boolean or a number), compared trimmed and lower-case; "" when unset. */
 const word = z
@@ -129,7 +134,10 @@ const word = z
 const text = z.string().min(1).optional().catch(undefined);
 /** true, or a string such as "1", "true", "yes", "on". */
 const flag = z.union([z.boolean(), z.string().transform((raw) => /^(1|true|yes|on)$/i.test(raw.trim()))]).catch(false);
-const trimmed = z.string().transform((raw) => raw.trim()).catch("");
+const trimmed = z
+  .string()
+  .transform((raw) => raw.trim())
+  .catch("");
 
 const VarsSchema = z.object({
   INLINE_WAIT_MS: int(10_000),
@@ -181,7 +189,9 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
   const webhooks: WebhookSettings = {
     ...(vars.WEBHOOK_SECRET !== undefined && { secret: vars.WEBHOOK_SECRET }),
     allowLoopback: vars.WEBHOOK_ALLOW_LOOPBACK,
-    allowedPorts: vars.WEBHOOK_ALLOWED_PORTS.map(Number).filter((port) => Number.isInteger(port) && port > 0 && port < 65536),
+    allowedPorts: vars.WEBHOOK_ALLOWED_PORTS.map(Number).filter(
+      (port) => Number.isInteger(port) && port > 0 && port < 65536,
+    ),
     retryBaseSeconds: vars.WEBHOOK_RETRY_BASE_SECONDS,
     maxAttempts: vars.WEBHOOK_MAX_ATTEMPTS,
   };

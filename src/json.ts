@@ -7,4 +7,5 @@
 export type JsonObject = { [key: string]: unknown };
 
 /** A plain object: not null, not an array. */
-export const isRecord = (value: unknown): value is JsonObject => typeof value === "object" && value !== null && !Array.isArray(value);
+export const isRecord = (value: unknown): value is JsonObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

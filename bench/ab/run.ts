@@ -37,11 +37,14 @@ const QUICK_TASK_TOOL = { name: "batch_process", arguments: { items: 1, secondsP
 const COUNTDOWN_TASK = { name: "countdown", arguments: { seconds: 1 }, task: {} };
 const ALL_SERIES = ["bare", "echo", "batch", "create"] as const;
 type Series = (typeof ALL_SERIES)[number];
-const SERIES = (process.env["AB_SERIES"]?.split(",") ?? ALL_SERIES).filter((s): s is Series => (ALL_SERIES as readonly string[]).includes(s));
+const SERIES = (process.env["AB_SERIES"]?.split(",") ?? ALL_SERIES).filter((s): s is Series =>
+  (ALL_SERIES as readonly string[]).includes(s),
+);
 
 async function callOk(target: RpcTarget, params: Record<string, unknown>, text: string): Promise<number> {
   const { ms, result } = await rpc(target, "tools/call", params);
-  if (!JSON.stringify(result["content"]).includes(text)) throw new Error(`unexpected answer: ${JSON.stringify(result).slice(0, 200)}`);
+  if (!JSON.stringify(result["content"]).includes(text))
+    throw new Error(`unexpected answer: ${JSON.stringify(result).slice(0, 200)}`);
   return ms;
 }
 
@@ -51,26 +54,42 @@ const step: Record<Series, (t: RpcTarget) => Promise<number>> = {
   batch: (t) => callOk(t, QUICK_TASK_TOOL, "Processed 1 items."),
   create: async (t) => {
     const { ms, result } = await rpc(t, "tools/call", COUNTDOWN_TASK);
-    if (typeof (result["task"] as { taskId?: unknown } | undefined)?.taskId !== "string") throw new Error(`no task: ${JSON.stringify(result).slice(0, 200)}`);
+    if (typeof (result["task"] as { taskId?: unknown } | undefined)?.taskId !== "string")
+      throw new Error(`no task: ${JSON.stringify(result).slice(0, 200)}`);
     return ms;
   },
 };
 
 const PEER = "peer";
-const configs = new Map(names.map((name) => [name, name === PEER ? join(ROOT, PEER_CONFIGS.createMcpHandler) : writeVariant(name)]));
-for (const name of names) console.log(`${name}: ${name === PEER ? "the agents createMcpHandler peer (bench/peers)" : VARIANTS[name]?.description}`);
+const configs = new Map(
+  names.map((name) => [name, name === PEER ? join(ROOT, PEER_CONFIGS.createMcpHandler) : writeVariant(name)]),
+);
+for (const name of names)
+  console.log(
+    `${name}: ${name === PEER ? "the agents createMcpHandler peer (bench/peers)" : VARIANTS[name]?.description}`,
+  );
 
 for (const config of CONFIGS) {
   const bench = config === "bench";
   for (let run = 1; run <= RUNS; run++) {
     const servers = [];
     for (const name of names) {
-      const options = { config: configs.get(name), observability: !bench, ...devOptions(name), ...(bench ? {} : { stateRoot: undefined }) };
+      const options = {
+        config: configs.get(name),
+        observability: !bench,
+        ...devOptions(name),
+        ...(bench ? {} : { stateRoot: undefined }),
+      };
       servers.push(await (name === PEER ? startDevServer(options) : startBenchServer(options)));
     }
     try {
       const targets = servers.map((s) => ({ url: s.url, agent: oneSocket() }));
-      const samples = names.map(() => ({ bare: [] as number[], echo: [] as number[], batch: [] as number[], create: [] as number[] }));
+      const samples = names.map(() => ({
+        bare: [] as number[],
+        echo: [] as number[],
+        batch: [] as number[],
+        create: [] as number[],
+      }));
       const calls: [number, Series][] = names.flatMap((_, v) => SERIES.map((s): [number, Series] => [v, s]));
       for (let round = -20; round < ROUNDS; round++) {
         for (let k = 0; k < calls.length; k++) {
@@ -83,15 +102,27 @@ for (const config of CONFIGS) {
           if (round >= 0) samples[v]?.[series].push(ms);
         }
       }
-      console.log(`\n${config} config (state in ${bench ? (STATE_ROOT ?? "the OS temp dir") : "the OS temp dir"}, collector ${bench ? "off" : "on"}), run ${run}, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}`);
+      console.log(
+        `\n${config} config (state in ${bench ? (STATE_ROOT ?? "the OS temp dir") : "the OS temp dir"}, collector ${bench ? "off" : "on"}), run ${run}, load ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
+      );
       names.forEach((name, v) => {
         const s = samples[v];
         if (!s) return;
-        const [bare, echo, batch, create] = [summarize(s.bare).p50, summarize(s.echo).p50, summarize(s.batch).p50, summarize(s.create).p50];
+        const [bare, echo, batch, create] = [
+          summarize(s.bare).p50,
+          summarize(s.echo).p50,
+          summarize(s.batch).p50,
+          summarize(s.create).p50,
+        ];
         if (!SERIES.includes("batch")) {
           const base = samples[0];
-          const ratio = (mine: number[], theirs: number[] | undefined) => (theirs?.length ? ` (${(summarize(mine).p50 / summarize(theirs).p50).toFixed(2)}× ${names[0]})` : "");
-          console.log(`  ${name.padEnd(26)} bare ${bare.toFixed(2)} ms${ratio(s.bare, base?.bare)}  echo ${echo.toFixed(2)} ms${ratio(s.echo, base?.echo)}`);
+          const ratio = (mine: number[], theirs: number[] | undefined) =>
+            theirs?.length ? ` (${(summarize(mine).p50 / summarize(theirs).p50).toFixed(2)}× ${names[0]})` : "";
+          console.log(
+            `  ${name.padEnd(26)} bare ${bare.toFixed(2)} ms${ratio(s.bare, base?.bare)}  echo ${echo.toFixed(2)} ms${ratio(s.echo, base?.echo)}`,
+          );
           return;
         }
         console.log(
@@ -105,7 +136,9 @@ for (const config of CONFIGS) {
           const server = servers[v];
           if (!server) continue;
           const burst = await countdownBurst(burstTarget(server.url), BURST);
-          console.log(`  ${String(names[v]).padEnd(26)} ${BURST} countdowns at once: wall ${(burst.wallMs / 1000).toFixed(2)} s, last created at ${(burst.createdMs / 1000).toFixed(2)} s`);
+          console.log(
+            `  ${String(names[v]).padEnd(26)} ${BURST} countdowns at once: wall ${(burst.wallMs / 1000).toFixed(2)} s, last created at ${(burst.createdMs / 1000).toFixed(2)} s`,
+          );
           await new Promise((r) => setTimeout(r, 2000));
         }
       }

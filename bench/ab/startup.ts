@@ -17,16 +17,35 @@ const STARTS = Number(process.env["STARTS"] ?? 41);
 const names = process.argv.slice(2);
 if (names.length === 0) throw new Error("name one or more variants (main is the repo as it is)");
 
-const STUB = "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\nexport class WorkerEntrypoint extends DurableObject {}\nexport class RpcTarget {}\nexport const env = {};\n";
-const TIMER = "const before = process.cpuUsage(); await import(process.argv[1]); const used = process.cpuUsage(before); console.log((used.user + used.system) / 1000);";
+const STUB =
+  "export class DurableObject { constructor(ctx, env) { this.ctx = ctx; this.env = env; } }\nexport class WorkerEntrypoint extends DurableObject {}\nexport class RpcTarget {}\nexport const env = {};\n";
+const TIMER =
+  "const before = process.cpuUsage(); await import(process.argv[1]); const used = process.cpuUsage(before); console.log((used.user + used.system) / 1000);";
 
 function script(name: string): string {
   const dir = mkdtempSync(join(tmpdir(), `startup-${name}-`));
   const config = name === "main" ? [] : ["--config", writeVariant(name)];
-  execFileSync(process.execPath, [join(ROOT, "node_modules/wrangler/bin/wrangler.js"), "deploy", "--dry-run", "--outdir", join(dir, "out"), ...config], { cwd: ROOT, stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" } });
+  execFileSync(
+    process.execPath,
+    [
+      join(ROOT, "node_modules/wrangler/bin/wrangler.js"),
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      join(dir, "out"),
+      ...config,
+    ],
+    { cwd: ROOT, stdio: "ignore", env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" } },
+  );
   writeFileSync(join(dir, "cloudflare-workers.mjs"), STUB);
   const file = join(dir, "worker.mjs");
-  writeFileSync(file, readFileSync(join(dir, "out/index.js"), "utf8").replace(/from\s*"cloudflare:workers"/g, `from ${JSON.stringify(join(dir, "cloudflare-workers.mjs"))}`));
+  writeFileSync(
+    file,
+    readFileSync(join(dir, "out/index.js"), "utf8").replace(
+      /from\s*"cloudflare:workers"/g,
+      `from ${JSON.stringify(join(dir, "cloudflare-workers.mjs"))}`,
+    ),
+  );
   return file;
 }
 
@@ -39,8 +58,11 @@ for (let i = 0; i < STARTS; i++) {
     if (Number.isFinite(ms)) samples[k]?.push(ms);
   });
 }
-const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
+const quantile = (values: number[], q: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))] ?? Number.NaN;
 names.forEach((name, k) => {
   const values = samples[k] ?? [];
-  console.log(`${name.padEnd(20)} CPU to import: median ${quantile(values, 0.5).toFixed(1)} ms, quartiles ${quantile(values, 0.25).toFixed(1)}-${quantile(values, 0.75).toFixed(1)} ms (${values.length} starts)`);
+  console.log(
+    `${name.padEnd(20)} CPU to import: median ${quantile(values, 0.5).toFixed(1)} ms, quartiles ${quantile(values, 0.25).toFixed(1)}-${quantile(values, 0.75).toFixed(1)} ms (${values.length} starts)`,
+  );
 });

@@ -15,17 +15,30 @@ import { summarize } from "../support.ts";
 const [a, b] = process.argv.slice(2);
 if (!a || !b) throw new Error("name two running servers: node bench/ab/two-servers.ts URL_A URL_B");
 const ROUNDS = Number(process.env["AB_ROUNDS"] ?? 200);
-const HEADERS = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": "2025-11-25" };
+const HEADERS = {
+  "Content-Type": "application/json",
+  Accept: "application/json, text/event-stream",
+  "MCP-Protocol-Version": "2025-11-25",
+};
 const SERIES = ["bare", "echo", "batch", "create", "get"] as const;
 type Series = (typeof SERIES)[number];
 
 let nextId = 1;
-async function rpc(url: string, method: string, params: Record<string, unknown>): Promise<{ ms: number; text: string }> {
+async function rpc(
+  url: string,
+  method: string,
+  params: Record<string, unknown>,
+): Promise<{ ms: number; text: string }> {
   const started = performance.now();
-  const response = await fetch(`${url}/mcp`, { method: "POST", headers: HEADERS, body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }) });
+  const response = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers: HEADERS,
+    body: JSON.stringify({ jsonrpc: "2.0", id: nextId++, method, params }),
+  });
   const text = await response.text();
   const ms = performance.now() - started;
-  if (response.status !== 200 || !text.includes('"result"')) throw new Error(`${method} on ${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
+  if (response.status !== 200 || !text.includes('"result"'))
+    throw new Error(`${method} on ${url}: HTTP ${response.status} ${text.slice(0, 200)}`);
   return { ms, text };
 }
 
@@ -37,7 +50,8 @@ const steps: Record<Series, (url: string) => Promise<number>> = {
     return performance.now() - started;
   },
   echo: async (url) => (await rpc(url, "tools/call", { name: "echo", arguments: { text: "hi" } })).ms,
-  batch: async (url) => (await rpc(url, "tools/call", { name: "batch_process", arguments: { items: 1, secondsPerItem: 0 } })).ms,
+  batch: async (url) =>
+    (await rpc(url, "tools/call", { name: "batch_process", arguments: { items: 1, secondsPerItem: 0 } })).ms,
   create: async (url) => {
     const { ms, text } = await rpc(url, "tools/call", { name: "countdown", arguments: { seconds: 1 }, task: {} });
     const taskId = /"taskId":"([0-9a-f]+)"/.exec(text)?.[1];
@@ -48,7 +62,9 @@ const steps: Record<Series, (url: string) => Promise<number>> = {
   get: async (url) => (await rpc(url, "tasks/get", { taskId: lastTask.get(url) })).ms,
 };
 
-const samples = new Map<string, Record<Series, number[]>>([a, b].map((url) => [url, { bare: [], echo: [], batch: [], create: [], get: [] }]));
+const samples = new Map<string, Record<Series, number[]>>(
+  [a, b].map((url) => [url, { bare: [], echo: [], batch: [], create: [], get: [] }]),
+);
 for (let i = 0; i < 20; i++) for (const url of [a, b]) for (const series of SERIES) await steps[series](url);
 for (let i = 0; i < ROUNDS; i++) {
   const order = i % 2 === 0 ? [a, b] : [b, a];

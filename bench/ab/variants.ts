@@ -21,7 +21,8 @@ interface Variant {
 }
 
 /** Drops a `[name]` table (up to the next table) from wrangler.toml. */
-const dropTable = (name: string) => (text: string) => text.replace(new RegExp(`^\\[${name}\\]\\n(?:(?!\\[).*\\n)*`, "m"), "");
+const dropTable = (name: string) => (text: string) =>
+  text.replace(new RegExp(`^\\[${name}\\]\\n(?:(?!\\[).*\\n)*`, "m"), "");
 
 const dropLines = (pattern: RegExp) => (text: string) => {
   const next = text.replace(pattern, "");
@@ -35,7 +36,8 @@ const replaceOnce = (from: string, to: string) => (text: string) => {
 };
 
 /** How a variant's `wrangler dev` is started, beyond its config. */
-export const devOptions = (name: string): Pick<DevServerOptions, "logLevel" | "processEnv"> => VARIANTS[name]?.dev ?? {};
+export const devOptions = (name: string): Pick<DevServerOptions, "logLevel" | "processEnv"> =>
+  VARIANTS[name]?.dev ?? {};
 
 export const VARIANTS: Record<string, Variant> = {
   main: { description: "the repo as it is" },
@@ -43,15 +45,22 @@ export const VARIANTS: Record<string, Variant> = {
     description: "no transition log observer (src/core/object/transition-log.ts unwired)",
     entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
   },
-  "no-observability": { description: "no [observability] table in wrangler.toml (Workers Logs off)", toml: dropTable("observability") },
+  "no-observability": {
+    description: "no [observability] table in wrangler.toml (Workers Logs off)",
+    toml: dropTable("observability"),
+  },
   "no-log-no-observability": {
     description: "neither the transition log nor [observability]",
     toml: dropTable("observability"),
     entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
   },
-  "log-level-warn": { description: "the repo as it is, under wrangler dev --log-level warn (info lines are not printed)", dev: { logLevel: "warn" } },
+  "log-level-warn": {
+    description: "the repo as it is, under wrangler dev --log-level warn (info lines are not printed)",
+    dev: { logLevel: "warn" },
+  },
   "no-inspector-proxy": {
-    description: "the repo as it is, with wrangler's inspector proxy not attached (VSCODE_INSPECTOR_OPTIONS set: the runtime's console calls no longer become inspector events)",
+    description:
+      "the repo as it is, with wrangler's inspector proxy not attached (VSCODE_INSPECTOR_OPTIONS set: the runtime's console calls no longer become inspector events)",
     dev: { processEnv: { VSCODE_INSPECTOR_OPTIONS: "{}" } },
   },
   "no-inspector-proxy-no-log": {
@@ -62,17 +71,28 @@ export const VARIANTS: Record<string, Variant> = {
   "transition-log-unprinted": {
     description: "the transition lines built (JSON.stringify) but not logged",
     entry: (text) =>
-      replaceOnce("import { transitionLogObserver }", "import { transitionLines }")(
-        replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver, async ({ record, events }) => void transitionLines(record, events).map((line) => JSON.stringify(line))]")(text),
+      replaceOnce(
+        "import { transitionLogObserver }",
+        "import { transitionLines }",
+      )(
+        replaceOnce(
+          "sessionObserver, transitionLogObserver]",
+          "sessionObserver, async ({ record, events }) => void transitionLines(record, events).map((line) => JSON.stringify(line))]",
+        )(text),
       ),
   },
   "with-assets": {
-    description: "an [assets] table as the pages had before (static assets, run_worker_first): the asset router in front of every request, the Worker unchanged",
-    toml: (text) => `${text}\n[assets]\ndirectory = ${JSON.stringify(join(ROOT, "dist/pages"))}\nbinding = "ASSETS"\nrun_worker_first = true\nhtml_handling = "none"\nnot_found_handling = "none"\n`,
+    description:
+      "an [assets] table as the pages had before (static assets, run_worker_first): the asset router in front of every request, the Worker unchanged",
+    toml: (text) =>
+      `${text}\n[assets]\ndirectory = ${JSON.stringify(join(ROOT, "dist/pages"))}\nbinding = "ASSETS"\nrun_worker_first = true\nhtml_handling = "none"\nnot_found_handling = "none"\n`,
   },
   "health-first": {
     description: "GET /health answered before hono, as the createMcpHandler peer answers it",
-    entry: replaceOnce("fetch: app.fetch,", 'fetch: (request, env, ctx) => (new URL(request.url).pathname === "/health" ? Response.json({ ok: true }) : app.fetch(request, env, ctx)),'),
+    entry: replaceOnce(
+      "fetch: app.fetch,",
+      'fetch: (request, env, ctx) => (new URL(request.url).pathname === "/health" ? Response.json({ ok: true }) : app.fetch(request, env, ctx)),',
+    ),
   },
   "no-request-signal": {
     description: "without the enable_request_signal compatibility flag",
@@ -84,12 +104,25 @@ export const VARIANTS: Record<string, Variant> = {
   },
   "peer-like": {
     description: "as the createMcpHandler peer's config: no [observability], no enable_request_signal, no minify",
-    toml: (text) => replaceOnce('["nodejs_compat", "enable_request_signal", "global_fetch_strictly_public"]', '["nodejs_compat"]')(replaceOnce("minify = true", "minify = false")(dropTable("observability")(text))),
+    toml: (text) =>
+      replaceOnce(
+        '["nodejs_compat", "enable_request_signal", "global_fetch_strictly_public"]',
+        '["nodejs_compat"]',
+      )(replaceOnce("minify = true", "minify = false")(dropTable("observability")(text))),
   },
   "no-minify": { description: "minify = false", toml: replaceOnce("minify = true", "minify = false") },
-  "no-zod-v4-alias": { description: "without the zod/v4 stand-in (wrangler.toml [alias])", toml: dropLines(/^"zod\/v4(\/core)?" = .*\n/gm) },
-  "no-ajv-alias": { description: "without the ajv stand-ins (wrangler.toml [alias])", toml: dropLines(/^"ajv(-formats)?" = .*\n/gm) },
-  "scale-counters": { description: "the bench-only counting build (bench/scale/worker/entry.ts)", main: "bench/scale/worker/entry.ts" },
+  "no-zod-v4-alias": {
+    description: "without the zod/v4 stand-in (wrangler.toml [alias])",
+    toml: dropLines(/^"zod\/v4(\/core)?" = .*\n/gm),
+  },
+  "no-ajv-alias": {
+    description: "without the ajv stand-ins (wrangler.toml [alias])",
+    toml: dropLines(/^"ajv(-formats)?" = .*\n/gm),
+  },
+  "scale-counters": {
+    description: "the bench-only counting build (bench/scale/worker/entry.ts)",
+    main: "bench/scale/worker/entry.ts",
+  },
 };
 
 /** Writes the variant's wrangler config (and entry, if changed); returns the config's absolute path. */

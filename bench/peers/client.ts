@@ -34,7 +34,11 @@ export function get(target: RpcTarget, path: string): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(`${target.url}${path}`, { agent: target.agent }, (response) => {
       response.resume();
-      response.on("end", () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`GET ${path}: HTTP ${response.statusCode}`))));
+      response.on("end", () =>
+        response.statusCode === 200
+          ? resolve(performance.now() - started)
+          : reject(new Error(`GET ${path}: HTTP ${response.statusCode}`)),
+      );
       response.on("error", reject);
     });
     req.on("error", reject);
@@ -48,14 +52,26 @@ export function notify(target: RpcTarget, method: string): Promise<void> {
 }
 
 /** A JSON-RPC request to `${url}/mcp`; rejects on a JSON-RPC error or an HTTP failure. */
-export async function rpc(target: RpcTarget, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<RpcAnswer> {
+export async function rpc(
+  target: RpcTarget,
+  method: string,
+  params: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<RpcAnswer> {
   const id = nextId++;
   const started = performance.now();
-  const { status, text, contentType, sessionId } = await post(target, JSON.stringify({ jsonrpc: "2.0", id, method, params }), headers);
+  const { status, text, contentType, sessionId } = await post(
+    target,
+    JSON.stringify({ jsonrpc: "2.0", id, method, params }),
+    headers,
+  );
   const ms = performance.now() - started;
   const message = contentType.includes("text/event-stream") ? responseInSse(text, id) : parse(text);
-  if (message?.result !== undefined) return { ms, result: message.result, ...(sessionId !== undefined && { sessionId }) };
-  throw new Error(`${method} on ${target.url}: ${message?.error?.message ?? `HTTP ${status}, no JSON-RPC result: ${text.slice(0, 200)}`}`);
+  if (message?.result !== undefined)
+    return { ms, result: message.result, ...(sessionId !== undefined && { sessionId }) };
+  throw new Error(
+    `${method} on ${target.url}: ${message?.error?.message ?? `HTTP ${status}, no JSON-RPC result: ${text.slice(0, 200)}`}`,
+  );
 }
 
 interface JsonRpcResponse {
@@ -89,13 +105,32 @@ const TASKS_EXTENSION = { extensions: { "io.modelcontextprotocol/tasks": {} } };
  * extension, so a task-capable tool answers with a task) and the standard headers. `name` is the
  * request's `Mcp-Name` (the tool, or the task id).
  */
-export function rpcModern(target: RpcTarget, method: string, params: Record<string, unknown>, name?: string): Promise<RpcAnswer> {
-  const meta = { "io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientInfo": { name: "peers-bench", version: "1" }, "io.modelcontextprotocol/clientCapabilities": TASKS_EXTENSION };
-  return rpc(target, method, { ...params, _meta: meta }, { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) });
+export function rpcModern(
+  target: RpcTarget,
+  method: string,
+  params: Record<string, unknown>,
+  name?: string,
+): Promise<RpcAnswer> {
+  const meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "peers-bench", version: "1" },
+    "io.modelcontextprotocol/clientCapabilities": TASKS_EXTENSION,
+  };
+  return rpc(
+    target,
+    method,
+    { ...params, _meta: meta },
+    { "MCP-Protocol-Version": "2026-07-28", "Mcp-Method": method, ...(name !== undefined && { "Mcp-Name": name }) },
+  );
 }
 
 /** GET `${url}${path}` until `until` holds for the text so far (the rest is still read, so the socket is reused); its time. */
-export function getUntil(target: RpcTarget, path: string, headers: Record<string, string>, until: (text: string) => boolean): Promise<number> {
+export function getUntil(
+  target: RpcTarget,
+  path: string,
+  headers: Record<string, string>,
+  until: (text: string) => boolean,
+): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const req = request(`${target.url}${path}`, { agent: target.agent, headers }, (response) => {
@@ -108,7 +143,9 @@ export function getUntil(target: RpcTarget, path: string, headers: Record<string
         text += chunk;
         if (until(text)) at = performance.now() - started;
       });
-      response.on("end", () => (at !== undefined ? resolve(at) : reject(new Error(`GET ${path}: ended before the awaited moment`))));
+      response.on("end", () =>
+        at !== undefined ? resolve(at) : reject(new Error(`GET ${path}: ended before the awaited moment`)),
+      );
       response.on("error", reject);
     });
     req.on("error", reject);
@@ -116,7 +153,11 @@ export function getUntil(target: RpcTarget, path: string, headers: Record<string
   });
 }
 
-function post(target: RpcTarget, body: string, extraHeaders: Record<string, string> = {}): Promise<{ status: number; text: string; contentType: string; sessionId?: string }> {
+function post(
+  target: RpcTarget,
+  body: string,
+  extraHeaders: Record<string, string> = {},
+): Promise<{ status: number; text: string; contentType: string; sessionId?: string }> {
   const headers: Record<string, string> = {
     "Content-Type": "application/json",
     Accept: "application/json, text/event-stream",
@@ -132,7 +173,12 @@ function post(target: RpcTarget, body: string, extraHeaders: Record<string, stri
       response.on("data", (chunk: string) => (text += chunk));
       response.on("end", () => {
         const session = response.headers["mcp-session-id"];
-        resolve({ status: response.statusCode ?? 0, text, contentType: response.headers["content-type"] ?? "", ...(typeof session === "string" && { sessionId: session }) });
+        resolve({
+          status: response.statusCode ?? 0,
+          text,
+          contentType: response.headers["content-type"] ?? "",
+          ...(typeof session === "string" && { sessionId: session }),
+        });
       });
       response.on("error", reject);
     });

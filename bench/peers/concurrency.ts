@@ -24,16 +24,24 @@ export async function countdownBurst(target: RpcTarget, count: number): Promise<
   let createdMs = 0;
   const ids = await Promise.all(
     Array.from({ length: count }, async (_, i) => {
-      const { result } = await rpc(target, "tools/call", { name: "countdown", arguments: { seconds: SECONDS }, task: {}, _meta: { progressToken: `burst-${i}` } });
+      const { result } = await rpc(target, "tools/call", {
+        name: "countdown",
+        arguments: { seconds: SECONDS },
+        task: {},
+        _meta: { progressToken: `burst-${i}` },
+      });
       createdMs = Math.max(createdMs, performance.now() - start);
       const task = result["task"] as { taskId?: unknown } | undefined;
-      if (typeof task?.taskId !== "string") throw new Error(`no task in the answer of ${target.url}: ${JSON.stringify(result).slice(0, 200)}`);
+      if (typeof task?.taskId !== "string")
+        throw new Error(`no task in the answer of ${target.url}: ${JSON.stringify(result).slice(0, 200)}`);
       return task.taskId;
     }),
   );
   const results = await Promise.all(ids.map(async (taskId) => (await rpc(target, "tasks/result", { taskId })).result));
   const wallMs = performance.now() - start;
-  const failed = results.filter((r) => r["isError"] === true || !JSON.stringify(r["content"]).includes("finished")).length;
+  const failed = results.filter(
+    (r) => r["isError"] === true || !JSON.stringify(r["content"]).includes("finished"),
+  ).length;
   if (failed > 0) throw new Error(`${failed} of ${count} countdowns on ${target.url} did not finish`);
   return { wallMs, createdMs };
 }

@@ -35,7 +35,11 @@ export async function prepareCreation(url: string, warmupRounds: number): Promis
 
 export async function sampleCreation(t: CreationTargets, rounds: number): Promise<CreationRun> {
   const series: Record<keyof CreationRun, number[]> = { bare: [], create: [], create2026: [], resume: [] };
-  const resumeHeaders = { Accept: "text/event-stream", "MCP-Protocol-Version": "2025-11-25", "Last-Event-ID": t.resumeFrom };
+  const resumeHeaders = {
+    Accept: "text/event-stream",
+    "MCP-Protocol-Version": "2025-11-25",
+    "Last-Event-ID": t.resumeFrom,
+  };
   const steps: [keyof CreationRun, () => Promise<number>][] = [
     ["bare", () => get(t.ours, "/health")],
     [
@@ -50,7 +54,8 @@ export async function sampleCreation(t: CreationTargets, rounds: number): Promis
       "create2026",
       async () => {
         const made = await rpcModern(t.ours, "tools/call", COUNTDOWN, COUNTDOWN.name);
-        if (made.result["resultType"] !== "task") throw new Error(`no 2026 task: ${JSON.stringify(made.result).slice(0, 200)}`);
+        if (made.result["resultType"] !== "task")
+          throw new Error(`no 2026 task: ${JSON.stringify(made.result).slice(0, 200)}`);
         t.created.push(String(made.result["taskId"]));
         return made.ms;
       },
@@ -66,7 +71,13 @@ export async function sampleCreation(t: CreationTargets, rounds: number): Promis
   // Let the countdowns end before anything else is measured.
   const created = t.created.splice(0);
   const pool = { url: t.ours.url, agent: socketPool() };
-  for (let i = 0; i < created.length; i += 50) await Promise.all(created.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
+  for (let i = 0; i < created.length; i += 50)
+    await Promise.all(created.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
   pool.agent.destroy();
-  return { bare: summarize(series.bare), create: summarize(series.create), create2026: summarize(series.create2026), resume: summarize(series.resume) };
+  return {
+    bare: summarize(series.bare),
+    create: summarize(series.create),
+    create2026: summarize(series.create2026),
+    resume: summarize(series.resume),
+  };
 }

@@ -38,7 +38,11 @@ export async function prepareLatency(workers: WorkerSet, warmupRounds: number): 
   const ours: RpcTarget = { url: workers.ours.url, agent: oneSocket() };
   const createMcpHandler: RpcTarget = { url: workers.createMcpHandler.url, agent: oneSocket() };
   const mcpAgent: RpcTarget = { url: workers.mcpAgent.url, agent: oneSocket() };
-  const init = await rpc(mcpAgent, "initialize", { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "peers-bench", version: "1.0.0" } });
+  const init = await rpc(mcpAgent, "initialize", {
+    protocolVersion: "2025-11-25",
+    capabilities: {},
+    clientInfo: { name: "peers-bench", version: "1.0.0" },
+  });
   if (init.sessionId === undefined) throw new Error("McpAgent gave no Mcp-Session-Id at initialize");
   mcpAgent.sessionId = init.sessionId;
   await notify(mcpAgent, "notifications/initialized");
@@ -46,7 +50,8 @@ export async function prepareLatency(workers: WorkerSet, warmupRounds: number): 
   const taskId = String((created.result["task"] as { taskId: unknown }).taskId);
   await rpc(ours, "tasks/result", { taskId });
   const modern = await rpcModern(ours, "tools/call", QUICK_TASK_TOOL, QUICK_TASK_TOOL.name);
-  if (modern.result["resultType"] !== "task") throw new Error(`no 2026 task: ${JSON.stringify(modern.result).slice(0, 200)}`);
+  if (modern.result["resultType"] !== "task")
+    throw new Error(`no 2026 task: ${JSON.stringify(modern.result).slice(0, 200)}`);
   const modernTaskId = String(modern.result["taskId"]);
   const targets = { ours, createMcpHandler, mcpAgent, taskId, modernTaskId };
   await sampleLatency(targets, warmupRounds);
@@ -54,7 +59,16 @@ export async function prepareLatency(workers: WorkerSet, warmupRounds: number): 
 }
 
 export async function sampleLatency(t: LatencyTargets, rounds: number): Promise<LatencyRun> {
-  const series: Record<keyof LatencyRun, number[]> = { oursBare: [], peerBare: [], oursEcho: [], peerEcho: [], agentEcho: [], oursTaskTool: [], oursTasksGet: [], oursTasksGet2026: [] };
+  const series: Record<keyof LatencyRun, number[]> = {
+    oursBare: [],
+    peerBare: [],
+    oursEcho: [],
+    peerEcho: [],
+    agentEcho: [],
+    oursTaskTool: [],
+    oursTasksGet: [],
+    oursTasksGet2026: [],
+  };
   const steps: [keyof LatencyRun, () => Promise<number>][] = [
     ["oursBare", () => get(t.ours, "/health")],
     ["peerBare", () => get(t.createMcpHandler, "/health")],
@@ -63,7 +77,10 @@ export async function sampleLatency(t: LatencyTargets, rounds: number): Promise<
     ["agentEcho", () => callOk(t.mcpAgent, ECHO, "hello")],
     ["oursTaskTool", () => callOk(t.ours, QUICK_TASK_TOOL, "Processed 1 items.")],
     ["oursTasksGet", async () => (await rpc(t.ours, "tasks/get", { taskId: t.taskId })).ms],
-    ["oursTasksGet2026", async () => (await rpcModern(t.ours, "tasks/get", { taskId: t.modernTaskId }, t.modernTaskId)).ms],
+    [
+      "oursTasksGet2026",
+      async () => (await rpcModern(t.ours, "tasks/get", { taskId: t.modernTaskId }, t.modernTaskId)).ms,
+    ],
   ];
   for (let i = 0; i < rounds; i++) {
     for (let k = 0; k < steps.length; k++) {

@@ -55,8 +55,16 @@ export async function startWorkers(config: ConfigName): Promise<WorkerSet> {
   try {
     // One after another: three wrangler starts at once on two cores time out now and then.
     const ours = await track(startBenchServer({ observability, ...(stateRoot !== undefined && { stateRoot }) }));
-    const createMcpHandler = await track(startDevServer({ config: PEER_CONFIGS.createMcpHandler, observability, ...(stateRoot !== undefined && { stateRoot }) }));
-    const mcpAgent = await track(startDevServer({ config: PEER_CONFIGS.mcpAgent, observability, ...(stateRoot !== undefined && { stateRoot }) }));
+    const createMcpHandler = await track(
+      startDevServer({
+        config: PEER_CONFIGS.createMcpHandler,
+        observability,
+        ...(stateRoot !== undefined && { stateRoot }),
+      }),
+    );
+    const mcpAgent = await track(
+      startDevServer({ config: PEER_CONFIGS.mcpAgent, observability, ...(stateRoot !== undefined && { stateRoot }) }),
+    );
     return { config, description, ours, createMcpHandler, mcpAgent, stop: () => stopAll(started) };
   } catch (error) {
     await stopAll(started);
@@ -75,7 +83,10 @@ export interface NodePeer {
 
 /** The SDK's in-memory task server, in its own Node process (so it does not share the client's event loop). */
 export async function startNodePeer(): Promise<NodePeer> {
-  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "bench/peers/node-tasks/server.ts"), "0"], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [join(ROOT, "bench/peers/node-tasks/server.ts"), "0"], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let output = "";
   const port = await new Promise<number>((resolvePort, reject) => {
     const timer = setTimeout(() => reject(new Error(`the Node peer did not start:\n${output}`)), 30_000);

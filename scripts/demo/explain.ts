@@ -21,11 +21,23 @@ export interface ExplainContext {
   tokenGiven: boolean;
 }
 
-const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "ECONNRESET", "EHOSTUNREACH", "ETIMEDOUT", "UND_ERR_SOCKET"]);
+const UNREACHABLE = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "ECONNRESET",
+  "EHOSTUNREACH",
+  "ETIMEDOUT",
+  "UND_ERR_SOCKET",
+]);
 
 /** The network error code under a failed fetch (undici puts it on `cause`), if any. */
 function networkCode(error: unknown): string | undefined {
-  for (let current: unknown = error, depth = 0; current instanceof Error && depth < 4; current = current.cause, depth++) {
+  for (
+    let current: unknown = error, depth = 0;
+    current instanceof Error && depth < 4;
+    current = current.cause, depth++
+  ) {
     const code = "code" in current ? current.code : undefined;
     if (typeof code === "string" && UNREACHABLE.has(code)) return code;
   }

@@ -30,7 +30,11 @@ function show(target: FollowTarget, message: StreamMessage, lastStatus: { text?:
   switch (message.kind) {
     case "progress":
       target.seen.push(message.params.progress);
-      target.narrator.progress(message.params.progress, message.params.total ?? message.params.progress, message.params.message);
+      target.narrator.progress(
+        message.params.progress,
+        message.params.total ?? message.params.progress,
+        message.params.message,
+      );
       return undefined;
     case "status": {
       const text = `${message.params.status}${message.params.statusMessage ? ` (${message.params.statusMessage})` : ""}`;
@@ -50,7 +54,9 @@ function show(target: FollowTarget, message: StreamMessage, lastStatus: { text?:
 async function requireStream(response: Response, what: string): Promise<Response> {
   if (!response.ok) throw new HttpStatusError(response.status, what, await response.text().catch(() => ""));
   if (!(response.headers.get("content-type") ?? "").includes("text/event-stream")) {
-    throw new DemoError(`${what} answered ${response.headers.get("content-type") ?? "no content type"}, not an SSE stream: this server does not stream task results.`);
+    throw new DemoError(
+      `${what} answered ${response.headers.get("content-type") ?? "no content type"}, not an SSE stream: this server does not stream task results.`,
+    );
   }
   return response;
 }
@@ -61,9 +67,21 @@ async function requireStream(response: Response, what: string): Promise<Response
  */
 export async function followUntil(target: FollowTarget, dropAt: number): Promise<LegEnd & { dropped: boolean }> {
   const controller = new AbortController();
-  const body = JSON.stringify({ jsonrpc: "2.0", id: RESULT_REQUEST_ID, method: "tasks/result", params: { taskId: target.taskId } });
-  const headers = { ...target.headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-  const response = await requireStream(await fetch(target.url, { method: "POST", headers, body, signal: controller.signal }), "POST /mcp tasks/result");
+  const body = JSON.stringify({
+    jsonrpc: "2.0",
+    id: RESULT_REQUEST_ID,
+    method: "tasks/result",
+    params: { taskId: target.taskId },
+  });
+  const headers = {
+    ...target.headers,
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+  };
+  const response = await requireStream(
+    await fetch(target.url, { method: "POST", headers, body, signal: controller.signal }),
+    "POST /mcp tasks/result",
+  );
   let lastEventId: string | undefined;
   const lastStatus = {};
   try {
@@ -77,7 +95,8 @@ export async function followUntil(target: FollowTarget, dropAt: number): Promise
       }
     }
   } catch (error) {
-    if (!controller.signal.aborted) target.narrator.say(`the stream broke by itself (${error instanceof Error ? error.message : String(error)})`);
+    if (!controller.signal.aborted)
+      target.narrator.say(`the stream broke by itself (${error instanceof Error ? error.message : String(error)})`);
   }
   return { lastEventId, dropped: false };
 }
@@ -94,7 +113,10 @@ export interface AwayState {
  */
 export async function resume(target: FollowTarget, lastEventId: string, away: AwayState): Promise<LegEnd> {
   const headers = { ...target.headers, Accept: "text/event-stream", "Last-Event-ID": lastEventId };
-  const response = await requireStream(await fetch(target.url, { method: "GET", headers }), "GET /mcp with Last-Event-ID");
+  const response = await requireStream(
+    await fetch(target.url, { method: "GET", headers }),
+    "GET /mcp with Last-Event-ID",
+  );
   let last: string | undefined = lastEventId;
   const replayed: StreamMessage[] = [];
   let live = false;
@@ -102,9 +124,14 @@ export async function resume(target: FollowTarget, lastEventId: string, away: Aw
   const announce = (withResult: boolean) => {
     live = true;
     const items = replayed.flatMap((m) => (m.kind === "progress" ? [m.params.progress] : []));
-    const span = items.length === 0 ? "" : items.length === 1 ? ` (item ${items[0]})` : ` (items ${items[0]} to ${items.at(-1)})`;
-    if (replayed.length === 0) target.narrator.say("replayed 0 missed events: nothing happened while we were away; following live");
-    else target.narrator.say(`replayed ${replayed.length} missed event${replayed.length === 1 ? "" : "s"} from the server's log${span}${withResult ? ", the last one being the result" : "; following live again"}`);
+    const span =
+      items.length === 0 ? "" : items.length === 1 ? ` (item ${items[0]})` : ` (items ${items[0]} to ${items.at(-1)})`;
+    if (replayed.length === 0)
+      target.narrator.say("replayed 0 missed events: nothing happened while we were away; following live");
+    else
+      target.narrator.say(
+        `replayed ${replayed.length} missed event${replayed.length === 1 ? "" : "s"} from the server's log${span}${withResult ? ", the last one being the result" : "; following live again"}`,
+      );
   };
   const seenBefore = target.seen.at(-1) ?? 0;
   if (!away.terminal && away.progress <= seenBefore) announce(false);
@@ -118,7 +145,8 @@ export async function resume(target: FollowTarget, lastEventId: string, away: Aw
       return { lastEventId: last, result };
     }
     // A task still running when we looked: its replay ends with the last progress it had made.
-    if (!live && !away.terminal && message.kind === "progress" && message.params.progress >= away.progress) announce(false);
+    if (!live && !away.terminal && message.kind === "progress" && message.params.progress >= away.progress)
+      announce(false);
   }
   return { lastEventId: last };
 }

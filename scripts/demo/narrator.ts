@@ -27,7 +27,8 @@ function plainNarrator(stream: NodeJS.WriteStream, line: (text: string) => strin
   return {
     say: (text) => stream.write(`${line(text)}\n`),
     fail: (text) => process.stderr.write(`${text}\n`),
-    progress: (done, total, message) => stream.write(`${line(`progress ${done}/${total}${message ? `: ${message}` : ""}`)}\n`),
+    progress: (done, total, message) =>
+      stream.write(`${line(`progress ${done}/${total}${message ? `: ${message}` : ""}`)}\n`),
     stop: () => undefined,
   };
 }
@@ -51,7 +52,13 @@ function barNarrator(stream: NodeJS.WriteStream, line: (text: string) => string)
     progress: (done, total, message) => {
       if (!bars) {
         bars = new MultiBar(
-          { stream, format: "         {bar} {value}/{total} items  {message}", hideCursor: true, barsize: 30, clearOnComplete: false },
+          {
+            stream,
+            format: "         {bar} {value}/{total} items  {message}",
+            hideCursor: true,
+            barsize: 30,
+            clearOnComplete: false,
+          },
           Presets.shades_classic,
         );
         bar = bars.create(total, 0, { message: "" });

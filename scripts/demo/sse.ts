@@ -43,7 +43,8 @@ export async function* streamEvents(response: Response): AsyncGenerator<StreamEv
       throw new Error(`The server sent an SSE event that is not JSON: ${event.data.slice(0, 200)}`);
     }
     const parsed = JSONRPCMessageSchema.safeParse(json);
-    if (!parsed.success) throw new Error(`The server sent an SSE event that is not a JSON-RPC message: ${event.data.slice(0, 200)}`);
+    if (!parsed.success)
+      throw new Error(`The server sent an SSE event that is not a JSON-RPC message: ${event.data.slice(0, 200)}`);
     yield { id: event.id, message: classify(parsed.data) };
   }
 }

@@ -7,7 +7,15 @@
 export { backoff } from "./model/backoff";
 export { canonicalJson, sha256Base64url } from "./model/call-fingerprint";
 export { outcomeOf, type LogLevel, type TaskEvent } from "./model/events";
-export { isTaskId, newTaskId, parseTaskResourceUri, principalObjectName, TASK_RESOURCE_TEMPLATE, taskObjectName, taskResourceUri } from "./model/ids";
+export {
+  isTaskId,
+  newTaskId,
+  parseTaskResourceUri,
+  principalObjectName,
+  TASK_RESOURCE_TEMPLATE,
+  taskObjectName,
+  taskResourceUri,
+} from "./model/ids";
 export { CORRELATION_ID_META, echoMeta, type TaskMeta } from "./model/meta";
 export {
   answerStepName,
@@ -31,7 +39,14 @@ export {
   type PartialSummary,
   type PublishOutcome,
 } from "./model/partial-types";
-export { isTerminal, pendingInputs, type Progress, type TaskOutcome, type TaskRecord, type TaskStatus } from "./model/record";
+export {
+  isTerminal,
+  pendingInputs,
+  type Progress,
+  type TaskOutcome,
+  type TaskRecord,
+  type TaskStatus,
+} from "./model/record";
 export type { TaskEntry, TaskEntryPage, TaskPage, TaskView } from "./model/view";
 
 // The client side: what the adapters and the Worker call to reach a task.
@@ -42,7 +57,13 @@ export { applyTaskEvent } from "./client/snapshot-fold";
 export type { AnswerOutcome, GetOptions, TaskSnapshot } from "./client/task-rpc";
 
 // The TaskObject, built by the composition root, and what its adapters and engines read of it.
-export { isOpenAt, STATE_SPANS_FIELD, type AdapterStateEntry, type OpenStateEntry, type StateSpan } from "./object/adapter-state";
+export {
+  isOpenAt,
+  STATE_SPANS_FIELD,
+  type AdapterStateEntry,
+  type OpenStateEntry,
+  type StateSpan,
+} from "./object/adapter-state";
 export { noteStepName, type EngineReport, type ReportReply } from "./object/engine-reports";
 export { TaskObjectBase } from "./object/task-object";
 export { transitionLogObserver } from "./object/transition-log";

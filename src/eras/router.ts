@@ -40,7 +40,12 @@ async function routePost(input: McpRequest, eras: EraTable): Promise<Response> {
       return errorResponse(route.id, route.error);
     case "claimed": {
       const era = eras.forVersion(route.version) ?? eras.newest;
-      return era.post({ ...input, body, json: { value: json.value }, ...(era.framing === "per-request" && { message: route.message }) });
+      return era.post({
+        ...input,
+        body,
+        json: { value: json.value },
+        ...(era.framing === "per-request" && { message: route.message }),
+      });
     }
   }
 }

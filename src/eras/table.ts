@@ -24,7 +24,10 @@ export function eraTable(rows: readonly EraAdapter[]): EraTable {
   for (const era of rows) {
     for (const version of era.versions) {
       const taken = byVersion.get(version);
-      if (taken) throw new Error(`Era table: ${version} is served by both ${taken.revision} and ${era.revision}; give it one row.`);
+      if (taken)
+        throw new Error(
+          `Era table: ${version} is served by both ${taken.revision} and ${era.revision}; give it one row.`,
+        );
       byVersion.set(version, era);
     }
   }

@@ -17,7 +17,10 @@ export function addressKey(address: string): string {
   const right = tail === "" ? [] : tail.split(":");
   const zeros = Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0");
   const groups = address.includes("::") ? [...left, ...zeros, ...right] : left;
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, "")).join(":")}::/64`;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ""))
+    .join(":")}::/64`;
 }
 
 /** Spend one of `kind`'s tokens for the request's address: `perMinute` a minute, as many at once. */

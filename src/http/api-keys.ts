@@ -30,17 +30,27 @@ function hexBytes(hex: string): Uint8Array {
  */
 export async function parseApiKeys(raw: string): Promise<ApiKeyConfig> {
   const keys: ApiKey[] = [];
-  const entries = raw.split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  const entries = raw
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
   for (const [index, entry] of entries.entries()) {
     const colon = entry.indexOf(":");
     const name = colon > 0 ? entry.slice(0, colon) : "";
     const token = colon > 0 ? entry.slice(colon + 1) : "";
     if (!NAME.test(name) || token === "") {
-      return { ok: false, message: `API_KEYS entry ${index + 1} is not "name:token" (name: letters, digits, . _ @ + -, up to 64).` };
+      return {
+        ok: false,
+        message: `API_KEYS entry ${index + 1} is not "name:token" (name: letters, digits, . _ @ + -, up to 64).`,
+      };
     }
     if (token.startsWith("sha256:")) {
       const match = HEX_DIGEST.exec(token);
-      if (!match?.[1]) return { ok: false, message: `API_KEYS entry ${index + 1} ("${name}"): a sha256: token must be 64 hex digits.` };
+      if (!match?.[1])
+        return {
+          ok: false,
+          message: `API_KEYS entry ${index + 1} ("${name}"): a sha256: token must be 64 hex digits.`,
+        };
       keys.push({ name, digest: hexBytes(match[1]) });
     } else {
       keys.push({ name, digest: await sha256(token) });
@@ -51,7 +61,9 @@ export async function parseApiKeys(raw: string): Promise<ApiKeyConfig> {
 
 /** Equal-length comparison whose time does not depend on where the bytes differ. */
 function equalDigests(a: Uint8Array, b: Uint8Array): boolean {
-  const subtle = crypto.subtle as SubtleCrypto & { timingSafeEqual?: (x: ArrayBufferView, y: ArrayBufferView) => boolean };
+  const subtle = crypto.subtle as SubtleCrypto & {
+    timingSafeEqual?: (x: ArrayBufferView, y: ArrayBufferView) => boolean;
+  };
   if (typeof subtle.timingSafeEqual === "function") return subtle.timingSafeEqual(a, b);
   let diff = a.length ^ b.length;
   for (let i = 0; i < a.length; i++) diff |= (a[i] ?? 0) ^ (b[i] ?? 0);

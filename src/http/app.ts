@@ -49,7 +49,9 @@ app.use("/tasks/*", authenticate, rateLimit);
 
 app.route("/tasks", taskRoutes);
 
-app.notFound((c) => c.json({ error: "not_found", message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404));
+app.notFound((c) =>
+  c.json({ error: "not_found", message: `No route for ${c.req.method} ${new URL(c.req.url).pathname}.` }, 404),
+);
 
 app.onError((error, c) => {
   if (error instanceof HTTPException) return error.getResponse();

@@ -21,10 +21,20 @@ export async function resolvePrincipal(request: Request, env: Env, settings: Set
     const config = await apiKeys(settings.apiKeys);
     if (!config.ok) {
       // The operator's mistake, not the client's: fail closed and say how to fix it.
-      return { ok: false, response: Response.json({ error: "auth_misconfigured", message: `${config.message} Fix the API_KEYS secret; until then no request is let in.` }, { status: 503 }) };
+      return {
+        ok: false,
+        response: Response.json(
+          {
+            error: "auth_misconfigured",
+            message: `${config.message} Fix the API_KEYS secret; until then no request is let in.`,
+          },
+          { status: 503 },
+        ),
+      };
     }
     const token = bearerToken(request);
-    if (token === undefined) return { ok: false, response: unauthorized(request, request.headers.has("Authorization")) };
+    if (token === undefined)
+      return { ok: false, response: unauthorized(request, request.headers.has("Authorization")) };
     const name = await matchApiKey(config.keys, token);
     return name === undefined ? { ok: false, response: unauthorized(request, true) } : { ok: true, principal: name };
   }

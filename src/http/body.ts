@@ -17,7 +17,8 @@ export async function readBodyWithLimit(request: Request, maxBytes: number): Pro
     } catch {
       return { ok: false, status: 400, message: "The request body could not be read." };
     }
-    if (bytes.byteLength > maxBytes) return { ok: false, status: 413, message: `Request body is larger than ${maxBytes} bytes.` };
+    if (bytes.byteLength > maxBytes)
+      return { ok: false, status: 413, message: `Request body is larger than ${maxBytes} bytes.` };
     return decodeUtf8(new Uint8Array(bytes));
   }
   const reader = request.body.getReader();

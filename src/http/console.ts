@@ -14,8 +14,12 @@ export async function inlineHashes(html: string): Promise<{ scripts: string[]; s
     const bytes = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
     return `'sha256-${btoa(String.fromCharCode(...bytes))}'`;
   };
-  const blocks = (tag: string) => [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) => match[1] ?? "");
-  return { scripts: await Promise.all(blocks("script").map(digest)), styles: await Promise.all(blocks("style").map(digest)) };
+  const blocks = (tag: string) =>
+    [...html.matchAll(new RegExp(`<${tag}>([\\s\\S]*?)</${tag}>`, "g"))].map((match) => match[1] ?? "");
+  return {
+    scripts: await Promise.all(blocks("script").map(digest)),
+    styles: await Promise.all(blocks("style").map(digest)),
+  };
 }
 
 export function contentSecurityPolicy(hashes: { scripts: string[]; styles: string[] }): string {

@@ -7,7 +7,8 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env";
 
 export const CORS_ALLOW_METHODS = "GET, POST, DELETE, OPTIONS";
-export const CORS_ALLOW_HEADERS = "Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name";
+export const CORS_ALLOW_HEADERS =
+  "Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name";
 export const CORS_EXPOSE_HEADERS = "Mcp-Session-Id, WWW-Authenticate";
 
 function withCorsHeaders(response: Response, origin: string): Response {

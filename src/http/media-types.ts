@@ -4,7 +4,8 @@
  */
 
 /** The body is declared JSON (`application/json`, with or without parameters such as a charset). */
-export const hasJsonContentType = (request: Request): boolean => /^application\/json\b/i.test(request.headers.get("Content-Type") ?? "");
+export const hasJsonContentType = (request: Request): boolean =>
+  /^application\/json\b/i.test(request.headers.get("Content-Type") ?? "");
 
 /** Which answers the client takes: a JSON body, an SSE stream, or both. */
 export function acceptedTypes(request: Request): { json: boolean; sse: boolean } {

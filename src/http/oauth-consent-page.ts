@@ -10,7 +10,8 @@ import type { ConsentDescription } from "@cloudflare/workers-oauth-provider";
 const escapeHtml = (value: string): string =>
   value.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 
-const STYLE = "body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}dt{font-weight:600}dd{margin:0 0 .75rem;overflow-wrap:anywhere}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}.warn{color:#a40}";
+const STYLE =
+  "body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}dt{font-weight:600}dd{margin:0 0 .75rem;overflow-wrap:anywhere}button{font:inherit;padding:.5rem 1rem;margin-right:.5rem}.warn{color:#a40}";
 
 export interface ConsentPage {
   consent: ConsentDescription;
@@ -27,7 +28,9 @@ export interface ConsentPage {
 
 export function consentPage(page: ConsentPage): Response {
   const { consent } = page;
-  const who = consent.clientDomain ? `${escapeHtml(consent.clientName)} (${escapeHtml(consent.clientDomain)})` : `${escapeHtml(consent.clientName)} <small>(name not verified)</small>`;
+  const who = consent.clientDomain
+    ? `${escapeHtml(consent.clientName)} (${escapeHtml(consent.clientDomain)})`
+    : `${escapeHtml(consent.clientName)} <small>(name not verified)</small>`;
   const body = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Allow access?</title><style>${STYLE}</style></head><body>
 <h1>Allow ${who} to use this MCP server?</h1>
 <dl><dt>Client ID</dt><dd>${escapeHtml(consent.clientId)}</dd>
@@ -39,7 +42,10 @@ export function consentPage(page: ConsentPage): Response {
   const headers = new Headers(page.headers);
   headers.set("Content-Type", "text/html; charset=utf-8");
   headers.set("Cache-Control", "no-store");
-  headers.set("Content-Security-Policy", `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${page.formTargets.join(" ")}; frame-ancestors 'none'`);
+  headers.set(
+    "Content-Security-Policy",
+    `default-src 'none'; style-src 'unsafe-inline'; form-action 'self' ${page.formTargets.join(" ")}; frame-ancestors 'none'`,
+  );
   headers.set("X-Frame-Options", "DENY");
   return new Response(body, { status: 200, headers });
 }

@@ -10,9 +10,18 @@ import type { GitHubSettings } from "../config";
 export const GITHUB_CALLBACK_PATH = "/oauth/callback/github";
 
 /** The GitHub settings, or what is missing: the operator's mistake, said with its fix. */
-export function githubSettings(settings: GitHubSettings): { ok: true; settings: GitHubSettings } | { ok: false; message: string } {
-  const missing = [settings.clientId === "" && "GITHUB_CLIENT_ID (a var)", settings.clientSecret === "" && "GITHUB_CLIENT_SECRET (a secret)"].filter(Boolean);
-  if (missing.length > 0) return { ok: false, message: `OAUTH_IDENTITY_PROVIDER=github needs ${missing.join(" and ")}: create a GitHub OAuth app whose callback URL is https://<this host>${GITHUB_CALLBACK_PATH} (docs/security.md).` };
+export function githubSettings(
+  settings: GitHubSettings,
+): { ok: true; settings: GitHubSettings } | { ok: false; message: string } {
+  const missing = [
+    settings.clientId === "" && "GITHUB_CLIENT_ID (a var)",
+    settings.clientSecret === "" && "GITHUB_CLIENT_SECRET (a secret)",
+  ].filter(Boolean);
+  if (missing.length > 0)
+    return {
+      ok: false,
+      message: `OAUTH_IDENTITY_PROVIDER=github needs ${missing.join(" and ")}: create a GitHub OAuth app whose callback URL is https://<this host>${GITHUB_CALLBACK_PATH} (docs/security.md).`,
+    };
   return { ok: true, settings };
 }
 
@@ -28,7 +37,10 @@ export function githubAuthorizeUrl(settings: GitHubSettings, origin: string, sta
   return url.toString();
 }
 
-const TokenReply = z.union([z.object({ access_token: z.string().min(1) }), z.object({ error: z.string(), error_description: z.string().optional() })]);
+const TokenReply = z.union([
+  z.object({ access_token: z.string().min(1) }),
+  z.object({ error: z.string(), error_description: z.string().optional() }),
+]);
 const GitHubUser = z.object({ id: z.number().int().positive(), login: z.string().min(1).max(100) });
 export type GitHubUser = z.infer<typeof GitHubUser>;
 
@@ -37,16 +49,30 @@ export async function githubUser(settings: GitHubSettings, origin: string, code:
   const tokenResponse = await fetch(`${settings.webUrl}/login/oauth/access_token`, {
     method: "POST",
     headers: { Accept: "application/json", "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ client_id: settings.clientId, client_secret: settings.clientSecret, code, redirect_uri: `${origin}${GITHUB_CALLBACK_PATH}` }),
+    body: new URLSearchParams({
+      client_id: settings.clientId,
+      client_secret: settings.clientSecret,
+      code,
+      redirect_uri: `${origin}${GITHUB_CALLBACK_PATH}`,
+    }),
   });
   const token = TokenReply.safeParse(await tokenResponse.json().catch(() => undefined));
-  if (!tokenResponse.ok || !token.success) throw new Error(`GitHub's token endpoint answered ${tokenResponse.status} without a token.`);
-  if ("error" in token.data) throw new Error(`GitHub refused the sign-in: ${token.data.error}${token.data.error_description ? ` (${token.data.error_description})` : ""}.`);
+  if (!tokenResponse.ok || !token.success)
+    throw new Error(`GitHub's token endpoint answered ${tokenResponse.status} without a token.`);
+  if ("error" in token.data)
+    throw new Error(
+      `GitHub refused the sign-in: ${token.data.error}${token.data.error_description ? ` (${token.data.error_description})` : ""}.`,
+    );
   const userResponse = await fetch(`${settings.apiUrl}/user`, {
     // GitHub's API refuses requests without a User-Agent.
-    headers: { Authorization: `Bearer ${token.data.access_token}`, Accept: "application/vnd.github+json", "User-Agent": "mcp-task-worker" },
+    headers: {
+      Authorization: `Bearer ${token.data.access_token}`,
+      Accept: "application/vnd.github+json",
+      "User-Agent": "mcp-task-worker",
+    },
   });
   const user = GitHubUser.safeParse(await userResponse.json().catch(() => undefined));
-  if (!userResponse.ok || !user.success) throw new Error(`GitHub's /user answered ${userResponse.status} without a user.`);
+  if (!userResponse.ok || !user.success)
+    throw new Error(`GitHub's /user answered ${userResponse.status} without a user.`);
   return user.data;
 }

@@ -19,11 +19,13 @@ export const oauthRoutes = new Hono<AppEnv>();
 
 /** Mounted at the root, so each route checks the mode itself rather than a "*" middleware. */
 const oauthOn: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (c.get("settings").authMode !== "oauth") return c.json({ error: "not_found", message: 'OAuth is off on this server (AUTH_MODE is not "oauth").' }, 404);
+  if (c.get("settings").authMode !== "oauth")
+    return c.json({ error: "not_found", message: 'OAuth is off on this server (AUTH_MODE is not "oauth").' }, 404);
   await next();
 };
 
-const oauthApi = async (c: Context<AppEnv>): Promise<OAuthHelpers> => (await authorizationServer(c.req.raw)).getOAuthApi(c.env);
+const oauthApi = async (c: Context<AppEnv>): Promise<OAuthHelpers> =>
+  (await authorizationServer(c.req.raw)).getOAuthApi(c.env);
 
 /**
  * The library's refusals (a bad request, a used or unbound consent handle or state, a client
@@ -104,7 +106,11 @@ oauthRoutes.get(OAUTH_PATHS.authorize, oauthOn, async (c) => {
 
 /** The consent form's answer: decline back to the client, or approve and go to GitHub. */
 oauthRoutes.post(OAUTH_PATHS.authorize, oauthOn, async (c) => {
-  if (c.get("settings").identityProvider !== "github") return c.json({ error: "not_found", message: "No consent form is in use: the stand-in signs in on GET /authorize." }, 404);
+  if (c.get("settings").identityProvider !== "github")
+    return c.json(
+      { error: "not_found", message: "No consent form is in use: the stand-in signs in on GET /authorize." },
+      404,
+    );
   const github = githubSettings(c.get("settings").github);
   if (!github.ok) return c.json({ error: "identity_provider_misconfigured", message: github.message }, 503);
   const read = await readConsentForm(c.req.raw);
@@ -118,7 +124,10 @@ oauthRoutes.post(OAUTH_PATHS.authorize, oauthOn, async (c) => {
     }
     const approved = await api.approveConsent(c.req.raw, handle);
     const upstream = await api.beginUpstream(approved.request, { headers: approved.headers });
-    return redirectWith(upstream.headers, githubAuthorizeUrl(github.settings, new URL(c.req.url).origin, upstream.state));
+    return redirectWith(
+      upstream.headers,
+      githubAuthorizeUrl(github.settings, new URL(c.req.url).origin, upstream.state),
+    );
   } catch (error) {
     return refusal(c, error);
   }
@@ -141,13 +150,26 @@ oauthRoutes.get(OAUTH_PATHS.githubCallback, oauthOn, async (c) => {
     // Declined or failed at GitHub (`error=access_denied`): tell the client, as OAuth does.
     const { authorizationErrorRedirect } = await loadProvider();
     const { redirectUri, state } = resumed.request;
-    return redirectWith(resumed.headers, authorizationErrorRedirect({ redirectUri, ...(state !== undefined && { state }), issuer: origin }, "access_denied", "Sign-in with GitHub did not complete."));
+    return redirectWith(
+      resumed.headers,
+      authorizationErrorRedirect(
+        { redirectUri, ...(state !== undefined && { state }), issuer: origin },
+        "access_denied",
+        "Sign-in with GitHub did not complete.",
+      ),
+    );
   }
   let user: Awaited<ReturnType<typeof githubUser>>;
   try {
     user = await githubUser(github.settings, origin, code);
   } catch (error) {
-    return c.json({ error: "identity_provider_failed", message: error instanceof Error ? error.message : "Sign-in with GitHub failed." }, 502);
+    return c.json(
+      {
+        error: "identity_provider_failed",
+        message: error instanceof Error ? error.message : "Sign-in with GitHub failed.",
+      },
+      502,
+    );
   }
   const userId = `github:${user.id}`;
   const { redirectTo } = await api.completeAuthorization({

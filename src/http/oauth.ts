@@ -35,12 +35,20 @@ export async function signIn(request: Request, authRequest: AuthRequest, env: En
   void env; // yours for your IdP's client secret, a session store, …
   if (!isLoopbackRequest(request)) {
     return Response.json(
-      { error: "no_identity_provider", message: "OAuth is on (AUTH_MODE=oauth) but no identity provider is set: set OAUTH_IDENTITY_PROVIDER=github with a GitHub OAuth app, or plug in your own in src/http/oauth.ts (see docs/security.md)." },
+      {
+        error: "no_identity_provider",
+        message:
+          "OAuth is on (AUTH_MODE=oauth) but no identity provider is set: set OAUTH_IDENTITY_PROVIDER=github with a GitHub OAuth app, or plug in your own in src/http/oauth.ts (see docs/security.md).",
+      },
       { status: 501 },
     );
   }
   const hint = new URL(request.url).searchParams.get("login_hint") ?? "dev-user";
-  if (!USER_ID.test(hint)) return Response.json({ error: "invalid_request", message: "login_hint must be 1-64 letters, digits or . _ @ + -." }, { status: 400 });
+  if (!USER_ID.test(hint))
+    return Response.json(
+      { error: "invalid_request", message: "login_hint must be 1-64 letters, digits or . _ @ + -." },
+      { status: 400 },
+    );
   return { userId: hint };
 }
 
@@ -83,7 +91,10 @@ export async function authorizationServer(request: Request): Promise<OAuthAuthor
 }
 
 /** The principal for an OAuth access token: `oauth:<user id>` from the grant, kept apart from API-key names. */
-export async function verifyOAuthToken(request: Request, env: Env): Promise<{ ok: true; principal: string } | { ok: false; response: Response }> {
+export async function verifyOAuthToken(
+  request: Request,
+  env: Env,
+): Promise<{ ok: true; principal: string } | { ok: false; response: Response }> {
   const token = bearerToken(request);
   if (token === undefined) return { ok: false, response: unauthorized(request, request.headers.has("Authorization")) };
   let validated: { userId: string; props: unknown } | null;

@@ -77,13 +77,21 @@ export const guardHostAndOrigin: MiddlewareHandler<AppEnv> = async (c, next) => 
   if (!settings.allowAnonymous && !isTrustedHost(request, settings)) {
     if (!settings.authConfigured) return anonymousRefused();
     if (fromLoopbackPeer(request)) {
-      return refuse(421, "host_not_allowed", "This server is running locally and only answers to localhost, 127.0.0.1 or [::1] (DNS rebinding protection). To reach it through a tunnel or another name, list that name in ALLOWED_HOSTS.");
+      return refuse(
+        421,
+        "host_not_allowed",
+        "This server is running locally and only answers to localhost, 127.0.0.1 or [::1] (DNS rebinding protection). To reach it through a tunnel or another name, list that name in ALLOWED_HOSTS.",
+      );
     }
   }
   const origin = c.req.header("Origin");
   // No Origin header: not a browser (or a same-origin GET), which this check is not about.
   if (origin !== undefined && !isAllowedOrigin(origin, request, settings)) {
-    return refuse(403, "origin_not_allowed", `Browser origin "${origin.slice(0, 200)}" is not allowed. Add it to ALLOWED_ORIGINS (comma-separated) to let that web app call this server.`);
+    return refuse(
+      403,
+      "origin_not_allowed",
+      `Browser origin "${origin.slice(0, 200)}" is not allowed. Add it to ALLOWED_ORIGINS (comma-separated) to let that web app call this server.`,
+    );
   }
   await next();
 };

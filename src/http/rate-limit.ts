@@ -17,8 +17,11 @@ export const rateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   const principal = c.get("principal");
   const { rateLimitPerMinute: perMinute, rateLimitBurst: burst } = settings;
   // The bucket's settings are part of the key, so a changed limit never spends a lease taken under the old one.
-  const verdict = await leases.spend(JSON.stringify([principal, perMinute, burst]), leaseSize(burst), (want, giveBack) =>
-    c.env.RATE_LIMITER.getByName(JSON.stringify(["rate", principal])).lease(perMinute, burst, want, giveBack),
+  const verdict = await leases.spend(
+    JSON.stringify([principal, perMinute, burst]),
+    leaseSize(burst),
+    (want, giveBack) =>
+      c.env.RATE_LIMITER.getByName(JSON.stringify(["rate", principal])).lease(perMinute, burst, want, giveBack),
   );
   if (verdict.ok) return next();
   const message = `Rate limit exceeded (${perMinute} requests per minute, bursts of ${burst}). Retry after ${verdict.retryAfterSeconds} s.`;

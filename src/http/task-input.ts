@@ -16,8 +16,12 @@ import type { AppEnv } from "./env";
 
 const MAX_INPUT_BODY = 64 * 1024;
 
-const problem = (status: 400 | 404 | 409 | 413 | 415 | 422, error: string, message: string, extra: Record<string, unknown> = {}) =>
-  Response.json({ error, message, ...extra }, { status });
+const problem = (
+  status: 400 | 404 | 409 | 413 | 415 | 422,
+  error: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+) => Response.json({ error, message, ...extra }, { status });
 
 export const noSuchTask = () => problem(404, "not_found", "No such task. Tasks are deleted once their ttl has passed.");
 
@@ -25,25 +29,49 @@ export async function answerTaskInput(c: Context<AppEnv>): Promise<Response> {
   const taskId = c.req.param("taskId");
   if (taskId === undefined || !isTaskId(taskId)) return noSuchTask();
   if (!hasJsonContentType(c.req.raw)) {
-    return problem(415, "unsupported_media_type", 'Send the answers as JSON with Content-Type: application/json: { "<key>": { "action": "accept", "content": { ... } } }.');
+    return problem(
+      415,
+      "unsupported_media_type",
+      'Send the answers as JSON with Content-Type: application/json: { "<key>": { "action": "accept", "content": { ... } } }.',
+    );
   }
   const body = await readBodyWithLimit(c.req.raw, Math.min(MAX_INPUT_BODY, c.get("settings").maxBodyBytes));
   if (!body.ok) return problem(body.status, body.status === 413 ? "too_large" : "bad_body", body.message);
   const json = parseJsonInput(body.text);
-  if (!json.ok) return json.reason === "parse" ? problem(400, "bad_json", "The body is not valid JSON.") : problem(400, "too_deep", json.message);
+  if (!json.ok)
+    return json.reason === "parse"
+      ? problem(400, "bad_json", "The body is not valid JSON.")
+      : problem(400, "too_deep", json.message);
   const responses = json.value;
   if (!isRecord(responses) || Object.keys(responses).length === 0) {
-    return problem(400, "bad_body", 'The body must be a JSON object of answers by question key: { "<key>": { "action": "accept" | "decline" | "cancel", "content"?: { ... } } }. The keys are those of the task\'s inputRequests (GET /tasks/{taskId}).');
+    return problem(
+      400,
+      "bad_body",
+      'The body must be a JSON object of answers by question key: { "<key>": { "action": "accept" | "decline" | "cancel", "content"?: { ... } } }. The keys are those of the task\'s inputRequests (GET /tasks/{taskId}).',
+    );
   }
-  const outcome = await new TaskGateway(gatewayBindings(c.env), c.get("settings"), c.get("principal")).answer(taskId, responses);
+  const outcome = await new TaskGateway(gatewayBindings(c.env), c.get("settings"), c.get("principal")).answer(
+    taskId,
+    responses,
+  );
   if (!outcome.ok) {
     switch (outcome.reason) {
       case "not_found":
         return noSuchTask();
       case "terminal":
-        return problem(409, "task_finished", `The task is already ${outcome.snapshot.task.status}; it no longer takes answers.`, { task: taskDocument(outcome.snapshot) });
+        return problem(
+          409,
+          "task_finished",
+          `The task is already ${outcome.snapshot.task.status}; it no longer takes answers.`,
+          { task: taskDocument(outcome.snapshot) },
+        );
       case "invalid":
-        return problem(422, "invalid_answer", `The answer to "${outcome.key}" does not fit its question: ${outcome.message}. Nothing was taken; the task still waits.`, { key: outcome.key });
+        return problem(
+          422,
+          "invalid_answer",
+          `The answer to "${outcome.key}" does not fit its question: ${outcome.message}. Nothing was taken; the task still waits.`,
+          { key: outcome.key },
+        );
     }
   }
   const { accepted, ignored, snapshot } = outcome;

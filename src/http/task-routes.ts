@@ -14,25 +14,42 @@ import { completeSseResponse, SseStream } from "../streams/sse";
 import type { AppEnv } from "./env";
 import { answerTaskInput } from "./task-input";
 
-const notFound = () => Response.json({ error: "not_found", message: "No such task. Tasks are deleted once their ttl has passed." }, { status: 404 });
+const notFound = () =>
+  Response.json(
+    { error: "not_found", message: "No such task. Tasks are deleted once their ttl has passed." },
+    { status: 404 },
+  );
 
 const methodNotAllowed = (allow: string) => () =>
-  Response.json({ error: "method_not_allowed", message: `Use ${allow} here.` }, { status: 405, headers: { Allow: allow } });
+  Response.json(
+    { error: "method_not_allowed", message: `Use ${allow} here.` },
+    { status: 405, headers: { Allow: allow } },
+  );
 
 export const DEFAULT_PAGE_SIZE = 50;
 const LIMIT = /^(?:[1-9]\d?|100)$/;
 
 export const taskRoutes = new Hono<AppEnv>();
 
-const gatewayOf = (c: Context<AppEnv>) => new TaskGateway(gatewayBindings(c.env), c.get("settings"), c.get("principal"));
+const gatewayOf = (c: Context<AppEnv>) =>
+  new TaskGateway(gatewayBindings(c.env), c.get("settings"), c.get("principal"));
 
 taskRoutes.get("/", async (c) => {
   const limit = c.req.query("limit");
-  if (limit !== undefined && !LIMIT.test(limit)) return c.json({ error: "bad_limit", message: "limit must be a whole number from 1 to 100." }, 400);
+  if (limit !== undefined && !LIMIT.test(limit))
+    return c.json({ error: "bad_limit", message: "limit must be a whole number from 1 to 100." }, 400);
   const cursor = c.req.query("cursor");
   const principal = c.get("principal");
   const page = await gatewayOf(c).listEntries(cursor, limit === undefined ? DEFAULT_PAGE_SIZE : Number(limit));
-  if (!page) return c.json({ error: "bad_cursor", message: "cursor is not one this server issued: pass back a nextCursor from an earlier page unchanged, or leave it out for the first page." }, 400);
+  if (!page)
+    return c.json(
+      {
+        error: "bad_cursor",
+        message:
+          "cursor is not one this server issued: pass back a nextCursor from an earlier page unchanged, or leave it out for the first page.",
+      },
+      400,
+    );
   return c.json({
     principal,
     // How often a view should look again: the page polls the first page at this interval.
@@ -53,7 +70,11 @@ taskRoutes.post("/:taskId/cancel", async (c) => {
   const snapshot = await gateway.get(taskId);
   const status = snapshot?.task.status ?? "finished";
   return c.json(
-    { error: "task_finished", message: `The task is already ${status}: only working or input_required tasks can be cancelled.`, ...(snapshot && { task: taskDocument(snapshot) }) },
+    {
+      error: "task_finished",
+      message: `The task is already ${status}: only working or input_required tasks can be cancelled.`,
+      ...(snapshot && { task: taskDocument(snapshot) }),
+    },
     409,
   );
 });
@@ -61,7 +82,6 @@ taskRoutes.all("/:taskId/cancel", methodNotAllowed("POST"));
 
 taskRoutes.post("/:taskId/input", answerTaskInput);
 taskRoutes.all("/:taskId/input", methodNotAllowed("POST"));
-
 
 taskRoutes.get("/:taskId", async (c) => {
   const taskId = c.req.param("taskId");
@@ -81,7 +101,14 @@ taskRoutes.get("/:taskId/events", async (c) => {
   if (lastEventId !== undefined && lastEventId !== "") {
     const route = parseEventId(lastEventId);
     if (route?.kind !== "task" || route.taskId !== taskId || route.stream !== RAW_STREAM) {
-      return c.json({ error: "bad_last_event_id", message: "Last-Event-ID is not an event id of this task's event stream; reconnect without it to replay from the start." }, 400);
+      return c.json(
+        {
+          error: "bad_last_event_id",
+          message:
+            "Last-Event-ID is not an event id of this task's event stream; reconnect without it to replay from the start.",
+        },
+        400,
+      );
     }
     afterSeq = route.seq;
   }
@@ -93,10 +120,18 @@ taskRoutes.get("/:taskId/events", async (c) => {
   if (!joined.ok) {
     // An id past the end of the log was never issued: say so rather than wait for it.
     if (joined.status === 416) {
-      return c.json({ error: "bad_last_event_id", message: "Last-Event-ID names an event this task never had; reconnect without it to replay from the start." }, 400);
+      return c.json(
+        {
+          error: "bad_last_event_id",
+          message: "Last-Event-ID names an event this task never had; reconnect without it to replay from the start.",
+        },
+        400,
+      );
     }
     if (joined.status >= 500) {
-      return c.json({ error: "unavailable", message: "The task's storage could not be reached; try again." }, 503, { "Retry-After": "1" });
+      return c.json({ error: "unavailable", message: "The task's storage could not be reached; try again." }, 503, {
+        "Retry-After": "1",
+      });
     }
     return notFound();
   }

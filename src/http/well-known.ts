@@ -11,7 +11,8 @@ export const PROTECTED_RESOURCE_PATH = "/.well-known/oauth-protected-resource";
 /** The MCP endpoint is the protected resource; the plain task view shares its tokens. */
 export const resourceUrl = (request: Request): string => `${new URL(request.url).origin}/mcp`;
 
-export const resourceMetadataUrl = (request: Request): string => `${new URL(request.url).origin}${PROTECTED_RESOURCE_PATH}`;
+export const resourceMetadataUrl = (request: Request): string =>
+  `${new URL(request.url).origin}${PROTECTED_RESOURCE_PATH}`;
 
 export function protectedResourceMetadata(request: Request, settings: Settings): Record<string, unknown> {
   const origin = new URL(request.url).origin;
@@ -34,15 +35,24 @@ export function bearerToken(request: Request): string | undefined {
 /** RFC 6750 §3 challenge, pointing clients at the RFC 9728 document (MCP authorization spec). */
 export function unauthorized(request: Request, invalid: boolean): Response {
   const params = [`resource_metadata="${resourceMetadataUrl(request)}"`];
-  if (invalid) params.unshift('error="invalid_token"', 'error_description="The access token is not valid for this server"');
+  if (invalid)
+    params.unshift('error="invalid_token"', 'error_description="The access token is not valid for this server"');
   const message = invalid
     ? "The bearer token is not valid for this server. Check the token, or ask its operator for a new one."
     : "Authentication required: send Authorization: Bearer <token>.";
-  return Response.json({ error: invalid ? "invalid_token" : "unauthorized", message }, { status: 401, headers: { "WWW-Authenticate": `Bearer ${params.join(", ")}` } });
+  return Response.json(
+    { error: invalid ? "invalid_token" : "unauthorized", message },
+    { status: 401, headers: { "WWW-Authenticate": `Bearer ${params.join(", ")}` } },
+  );
 }
 
 export const wellKnownRoutes = new Hono<AppEnv>();
 
 for (const path of [PROTECTED_RESOURCE_PATH, `${PROTECTED_RESOURCE_PATH}/mcp`]) {
-  wellKnownRoutes.get(path, (c) => c.json(protectedResourceMetadata(c.req.raw, c.get("settings")), 200, { "Cache-Control": "public, max-age=300", "Access-Control-Allow-Origin": "*" }));
+  wellKnownRoutes.get(path, (c) =>
+    c.json(protectedResourceMetadata(c.req.raw, c.get("settings")), 200, {
+      "Cache-Control": "public, max-age=300",
+      "Access-Control-Allow-Origin": "*",
+    }),
+  );
 }

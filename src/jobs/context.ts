@@ -113,7 +113,11 @@ export interface JobContext {
    * @example const sizes = await job.fanOut(resizeOne, keys.map((key) => ({ key })))
    */
   fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options?: FanOutOptions & { settle?: false }): Promise<O[]>;
-  fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options: FanOutOptions & { settle: true }): Promise<Settled<O>[]>;
+  fanOut<I, O>(
+    step: Step<I, O>,
+    inputs: readonly I[],
+    options: FanOutOptions & { settle: true },
+  ): Promise<Settled<O>[]>;
 }
 
 /** Thrown by a tool to fail the task at once, without retries. */
@@ -137,7 +141,10 @@ export class FanOutItemError extends PermanentError {
 /** Thrown inside `run` to end the run early; the runner reads the reason from the context, not the throw. */
 export class JobYield extends Error {
   override readonly name = "JobYield";
-  constructor(readonly wakeAt: number, readonly reason?: string) {
+  constructor(
+    readonly wakeAt: number,
+    readonly reason?: string,
+  ) {
     super("The job yielded; it resumes later.");
   }
 }
@@ -158,10 +165,13 @@ export function abortableDelay(ms: number, signal: AbortSignal): Promise<void> {
       clearTimeout(timer);
       reject(signal.reason);
     };
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal.addEventListener("abort", onAbort, { once: true });
   });
 }

@@ -16,7 +16,13 @@ async function stopWork(findTool: FindTool, env: Env, record: TaskRecord): Promi
   try {
     await engine.stop(env, record.taskId);
   } catch (error) {
-    console.warn(JSON.stringify({ event: "engine.stop_failed", taskId: record.taskId, message: error instanceof Error ? error.message : String(error) }));
+    console.warn(
+      JSON.stringify({
+        event: "engine.stop_failed",
+        taskId: record.taskId,
+        message: error instanceof Error ? error.message : String(error),
+      }),
+    );
   }
 }
 

@@ -13,7 +13,6 @@ import type { Step, StepContext } from "./steps";
 import { storedJsonText } from "./stored-json";
 import { isDeadLetterQueue } from "../queues/routing";
 
-
 /**
  * How often a running batch asks each of its tasks which items to stop: a cancelled task's items see
  * their signal abort within about this long. One small request per task per second.
@@ -62,10 +61,20 @@ export function stepBatchHandler(findStep: FindStep): (batch: MessageBatch<unkno
     await Promise.allSettled(
       [...groups.values()].map(({ body, messages }) => {
         const stub = env.TASKS.getByName(taskObjectName(body.principal, body.taskId));
-        return deadLetters ? recordUndeliverable(stub, body.fanOut, messages, tally) : runGroup(stub, body, messages, findStep, tally);
+        return deadLetters
+          ? recordUndeliverable(stub, body.fanOut, messages, tally)
+          : runGroup(stub, body, messages, findStep, tally);
       }),
     );
-    console.info(JSON.stringify({ event: "fan_out.batch", queue: batch.queue, messages: batch.messages.length, ...tally, ms: Date.now() - started }));
+    console.info(
+      JSON.stringify({
+        event: "fan_out.batch",
+        queue: batch.queue,
+        messages: batch.messages.length,
+        ...tally,
+        ms: Date.now() - started,
+      }),
+    );
   };
 }
 
@@ -76,7 +85,13 @@ interface Delivery {
 }
 
 /** One task's fan-out in this batch: claim its items in one call, run those claimed, acknowledge the rest. */
-async function runGroup(stub: TaskStub, body: StepMessage, deliveries: Delivery[], findStep: FindStep, tally: Tally): Promise<void> {
+async function runGroup(
+  stub: TaskStub,
+  body: StepMessage,
+  deliveries: Delivery[],
+  findStep: FindStep,
+  tally: Tally,
+): Promise<void> {
   const { fanOut, taskId } = body;
   let claim: StepClaim;
   try {
@@ -100,7 +115,18 @@ async function runGroup(stub: TaskStub, body: StepMessage, deliveries: Delivery[
     claimed.delete(item.index); // a second copy of the message in this batch is a duplicate
     const controller = new AbortController();
     running.set(item.index, controller);
-    const run = { stub, taskId, fanOut, tool: claim.tool, step: claim.step, index: item.index, attempt: item.attempt, input: item.input, message, signal: controller.signal };
+    const run = {
+      stub,
+      taskId,
+      fanOut,
+      tool: claim.tool,
+      step: claim.step,
+      index: item.index,
+      attempt: item.attempt,
+      input: item.input,
+      message,
+      signal: controller.signal,
+    };
     work.push(runItem(run, findStep, tally).finally(() => running.delete(item.index)));
   }
   const allDone = new AbortController();
@@ -131,7 +157,10 @@ async function runItem(run: ItemRun, findStep: FindStep, tally: Tally): Promise<
   const published: PartialBlock[] = [];
   try {
     const step = findStep(run.tool, run.step);
-    if (!step) throw new PermanentError(`The tool "${run.tool}" has no step "${run.step}" any more (renamed or removed since the fan-out began).`);
+    if (!step)
+      throw new PermanentError(
+        `The tool "${run.tool}" has no step "${run.step}" any more (renamed or removed since the fan-out began).`,
+      );
     const ctx: StepContext = {
       taskId: run.taskId,
       index,
@@ -187,13 +216,19 @@ async function reportFailure(run: ItemRun, error: string, permanent: boolean, ta
 }
 
 /** Once a second while items run: renew their leases, and abort those the task says to stop. */
-async function heartbeat(stub: TaskStub, fanOut: string, running: Map<number, AbortController>, done: AbortSignal): Promise<void> {
+async function heartbeat(
+  stub: TaskStub,
+  fanOut: string,
+  running: Map<number, AbortController>,
+  done: AbortSignal,
+): Promise<void> {
   while (!done.aborted && running.size > 0) {
     await abortableDelay(HEARTBEAT_MS, done).catch(() => undefined);
     if (done.aborted || running.size === 0) return;
     try {
       const stop = await stub.stepHeartbeat(fanOut, [...running.keys()]);
-      for (const index of stop) running.get(index)?.abort(new Error("The task was cancelled or has ended, or the item finished elsewhere."));
+      for (const index of stop)
+        running.get(index)?.abort(new Error("The task was cancelled or has ended, or the item finished elsewhere."));
     } catch (error) {
       // The next beat tries again; a lease outlasts a few missed beats.
       console.error("step heartbeat failed", fanOut, error);
@@ -202,11 +237,20 @@ async function heartbeat(stub: TaskStub, fanOut: string, running: Map<number, Ab
 }
 
 /** The dead-letter queue: the queue gave up on these items' messages, so they fail in their task. */
-async function recordUndeliverable(stub: TaskStub, fanOut: string, deliveries: Delivery[], tally: Tally): Promise<void> {
+async function recordUndeliverable(
+  stub: TaskStub,
+  fanOut: string,
+  deliveries: Delivery[],
+  tally: Tally,
+): Promise<void> {
   await Promise.all(
     deliveries.map(async ({ message, index }) => {
       try {
-        await stub.stepUndeliverable(fanOut, index, `the queue gave up delivering it after ${message.attempts} attempt${message.attempts === 1 ? "" : "s"}`);
+        await stub.stepUndeliverable(
+          fanOut,
+          index,
+          `the queue gave up delivering it after ${message.attempts} attempt${message.attempts === 1 ? "" : "s"}`,
+        );
         tally.failed += 1;
         message.ack();
       } catch (error) {

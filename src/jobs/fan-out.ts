@@ -45,12 +45,26 @@ const summary = (input: unknown): string => {
 };
 
 export function fanOutFunction(deps: FanOutDeps): JobContext["fanOut"] {
-  function fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options?: FanOutOptions & { settle?: false }): Promise<O[]>;
-  function fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options: FanOutOptions & { settle: true }): Promise<Settled<O>[]>;
-  async function fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options: FanOutOptions = {}): Promise<O[] | Settled<O>[]> {
+  function fanOut<I, O>(
+    step: Step<I, O>,
+    inputs: readonly I[],
+    options?: FanOutOptions & { settle?: false },
+  ): Promise<O[]>;
+  function fanOut<I, O>(
+    step: Step<I, O>,
+    inputs: readonly I[],
+    options: FanOutOptions & { settle: true },
+  ): Promise<Settled<O>[]>;
+  async function fanOut<I, O>(
+    step: Step<I, O>,
+    inputs: readonly I[],
+    options: FanOutOptions = {},
+  ): Promise<O[] | Settled<O>[]> {
     const name = stepName(deps.steps, step);
     if (name === undefined) {
-      throw new PermanentError("job.fanOut: this step is not listed in the tool's `steps`; list it there (steps: { myStep }) so the queue consumer can find it by name.");
+      throw new PermanentError(
+        "job.fanOut: this step is not listed in the tool's `steps`; list it there (steps: { myStep }) so the queue consumer can find it by name.",
+      );
     }
     if (!Array.isArray(inputs) || inputs.length > MAX_FAN_OUT_ITEMS) {
       throw new PermanentError(`job.fanOut(${name}) takes an array of at most ${MAX_FAN_OUT_ITEMS} inputs.`);
@@ -58,21 +72,37 @@ export function fanOutFunction(deps: FanOutDeps): JobContext["fanOut"] {
     const key = deps.nextKey();
     deps.throwIfAborted();
     if (inputs.length === 0) return [];
-    const outcomes = deps.host.fanOut ? durable(deps, key, name, step, inputs, options) : await inPlace(deps.host, name, step, inputs);
+    const outcomes = deps.host.fanOut
+      ? durable(deps, key, name, step, inputs, options)
+      : await inPlace(deps.host, name, step, inputs);
     // The stored JSON, as job.step returns it: a replay sees exactly what the first run saw.
-    const values = outcomes.map((o): Settled<O> => (o.ok ? { ok: true, value: JSON.parse(o.json) as O } : { ok: false, error: o.error }));
+    const values = outcomes.map(
+      (o): Settled<O> => (o.ok ? { ok: true, value: JSON.parse(o.json) as O } : { ok: false, error: o.error }),
+    );
     if (options.settle === true) return values;
     const failed = outcomes.findIndex((o) => !o.ok && !o.skipped);
     const failure = outcomes[failed];
-    if (failure && !failure.ok) throw new FanOutItemError(`${name}[${failed}] (input ${summary(inputs[failed])}) failed: ${failure.error}`, failed);
-    if (outcomes.some((o) => !o.ok)) throw new PermanentError(`job.fanOut(${name}) ended without results for some items.`);
+    if (failure && !failure.ok)
+      throw new FanOutItemError(
+        `${name}[${failed}] (input ${summary(inputs[failed])}) failed: ${failure.error}`,
+        failed,
+      );
+    if (outcomes.some((o) => !o.ok))
+      throw new PermanentError(`job.fanOut(${name}) ended without results for some items.`);
     return values.flatMap((v) => (v.ok ? [v.value] : []));
   }
   return fanOut;
 }
 
 /** On a task: the stored outcomes, or the fan-out is started (or still running) and the run ends. */
-function durable<I, O>(deps: FanOutDeps, key: string, name: string, step: Step<I, O>, inputs: readonly I[], options: FanOutOptions): ItemOutcome[] {
+function durable<I, O>(
+  deps: FanOutDeps,
+  key: string,
+  name: string,
+  step: Step<I, O>,
+  inputs: readonly I[],
+  options: FanOutOptions,
+): ItemOutcome[] {
   const port = deps.host.fanOut;
   if (!port) throw new PermanentError("job.fanOut needs a task.");
   let status: FanOutStatus | undefined = port.status(key);
@@ -80,20 +110,33 @@ function durable<I, O>(deps: FanOutDeps, key: string, name: string, step: Step<I
     let bytes = 0;
     const texts = inputs.map((input, index) => {
       const parsed = step.input.safeParse(input);
-      if (!parsed.success) throw new PermanentError(`job.fanOut(${name}): input ${index} does not match the step's schema: ${parsed.error.message}`);
+      if (!parsed.success)
+        throw new PermanentError(
+          `job.fanOut(${name}): input ${index} does not match the step's schema: ${parsed.error.message}`,
+        );
       const text = storedJsonText(`job.fanOut(${name}) input ${index}`, input, "is", MAX_STEP_INPUT_BYTES);
       bytes += text.length;
       return text;
     });
     if (bytes > MAX_FAN_OUT_INPUT_BYTES) {
-      throw new PermanentError(`job.fanOut(${name}): its inputs total ${bytes} bytes; at most ${MAX_FAN_OUT_INPUT_BYTES}. Pass keys to large data (R2, KV) instead.`);
+      throw new PermanentError(
+        `job.fanOut(${name}): its inputs total ${bytes} bytes; at most ${MAX_FAN_OUT_INPUT_BYTES}. Pass keys to large data (R2, KV) instead.`,
+      );
     }
-    port.start({ key, step: name, inputs: texts, settle: options.settle === true, progress: options.progress !== false });
+    port.start({
+      key,
+      step: name,
+      inputs: texts,
+      settle: options.settle === true,
+      progress: options.progress !== false,
+    });
     status = { state: "pending", finished: 0, total: inputs.length };
   }
   const total = status.state === "pending" ? status.total : status.items.length;
   if (total !== inputs.length) {
-    throw new PermanentError(`job.fanOut(${name}) got ${inputs.length} inputs where an earlier run of this job fanned out ${total}: the code before a fan-out must be deterministic.`);
+    throw new PermanentError(
+      `job.fanOut(${name}) got ${inputs.length} inputs where an earlier run of this job fanned out ${total}: the code before a fan-out must be deterministic.`,
+    );
   }
   if (status.state === "pending") {
     deps.yieldState.fanOut = { message: `${status.finished} of ${status.total} items done.` };
@@ -107,7 +150,12 @@ function durable<I, O>(deps: FanOutDeps, key: string, name: string, step: Step<I
 }
 
 /** Without a task (an inline call): run every item here, concurrently, one attempt each. */
-async function inPlace<I, O>(host: JobHost, name: string, step: Step<I, O>, inputs: readonly I[]): Promise<ItemOutcome[]> {
+async function inPlace<I, O>(
+  host: JobHost,
+  name: string,
+  step: Step<I, O>,
+  inputs: readonly I[],
+): Promise<ItemOutcome[]> {
   const settled = await Promise.allSettled(
     inputs.map(async (input, index) => {
       const ctx: StepContext = {
@@ -123,5 +171,10 @@ async function inPlace<I, O>(host: JobHost, name: string, step: Step<I, O>, inpu
       return storedJsonText(`${name}[${index}]`, await step.run(step.input.parse(input), ctx));
     }),
   );
-  return settled.map((s): ItemOutcome => (s.status === "fulfilled" ? { ok: true, json: s.value } : { ok: false, error: s.reason instanceof Error ? s.reason.message : String(s.reason) }));
+  return settled.map(
+    (s): ItemOutcome =>
+      s.status === "fulfilled"
+        ? { ok: true, json: s.value }
+        : { ok: false, error: s.reason instanceof Error ? s.reason.message : String(s.reason) },
+  );
 }

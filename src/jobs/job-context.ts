@@ -112,6 +112,12 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       throw new JobInput();
     },
     // Named by position like a sleep: a replayed run reaches the same fan-out under the same key.
-    fanOut: fanOutFunction({ host, yieldState, steps, nextKey: () => `fanout:${position}#${++fanOutsHere}`, throwIfAborted }),
+    fanOut: fanOutFunction({
+      host,
+      yieldState,
+      steps,
+      nextKey: () => `fanout:${position}#${++fanOutsHere}`,
+      throwIfAborted,
+    }),
   };
 }

@@ -7,7 +7,6 @@
 import { backoff, taskObjectName, JobMessageSchema } from "../core";
 import { isDeadLetterQueue } from "../queues/routing";
 
-
 /** Exponential backoff for a failed hand-over, capped at 5 minutes. */
 export const deliveryRetryDelaySeconds = (attempts: number): number => backoff(attempts, 1, 300);
 
@@ -29,7 +28,9 @@ export async function handleJobBatch(batch: MessageBatch<unknown>, env: Env): Pr
       const stub = env.TASKS.getByName(taskObjectName(parsed.data.principal, parsed.data.taskId));
       try {
         if (deadLetters) {
-          await stub.failDelivery(`The job could not be started: its queue message exhausted its delivery retries (last attempt ${message.attempts}).`);
+          await stub.failDelivery(
+            `The job could not be started: its queue message exhausted its delivery retries (last attempt ${message.attempts}).`,
+          );
         } else {
           await stub.deliver();
         }

@@ -34,7 +34,9 @@ export interface RunnableTool {
 export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Errors a retry cannot fix: the tool said so, or its input does not parse. */
-export const isPermanent = (error: unknown): boolean => error instanceof PermanentError || (error instanceof Error && (error.name === "PermanentError" || error.name === "ZodError"));
+export const isPermanent = (error: unknown): boolean =>
+  error instanceof PermanentError ||
+  (error instanceof Error && (error.name === "PermanentError" || error.name === "ZodError"));
 
 /** Run `tool` on `args` for one slice. Never throws. */
 export async function runTool(tool: RunnableTool, args: unknown, host: JobHost): Promise<RunOutcome> {
@@ -45,7 +47,11 @@ export async function runTool(tool: RunnableTool, args: unknown, host: JobHost):
   const yielded = (): RunOutcome | undefined =>
     (yieldState.questions && { kind: "input", questions: yieldState.questions }) ??
     (yieldState.fanOut && { kind: "awaiting_fan_out", message: yieldState.fanOut.message }) ??
-    (yieldState.yield && { kind: "yielded", wakeAt: yieldState.yield.wakeAt, ...(yieldState.yield.reason !== undefined && { reason: yieldState.yield.reason }) });
+    (yieldState.yield && {
+      kind: "yielded",
+      wakeAt: yieldState.yield.wakeAt,
+      ...(yieldState.yield.reason !== undefined && { reason: yieldState.yield.reason }),
+    });
   try {
     const value = await tool.run(args, job);
     // Cancellation wins over everything: a cancelled task must not be resumed or completed.
@@ -62,9 +68,19 @@ export async function runTool(tool: RunnableTool, args: unknown, host: JobHost):
 export function jobRunner(findTool: (name: string) => RunnableTool | undefined, env?: Env): JobRunner {
   return async (toolName: string, args: JsonObject, host: JobHost) => {
     const tool = findTool(toolName);
-    if (!tool) return { kind: "failed", message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`, permanent: true };
+    if (!tool)
+      return {
+        kind: "failed",
+        message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`,
+        permanent: true,
+      };
     if (!tool.engine) return runTool(tool, args, host);
-    if (!env) return { kind: "failed", message: `Tool "${toolName}" runs on another engine, which this runner was not given.`, permanent: true };
+    if (!env)
+      return {
+        kind: "failed",
+        message: `Tool "${toolName}" runs on another engine, which this runner was not given.`,
+        permanent: true,
+      };
     return tool.engine.runSlice(args, host, env);
   };
 }

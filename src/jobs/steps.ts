@@ -48,7 +48,10 @@ export type StepMap = Readonly<Record<string, Step<unknown, unknown>>>;
 /** One item's outcome with `{ settle: true }`. */
 export type Settled<O> = { ok: true; value: O } | { ok: false; error: string };
 
-export function defineStep<I, O>(step: { input: z.ZodType<I>; run(input: I, ctx: StepContext): O | Promise<O> }): Step<I, O> {
+export function defineStep<I, O>(step: {
+  input: z.ZodType<I>;
+  run(input: I, ctx: StepContext): O | Promise<O>;
+}): Step<I, O> {
   return { input: step.input, run: (input, ctx) => step.run(input, ctx) };
 }
 

@@ -14,10 +14,14 @@ export function storedJsonText(what: string, value: unknown, verb = "returned", 
     // JSON.stringify returns undefined for a bare function or symbol.
     text = (JSON.stringify(value ?? null) as string | undefined) ?? "null";
   } catch (error) {
-    throw new PermanentError(`${what} ${verb} a value that is not JSON (${error instanceof Error ? error.message : String(error)}); use plain data.`);
+    throw new PermanentError(
+      `${what} ${verb} a value that is not JSON (${error instanceof Error ? error.message : String(error)}); use plain data.`,
+    );
   }
   if (text.length > max) {
-    throw new PermanentError(`${what} ${verb} ${text.length} bytes; it may be at most ${max}. Store large data elsewhere (R2, KV) and pass its key.`);
+    throw new PermanentError(
+      `${what} ${verb} ${text.length} bytes; it may be at most ${max}. Store large data elsewhere (R2, KV) and pass its key.`,
+    );
   }
   return text;
 }

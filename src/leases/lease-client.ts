@@ -12,7 +12,9 @@
  * it. `until` is on this isolate's clock (the `now` of LeaseOptions), never the owner's: a grant
  * carries a length that the caller adds to its own `now()` (slot-lease.ts, token-lease.ts).
  */
-export type LeaseGrant<Unit, Refusal> = { ok: true; units: readonly [Unit, ...Unit[]]; until: number } | { ok: false; refusal: Refusal };
+export type LeaseGrant<Unit, Refusal> =
+  | { ok: true; units: readonly [Unit, ...Unit[]]; until: number }
+  | { ok: false; refusal: Refusal };
 
 /**
  * One round trip to the owner: its own answer (an RPC promise), shared as it is by every spend
@@ -60,7 +62,11 @@ export class Leases<Unit, Refusal, Answer> {
   }
 
   /** Spend one unit of `key`'s lease, asking the owner (`request`) for a new lease when it has none left. */
-  async take(key: string, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal, Answer>): Promise<Spent<Unit, Refusal>> {
+  async take(
+    key: string,
+    sizing: LeaseSizing,
+    request: LeaseRequest<Unit, Refusal, Answer>,
+  ): Promise<Spent<Unit, Refusal>> {
     const held = this.entry(key);
     const spent = this.spend(held);
     if (spent) return spent;
@@ -72,7 +78,11 @@ export class Leases<Unit, Refusal, Answer> {
     }
   }
 
-  private async wait(held: Held<Unit, Answer>, sizing: LeaseSizing, request: LeaseRequest<Unit, Refusal, Answer>): Promise<Spent<Unit, Refusal>> {
+  private async wait(
+    held: Held<Unit, Answer>,
+    sizing: LeaseSizing,
+    request: LeaseRequest<Unit, Refusal, Answer>,
+  ): Promise<Spent<Unit, Refusal>> {
     for (;;) {
       const spent = this.spend(held);
       if (spent) return spent;

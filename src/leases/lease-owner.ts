@@ -7,4 +7,5 @@
  */
 
 /** Units to grant: what was asked, at most the room, in whole units, never fewer than none. */
-export const grantSize = (want: number, room: number): number => Math.max(0, Math.min(Math.floor(want), Math.floor(room)));
+export const grantSize = (want: number, room: number): number =>
+  Math.max(0, Math.min(Math.floor(want), Math.floor(room)));

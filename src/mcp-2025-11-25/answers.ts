@@ -32,13 +32,31 @@ export async function routeAnswers(messages: readonly JSONRPCMessage[], gateway:
       if (outcome.ok) return;
       switch (outcome.reason) {
         case "not_found":
-          refusals.push(jsonRpcErrorResponse(400, ErrorCode.InvalidParams, `No task waits for this answer (unknown, expired or not yours): the response's id names no question of yours.`));
+          refusals.push(
+            jsonRpcErrorResponse(
+              400,
+              ErrorCode.InvalidParams,
+              `No task waits for this answer (unknown, expired or not yours): the response's id names no question of yours.`,
+            ),
+          );
           return;
         case "terminal":
-          refusals.push(jsonRpcErrorResponse(409, ErrorCode.InvalidParams, `Task ${route.taskId} is already ${outcome.snapshot.task.status}; it no longer takes answers.`));
+          refusals.push(
+            jsonRpcErrorResponse(
+              409,
+              ErrorCode.InvalidParams,
+              `Task ${route.taskId} is already ${outcome.snapshot.task.status}; it no longer takes answers.`,
+            ),
+          );
           return;
         case "invalid":
-          refusals.push(jsonRpcErrorResponse(400, ErrorCode.InvalidParams, `The answer to "${route.key}" does not fit its question: ${outcome.message}. Nothing was taken; the task still waits.`));
+          refusals.push(
+            jsonRpcErrorResponse(
+              400,
+              ErrorCode.InvalidParams,
+              `The answer to "${route.key}" does not fit its question: ${outcome.message}. Nothing was taken; the task still waits.`,
+            ),
+          );
           return;
       }
     }),

@@ -3,7 +3,12 @@
  * version), then runs the messages through a per-request SDK Server and answers with JSON
  * or, when a request may take a while and the client accepts it, an SSE stream.
  */
-import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import {
+  JSONRPCMessageSchema,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  type JSONRPCMessage,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
 import { readBodyWithLimit } from "../http/body";
 import { parseJsonInput } from "../http/json-input";
 import { acceptedTypes, hasJsonContentType } from "../http/media-types";
@@ -29,39 +34,79 @@ const isRequest = (message: JSONRPCMessage): message is ClientRequest => "method
 export async function handleMcpPost(input: McpRequest): Promise<Response> {
   const { request, settings } = input;
   if (!hasJsonContentType(request)) {
-    return jsonRpcErrorResponse(415, ErrorCode.InvalidRequest, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.");
+    return jsonRpcErrorResponse(
+      415,
+      ErrorCode.InvalidRequest,
+      "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.",
+    );
   }
   const { json: acceptsJson, sse: acceptsSse } = acceptedTypes(request);
   if (!acceptsJson && !acceptsSse) {
-    return jsonRpcErrorResponse(406, ErrorCode.InvalidRequest, "Not Acceptable: the client must accept application/json and text/event-stream.");
+    return jsonRpcErrorResponse(
+      406,
+      ErrorCode.InvalidRequest,
+      "Not Acceptable: the client must accept application/json and text/event-stream.",
+    );
   }
   const version = request.headers.get("MCP-Protocol-Version");
   if (version !== null && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Unsupported MCP-Protocol-Version "${version.slice(0, 40)}"; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`);
+    return jsonRpcErrorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      `Unsupported MCP-Protocol-Version "${version.slice(0, 40)}"; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")}.`,
+    );
   }
 
   const body = input.body ?? (await readBodyWithLimit(request, settings.maxBodyBytes));
-  if (!body.ok) return jsonRpcErrorResponse(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.message);
+  if (!body.ok)
+    return jsonRpcErrorResponse(
+      body.status,
+      body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError,
+      body.message,
+    );
   const json = input.json ? { ok: true as const, value: input.json.value } : parseJsonInput(body.text);
-  if (!json.ok) return jsonRpcErrorResponse(400, json.reason === "parse" ? ErrorCode.ParseError : ErrorCode.InvalidRequest, json.message);
+  if (!json.ok)
+    return jsonRpcErrorResponse(
+      400,
+      json.reason === "parse" ? ErrorCode.ParseError : ErrorCode.InvalidRequest,
+      json.message,
+    );
   const parsed = json.value;
   const batch = Array.isArray(parsed);
   const raw: unknown[] = Array.isArray(parsed) ? parsed : [parsed];
   if (raw.length === 0 || raw.length > MAX_BATCH) {
-    return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`);
+    return jsonRpcErrorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`,
+    );
   }
   const messages: JSONRPCMessage[] = [];
   for (const item of raw) {
     const result = JSONRPCMessageSchema.safeParse(item);
-    if (!result.success) return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Invalid Request: not a JSON-RPC 2.0 request, notification or response.");
+    if (!result.success)
+      return jsonRpcErrorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        "Invalid Request: not a JSON-RPC 2.0 request, notification or response.",
+      );
     messages.push(result.data);
   }
   const requests = messages.filter(isRequest);
   if (requests.some((r) => r.method === "initialize") && messages.length > 1) {
-    return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Invalid Request: initialize must be sent alone, not in a batch.");
+    return jsonRpcErrorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      "Invalid Request: initialize must be sent alone, not in a batch.",
+    );
   }
   const ids = new Set(requests.map((r) => String(r.id)));
-  if (ids.size !== requests.length) return jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Invalid Request: request ids in a batch must be unique.");
+  if (ids.size !== requests.length)
+    return jsonRpcErrorResponse(
+      400,
+      ErrorCode.InvalidRequest,
+      "Invalid Request: request ids in a batch must be unique.",
+    );
   const initialize = requests.find((r) => r.method === "initialize");
   let sessionId: string | undefined;
   let negotiated: string | undefined;
@@ -80,12 +125,22 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
   const routed = requests.length === messages.length ? { rest: messages } : await routeAnswers(messages, base.gateway);
   if (requests.length === 0 && routed.refusal) return routed.refusal;
 
-  const streaming = acceptsSse && requests.some((r) => STREAMED_METHODS.has(r.method) && !(r.method === "tools/call" && r.params?.["task"] !== undefined));
+  const streaming =
+    acceptsSse &&
+    requests.some(
+      (r) => STREAMED_METHODS.has(r.method) && !(r.method === "tools/call" && r.params?.["task"] !== undefined),
+    );
   const sse = streaming ? new SseStream({ retryMs: settings.pollIntervalMs }) : undefined;
   // Priming events only for clients whose version defines them: older SDKs choke on empty data.
   const primes = sendsPrimingEvents(streamProtocolVersion(negotiated, version));
   const transport = new RequestTransport(sse, { primes, ...(sessionId !== undefined && { sessionId }) });
-  const ctx: McpContext = { ...base, output: transport, clientTasks, clientElicitation, ...(sessionId !== undefined && { sessionId }) };
+  const ctx: McpContext = {
+    ...base,
+    output: transport,
+    clientTasks,
+    clientElicitation,
+    ...(sessionId !== undefined && { sessionId }),
+  };
   const server = createMcpServer(ctx);
   await server.connect(transport);
 

@@ -11,7 +11,13 @@ import { taskEventId } from "../streams/event-ids";
 import type { McpContext } from "./context";
 import { sessionStub } from "./session";
 import { messageForEvent, questionRequest } from "./task-messages";
-import { ASKED_LIVE_STATE, AskedLiveSchema, ownSessionStream, RESPONSE_STREAM_STATE, type ResponseStream } from "./task-streams";
+import {
+  ASKED_LIVE_STATE,
+  AskedLiveSchema,
+  ownSessionStream,
+  RESPONSE_STREAM_STATE,
+  type ResponseStream,
+} from "./task-streams";
 
 export type Followed = FollowResult | { kind: "disconnected" };
 
@@ -50,7 +56,8 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
   // A priming event (an id, no data) first: a stream dropped before its first message is still resumable.
   if (streamNo !== undefined) output.prime(taskEventId(taskId, streamNo, afterSeq));
   const own = ownSessionStream(stream, meta);
-  if (streamNo !== undefined && stream.questions) await askPending(ctx, options, own, taskEventId(taskId, streamNo, afterSeq));
+  if (streamNo !== undefined && stream.questions)
+    await askPending(ctx, options, own, taskEventId(taskId, streamNo, afterSeq));
 
   const feed = await gateway.feed(taskId, afterSeq);
   if (!feed) return { kind: "ended", lastSeq: afterSeq };
@@ -71,7 +78,8 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
     stopOnQuestion: options.endAtQuestion === true && (!stream.questions || streamNo === undefined),
     onEvent: forward,
   });
-  if (followed.kind === "result" && streamNo !== undefined) output.setResponseEventId(requestId, taskEventId(taskId, streamNo, followed.seq));
+  if (followed.kind === "result" && streamNo !== undefined)
+    output.setResponseEventId(requestId, taskEventId(taskId, streamNo, followed.seq));
   // The server ends this stream before the response (the inline wait ran out, or a question nobody
   // here can answer): from here on the session's GET stream carries what it did, and a resume past
   // its last event is refused (410). A stream whose client left is NOT closed: it still carries its
@@ -84,8 +92,14 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
     if (closedAt !== undefined) {
       // Events committed after the last one followed and before the close were left to this stream
       // by the GET stream: carry them before the response, and let a resume replay up to the close.
-      if (closedAt > followed.lastSeq && !disconnected) await carryUntil(gateway, taskId, followed.lastSeq, closedAt, forward);
-      await gateway.attachState(taskId, RESPONSE_STREAM_STATE, { ...stream, endSeq: Math.max(closedAt, followed.lastSeq) }, key);
+      if (closedAt > followed.lastSeq && !disconnected)
+        await carryUntil(gateway, taskId, followed.lastSeq, closedAt, forward);
+      await gateway.attachState(
+        taskId,
+        RESPONSE_STREAM_STATE,
+        { ...stream, endSeq: Math.max(closedAt, followed.lastSeq) },
+        key,
+      );
     }
   }
   if (followed.kind === "ended" && disconnected) return { kind: "disconnected" };
@@ -96,7 +110,13 @@ export async function followTask(ctx: McpContext, options: FollowOptions): Promi
 const CARRY_WAIT_MS = 2000;
 
 /** Forwards the task's events in (afterSeq, untilSeq]: all are committed, so the feed replays them at once. */
-async function carryUntil(gateway: McpContext["gateway"], taskId: string, afterSeq: number, untilSeq: number, forward: (event: TaskEvent) => void): Promise<void> {
+async function carryUntil(
+  gateway: McpContext["gateway"],
+  taskId: string,
+  afterSeq: number,
+  untilSeq: number,
+  forward: (event: TaskEvent) => void,
+): Promise<void> {
   const rest = await gateway.feed(taskId, afterSeq);
   if (!rest) return;
   try {
@@ -120,11 +140,16 @@ async function askPending(ctx: McpContext, options: FollowOptions, own: boolean,
   if (pending.length === 0) return;
   const heard = new Set<string>();
   if (own && ctx.sessionId !== undefined) {
-    const noted = AskedLiveSchema.safeParse(await ctx.gateway.lookupState(options.taskId, ASKED_LIVE_STATE, ctx.sessionId));
+    const noted = AskedLiveSchema.safeParse(
+      await ctx.gateway.lookupState(options.taskId, ASKED_LIVE_STATE, ctx.sessionId),
+    );
     if (noted.success) {
       for (const key of noted.data.keys) heard.add(key);
       const onGetStream = Object.entries(noted.data.seqs).filter(([key]) => pending.some(([asked]) => asked === key));
-      const through = onGetStream.length > 0 ? await sessionStub(ctx.env, ctx.gateway.principal, ctx.sessionId).deliveredThrough() : 0;
+      const through =
+        onGetStream.length > 0
+          ? await sessionStub(ctx.env, ctx.gateway.principal, ctx.sessionId).deliveredThrough()
+          : 0;
       for (const [key, seq] of onGetStream) if (seq <= through) heard.add(key);
     }
   }

@@ -6,7 +6,9 @@
 import { ClientRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describeIssues } from "../protocol/params";
 
-const schemaByMethod = new Map<string, (typeof ClientRequestSchema.options)[number]>(ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]));
+const schemaByMethod = new Map<string, (typeof ClientRequestSchema.options)[number]>(
+  ClientRequestSchema.options.map((schema) => [schema.shape.method.value, schema]),
+);
 
 /** Why the request's params are invalid, or undefined when they are fine (or the method is unknown: the SDK answers -32601). */
 export function paramsProblem(request: { method: string }): string | undefined {

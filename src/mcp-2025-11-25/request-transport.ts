@@ -38,14 +38,20 @@ export class RequestTransport implements Transport, McpOutput {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   sessionId?: string;
 
-  private readonly pending = new Map<RequestId, { request: JSONRPCMessage & { id: RequestId }; resolve: (message: JSONRPCMessage) => void }>();
+  private readonly pending = new Map<
+    RequestId,
+    { request: JSONRPCMessage & { id: RequestId }; resolve: (message: JSONRPCMessage) => void }
+  >();
   private readonly responseEventIds = new Map<RequestId, string>();
   private readonly oneOffPrefix = `x.${crypto.randomUUID().replace(/-/g, "")}`;
   private counter = 0;
 
   private readonly primes: boolean;
 
-  constructor(private readonly sse: SseStream | undefined, options: { primes: boolean; sessionId?: string }) {
+  constructor(
+    private readonly sse: SseStream | undefined,
+    options: { primes: boolean; sessionId?: string },
+  ) {
     this.sessionId = options.sessionId;
     this.primes = options.primes;
   }
@@ -89,12 +95,19 @@ export class RequestTransport implements Transport, McpOutput {
       const { id } = message;
       const pending = this.pending.get(id);
       let reply: JSONRPCMessage = message;
-      if (pending && "error" in message && message.error.code === ErrorCode.InternalError && "method" in pending.request) {
+      if (
+        pending &&
+        "error" in message &&
+        message.error.code === ErrorCode.InternalError &&
+        "method" in pending.request
+      ) {
         // A params schema mismatch is the one way the SDK answers a well-formed request like this before its handler runs.
         const problem = paramsProblem(pending.request);
-        if (problem !== undefined) reply = { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: problem } };
+        if (problem !== undefined)
+          reply = { jsonrpc: "2.0", id, error: { code: ErrorCode.InvalidParams, message: problem } };
       }
-      if (this.sse) this.sse.send({ id: this.responseEventIds.get(id) ?? this.nextOneOffId(), data: JSON.stringify(reply) });
+      if (this.sse)
+        this.sse.send({ id: this.responseEventIds.get(id) ?? this.nextOneOffId(), data: JSON.stringify(reply) });
       this.pending.delete(id);
       pending?.resolve(reply);
       return;

@@ -19,12 +19,21 @@ import { ownSessionStream, RESPONSE_STREAM_STATE, ResponseStreamSchema } from ".
 
 const SpansSchema = z.array(z.tuple([z.number(), z.number().nullable()]));
 
-const noSuchEvent = () => jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, "Last-Event-ID names no event of a stream you can resume (unknown, expired or another principal's task). Read the task with tasks/get instead.");
+const noSuchEvent = () =>
+  jsonRpcErrorResponse(
+    404,
+    ErrorCode.InvalidRequest,
+    "Last-Event-ID names no event of a stream you can resume (unknown, expired or another principal's task). Read the task with tasks/get instead.",
+  );
 
 export async function handleMcpGet(input: McpRequest): Promise<Response> {
   const { request } = input;
   if (!/text\/event-stream/i.test(request.headers.get("Accept") ?? "")) {
-    return jsonRpcErrorResponse(406, ErrorCode.InvalidRequest, "Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream.");
+    return jsonRpcErrorResponse(
+      406,
+      ErrorCode.InvalidRequest,
+      "Not Acceptable: GET /mcp opens an SSE stream; send Accept: text/event-stream.",
+    );
   }
   const stream = { ...input, retryMs: input.settings.pollIntervalMs, signal: request.signal };
   const lastEventId = request.headers.get("Last-Event-ID");
@@ -69,7 +78,11 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
     if (opened.ok) opened.feed.close();
     if (!session.ok) return session.response;
     if (!opened.ok && opened.status === 410) {
-      return jsonRpcErrorResponse(410, ErrorCode.InvalidRequest, `Gone: that stream already ended (its request was answered with a link to the task). Read task://${taskId} or call tasks/result.`);
+      return jsonRpcErrorResponse(
+        410,
+        ErrorCode.InvalidRequest,
+        `Gone: that stream already ended (its request was answered with a link to the task). Read task://${taskId} or call tasks/result.`,
+      );
     }
     return noSuchEvent();
   }
@@ -89,7 +102,13 @@ async function resumeTaskStream(input: McpRequest, route: Extract<EventRoute, { 
     spans = stored.success ? stored.data : [[0, null]];
   }
   const openSpans = spans;
-  const target = { taskId, requestId: registered.data.requestId, meta: feed.meta, stream: registered.data, ...(openSpans && { openAt: (seq: number) => isOpenAt(openSpans, seq) }) };
+  const target = {
+    taskId,
+    requestId: registered.data.requestId,
+    meta: feed.meta,
+    stream: registered.data,
+    ...(openSpans && { openAt: (seq: number) => isOpenAt(openSpans, seq) }),
+  };
   /** The event's frame, or "" for one the stream does not carry; undefined past the stream's end. */
   const frameOf = (event: TaskEvent): string | undefined => {
     if (endSeq !== undefined && event.seq > endSeq) return undefined;

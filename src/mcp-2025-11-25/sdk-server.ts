@@ -32,10 +32,16 @@ type Handler<T extends AnyObjectSchema> = (
   extra: RequestHandlerExtra<ServerRequest | Request, ServerNotification | Notification>,
 ) => ServerResult | Result | Promise<ServerResult | Result>;
 
-export type ToolCallHandler = (request: CallToolRequest, extra: RequestHandlerExtra<ServerRequest, ServerNotification>) => Promise<JsonObject>;
+export type ToolCallHandler = (
+  request: CallToolRequest,
+  extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+) => Promise<JsonObject>;
 
 export class SdkServer extends Server {
-  constructor(info: { name: string; version: string }, options: { capabilities: ServerCapabilities; instructions: string }) {
+  constructor(
+    info: { name: string; version: string },
+    options: { capabilities: ServerCapabilities; instructions: string },
+  ) {
     // ajv (the SDK default) compiles schemas with new Function, which workerd forbids.
     super(info, { ...options, jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
   }

@@ -9,7 +9,14 @@ import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/
 import { taskResourceUri, type TaskObserver } from "../core";
 import { SESSION_WATCH_STATE, sessionObjectName } from "../sessions/ids";
 import { sessionMessageForEvent } from "./task-messages";
-import { ASKED_LIVE_STATE, AskedLiveSchema, RESPONSE_STREAM_STATE, SESSION_FEED_STATE, SessionFeedSchema, takenByResponseStream } from "./task-streams";
+import {
+  ASKED_LIVE_STATE,
+  AskedLiveSchema,
+  RESPONSE_STREAM_STATE,
+  SESSION_FEED_STATE,
+  SessionFeedSchema,
+  takenByResponseStream,
+} from "./task-streams";
 
 /** Events that change what the task resource shows (log and step lines do not; a partial piece does). */
 const CHANGES = new Set(["status", "progress", "question", "answer", "partial", "result"]);
@@ -37,12 +44,15 @@ export const sessionObserver: TaskObserver = async ({ env, record, events, state
   const watchers = state.list(SESSION_WATCH_STATE);
   if (watchers.length > 0 && events.some((event) => CHANGES.has(event.type))) {
     const uri = taskResourceUri(record.taskId);
-    for (const { key: sessionId } of watchers) post(sessionId, { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
+    for (const { key: sessionId } of watchers)
+      post(sessionId, { jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri } });
   }
 
   await Promise.all(
     [...outbox].map(async ([sessionId, { messages, questions }]) => {
-      const published = await env.SESSIONS.getByName(sessionObjectName(record.principal, sessionId)).publish(messages.map(({ data }) => data));
+      const published = await env.SESSIONS.getByName(sessionObjectName(record.principal, sessionId)).publish(
+        messages.map(({ data }) => data),
+      );
       if (questions.length === 0 || published === false) return;
       // Where each question sits in the GET stream's log: a later tasks/result asks the session
       // whether a reader got it (live, or in a resume's replay) before asking it again.

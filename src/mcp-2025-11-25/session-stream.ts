@@ -29,12 +29,24 @@ const FrameSchema = z.union([z.object({ seq: z.number(), data: z.string() }), z.
 function refusal(status: number, resuming: boolean): Response {
   switch (status) {
     case 409:
-      return jsonRpcErrorResponse(409, ErrorCode.InvalidRequest, "Conflict: this session's GET stream is already open elsewhere. Resume it with Last-Event-ID to take it over, or keep using the open one.");
+      return jsonRpcErrorResponse(
+        409,
+        ErrorCode.InvalidRequest,
+        "Conflict: this session's GET stream is already open elsewhere. Resume it with Last-Event-ID to take it over, or keep using the open one.",
+      );
     case 410:
-      return jsonRpcErrorResponse(410, ErrorCode.InvalidRequest, "Gone: the events after that Last-Event-ID are no longer kept. Reconnect without Last-Event-ID and re-read the state you need.");
+      return jsonRpcErrorResponse(
+        410,
+        ErrorCode.InvalidRequest,
+        "Gone: the events after that Last-Event-ID are no longer kept. Reconnect without Last-Event-ID and re-read the state you need.",
+      );
     default:
       return resuming
-        ? jsonRpcErrorResponse(404, ErrorCode.InvalidRequest, "Last-Event-ID names no event of this session's stream. Reconnect without Last-Event-ID.")
+        ? jsonRpcErrorResponse(
+            404,
+            ErrorCode.InvalidRequest,
+            "Last-Event-ID names no event of this session's stream. Reconnect without Last-Event-ID.",
+          )
         : jsonRpcErrorResponse(404, -32001, "Session not found: send initialize again to start a new one.");
   }
 }
@@ -42,7 +54,10 @@ function refusal(status: number, resuming: boolean): Response {
 export async function openSessionStream(input: SessionStreamInput): Promise<Response> {
   const { sessionId, afterSeq } = input;
   const query = afterSeq === undefined ? "" : `?after=${afterSeq}`;
-  const upgrade = await sessionStub(input.env, input.principal, sessionId).fetch(`https://session.internal/stream${query}`, { headers: { Upgrade: "websocket" } });
+  const upgrade = await sessionStub(input.env, input.principal, sessionId).fetch(
+    `https://session.internal/stream${query}`,
+    { headers: { Upgrade: "websocket" } },
+  );
   const ws = upgrade.webSocket;
   if (!ws) return refusal(upgrade.status, afterSeq !== undefined);
   ws.accept();

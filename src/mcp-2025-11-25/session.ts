@@ -19,10 +19,15 @@ export type SessionCheck =
   | { ok: true; sessionId?: string; protocolVersion?: string; clientTasks: boolean; clientElicitation: boolean }
   | { ok: false; response: Response };
 
-export const sessionStub = (env: Env, principal: string, sessionId: string) => env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
+export const sessionStub = (env: Env, principal: string, sessionId: string) =>
+  env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
 
 const unknownSession = (): Response =>
-  jsonRpcErrorResponse(404, -32001, "Session not found: it ended, expired or belongs to someone else. Send initialize again (without Mcp-Session-Id) to start a new one.");
+  jsonRpcErrorResponse(
+    404,
+    -32001,
+    "Session not found: it ended, expired or belongs to someone else. Send initialize again (without Mcp-Session-Id) to start a new one.",
+  );
 
 /** The session a request names, if any; 404 when it names one that is not live for this principal. */
 export async function checkSession(request: Request, env: Env, principal: string): Promise<SessionCheck> {
@@ -37,20 +42,41 @@ export async function checkSession(request: Request, env: Env, principal: string
 }
 
 /** Like checkSession, but the header is required (GET and DELETE /mcp). */
-export async function requireSession(request: Request, env: Env, principal: string): Promise<{ ok: true; sessionId: string } | { ok: false; response: Response }> {
+export async function requireSession(
+  request: Request,
+  env: Env,
+  principal: string,
+): Promise<{ ok: true; sessionId: string } | { ok: false; response: Response }> {
   if (request.headers.get(SESSION_HEADER) === null) {
-    return { ok: false, response: jsonRpcErrorResponse(400, ErrorCode.InvalidRequest, "Bad Request: Mcp-Session-Id header is required. Use the id from the initialize response's Mcp-Session-Id header.") };
+    return {
+      ok: false,
+      response: jsonRpcErrorResponse(
+        400,
+        ErrorCode.InvalidRequest,
+        "Bad Request: Mcp-Session-Id header is required. Use the id from the initialize response's Mcp-Session-Id header.",
+      ),
+    };
   }
   const check = await checkSession(request, env, principal);
   if (!check.ok) return check;
-  return check.sessionId === undefined ? { ok: false, response: unknownSession() } : { ok: true, sessionId: check.sessionId };
+  return check.sessionId === undefined
+    ? { ok: false, response: unknownSession() }
+    : { ok: true, sessionId: check.sessionId };
 }
 
-const InitializeParamsSchema = z.object({ capabilities: z.record(z.string(), z.unknown()).optional(), clientInfo: z.record(z.string(), z.unknown()).optional() });
+const InitializeParamsSchema = z.object({
+  capabilities: z.record(z.string(), z.unknown()).optional(),
+  clientInfo: z.record(z.string(), z.unknown()).optional(),
+});
 const InitializeResultSchema = z.object({ protocolVersion: z.string() });
 
 /** After a successful `initialize`: store the session and return its id for the response header. */
-export async function startSession(env: Env, principal: string, initialize: JSONRPCMessage, response: JSONRPCMessage): Promise<string | undefined> {
+export async function startSession(
+  env: Env,
+  principal: string,
+  initialize: JSONRPCMessage,
+  response: JSONRPCMessage,
+): Promise<string | undefined> {
   if (!("result" in response) || !("params" in initialize)) return undefined;
   const params = InitializeParamsSchema.safeParse(initialize.params ?? {});
   const result = InitializeResultSchema.safeParse(response.result);

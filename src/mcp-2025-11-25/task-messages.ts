@@ -2,8 +2,23 @@
  * How task events become MCP 2025-11-25 messages: a pure mapping, shared by live streams and by
  * resumption (so a replay sends exactly what the live stream sent) and by the GET stream.
  */
-import type { GetTaskResult, JSONRPCMessage, JSONRPCNotification, JSONRPCRequest, RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { elicitationRequest, outcomeOf, echoMeta, type InputQuestion, type TaskEvent, type TaskMeta, type Progress, type TaskView } from "../core";
+import type {
+  GetTaskResult,
+  JSONRPCMessage,
+  JSONRPCNotification,
+  JSONRPCRequest,
+  RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import {
+  elicitationRequest,
+  outcomeOf,
+  echoMeta,
+  type InputQuestion,
+  type TaskEvent,
+  type TaskMeta,
+  type Progress,
+  type TaskView,
+} from "../core";
 import { finalResult, relatedTask } from "../protocol/task-results";
 import { questionRequestId } from "./question-ids";
 import type { ResponseStream, SessionFeed } from "./task-streams";
@@ -21,7 +36,11 @@ export const statusNotification = (view: TaskView, meta: TaskMeta): JSONRPCNotif
 });
 
 /** `notifications/progress` for `token`; with `taskId`, tied to that task by related-task `_meta`. */
-export const progressNotification = (token: string | number, progress: Progress, taskId?: string): JSONRPCNotification => ({
+export const progressNotification = (
+  token: string | number,
+  progress: Progress,
+  taskId?: string,
+): JSONRPCNotification => ({
   jsonrpc: "2.0",
   method: "notifications/progress",
   params: { progressToken: token, ...progress, ...(taskId !== undefined && { _meta: relatedTask(taskId) }) },
@@ -34,7 +53,12 @@ export const progressNotification = (token: string | number, progress: Progress,
  */
 export const questionRequest = (taskId: string, key: string, question: InputQuestion): JSONRPCRequest => {
   const { method, params } = elicitationRequest(question);
-  return { jsonrpc: "2.0", id: questionRequestId(taskId, key), method, params: { ...params, _meta: relatedTask(taskId) } };
+  return {
+    jsonrpc: "2.0",
+    id: questionRequestId(taskId, key),
+    method,
+    params: { ...params, _meta: relatedTask(taskId) },
+  };
 };
 
 export interface StreamTarget {
@@ -75,12 +99,19 @@ export function messageForEvent(event: TaskEvent, target: StreamTarget): JSONRPC
 }
 
 /** The message a task event becomes on the GET stream of the session that follows it. */
-export function sessionMessageForEvent(event: TaskEvent, taskId: string, meta: TaskMeta, feed: SessionFeed): JSONRPCNotification | JSONRPCRequest | undefined {
+export function sessionMessageForEvent(
+  event: TaskEvent,
+  taskId: string,
+  meta: TaskMeta,
+  feed: SessionFeed,
+): JSONRPCNotification | JSONRPCRequest | undefined {
   switch (event.type) {
     case "status":
       return feed.tasks ? statusNotification(event.data, meta) : undefined;
     case "progress":
-      return feed.progressToken === undefined ? undefined : progressNotification(feed.progressToken, event.data, feed.tasks ? taskId : undefined);
+      return feed.progressToken === undefined
+        ? undefined
+        : progressNotification(feed.progressToken, event.data, feed.tasks ? taskId : undefined);
     case "question":
       return feed.questions ? questionRequest(taskId, event.data.key, event.data) : undefined;
     default:

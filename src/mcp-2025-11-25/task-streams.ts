@@ -51,7 +51,10 @@ export type SessionFeed = z.infer<typeof SessionFeedSchema>;
  * resume's replay); `keys` are those an earlier version noted as reaching a live reader.
  */
 export const ASKED_LIVE_STATE = "mcp-2025-11-25/asked-live";
-export const AskedLiveSchema = z.object({ keys: z.array(z.string()).default([]), seqs: z.record(z.string(), z.number()).default({}) });
+export const AskedLiveSchema = z.object({
+  keys: z.array(z.string()).default([]),
+  seqs: z.record(z.string(), z.number()).default({}),
+});
 
 /** What a client is: its session (if any) and what it declared there. */
 export interface Caller {
@@ -71,7 +74,11 @@ export function sessionFeedFor(caller: Caller, meta: TaskMeta, augmented: boolea
   if (caller.sessionId === undefined) return [];
   const progressToken = augmented ? meta.progressToken : undefined;
   if (progressToken === undefined && !caller.clientTasks && !caller.clientElicitation) return [];
-  const value: SessionFeed = { ...(progressToken !== undefined && { progressToken }), tasks: caller.clientTasks, questions: caller.clientElicitation };
+  const value: SessionFeed = {
+    ...(progressToken !== undefined && { progressToken }),
+    tasks: caller.clientTasks,
+    questions: caller.clientElicitation,
+  };
   return [{ kind: SESSION_FEED_STATE, key: caller.sessionId, value }];
 }
 
@@ -100,7 +107,10 @@ export function resultStream(requestId: RequestId, meta: TaskMeta, caller: Calle
 }
 
 /** Whether a stream carries an event of this type at all. */
-export function carries(stream: Pick<ResponseStream, "progressToken" | "status" | "questions">, type: TaskEvent["type"]): boolean {
+export function carries(
+  stream: Pick<ResponseStream, "progressToken" | "status" | "questions">,
+  type: TaskEvent["type"],
+): boolean {
   switch (type) {
     case "progress":
       return stream.progressToken !== undefined;
@@ -122,9 +132,18 @@ export function ownSessionStream(stream: ResponseStream, meta: TaskMeta): boolea
  * Whether an event of the task's session goes to one of the session's response streams instead of
  * its GET stream: a stream of that session that carries its kind was open when it was committed.
  */
-export function takenByResponseStream(event: TaskEvent, sessionId: string, streams: readonly OpenStateEntry[]): boolean {
+export function takenByResponseStream(
+  event: TaskEvent,
+  sessionId: string,
+  streams: readonly OpenStateEntry[],
+): boolean {
   return streams.some(({ value, spans }) => {
     const stream = ResponseStreamSchema.safeParse(value);
-    return stream.success && stream.data.sessionId === sessionId && carries(stream.data, event.type) && isOpenAt(spans, event.seq);
+    return (
+      stream.success &&
+      stream.data.sessionId === sessionId &&
+      carries(stream.data, event.type) &&
+      isOpenAt(spans, event.seq)
+    );
   });
 }

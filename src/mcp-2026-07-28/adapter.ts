@@ -11,16 +11,29 @@ import { handlePost20260728, methodNotAllowed20260728 } from "./endpoint";
 import { VERSION_2026_07_28 } from "./protocol";
 
 /** A refusal made before the message was known (media type, size, JSON): the header named this version. */
-const refuse = (status: number, code: number, message: string): Response => errorResponse(null, new HttpProtocolError(code, message, status));
+const refuse = (status: number, code: number, message: string): Response =>
+  errorResponse(null, new HttpProtocolError(code, message, status));
 
 function post(input: McpRequest): Promise<Response> {
   const { body, message } = input;
   if (message) return handlePost20260728({ ...input, message });
-  if (!body) return Promise.resolve(refuse(415, ErrorCode.InvalidRequest, "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json."));
-  if (!body.ok) return Promise.resolve(refuse(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.message));
+  if (!body)
+    return Promise.resolve(
+      refuse(
+        415,
+        ErrorCode.InvalidRequest,
+        "Unsupported Media Type: send the JSON-RPC message with Content-Type: application/json.",
+      ),
+    );
+  if (!body.ok)
+    return Promise.resolve(
+      refuse(body.status, body.status === 413 ? ErrorCode.InvalidRequest : ErrorCode.ParseError, body.message),
+    );
   // Only a body that failed to parse arrives with neither message nor JSON: say why, as parsing it again tells.
   const json = parseJsonInput(body.text);
-  const reason = json.ok ? { code: ErrorCode.InvalidRequest, message: "Invalid Request: not a 2026-07-28 message." } : { code: json.reason === "parse" ? ErrorCode.ParseError : ErrorCode.InvalidRequest, message: json.message };
+  const reason = json.ok
+    ? { code: ErrorCode.InvalidRequest, message: "Invalid Request: not a 2026-07-28 message." }
+    : { code: json.reason === "parse" ? ErrorCode.ParseError : ErrorCode.InvalidRequest, message: json.message };
   return Promise.resolve(refuse(400, reason.code, reason.message));
 }
 

@@ -13,7 +13,11 @@ export interface CallNotifier {
   log(level: string, message: string): void;
 }
 
-export function callNotifier(ctx: Context20260728, toolName: string, progressToken: string | number | undefined): CallNotifier {
+export function callNotifier(
+  ctx: Context20260728,
+  toolName: string,
+  progressToken: string | number | undefined,
+): CallNotifier {
   const { output, envelope } = ctx;
   return {
     progress(progress) {
@@ -22,7 +26,11 @@ export function callNotifier(ctx: Context20260728, toolName: string, progressTok
     },
     log(level, message) {
       if (!logLevelAllows(envelope.logLevel, level)) return;
-      output.notify({ jsonrpc: "2.0", method: "notifications/message", params: { level, logger: toolName, data: message } });
+      output.notify({
+        jsonrpc: "2.0",
+        method: "notifications/message",
+        params: { level, logger: toolName, data: message },
+      });
     },
   };
 }

@@ -19,4 +19,5 @@ export function callResult(snapshot: TaskSnapshot, outcome: TaskOutcome): JsonOb
 }
 
 /** The still-running fallback: a link to the task, how to check back (and answer), the task as data. */
-export const stillRunningFallback = (snapshot: TaskSnapshot, baseUrl: string): JsonObject => withoutRelatedTask(stillRunningResult(snapshot, baseUrl));
+export const stillRunningFallback = (snapshot: TaskSnapshot, baseUrl: string): JsonObject =>
+  withoutRelatedTask(stillRunningResult(snapshot, baseUrl));

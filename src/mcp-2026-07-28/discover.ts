@@ -16,5 +16,13 @@ const CAPABILITIES_2026_07_28 = {
 };
 
 export function discover(): JsonObject {
-  return cacheable({ supportedVersions: [...SUPPORTED_VERSIONS], capabilities: CAPABILITIES_2026_07_28, instructions: MODEL_INSTRUCTIONS }, STATIC_TTL_MS, "public");
+  return cacheable(
+    {
+      supportedVersions: [...SUPPORTED_VERSIONS],
+      capabilities: CAPABILITIES_2026_07_28,
+      instructions: MODEL_INSTRUCTIONS,
+    },
+    STATIC_TTL_MS,
+    "public",
+  );
 }

@@ -29,7 +29,11 @@ type Outcome = { ok: true; result: JsonObject } | { ok: false; error: unknown };
 
 /** 405 for GET and DELETE: 2026-07-28 has no GET stream and no sessions (streamable-http.mdx, "Backward Compatibility"). */
 export function methodNotAllowed20260728(method: string): Response {
-  const error = new HttpProtocolError(ErrorCode.MethodNotFound, `Method Not Allowed: ${method} /mcp is not part of ${VERSION_2026_07_28}, which has no sessions and no GET stream. POST every request; use subscriptions/listen for notifications.`, 405);
+  const error = new HttpProtocolError(
+    ErrorCode.MethodNotFound,
+    `Method Not Allowed: ${method} /mcp is not part of ${VERSION_2026_07_28}, which has no sessions and no GET stream. POST every request; use subscriptions/listen for notifications.`,
+    405,
+  );
   return errorResponse(null, error, { Allow: "POST, OPTIONS" });
 }
 
@@ -37,18 +41,24 @@ export async function handlePost20260728(input: PostInput20260728): Promise<Resp
   const { request, message } = input;
   const id: RequestId | null = message.id ?? null;
   try {
-    if (message.claimedVersion !== undefined && message.claimedVersion !== VERSION_2026_07_28) throw unsupportedVersion(message.claimedVersion);
+    if (message.claimedVersion !== undefined && message.claimedVersion !== VERSION_2026_07_28)
+      throw unsupportedVersion(message.claimedVersion);
     const envelope = message.claimedVersion === undefined ? undefined : parseEnvelope(message.params);
     checkStandardHeaders(request.headers, message);
     // 2026-07-28 defines no client notification over HTTP: accepted and dropped.
     if (message.id === undefined || envelope === undefined) return new Response(null, { status: 202 });
     const accept = acceptedTypes(request);
     if (!accept.json && !accept.sse) {
-      throw new HttpProtocolError(ErrorCode.InvalidRequest, "Not Acceptable: the client must accept application/json and text/event-stream.", 406);
+      throw new HttpProtocolError(
+        ErrorCode.InvalidRequest,
+        "Not Acceptable: the client must accept application/json and text/event-stream.",
+        406,
+      );
     }
     const method = METHODS_2026_07_28.get(message.method);
     if (!method) throw methodNotFound(message.method);
-    if (method.needsTasksExtension && !envelope.tasks) throw tasksExtensionRequired(`${message.method} belongs to the Tasks extension.`);
+    if (method.needsTasksExtension && !envelope.tasks)
+      throw tasksExtensionRequired(`${message.method} belongs to the Tasks extension.`);
     const output = new RequestOutput(accept.sse, request.signal, input.settings.keepaliveMs);
     // A client that takes only SSE gets a stream from the start.
     if (!accept.json) output.stream();
@@ -75,4 +85,3 @@ function answer(id: RequestId, method: string, outcome: Outcome): Response {
   if (!outcome.ok) return errorResponse(id, answerableError(outcome.error, `2026-07-28 ${method}`));
   return Response.json({ jsonrpc: "2.0", id, result: finalize(outcome.result) });
 }
-

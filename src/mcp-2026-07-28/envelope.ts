@@ -15,7 +15,10 @@ const EnvelopeSchema = z
   .object({
     [META.protocolVersion]: z.string().max(64),
     [META.clientCapabilities]: z.record(z.string(), z.unknown()),
-    [META.clientInfo]: z.object({ name: z.string().max(256), version: z.string().max(256) }).loose().optional(),
+    [META.clientInfo]: z
+      .object({ name: z.string().max(256), version: z.string().max(256) })
+      .loose()
+      .optional(),
     [META.logLevel]: z.enum(LOG_LEVELS).optional(),
   })
   .loose();
@@ -37,7 +40,9 @@ export function parseEnvelope(params: Record<string, unknown>): RequestEnvelope 
     const issue = parsed.error.issues[0];
     const field = issue?.path[0] !== undefined ? String(issue.path[0]) : "_meta";
     const missing = issue?.code === "invalid_type" && issue.input === undefined;
-    throw invalidEnvelope(missing ? `"${field}" is required on every 2026-07-28 request.` : `"${field}": ${issue?.message ?? "invalid"}.`);
+    throw invalidEnvelope(
+      missing ? `"${field}" is required on every 2026-07-28 request.` : `"${field}": ${issue?.message ?? "invalid"}.`,
+    );
   }
   const meta = parsed.data;
   const clientInfo = meta[META.clientInfo];

@@ -43,24 +43,38 @@ export function checkStandardHeaders(headers: Headers, message: ClaimedMessage):
   const isRequest = message.id !== undefined;
   const methodHeader = headers.get(HEADER.method)?.trim();
   if (isRequest) {
-    if (headers.get(HEADER.protocolVersion) === null) throw headerMismatch(`the ${HEADER.protocolVersion} header is required on every request.`);
-    if (methodHeader === undefined) throw headerMismatch(`the ${HEADER.method} header is required on every request; send ${HEADER.method}: ${message.method.slice(0, 64)}.`);
+    if (headers.get(HEADER.protocolVersion) === null)
+      throw headerMismatch(`the ${HEADER.protocolVersion} header is required on every request.`);
+    if (methodHeader === undefined)
+      throw headerMismatch(
+        `the ${HEADER.method} header is required on every request; send ${HEADER.method}: ${message.method.slice(0, 64)}.`,
+      );
   }
   if (methodHeader !== undefined && methodHeader !== message.method) {
-    throw headerMismatch(`${HEADER.method} header value ${shown(methodHeader)} does not match body method ${shown(message.method)}.`);
+    throw headerMismatch(
+      `${HEADER.method} header value ${shown(methodHeader)} does not match body method ${shown(message.method)}.`,
+    );
   }
   const field = isRequest && Object.hasOwn(NAME_SOURCE, message.method) ? NAME_SOURCE[message.method] : undefined;
   if (field === undefined) return;
   const bodyValue = message.params[field];
   const rawName = headers.get(HEADER.name)?.trim();
   if (rawName === undefined) {
-    if (typeof bodyValue === "string") throw headerMismatch(`the ${HEADER.name} header is required on ${message.method}; it must carry params.${field} (Base64-encoded as =?base64?…?= when not plain ASCII).`);
+    if (typeof bodyValue === "string")
+      throw headerMismatch(
+        `the ${HEADER.name} header is required on ${message.method}; it must carry params.${field} (Base64-encoded as =?base64?…?= when not plain ASCII).`,
+      );
     return;
   }
   const name = decodeHeaderValue(rawName);
-  if (name === undefined) throw headerMismatch(`the ${HEADER.name} header holds characters a header cannot carry or an invalid =?base64?…?= value.`);
+  if (name === undefined)
+    throw headerMismatch(
+      `the ${HEADER.name} header holds characters a header cannot carry or an invalid =?base64?…?= value.`,
+    );
   // A body without the field fails params validation next, with the field named.
   if (typeof bodyValue === "string" && name !== bodyValue) {
-    throw headerMismatch(`${HEADER.name} header value ${shown(name)} does not match body params.${field} ${shown(bodyValue)}.`);
+    throw headerMismatch(
+      `${HEADER.name} header value ${shown(name)} does not match body params.${field} ${shown(bodyValue)}.`,
+    );
   }
 }

@@ -28,13 +28,20 @@ export function canElicit(envelope: RequestEnvelope): boolean {
   return isRecord(elicitation) && (isRecord(elicitation["form"]) || !isRecord(elicitation["url"]));
 }
 
-const unknownState = () => invalidParams("requestState was not issued by this server for this call (or it has expired): call the tool again without it.");
+const unknownState = () =>
+  invalidParams(
+    "requestState was not issued by this server for this call (or it has expired): call the tool again without it.",
+  );
 
 /** The InputRequiredResult for a call whose task waits on questions. */
 /** The call a requestState is sealed for: its tool, its arguments, and whether it created its task. */
 type AskedCall = Omit<StateCall, "taskId">;
 
-export async function inputRequired(ctx: Context20260728, snapshot: TaskSnapshot, call: AskedCall): Promise<JsonObject> {
+export async function inputRequired(
+  ctx: Context20260728,
+  snapshot: TaskSnapshot,
+  call: AskedCall,
+): Promise<JsonObject> {
   const requestState = await sealRequestState(ctx.gateway, { taskId: snapshot.task.taskId, ...call });
   // The task is gone (it expired this instant): answer as if it had ended.
   if (requestState === undefined) throw unknownState();
@@ -60,7 +67,10 @@ export async function continueCall(ctx: Context20260728, retry: Retry, notifier:
     const answered = await ctx.gateway.answer(taskId, answers);
     if (!answered.ok) {
       if (answered.reason === "not_found") throw unknownState();
-      if (answered.reason === "invalid") throw invalidParams(`The answer to "${answered.key}" does not fit its question: ${answered.message}. Nothing was taken; ask again and retry with a corrected answer.`);
+      if (answered.reason === "invalid")
+        throw invalidParams(
+          `The answer to "${answered.key}" does not fit its question: ${answered.message}. Nothing was taken; ask again and retry with a corrected answer.`,
+        );
       // The task ended meanwhile (cancelled, say): the call answers with how it ended.
       snapshot = answered.snapshot;
     } else snapshot = answered.snapshot;
@@ -72,10 +82,16 @@ export async function continueCall(ctx: Context20260728, retry: Retry, notifier:
 }
 
 /** The call's answer from its task's state: its result, its remaining questions, or the wait and then either (or the link). */
-async function answerWith(ctx: Context20260728, snapshot: TaskSnapshot, call: AskedCall, notifier: CallNotifier): Promise<JsonObject> {
+async function answerWith(
+  ctx: Context20260728,
+  snapshot: TaskSnapshot,
+  call: AskedCall,
+  notifier: CallNotifier,
+): Promise<JsonObject> {
   if (isTerminal(snapshot.task.status) && snapshot.outcome) return callResult(snapshot, snapshot.outcome);
   // Questions still unanswered: ask for them again rather than fail (mrtr.mdx, "Error Handling").
-  if (snapshot.task.status === "input_required") return canElicit(ctx.envelope) ? inputRequired(ctx, snapshot, call) : stillRunningFallback(snapshot, ctx.baseUrl);
+  if (snapshot.task.status === "input_required")
+    return canElicit(ctx.envelope) ? inputRequired(ctx, snapshot, call) : stillRunningFallback(snapshot, ctx.baseUrl);
   // The retry continues the call that was asked: it stops the task on leaving only if that call created it.
   const deadline = Date.now() + ctx.settings.inlineWaitMs;
   const followed = await followCall(ctx, snapshot, notifier, deadline, { cancelOnLeave: call.owned === true });

@@ -48,7 +48,9 @@ interface Watch {
 function parseFilter(params: Record<string, unknown>) {
   const parsed = FilterSchema.safeParse(params);
   if (parsed.success) return parsed.data.notifications;
-  throw invalidParams(`Invalid params for subscriptions/listen: ${describeIssues(parsed.error.issues, 1) || "notifications is required"}.`);
+  throw invalidParams(
+    `Invalid params for subscriptions/listen: ${describeIssues(parsed.error.issues, 1) || "notifications is required"}.`,
+  );
 }
 
 /** The caller's tasks among `ids`, at most MAX_WATCHED_TASKS; unknown and foreign ids are dropped. */
@@ -62,8 +64,14 @@ async function resolveTasks(ctx: Context20260728, ids: readonly string[]): Promi
 
 export async function listen(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const filter = parseFilter(params);
-  if (!ctx.output.canNotify) throw new HttpProtocolError(ErrorCode.InvalidRequest, "Not Acceptable: subscriptions/listen answers with an event stream; send Accept: application/json, text/event-stream.", 406);
-  if (filter.taskIds !== undefined && !ctx.envelope.tasks) throw tasksExtensionRequired("notifications/tasks (a taskIds filter) belong to the Tasks extension.");
+  if (!ctx.output.canNotify)
+    throw new HttpProtocolError(
+      ErrorCode.InvalidRequest,
+      "Not Acceptable: subscriptions/listen answers with an event stream; send Accept: application/json, text/event-stream.",
+      406,
+    );
+  if (filter.taskIds !== undefined && !ctx.envelope.tasks)
+    throw tasksExtensionRequired("notifications/tasks (a taskIds filter) belong to the Tasks extension.");
   const uriTasks = (filter.resourceSubscriptions ?? []).flatMap((uri) => {
     const taskId = parseTaskResourceUri(uri);
     return taskId ? [taskId] : [];
@@ -71,18 +79,36 @@ export async function listen(ctx: Context20260728, params: Record<string, unknow
   const found = await resolveTasks(ctx, [...(filter.taskIds ?? []), ...uriTasks]);
   const watches = new Map<string, Watch>();
   for (const [taskId, snapshot] of found) {
-    watches.set(taskId, { snapshot, notifyTask: filter.taskIds?.includes(taskId) ?? false, notifyResource: uriTasks.includes(taskId) });
+    watches.set(taskId, {
+      snapshot,
+      notifyTask: filter.taskIds?.includes(taskId) ?? false,
+      notifyResource: uriTasks.includes(taskId),
+    });
   }
   const subscriptionMeta = { [META.subscriptionId]: ctx.requestId };
   const acknowledged: JsonObject = {
-    ...(filter.taskIds !== undefined && { taskIds: [...watches].filter(([, watch]) => watch.notifyTask).map(([taskId]) => taskId) }),
-    ...(filter.resourceSubscriptions !== undefined && { resourceSubscriptions: [...watches].filter(([, watch]) => watch.notifyResource).map(([taskId]) => taskResourceUri(taskId)) }),
+    ...(filter.taskIds !== undefined && {
+      taskIds: [...watches].filter(([, watch]) => watch.notifyTask).map(([taskId]) => taskId),
+    }),
+    ...(filter.resourceSubscriptions !== undefined && {
+      resourceSubscriptions: [...watches]
+        .filter(([, watch]) => watch.notifyResource)
+        .map(([taskId]) => taskResourceUri(taskId)),
+    }),
   };
   ctx.output.stream();
-  ctx.output.notify({ jsonrpc: "2.0", method: "notifications/subscriptions/acknowledged", params: { notifications: acknowledged, _meta: subscriptionMeta } });
+  ctx.output.notify({
+    jsonrpc: "2.0",
+    method: "notifications/subscriptions/acknowledged",
+    params: { notifications: acknowledged, _meta: subscriptionMeta },
+  });
 
   const sendTask = (snapshot: TaskSnapshot) => {
-    ctx.output.notify({ jsonrpc: "2.0", method: "notifications/tasks", params: { ...detailedTask(snapshot), _meta: { ...taskResultMeta(snapshot), ...subscriptionMeta } } });
+    ctx.output.notify({
+      jsonrpc: "2.0",
+      method: "notifications/tasks",
+      params: { ...detailedTask(snapshot), _meta: { ...taskResultMeta(snapshot), ...subscriptionMeta } },
+    });
   };
   // The state as of now, so a change between the client's last tasks/get and this subscription is not missed.
   for (const watch of watches.values()) if (watch.notifyTask) sendTask(watch.snapshot);
@@ -91,7 +117,12 @@ export async function listen(ctx: Context20260728, params: Record<string, unknow
 }
 
 /** Follows one task until it ends, its feed closes or the client leaves. */
-async function follow(ctx: Context20260728, watch: Watch, sendTask: (snapshot: TaskSnapshot) => void, subscriptionMeta: JsonObject): Promise<void> {
+async function follow(
+  ctx: Context20260728,
+  watch: Watch,
+  sendTask: (snapshot: TaskSnapshot) => void,
+  subscriptionMeta: JsonObject,
+): Promise<void> {
   const { signal } = ctx.output;
   if (signal.aborted) return;
   const feed = await ctx.gateway.feed(watch.snapshot.task.taskId, watch.snapshot.lastSeq);
@@ -110,7 +141,12 @@ async function follow(ctx: Context20260728, watch: Watch, sendTask: (snapshot: T
       // A question comes with the status that says the task waits for it: one notification, after both.
       if (event.type === "question") continue;
       if (watch.notifyTask) sendTask(snapshot);
-      if (watch.notifyResource) ctx.output.notify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri, _meta: subscriptionMeta } });
+      if (watch.notifyResource)
+        ctx.output.notify({
+          jsonrpc: "2.0",
+          method: "notifications/resources/updated",
+          params: { uri, _meta: subscriptionMeta },
+        });
     }
   } finally {
     signal.removeEventListener("abort", stop);

@@ -28,7 +28,11 @@ const PayloadSchema = z.object({
 type Payload = z.infer<typeof PayloadSchema>;
 
 const encoder = new TextEncoder();
-const base64url = (bytes: Uint8Array): string => btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const base64url = (bytes: Uint8Array): string =>
+  btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
 function fromBase64url(text: string): Uint8Array | undefined {
   if (!/^[A-Za-z0-9_-]*$/.test(text)) return undefined;
   try {
@@ -38,7 +42,8 @@ function fromBase64url(text: string): Uint8Array | undefined {
   }
 }
 
-const hmacKey = (raw: Uint8Array, usage: "sign" | "verify") => crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, [usage]);
+const hmacKey = (raw: Uint8Array, usage: "sign" | "verify") =>
+  crypto.subtle.importKey("raw", raw, { name: "HMAC", hash: "SHA-256" }, false, [usage]);
 
 /** What sealing and opening need of the caller's gateway: the task's state, and who is asking. */
 export type StateGateway = Pick<TaskGateway, "principal" | "lookupState" | "attachState">;
@@ -53,14 +58,25 @@ export interface StateCall {
 }
 
 /** Seals a requestState for `call`, making the task's key on first use. */
-export async function sealRequestState(gateway: StateGateway, call: StateCall, now = Date.now()): Promise<string | undefined> {
+export async function sealRequestState(
+  gateway: StateGateway,
+  call: StateCall,
+  now = Date.now(),
+): Promise<string | undefined> {
   const stored = KeySchema.safeParse(await gateway.lookupState(call.taskId, REQUEST_STATE_KEY_STATE, "key"));
   let key = stored.success ? stored.data.key : undefined;
   if (key === undefined) {
     key = base64url(crypto.getRandomValues(new Uint8Array(32)));
-    if ((await gateway.attachState(call.taskId, REQUEST_STATE_KEY_STATE, { key }, "key")) === undefined) return undefined;
+    if ((await gateway.attachState(call.taskId, REQUEST_STATE_KEY_STATE, { key }, "key")) === undefined)
+      return undefined;
   }
-  const payload: Payload = { t: call.taskId, p: await digest(gateway.principal), n: call.tool, d: await digest(canonical(call.args ?? {})), e: now + REQUEST_STATE_TTL_MS };
+  const payload: Payload = {
+    t: call.taskId,
+    p: await digest(gateway.principal),
+    n: call.tool,
+    d: await digest(canonical(call.args ?? {})),
+    e: now + REQUEST_STATE_TTL_MS,
+  };
   if (call.owned === true) payload.o = 1;
   const body = base64url(encoder.encode(JSON.stringify(payload)));
   const raw = fromBase64url(key);
@@ -100,7 +116,8 @@ export async function openRequestStateCall(
     return undefined;
   }
   if (!isTaskId(payload.t) || payload.e <= now || payload.n !== call.tool) return undefined;
-  if (payload.p !== (await digest(gateway.principal)) || payload.d !== (await digest(canonical(call.args ?? {})))) return undefined;
+  if (payload.p !== (await digest(gateway.principal)) || payload.d !== (await digest(canonical(call.args ?? {}))))
+    return undefined;
   // The key lives with the task, reached through the caller's gateway: another principal's lookup finds nothing.
   const stored = KeySchema.safeParse(await gateway.lookupState(payload.t, REQUEST_STATE_KEY_STATE, "key"));
   const raw = stored.success ? fromBase64url(stored.data.key) : undefined;

@@ -19,11 +19,20 @@ import { cacheable, STATIC_TTL_MS } from "./results";
 const FINISHED_TASK_TTL_MS = 3_600_000;
 
 export function listResourceTemplates(): JsonObject {
-  return cacheable({ resourceTemplates: [taskResourceTemplate("list it in subscriptions/listen resourceSubscriptions")] }, STATIC_TTL_MS, "public");
+  return cacheable(
+    { resourceTemplates: [taskResourceTemplate("list it in subscriptions/listen resourceSubscriptions")] },
+    STATIC_TTL_MS,
+    "public",
+  );
 }
 
 const resourceNotFound = (uri: string): HttpProtocolError =>
-  new HttpProtocolError(ErrorCode.InvalidParams, `Resource not found: "${uri.slice(0, 200)}". This server's resources are your tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html; tasks are deleted once their ttl has passed.`, 200, { uri: uri.slice(0, 2048) });
+  new HttpProtocolError(
+    ErrorCode.InvalidParams,
+    `Resource not found: "${uri.slice(0, 200)}". This server's resources are your tasks, task://{taskId}, and the task card, ui://mcp-task-worker/task-card.html; tasks are deleted once their ttl has passed.`,
+    200,
+    { uri: uri.slice(0, 2048) },
+  );
 
 const ReadParams = z.object({ uri: z.string().max(2048) }).loose();
 
@@ -40,7 +49,9 @@ export async function readResource(ctx: Context20260728, params: Record<string, 
       return cacheable({ contents: found.contents }, STATIC_TTL_MS, "public");
     case "task": {
       const { task } = found.snapshot;
-      const ttlMs = isTerminal(task.status) ? Math.min(FINISHED_TASK_TTL_MS, Date.parse(task.createdAt) + task.ttl - Date.now()) : 0;
+      const ttlMs = isTerminal(task.status)
+        ? Math.min(FINISHED_TASK_TTL_MS, Date.parse(task.createdAt) + task.ttl - Date.now())
+        : 0;
       return cacheable({ contents: found.contents }, ttlMs, "private");
     }
     case "bad_after":

@@ -51,7 +51,10 @@ export class RequestOutput implements Output20260728 {
 
   stream(): void {
     if (this.sse || !this.acceptsSse) return;
-    this.sse = new SseStream({ headers: SSE_HEADERS, ...(this.keepaliveMs !== undefined && { keepaliveMs: this.keepaliveMs }) });
+    this.sse = new SseStream({
+      headers: SSE_HEADERS,
+      ...(this.keepaliveMs !== undefined && { keepaliveMs: this.keepaliveMs }),
+    });
     this.sse.onClose(() => this.controller.abort());
     this.markUpgraded();
   }

@@ -15,7 +15,11 @@ const metaOf = (result: Result): Result => (isRecord(result["_meta"]) ? { ...res
 
 /** `result` as the wire carries it: `resultType` (default "complete") and `_meta` serverInfo added. */
 export function finalize(result: Result, resultType = "complete"): Result {
-  return { ...result, resultType: typeof result["resultType"] === "string" ? result["resultType"] : resultType, _meta: { ...metaOf(result), [META.serverInfo]: SERVER_INFO } };
+  return {
+    ...result,
+    resultType: typeof result["resultType"] === "string" ? result["resultType"] : resultType,
+    _meta: { ...metaOf(result), [META.serverInfo]: SERVER_INFO },
+  };
 }
 
 export function cacheable(result: Result, ttlMs: number, cacheScope: "public" | "private"): Result {

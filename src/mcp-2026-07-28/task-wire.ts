@@ -6,7 +6,14 @@
  * extension has no progress notifications.
  */
 import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/ext-tasks/core";
-import { InputRequestsV2Schema, type CreateTaskResultV2, type DetailedTaskV2, type InputRequestsV2, type TaskStatusV2, type TaskV2 } from "@modelcontextprotocol/ext-tasks/core/v2";
+import {
+  InputRequestsV2Schema,
+  type CreateTaskResultV2,
+  type DetailedTaskV2,
+  type InputRequestsV2,
+  type TaskStatusV2,
+  type TaskV2,
+} from "@modelcontextprotocol/ext-tasks/core/v2";
 import { elicitationRequest, echoMeta, type Progress, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { shortNumber } from "../protocol/short-number";
@@ -33,7 +40,10 @@ const MAX_STATUS_MESSAGE = 200;
 
 /** "3/10", "3/10 · copying b.txt": the current progress in a few characters. */
 export function progressText(progress: Progress): string {
-  const amount = progress.total !== undefined ? `${shortNumber(progress.progress)}/${shortNumber(progress.total)}` : shortNumber(progress.progress);
+  const amount =
+    progress.total !== undefined
+      ? `${shortNumber(progress.progress)}/${shortNumber(progress.total)}`
+      : shortNumber(progress.progress);
   return progress.message ? `${amount} · ${progress.message}` : amount;
 }
 
@@ -100,7 +110,14 @@ export function detailedTask(snapshot: TaskSnapshot): DetailedTaskV2 {
     case "completed":
       return { ...base, status, result: outcome?.kind === "result" ? inlinedResult(snapshot, outcome.result) : {} };
     case "failed":
-      return { ...base, status, error: outcome?.kind === "error" ? outcome.error : { code: -32603, message: snapshot.task.statusMessage ?? "The task failed." } };
+      return {
+        ...base,
+        status,
+        error:
+          outcome?.kind === "error"
+            ? outcome.error
+            : { code: -32603, message: snapshot.task.statusMessage ?? "The task failed." },
+      };
     case "input_required":
       return { ...base, status, inputRequests: pendingInputRequests(snapshot) };
     case "working":

@@ -37,9 +37,13 @@ export async function updateTask(ctx: Context20260728, params: Record<string, un
     case "not_found":
       throw taskNotFound();
     case "invalid":
-      throw invalidParams(`Invalid inputResponses: the answer to "${answered.key}" does not fit its question: ${answered.message}. Nothing was taken; the task still waits.`);
+      throw invalidParams(
+        `Invalid inputResponses: the answer to "${answered.key}" does not fit its question: ${answered.message}. Nothing was taken; the task still waits.`,
+      );
     case "terminal":
-      throw invalidParams(`Task ${taskId} is already ${status20260728(answered.snapshot)}; it no longer takes answers.`);
+      throw invalidParams(
+        `Task ${taskId} is already ${status20260728(answered.snapshot)}; it no longer takes answers.`,
+      );
   }
 }
 

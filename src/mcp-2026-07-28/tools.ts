@@ -38,11 +38,26 @@ const CallParamsSchema = z
 export async function toolsCall(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const { name, arguments: args, requestState, inputResponses } = parseParams(CallParamsSchema, "tools/call", params);
   const progressToken = isRecord(params["_meta"]) ? params["_meta"]["progressToken"] : undefined;
-  const notifier = callNotifier(ctx, name, typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined);
-  if (requestState !== undefined) return continueCall(ctx, { tool: name, args, requestState, ...(inputResponses !== undefined && { inputResponses }) }, notifier);
+  const notifier = callNotifier(
+    ctx,
+    name,
+    typeof progressToken === "string" || typeof progressToken === "number" ? progressToken : undefined,
+  );
+  if (requestState !== undefined)
+    return continueCall(
+      ctx,
+      { tool: name, args, requestState, ...(inputResponses !== undefined && { inputResponses }) },
+      notifier,
+    );
   const outcome = await callTool(
     // `params.task` means nothing in this era: the client's declaration of the extension decides.
-    { name, arguments: args, meta: params["_meta"], task: ctx.envelope.tasks ? { kind: "accepted" } : { kind: "none" }, signal: ctx.output.signal },
+    {
+      name,
+      arguments: args,
+      meta: params["_meta"],
+      task: ctx.envelope.tasks ? { kind: "accepted" } : { kind: "none" },
+      signal: ctx.output.signal,
+    },
     ctx,
     {
       onInlineProgress: (progress) => notifier.progress(progress),

@@ -31,7 +31,8 @@ export class AdmissionSlots {
   }
 
   add(ids: readonly string[], until: number): void {
-    for (const id of ids) this.sql.exec("INSERT INTO slots (task_id, until) VALUES (?, ?) ON CONFLICT(task_id) DO NOTHING", id, until);
+    for (const id of ids)
+      this.sql.exec("INSERT INTO slots (task_id, until) VALUES (?, ?) ON CONFLICT(task_id) DO NOTHING", id, until);
   }
 
   /** The slot's task reported itself, or the slot came back unspent: it no longer counts. True if it was a slot. */

@@ -6,7 +6,17 @@
  * lag, never leak. Its RPC methods the core calls are the core's port (src/core/principal-index-port.ts).
  */
 import { DurableObject } from "cloudflare:workers";
-import { newTaskId, type AdmitInput, type AdmitResult, type LeaseInput, type PrincipalIndex, type SlotGrant, type TaskEntryPage, type TaskPage, type TaskView } from "../core";
+import {
+  newTaskId,
+  type AdmitInput,
+  type AdmitResult,
+  type LeaseInput,
+  type PrincipalIndex,
+  type SlotGrant,
+  type TaskEntryPage,
+  type TaskPage,
+  type TaskView,
+} from "../core";
 import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
 import { AnnouncedTasks, type IndexRow } from "./announced-tasks";
 import { Provisioning } from "./provisioning";
@@ -46,7 +56,8 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
     `);
     // Keys recorded before calls were fingerprinted have no call: they match any call, as they did.
     const columns = this.sql.exec<{ name: string }>("PRAGMA table_info(idempotency)").toArray();
-    if (!columns.some((column) => column.name === "call")) this.sql.exec("ALTER TABLE idempotency ADD COLUMN call TEXT");
+    if (!columns.some((column) => column.name === "call"))
+      this.sql.exec("ALTER TABLE idempotency ADD COLUMN call TEXT");
     this.pool = new TaskIdPool(this.sql);
     this.slots = new AdmissionSlots(this.sql);
     this.provisioning = new Provisioning(ctx, env, this.pool, this.slots);
@@ -82,7 +93,10 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
 
   /** A task answered before it is written (announced-tasks.ts): listed at once, stored by its track or update. */
   async announce(task: TaskView, tool: string): Promise<void> {
-    this.announced.add({ taskId: task.taskId, createdAt: Date.parse(task.createdAt), task: indexedView(task), tool }, Date.now());
+    this.announced.add(
+      { taskId: task.taskId, createdAt: Date.parse(task.createdAt), task: indexedView(task), tool },
+      Date.now(),
+    );
   }
 
   /** A task created under a slot reports itself (its view now): listed from here on; its slot no longer counts. */
@@ -104,9 +118,13 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
     if (idempotencyKey !== undefined) {
       type Prior = { task_id: string; call: string | null; tool: string | null };
       const prior = this.sql
-        .exec<Prior>("SELECT i.task_id, i.call, t.tool FROM idempotency i LEFT JOIN tasks t ON t.task_id = i.task_id WHERE i.key = ?", idempotencyKey)
+        .exec<Prior>(
+          "SELECT i.task_id, i.call, t.tool FROM idempotency i LEFT JOIN tasks t ON t.task_id = i.task_id WHERE i.key = ?",
+          idempotencyKey,
+        )
         .toArray()[0];
-      if (prior && prior.call !== null && call !== undefined && prior.call !== call) return { ok: false, reason: "conflict", taskId: prior.task_id, tool: prior.tool ?? tool };
+      if (prior && prior.call !== null && call !== undefined && prior.call !== call)
+        return { ok: false, reason: "conflict", taskId: prior.task_id, tool: prior.tool ?? tool };
       if (prior) return { ok: false, reason: "duplicate", taskId: prior.task_id };
     }
     const active = this.used();
@@ -123,7 +141,13 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
       JSON.stringify(indexedView(task)),
     );
     if (idempotencyKey !== undefined) {
-      this.sql.exec("INSERT INTO idempotency (key, task_id, created_at, call) VALUES (?, ?, ?, ?)", idempotencyKey, task.taskId, createdAt, call ?? null);
+      this.sql.exec(
+        "INSERT INTO idempotency (key, task_id, created_at, call) VALUES (?, ?, ?, ?)",
+        idempotencyKey,
+        task.taskId,
+        createdAt,
+        call ?? null,
+      );
     }
     if (principal !== undefined) this.provisioning.admitted(principal);
     return { ok: true, taskId: task.taskId };
@@ -140,7 +164,12 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
   /** A TaskObject reports a status change (only those: not every status event). Unknown tasks are ignored (they were removed or never admitted). */
   async update(task: TaskView): Promise<void> {
     this.announced.remove(task.taskId);
-    this.sql.exec("UPDATE tasks SET status = ?, view = ? WHERE task_id = ?", task.status, JSON.stringify(indexedView(task)), task.taskId);
+    this.sql.exec(
+      "UPDATE tasks SET status = ?, view = ? WHERE task_id = ?",
+      task.status,
+      JSON.stringify(indexedView(task)),
+      task.taskId,
+    );
   }
 
   /** The task expired, or its creation was rolled back. */
@@ -153,7 +182,12 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
   /** Newest first. The cursor is opaque to clients; a malformed one returns undefined. */
   async list(cursor: string | undefined, limit: number): Promise<TaskPage | undefined> {
     const page = this.page(cursor, limit);
-    return page && { tasks: page.entries.map((entry) => entry.task), ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+    return (
+      page && {
+        tasks: page.entries.map((entry) => entry.task),
+        ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+      }
+    );
   }
 
   /** The same page with each task's tool name, for views that show it (the task console). */
@@ -168,7 +202,12 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
     const position = cursor === undefined ? undefined : decodeCursor(cursor);
     if (cursor !== undefined && !position) return undefined;
     if (position === undefined) {
-      rows = this.sql.exec<Row>("SELECT task_id, created_at, tool, view FROM tasks ORDER BY created_at DESC, task_id DESC LIMIT ?", pageSize + 1).toArray();
+      rows = this.sql
+        .exec<Row>(
+          "SELECT task_id, created_at, tool, view FROM tasks ORDER BY created_at DESC, task_id DESC LIMIT ?",
+          pageSize + 1,
+        )
+        .toArray();
     } else {
       rows = this.sql
         .exec<Row>(
@@ -180,7 +219,14 @@ export class PrincipalObject extends DurableObject<Env> implements PrincipalInde
         )
         .toArray();
     }
-    const stored = rows.map((row): IndexRow => ({ taskId: row.task_id, createdAt: row.created_at, tool: row.tool, task: JSON.parse(row.view) as TaskView }));
+    const stored = rows.map(
+      (row): IndexRow => ({
+        taskId: row.task_id,
+        createdAt: row.created_at,
+        tool: row.tool,
+        task: JSON.parse(row.view) as TaskView,
+      }),
+    );
     const merged = this.announced.merge(stored, position, Date.now());
     const page = merged.slice(0, pageSize);
     const last = page[page.length - 1];
@@ -211,4 +257,3 @@ function decodeCursor(cursor: string): { createdAt: number; taskId: string } | u
   if (!match?.[1] || !match[2]) return undefined;
   return { createdAt: Number(match[1]), taskId: match[2] };
 }
-

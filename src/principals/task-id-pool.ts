@@ -29,16 +29,18 @@ export class TaskIdPool {
   /** Removes and returns up to `count` fresh ids, the most recently prepared first. */
   takeUpTo(count: number, now: number): string[] {
     if (count <= 0) return [];
-    return this.sql
-      .exec<{ task_id: string; prepared_at: number }>(
-        "DELETE FROM pool WHERE task_id IN (SELECT task_id FROM pool WHERE prepared_at > ? ORDER BY prepared_at DESC LIMIT ?) RETURNING task_id, prepared_at",
-        now - POOL_MAX_AGE_MS,
-        count,
-      )
-      .toArray()
-      // RETURNING follows no order: the newest first.
-      .sort((a, b) => b.prepared_at - a.prepared_at)
-      .map((row) => row.task_id);
+    return (
+      this.sql
+        .exec<{ task_id: string; prepared_at: number }>(
+          "DELETE FROM pool WHERE task_id IN (SELECT task_id FROM pool WHERE prepared_at > ? ORDER BY prepared_at DESC LIMIT ?) RETURNING task_id, prepared_at",
+          now - POOL_MAX_AGE_MS,
+          count,
+        )
+        .toArray()
+        // RETURNING follows no order: the newest first.
+        .sort((a, b) => b.prepared_at - a.prepared_at)
+        .map((row) => row.task_id)
+    );
   }
 
   add(taskId: string, now: number): void {

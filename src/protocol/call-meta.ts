@@ -27,7 +27,10 @@ export function parseCallMeta(meta: unknown): CallMeta {
   const parsed = CallMetaSchema.safeParse(meta);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid _meta${issue ? ` at "${issue.path.join(".")}": ${issue.message}` : ""}. See the README for the _meta keys this server reads.`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid _meta${issue ? ` at "${issue.path.join(".")}": ${issue.message}` : ""}. See the README for the _meta keys this server reads.`,
+    );
   }
   const data = parsed.data;
   return {

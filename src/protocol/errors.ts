@@ -51,14 +51,17 @@ export class HttpProtocolError extends ProtocolError {
 }
 
 /** A header is missing, malformed or disagrees with the body (HTTP 400, `-32020`). */
-export const headerMismatch = (message: string): HttpProtocolError => new HttpProtocolError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, 400);
+export const headerMismatch = (message: string): HttpProtocolError =>
+  new HttpProtocolError(ErrorCode.HeaderMismatch, `Header mismatch: ${message}`, 400);
 
 /** A malformed per-request envelope: `-32602` on HTTP 400, as 2026-07-28 basic/index.mdx requires. */
-export const invalidEnvelope = (message: string): HttpProtocolError => new HttpProtocolError(ErrorCode.InvalidParams, `Invalid _meta: ${message}`, 400);
+export const invalidEnvelope = (message: string): HttpProtocolError =>
+  new HttpProtocolError(ErrorCode.InvalidParams, `Invalid _meta: ${message}`, 400);
 
 /** The JSON-RPC error object for any thrown value; anything unexpected is an internal error without details. */
 export function toJsonRpcError(error: unknown): { code: number; message: string; data?: unknown } {
-  if (error instanceof HttpProtocolError) return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
+  if (error instanceof HttpProtocolError)
+    return { code: error.code, message: error.message, ...(error.data !== undefined && { data: error.data }) };
   if (error instanceof ProtocolError) return { code: error.code, message: error.message };
   return { code: ErrorCode.InternalError, message: "Internal error." };
 }
@@ -73,10 +76,14 @@ export function errorResponse(id: RequestId | null, error: unknown, headers?: He
 export const invalidParams = (message: string): ProtocolError => new ProtocolError(ErrorCode.InvalidParams, message);
 
 /** Unknown, expired and foreign tasks all get exactly this error. */
-export const taskNotFound = (): ProtocolError => invalidParams("Failed to retrieve task: Task not found. Check the taskId; tasks are deleted once their ttl has passed.");
+export const taskNotFound = (): ProtocolError =>
+  invalidParams(
+    "Failed to retrieve task: Task not found. Check the taskId; tasks are deleted once their ttl has passed.",
+  );
 
 /** A cursor no earlier page of `method` issued (or one changed on the way). */
-export const invalidCursor = (method: string): ProtocolError => invalidParams(`Invalid cursor: pass back a nextCursor from an earlier ${method} response unchanged.`);
+export const invalidCursor = (method: string): ProtocolError =>
+  invalidParams(`Invalid cursor: pass back a nextCursor from an earlier ${method} response unchanged.`);
 
 /** An HTTP response whose body is one JSON-RPC error with a null id. */
 export function jsonRpcErrorResponse(status: number, code: number, message: string, headers?: HeadersInit): Response {

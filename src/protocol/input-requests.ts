@@ -10,7 +10,9 @@ import type { JsonObject } from "../json";
 export type { InputRequest };
 
 /** The pending questions of a waiting task, or undefined when it waits on none. */
-export function inputRequestsOf(snapshot: Pick<TaskSnapshot, "inputRequests">): Record<string, InputRequest> | undefined {
+export function inputRequestsOf(
+  snapshot: Pick<TaskSnapshot, "inputRequests">,
+): Record<string, InputRequest> | undefined {
   const entries = Object.entries(snapshot.inputRequests ?? {});
   if (entries.length === 0) return undefined;
   return Object.fromEntries(entries.map(([key, question]) => [key, elicitationRequest(question)]));
@@ -22,8 +24,14 @@ export function describeFields(requestedSchema: JsonObject): string {
   const required = new Set(Array.isArray(requestedSchema["required"]) ? requestedSchema["required"] : []);
   if (typeof properties !== "object" || properties === null) return "no fields";
   const fields = Object.entries(properties).map(([name, field]: [string, unknown]) => {
-    const type = typeof field === "object" && field !== null && "type" in field && typeof field.type === "string" ? field.type : "value";
-    const choices = typeof field === "object" && field !== null && "enum" in field && Array.isArray(field.enum) ? ` one of ${field.enum.map(String).join(" | ")}` : "";
+    const type =
+      typeof field === "object" && field !== null && "type" in field && typeof field.type === "string"
+        ? field.type
+        : "value";
+    const choices =
+      typeof field === "object" && field !== null && "enum" in field && Array.isArray(field.enum)
+        ? ` one of ${field.enum.map(String).join(" | ")}`
+        : "";
     return `${name} (${type}${choices}${required.has(name) ? ", required" : ""})`;
   });
   return fields.length > 0 ? fields.join(", ") : "no fields";
@@ -37,9 +45,13 @@ export function howToAnswer(snapshot: Pick<TaskSnapshot, "inputRequests" | "task
   const entries = Object.entries(snapshot.inputRequests ?? {});
   if (entries.length === 0) return "";
   const { taskId } = snapshot.task;
-  const questions = entries.map(([key, q]) => `"${key}": "${q.message}" — answer fields: ${describeFields(q.requestedSchema)}`).join("; ");
+  const questions = entries
+    .map(([key, q]) => `"${key}": "${q.message}" — answer fields: ${describeFields(q.requestedSchema)}`)
+    .join("; ");
   const [firstKey] = entries[0] ?? [""];
   const example = `{ "taskId": "${taskId}", "inputResponses": { "${firstKey}": { "action": "accept", "content": { ... } } } }`;
-  const http = baseUrl ? ` (Plain HTTP: POST ${baseUrl}/tasks/${taskId}/input with { "${firstKey}": { "action": ..., "content": ... } }.)` : "";
+  const http = baseUrl
+    ? ` (Plain HTTP: POST ${baseUrl}/tasks/${taskId}/input with { "${firstKey}": { "action": ..., "content": ... } }.)`
+    : "";
   return `It is waiting for a person's answer to ${entries.length === 1 ? "this question" : "these questions"}: ${questions}. Ask the person, then pass the answer on with the task_input tool: ${example}; use "action": "decline" if they say no, "cancel" if they dismiss it.${http}`;
 }

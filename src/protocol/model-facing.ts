@@ -20,8 +20,13 @@ const STATUSES = ["working", "input_required", "completed", "failed", "cancelled
 
 /** What the model needs of a task besides the sentences: which task, its state, how far it got. */
 const TaskReportSchema = z.object({
-  summary: z.string().describe("What happened, in a sentence to relay; while the call still runs as a task, says it is not the result."),
-  next: z.string().optional().describe("While a task is unfinished: what to do next and when (which tool to call, with which taskId)."),
+  summary: z
+    .string()
+    .describe("What happened, in a sentence to relay; while the call still runs as a task, says it is not the result."),
+  next: z
+    .string()
+    .optional()
+    .describe("While a task is unfinished: what to do next and when (which tool to call, with which taskId)."),
   taskId: z.string().describe("The task the call runs as."),
   tool: z.string().describe("The tool the task runs."),
   status: z.enum(STATUSES),
@@ -47,12 +52,18 @@ export function taskReport(snapshot: TaskSnapshot, sentences: Sentences): JsonOb
 }
 
 /** `_meta` with the task as data for views, beside what else the result's `_meta` holds. */
-export const viewMeta = (snapshot: TaskSnapshot, meta: JsonObject): JsonObject => ({ ...meta, [TASK_DATA_META]: taskStatusContent(snapshot) });
+export const viewMeta = (snapshot: TaskSnapshot, meta: JsonObject): JsonObject => ({
+  ...meta,
+  [TASK_DATA_META]: taskStatusContent(snapshot),
+});
 
 const object = (schema: z.ZodObject): { properties: JsonObject; required: string[] } => {
   const json = jsonInputSchema(schema);
-  const properties = typeof json["properties"] === "object" && json["properties"] !== null ? { ...json["properties"] } : {};
-  const required = Array.isArray(json["required"]) ? json["required"].filter((key): key is string => typeof key === "string") : [];
+  const properties =
+    typeof json["properties"] === "object" && json["properties"] !== null ? { ...json["properties"] } : {};
+  const required = Array.isArray(json["required"])
+    ? json["required"].filter((key): key is string => typeof key === "string")
+    : [];
   return { properties, required };
 };
 
@@ -63,8 +74,14 @@ const object = (schema: z.ZodObject): { properties: JsonObject; required: string
 export function toolOutputSchema(own: z.ZodObject | undefined, mayLink: boolean): JsonObject {
   const ownJson = own ? object(own) : { properties: {}, required: [] };
   const link = object(TaskReportSchema);
-  const properties = { ...(mayLink ? link.properties : { summary: link.properties["summary"] }), ...ownJson.properties };
-  const branches = ownJson.required.length > 0 && mayLink ? { anyOf: [{ required: ownJson.required }, { required: ["next", "taskId", "status"] }] } : {};
+  const properties = {
+    ...(mayLink ? link.properties : { summary: link.properties["summary"] }),
+    ...ownJson.properties,
+  };
+  const branches =
+    ownJson.required.length > 0 && mayLink
+      ? { anyOf: [{ required: ownJson.required }, { required: ["next", "taskId", "status"] }] }
+      : {};
   const required = mayLink ? ["summary"] : ["summary", ...ownJson.required];
   return { type: "object", properties, required, ...branches };
 }
@@ -73,7 +90,13 @@ export function toolOutputSchema(own: z.ZodObject | undefined, mayLink: boolean)
 export const checkBackOutputSchema = (): JsonObject =>
   jsonInputSchema(
     TaskReportSchema.extend({
-      result: z.record(z.string(), z.unknown()).optional().describe("Once completed: the tool's own structured result."),
-      error: z.object({ code: z.number(), message: z.string() }).optional().describe("Once failed with a protocol error."),
+      result: z
+        .record(z.string(), z.unknown())
+        .optional()
+        .describe("Once completed: the tool's own structured result."),
+      error: z
+        .object({ code: z.number(), message: z.string() })
+        .optional()
+        .describe("Once failed with a protocol error."),
     }).loose(),
   );

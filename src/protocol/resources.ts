@@ -22,10 +22,21 @@ export function taskResourceTemplate(howToWatch: string): JsonObject {
 }
 
 /** One page of `resources/list`: the caller's tasks, the task card first on the first page. */
-export async function resourcesPage(gateway: TaskGateway, params: unknown): Promise<{ resources: JsonObject[]; nextCursor?: string }> {
+export async function resourcesPage(
+  gateway: TaskGateway,
+  params: unknown,
+): Promise<{ resources: JsonObject[]; nextCursor?: string }> {
   const { page, firstPage } = await taskPage(gateway, params, "resources/list");
-  const tasks = page.tasks.map((task) => ({ uri: taskResourceUri(task.taskId), name: `task-${task.taskId}`, title: `Task ${task.taskId} (${task.status})`, mimeType: "application/json" }));
-  return { resources: firstPage ? [taskCardResource(), ...tasks] : tasks, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
+  const tasks = page.tasks.map((task) => ({
+    uri: taskResourceUri(task.taskId),
+    name: `task-${task.taskId}`,
+    title: `Task ${task.taskId} (${task.status})`,
+    mimeType: "application/json",
+  }));
+  return {
+    resources: firstPage ? [taskCardResource(), ...tasks] : tasks,
+    ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
+  };
 }
 
 export type ResourceRead =
@@ -46,5 +57,9 @@ export async function readResource(gateway: TaskGateway, uri: string): Promise<R
   if (target === "bad_after") return { kind: "bad_after" };
   const snapshot = await gateway.get(target.taskId, { piecesAfter: target.after ?? 0 });
   if (!snapshot) return { kind: "not_found" };
-  return { kind: "task", snapshot, contents: [{ uri, mimeType: "application/json", text: JSON.stringify(taskDocument(snapshot)) }] };
+  return {
+    kind: "task",
+    snapshot,
+    contents: [{ uri, mimeType: "application/json", text: JSON.stringify(taskDocument(snapshot)) }],
+  };
 }

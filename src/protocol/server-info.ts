@@ -2,4 +2,7 @@
 export const SERVER_INFO = { name: "mcp-task-worker", version: "0.1.0" };
 
 /** The capabilities of every era; each adds its own way to tasks (2025 `tasks`, 2026 the Tasks extension) and logging. */
-export const SHARED_CAPABILITIES = { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false } };
+export const SHARED_CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: true, listChanged: false },
+};

@@ -22,7 +22,10 @@ const TASK_CARD_RESOURCE_META: JsonObject = {
  * `ui/resourceUri` is the spec's deprecated form, which older hosts read; ext-apps' own
  * `registerAppTool` writes both too.
  */
-export const taskCardToolMeta = (): JsonObject => ({ ui: { resourceUri: TASK_CARD_URI }, "ui/resourceUri": TASK_CARD_URI });
+export const taskCardToolMeta = (): JsonObject => ({
+  ui: { resourceUri: TASK_CARD_URI },
+  "ui/resourceUri": TASK_CARD_URI,
+});
 
 /** `_meta` of a tool only the card calls: hosts keep it out of the model's tool list. */
 export const appOnlyToolMeta = (): JsonObject => ({ ui: { visibility: ["app"] } });
@@ -33,7 +36,8 @@ export function taskCardResource(): JsonObject {
     uri: TASK_CARD_URI,
     name: "task-card",
     title: "Task card",
-    description: "A live view of a tool call's task (status, progress, steps, log, result, Cancel) for clients that render MCP Apps.",
+    description:
+      "A live view of a tool call's task (status, progress, steps, log, result, Cancel) for clients that render MCP Apps.",
     mimeType: MCP_APP_MIME_TYPE,
     _meta: TASK_CARD_RESOURCE_META,
   };
@@ -43,5 +47,7 @@ export const isTaskCardUri = (uri: string): boolean => uri === TASK_CARD_URI;
 
 /** `resources/read` contents of the card (the page is built into the Worker's script, src/pages). */
 export function readTaskCard(): JsonObject[] {
-  return [{ uri: TASK_CARD_URI, mimeType: MCP_APP_MIME_TYPE, text: readPage("task-card"), _meta: TASK_CARD_RESOURCE_META }];
+  return [
+    { uri: TASK_CARD_URI, mimeType: MCP_APP_MIME_TYPE, text: readPage("task-card"), _meta: TASK_CARD_RESOURCE_META },
+  ];
 }

@@ -13,7 +13,9 @@ import { withOutputSoFar } from "./partial-sentences";
 /** The `_meta` key that ties a message to its task (2025-11-25 tasks; kept by the tasks extension). */
 export const RELATED_TASK_META = "io.modelcontextprotocol/related-task";
 
-export const relatedTask = (taskId: string): { [RELATED_TASK_META]: { taskId: string } } => ({ [RELATED_TASK_META]: { taskId } });
+export const relatedTask = (taskId: string): { [RELATED_TASK_META]: { taskId: string } } => ({
+  [RELATED_TASK_META]: { taskId },
+});
 
 /** The result a finished task answers with; a task that ended with a JSON-RPC error throws it. */
 export function finalResult(taskId: string, outcome: TaskOutcome, meta: TaskMeta): JsonObject {

@@ -36,13 +36,16 @@ export function duration(seconds: number): string {
   return `${Math.round(seconds / 3600)} h`;
 }
 
-
 /** " (10 of 90, about 80 s left)", or "" before any progress. */
 function progressPhrase(snapshot: Seen, now: number): string {
   const { progress } = snapshot;
   if (!progress) return "";
-  const amount = progress.total !== undefined ? `${shortNumber(progress.progress)} of ${shortNumber(progress.total)}` : shortNumber(progress.progress);
-  const left = progress.total !== undefined && progress.progress > 0 ? `, about ${duration(secondsLeft(snapshot, now))} left` : "";
+  const amount =
+    progress.total !== undefined
+      ? `${shortNumber(progress.progress)} of ${shortNumber(progress.total)}`
+      : shortNumber(progress.progress);
+  const left =
+    progress.total !== undefined && progress.progress > 0 ? `, about ${duration(secondsLeft(snapshot, now))} left` : "";
   return ` (${amount}${left})`;
 }
 
@@ -68,7 +71,10 @@ function answerHow(snapshot: Seen, baseUrl?: string): string {
 export function stillRunningSentences(snapshot: Seen, baseUrl: string, now = Date.now()): Sentences {
   const { taskId } = snapshot.task;
   if (snapshot.task.status === "input_required") {
-    return { summary: `Waiting for a person: "${snapshot.tool}" (task ${taskId}) asks ${questionsOf(snapshot)}. This is not its result.`, next: answerHow(snapshot, baseUrl) };
+    return {
+      summary: `Waiting for a person: "${snapshot.tool}" (task ${taskId}) asks ${questionsOf(snapshot)}. This is not its result.`,
+      next: answerHow(snapshot, baseUrl),
+    };
   }
   // Self-contained: most clients hand their model no instructions, so it says not to call the tool again.
   return {
@@ -83,8 +89,15 @@ export function statusSentences(snapshot: Seen, now = Date.now()): Sentences {
   const name = `Task ${task.taskId} ("${snapshot.tool}")`;
   if (isTerminal(task.status)) {
     const ended = task.status === "cancelled" ? "was cancelled" : `has ${task.status}`;
-    return { summary: `${name} ${ended}${task.statusMessage ? `: ${task.statusMessage}` : "."}`, next: `Call task_result with taskId "${task.taskId}" to get its result.` };
+    return {
+      summary: `${name} ${ended}${task.statusMessage ? `: ${task.statusMessage}` : "."}`,
+      next: `Call task_result with taskId "${task.taskId}" to get its result.`,
+    };
   }
-  if (task.status === "input_required") return { summary: `${name} is waiting for a person to answer ${questionsOf(snapshot)}.`, next: answerHow(snapshot) };
+  if (task.status === "input_required")
+    return {
+      summary: `${name} is waiting for a person to answer ${questionsOf(snapshot)}.`,
+      next: answerHow(snapshot),
+    };
   return { summary: `${name} is still running${progressPhrase(snapshot, now)}.`, next: checkBackLater(snapshot, now) };
 }

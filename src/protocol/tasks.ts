@@ -27,7 +27,11 @@ export async function cancelTask(gateway: TaskGateway, taskId: string): Promise<
 }
 
 /** The page of the caller's tasks a list request's cursor names (`method` for the invalid-cursor error). */
-export async function taskPage(gateway: TaskGateway, params: unknown, method: string): Promise<{ page: TaskPage; firstPage: boolean }> {
+export async function taskPage(
+  gateway: TaskGateway,
+  params: unknown,
+  method: string,
+): Promise<{ page: TaskPage; firstPage: boolean }> {
   const cursor = cursorOf(params);
   const page = cursor.ok ? await gateway.list(cursor.cursor) : undefined;
   if (!cursor.ok || !page) throw invalidCursor(method);

@@ -18,8 +18,12 @@ function subBatch(batch: MessageBatch<unknown>, messages: readonly Message<unkno
     queue: batch.queue,
     metadata: batch.metadata,
     messages,
-    retryAll: (options) => messages.forEach((message) => message.retry(options)),
-    ackAll: () => messages.forEach((message) => message.ack()),
+    retryAll: (options) => {
+      for (const message of messages) message.retry(options);
+    },
+    ackAll: () => {
+      for (const message of messages) message.ack();
+    },
   };
 }
 

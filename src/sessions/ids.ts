@@ -16,7 +16,8 @@ export function newSessionId(): string {
 /** Validate a client-supplied id before it is used in any name. */
 export const isSessionId = (value: unknown): value is string => typeof value === "string" && SESSION_ID.test(value);
 
-export const sessionObjectName = (principal: string, sessionId: string): string => JSON.stringify(["session", principal, sessionId]);
+export const sessionObjectName = (principal: string, sessionId: string): string =>
+  JSON.stringify(["session", principal, sessionId]);
 
 /** The adapter-state kind a task keeps its watching sessions under (key: the session id). */
 export const SESSION_WATCH_STATE = "session-watch";

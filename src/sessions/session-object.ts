@@ -75,7 +75,12 @@ export class SessionObject extends DurableObject<Env> {
     if (!info) return undefined;
     const now = Date.now();
     if (now - info.lastSeenAt >= TOUCH_EVERY_MS) this.storage.save({ ...info, lastSeenAt: now });
-    return { sessionId: info.sessionId, protocolVersion: info.protocolVersion, clientTasks: declaresTasks(info.capabilities), clientElicitation: declaresFormElicitation(info.capabilities) };
+    return {
+      sessionId: info.sessionId,
+      protocolVersion: info.protocolVersion,
+      clientTasks: declaresTasks(info.capabilities),
+      clientElicitation: declaresFormElicitation(info.capabilities),
+    };
   }
 
   /** Ends the session: readers are closed, task watches removed, storage wiped. */
@@ -167,7 +172,8 @@ export class SessionObject extends DurableObject<Env> {
    */
   override async fetch(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    if (url.pathname !== "/stream" || request.headers.get("Upgrade") !== "websocket") return new Response("Not found", { status: 404 });
+    if (url.pathname !== "/stream" || request.headers.get("Upgrade") !== "websocket")
+      return new Response("Not found", { status: 404 });
     const info = this.storage.load();
     if (!info) return new Response("No such session.", { status: 404 });
     const lastSeq = this.storage.lastSeq();
@@ -180,7 +186,8 @@ export class SessionObject extends DurableObject<Env> {
     const resuming = requested !== undefined && requested <= lastSeq;
     const after = resuming ? requested : lastSeq;
     if (after < this.storage.firstSeq() - 1) return new Response("Those events are no longer kept.", { status: 410 });
-    if (!resuming && !(await this.readerGone())) return new Response("The session's GET stream already has a reader.", { status: 409 });
+    if (!resuming && !(await this.readerGone()))
+      return new Response("The session's GET stream already has a reader.", { status: 409 });
     for (const ws of this.ctx.getWebSockets(READER_TAG)) closeQuietly(ws, 4409, "replaced by a resumed stream");
 
     const pair = new WebSocketPair();
@@ -189,9 +196,14 @@ export class SessionObject extends DurableObject<Env> {
     // A priming frame (id, no message) first, so the client always holds a resume point; only for
     // versions that define it (older SDKs JSON-parse the empty data and drop the server).
     if (sendsPrimingEvents(info.protocolVersion)) server.send(JSON.stringify({ seq: after, data: "" }));
-    replayPages((seq, limit) => this.storage.eventsAfter(seq, limit), after, 500, (page) => {
-      for (const event of page) server.send(JSON.stringify(event));
-    });
+    replayPages(
+      (seq, limit) => this.storage.eventsAfter(seq, limit),
+      after,
+      500,
+      (page) => {
+        for (const event of page) server.send(JSON.stringify(event));
+      },
+    );
     // The replay ran to the end of the log in this turn: everything in it has now reached a reader.
     if (lastSeq > after) this.storage.markDelivered(lastSeq);
     return new Response(null, { status: 101, webSocket: client });
@@ -235,4 +247,3 @@ export class SessionObject extends DurableObject<Env> {
     await this.end();
   }
 }
-

@@ -43,18 +43,29 @@ export class SessionStorage {
   }
 
   save(info: SessionInfo): void {
-    this.sql.exec("INSERT INTO session (id, info) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET info = excluded.info", JSON.stringify(info));
+    this.sql.exec(
+      "INSERT INTO session (id, info) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET info = excluded.info",
+      JSON.stringify(info),
+    );
   }
 
   /** Appends one message and trims the log to its limit; returns the new event. */
   append(data: string, at: number): SessionEvent {
-    const { seq } = this.sql.exec<{ seq: number }>("INSERT INTO events (data, at) VALUES (?, ?) RETURNING seq", data, at).one();
+    const { seq } = this.sql
+      .exec<{ seq: number }>("INSERT INTO events (data, at) VALUES (?, ?) RETURNING seq", data, at)
+      .one();
     if (seq > SESSION_LOG_LIMIT) this.sql.exec("DELETE FROM events WHERE seq <= ?", seq - SESSION_LOG_LIMIT);
     return { seq, data };
   }
 
   eventsAfter(seq: number, limit = 500): SessionEvent[] {
-    return this.sql.exec<{ seq: number; data: string }>("SELECT seq, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit).toArray();
+    return this.sql
+      .exec<{ seq: number; data: string }>(
+        "SELECT seq, data FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+        seq,
+        limit,
+      )
+      .toArray();
   }
 
   /** Highest sequence number issued; trimming only drops old events, so the newest stays. */
@@ -74,7 +85,10 @@ export class SessionStorage {
   }
 
   markDelivered(seq: number): void {
-    this.sql.exec("INSERT INTO delivered (id, seq) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET seq = MAX(seq, excluded.seq)", seq);
+    this.sql.exec(
+      "INSERT INTO delivered (id, seq) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET seq = MAX(seq, excluded.seq)",
+      seq,
+    );
   }
 
   subscribe(uri: string): void {
@@ -86,6 +100,9 @@ export class SessionStorage {
   }
 
   subscriptions(): string[] {
-    return this.sql.exec<{ uri: string }>("SELECT uri FROM subscriptions ORDER BY uri").toArray().map((row) => row.uri);
+    return this.sql
+      .exec<{ uri: string }>("SELECT uri FROM subscriptions ORDER BY uri")
+      .toArray()
+      .map((row) => row.uri);
   }
 }

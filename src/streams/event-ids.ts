@@ -23,7 +23,8 @@ const SESSION_ID = /^s\.([A-Za-z0-9_-]{16,128})\.(\d{1,15})$/;
 export function parseEventId(id: string | null | undefined): EventRoute | undefined {
   if (!id || id.length > MAX_ID) return undefined;
   const task = TASK_ID.exec(id);
-  if (task?.[1] && task[2] && task[3]) return { kind: "task", taskId: task[1], stream: Number(task[2]), seq: Number(task[3]) };
+  if (task?.[1] && task[2] && task[3])
+    return { kind: "task", taskId: task[1], stream: Number(task[2]), seq: Number(task[3]) };
   const session = SESSION_ID.exec(id);
   if (session?.[1] && session[2]) return { kind: "session", sessionId: session[1], seq: Number(session[2]) };
   return undefined;

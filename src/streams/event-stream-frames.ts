@@ -38,7 +38,8 @@ const encoder = new TextEncoder();
 
 function frame(event: StreamEvent, view: EventStreamView, timing: boolean): string {
   if (view.shown && !view.shown.has(event.type)) return "";
-  const data = event.type === "status" && view.statusMeta ? Object.assign({}, event.data, { _meta: view.statusMeta }) : event.data;
+  const data =
+    event.type === "status" && view.statusMeta ? Object.assign({}, event.data, { _meta: view.statusMeta }) : event.data;
   const at = timing ? `: at ${event.at}\n\n` : "";
   return at + sseFrame({ id: rawEventId(view.taskId, event.seq), event: event.type, data: JSON.stringify(data) });
 }
@@ -49,7 +50,11 @@ function frame(event: StreamEvent, view: EventStreamView, timing: boolean): stri
  * ids allow (15 digits) exactly. With `timing`, each frame is preceded by `: at <commit time>`
  * (for the benchmark; clients ignore comments).
  */
-export function encodeEventStreamChunk(events: readonly StreamEvent[], view: EventStreamView, timing: boolean): Uint8Array {
+export function encodeEventStreamChunk(
+  events: readonly StreamEvent[],
+  view: EventStreamView,
+  timing: boolean,
+): Uint8Array {
   const parts = events.map((event) => encoder.encode(frame(event, view, timing)));
   const headerBytes = 8 * (2 + 2 * events.length);
   const out = new Uint8Array(headerBytes + parts.reduce((sum, part) => sum + part.byteLength, 0));

@@ -46,7 +46,10 @@ export interface EventStreamSink {
 }
 
 /** A live reader; or, when nothing live can follow (the task has ended), the rest of the view at once. */
-export type JoinedEventStream = { ok: true; reader: EventStreamReader; complete?: undefined } | { ok: true; complete: Uint8Array } | { ok: false; status: number };
+export type JoinedEventStream =
+  | { ok: true; reader: EventStreamReader; complete?: undefined }
+  | { ok: true; complete: Uint8Array }
+  | { ok: false; status: number };
 
 type Opened = { ok: true; finished?: EventStreamChunk } | { ok: false; status: number };
 
@@ -70,7 +73,12 @@ export const openHubCount = (): number => hubs.size;
  * refusal: 404 no such task, 416 `afterSeq` is past the end of the log, 5xx the object could not
  * be reached or answered nonsense.
  */
-export async function joinEventStream(source: EventStreamSource, objectName: string, format: EventStreamFormat, afterSeq: number): Promise<JoinedEventStream> {
+export async function joinEventStream(
+  source: EventStreamSource,
+  objectName: string,
+  format: EventStreamFormat,
+  afterSeq: number,
+): Promise<JoinedEventStream> {
   const key = `${objectName}/${format}`;
   for (;;) {
     const existing = hubs.get(key);
@@ -82,7 +90,9 @@ export async function joinEventStream(source: EventStreamSource, objectName: str
       const opened = await hub.opening;
       hub.opening = undefined;
       if (!opened.ok) return opened;
-      return opened.finished ? { ok: true, complete: framesAfter(opened.finished, afterSeq) ?? new Uint8Array() } : { ok: true, reader };
+      return opened.finished
+        ? { ok: true, complete: framesAfter(opened.finished, afterSeq) ?? new Uint8Array() }
+        : { ok: true, reader };
     }
     if (existing.opening) {
       // Another reader is opening it: join once it is open (or start over if that failed).
@@ -105,7 +115,11 @@ export async function joinEventStream(source: EventStreamSource, objectName: str
   }
 }
 
-async function fetchReplay(source: EventStreamSource, format: EventStreamFormat, afterSeq: number): Promise<{ ok: true; chunk: EventStreamChunk } | { ok: false; status: number }> {
+async function fetchReplay(
+  source: EventStreamSource,
+  format: EventStreamFormat,
+  afterSeq: number,
+): Promise<{ ok: true; chunk: EventStreamChunk } | { ok: false; status: number }> {
   try {
     const response = await source.fetch(`https://task.internal/feed?after=${afterSeq}&strict=1&format=${format}`);
     if (response.status !== 200) return { ok: false, status: response.status };
@@ -227,7 +241,10 @@ class EventStreamHub {
     this.owner = owner;
     let response: FeedAnswer;
     try {
-      response = await owner.source.fetch(`https://task.internal/feed?after=${this.position}&strict=1&format=${this.format}`, { headers: { Upgrade: "websocket" } });
+      response = await owner.source.fetch(
+        `https://task.internal/feed?after=${this.position}&strict=1&format=${this.format}`,
+        { headers: { Upgrade: "websocket" } },
+      );
     } catch {
       response = { status: 503, webSocket: null, arrayBuffer: async () => new ArrayBuffer(0) };
     }
@@ -236,7 +253,9 @@ class EventStreamHub {
       const body = response.status === 200 ? await response.arrayBuffer().catch(() => undefined) : undefined;
       const chunk = body && decodeEventStreamChunk(body);
       this.end(chunk);
-      return chunk ? { ok: true, finished: chunk } : { ok: false, status: response.status === 101 || response.status === 200 ? 502 : response.status };
+      return chunk
+        ? { ok: true, finished: chunk }
+        : { ok: false, status: response.status === 101 || response.status === 200 ? 502 : response.status };
     }
     ws.binaryType = "arraybuffer";
     ws.accept();
@@ -270,7 +289,8 @@ class EventStreamHub {
     if (ws !== this.socket) return;
     this.socket = undefined;
     // The object closes its readers when the task ends or expires: nothing more will come.
-    if ((code === 1000 && (reason === "terminal" || reason === "expired")) || ++this.reconnects > MAX_RECONNECTS) this.end(undefined);
+    if ((code === 1000 && (reason === "terminal" || reason === "expired")) || ++this.reconnects > MAX_RECONNECTS)
+      this.end(undefined);
     else this.handOver(this.owner);
   }
 

@@ -43,7 +43,8 @@ type OpenSocket =
 
 async function openSocket(stub: FeedSource, afterSeq: number, options: FeedOptions): Promise<OpenSocket> {
   let url = `https://task.internal/feed?after=${Math.max(0, Math.floor(afterSeq))}`;
-  if (options.state !== undefined) url += `&state=${encodeURIComponent(options.state.kind)}&key=${encodeURIComponent(options.state.key)}`;
+  if (options.state !== undefined)
+    url += `&state=${encodeURIComponent(options.state.kind)}&key=${encodeURIComponent(options.state.key)}`;
   if (options.strict) url += "&strict=1";
   const response = await stub.fetch(url, { headers: { Upgrade: "websocket" } });
   const meta = headerJson(response, FEED_META_HEADER) ?? {};
@@ -59,7 +60,12 @@ async function openSocket(stub: FeedSource, afterSeq: number, options: FeedOptio
 }
 
 /** Opens a feed in one round trip; the status says why not (404 no log or state, 410 stream ended, 416 seq past the end). */
-export async function openFeed<E>(stub: FeedSource, afterSeq: number, decode: Decode<E>, options: FeedOptions = {}): Promise<OpenFeed<E>> {
+export async function openFeed<E>(
+  stub: FeedSource,
+  afterSeq: number,
+  decode: Decode<E>,
+  options: FeedOptions = {},
+): Promise<OpenFeed<E>> {
   const opened = await openSocket(stub, afterSeq, options);
   if (!opened.ok) return opened;
   if (opened.ws) return { ok: true, feed: feedOverSocket(opened.ws, decode, opened.meta, opened.state) };
@@ -109,7 +115,12 @@ function feedOverEvents<E>(events: E[], meta: unknown, state: Record<string, unk
   };
 }
 
-function feedOverSocket<E>(ws: WebSocket, decode: Decode<E>, meta: unknown, state: Record<string, unknown> | undefined): Feed<E> {
+function feedOverSocket<E>(
+  ws: WebSocket,
+  decode: Decode<E>,
+  meta: unknown,
+  state: Record<string, unknown> | undefined,
+): Feed<E> {
   const buffered: E[] = [];
   let ended = false;
   let wake: (() => void) | undefined;

@@ -48,7 +48,8 @@ export function sseFrame(event: SseEvent): string {
  * up in profiles of many readers: docs/streams.md). Elsewhere (unit tests on Node) a TransformStream.
  */
 function byteStream(): { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> } {
-  const Identity = (globalThis as { IdentityTransformStream?: new () => TransformStream<Uint8Array, Uint8Array> }).IdentityTransformStream;
+  const Identity = (globalThis as { IdentityTransformStream?: new () => TransformStream<Uint8Array, Uint8Array> })
+    .IdentityTransformStream;
   return Identity ? new Identity() : new TransformStream<Uint8Array, Uint8Array>();
 }
 
@@ -58,11 +59,15 @@ const SSE_HEADERS = { "Content-Type": "text/event-stream", "Cache-Control": "no-
  * A whole event stream known at once (a replay with nothing live to follow): one plain body, so
  * the headers and every event leave together, with no pipe to pump and no keepalive to run.
  */
-export function completeSseResponse(frames: string | Uint8Array, init: { retryMs?: number; headers?: HeadersInit } = {}): Response {
+export function completeSseResponse(
+  frames: string | Uint8Array,
+  init: { retryMs?: number; headers?: HeadersInit } = {},
+): Response {
   const headers = new Headers(init.headers);
   for (const [name, value] of Object.entries(SSE_HEADERS)) headers.set(name, value);
   const retry = init.retryMs !== undefined ? `retry: ${Math.floor(init.retryMs)}\n\n` : "";
-  const body = typeof frames === "string" ? retry + frames : retry === "" ? frames : concat(encoder.encode(retry), frames);
+  const body =
+    typeof frames === "string" ? retry + frames : retry === "" ? frames : concat(encoder.encode(retry), frames);
   return new Response(body, { status: 200, headers });
 }
 
@@ -92,7 +97,10 @@ export class SseStream {
     headers.set("Connection", "keep-alive");
     this.response = new Response(readable, { status: 200, headers });
     // A reader that goes away makes writes fail: that is how a dropped client is noticed.
-    this.writer.closed.then(() => this.markClosed(), () => this.markClosed());
+    this.writer.closed.then(
+      () => this.markClosed(),
+      () => this.markClosed(),
+    );
     if (init.retryMs !== undefined) this.write(`retry: ${Math.floor(init.retryMs)}\n\n`);
     this.keepalive = setInterval(() => this.write(": keepalive\n\n"), init.keepaliveMs ?? KEEPALIVE_MS);
   }

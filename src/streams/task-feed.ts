@@ -54,9 +54,15 @@ function feedFormat(value: string | null): FeedFormat {
 }
 
 /** One message per page of events, in `format`. */
-function encode(format: FeedFormat, events: readonly StreamEvent[], view: () => EventStreamView): (string | Uint8Array)[] {
+function encode(
+  format: FeedFormat,
+  events: readonly StreamEvent[],
+  view: () => EventStreamView,
+): (string | Uint8Array)[] {
   if (events.length === 0) return [];
-  return format === "lines" ? encodeFeedMessages(events) : [encodeEventStreamChunk(events, view(), format === "sse-timing")];
+  return format === "lines"
+    ? encodeFeedMessages(events)
+    : [encodeEventStreamChunk(events, view(), format === "sse-timing")];
 }
 
 /** The last event a resumable stream's state says it carries, if it names one. */
@@ -65,7 +71,11 @@ function endSeqOf(state: Record<string, unknown>): number | undefined {
   return typeof endSeq === "number" ? endSeq : undefined;
 }
 
-export function acceptFeedReader(ctx: DurableObjectState, request: Request, subject: FeedSubject | undefined): Response {
+export function acceptFeedReader(
+  ctx: DurableObjectState,
+  request: Request,
+  subject: FeedSubject | undefined,
+): Response {
   const url = new URL(request.url);
   if (url.pathname !== "/feed") return new Response("Not found", { status: 404 });
   const upgrade = request.headers.get("Upgrade") === "websocket";
@@ -91,11 +101,16 @@ export function acceptFeedReader(ctx: DurableObjectState, request: Request, subj
   // A stream ends with its terminal event; what a task logs after it (webhook deliveries) is
   // read by resuming after that event.
   const replay = (send: (message: string | Uint8Array) => void, pageSize = REPLAY_PAGE) =>
-    replayPages((seq, limit) => subject.eventsAfter(seq, limit), after, pageSize, (page) => {
-      const end = page.findIndex((event) => event.type === "result");
-      for (const message of encode(format, end < 0 ? page : page.slice(0, end + 1), view)) send(message);
-      return end < 0;
-    });
+    replayPages(
+      (seq, limit) => subject.eventsAfter(seq, limit),
+      after,
+      pageSize,
+      (page) => {
+        const end = page.findIndex((event) => event.type === "result");
+        for (const message of encode(format, end < 0 ? page : page.slice(0, end + 1), view)) send(message);
+        return end < 0;
+      },
+    );
   // Nothing live can follow (the task ended, or the resumed stream's last event is written), or
   // only the replay was asked for: the replay is the whole answer, as a plain response.
   if (!upgrade || subject.ended || (endSeq !== undefined && subject.lastSeq() >= endSeq)) {
@@ -168,7 +183,8 @@ function broadcastToFeed(ctx: DurableObjectState, events: StreamEvent[], view: (
     const messages = encode(format, events, view);
     for (const ws of sockets) for (const message of messages) sendQuietly(ws, message);
   }
-  if (events.some((event) => event.type === "result")) setTimeout(() => closeFeed(ctx, "terminal"), CLOSE_AFTER_TERMINAL_MS);
+  if (events.some((event) => event.type === "result"))
+    setTimeout(() => closeFeed(ctx, "terminal"), CLOSE_AFTER_TERMINAL_MS);
 }
 
 /** Closes every reader, whatever its format (the object holds no other sockets). */

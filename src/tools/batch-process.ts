@@ -30,14 +30,21 @@ export const processItem = defineStep({
 export default defineTool({
   name: "batch_process",
   title: "Batch process",
-  description: "Processes a batch of items, one checkpointed step per item, reporting progress after each; with parallel, the items run at once on the queue.",
+  description:
+    "Processes a batch of items, one checkpointed step per item, reporting progress after each; with parallel, the items run at once on the queue.",
   inputSchema: z.object({
     items: z.number().int().min(1).max(1000).describe("How many items to process (1 to 1000)."),
     secondsPerItem: z.number().min(0).max(60).describe("Simulated work per item, in seconds (0 to 60)."),
-    parallel: z.boolean().optional().describe("Fan the items out to run in parallel on the queue instead of one after another."),
+    parallel: z
+      .boolean()
+      .optional()
+      .describe("Fan the items out to run in parallel on the queue instead of one after another."),
   }),
   taskSupport: "optional",
-  outputSchema: z.object({ items: z.number().int().describe("Items processed."), checksum: z.number().describe("The sum of the items' squares.") }),
+  outputSchema: z.object({
+    items: z.number().int().describe("Items processed."),
+    checksum: z.number().describe("The sum of the items' squares."),
+  }),
   steps: { processItem },
   async run({ items, secondsPerItem, parallel }, job) {
     let checksum = 0;

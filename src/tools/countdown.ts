@@ -5,8 +5,11 @@ import { defineTool } from "./define";
 export default defineTool({
   name: "countdown",
   title: "Countdown",
-  description: "Counts down the given number of seconds, reporting progress every second. Use it to try long-running tasks.",
-  inputSchema: z.object({ seconds: z.number().int().min(1).max(86_400).describe("How long to count, in seconds (1 to 86400).") }),
+  description:
+    "Counts down the given number of seconds, reporting progress every second. Use it to try long-running tasks.",
+  inputSchema: z.object({
+    seconds: z.number().int().min(1).max(86_400).describe("How long to count, in seconds (1 to 86400)."),
+  }),
   taskSupport: "optional",
   async run({ seconds }, job) {
     // The start time is memoized, so a resumed run keeps the original schedule and

@@ -28,7 +28,10 @@ export interface WorkflowToolDefinition<Schema extends z.ZodObject = z.ZodObject
   workflow: WorkflowBinding;
 }
 
-export function defineWorkflowTool<Schema extends z.ZodObject>({ workflow, ...tool }: WorkflowToolDefinition<Schema>): Tool {
+export function defineWorkflowTool<Schema extends z.ZodObject>({
+  workflow,
+  ...tool
+}: WorkflowToolDefinition<Schema>): Tool {
   return {
     ...tool,
     engine: workflowEngine(workflow, tool.inputSchema),

@@ -26,7 +26,10 @@ export default defineTool({
     deployed: z.boolean().describe("Whether the version is now in production."),
     service: z.string(),
     version: z.string(),
-    action: z.enum(["accept", "decline", "cancel"]).optional().describe("How the question was answered, when nothing was deployed."),
+    action: z
+      .enum(["accept", "decline", "cancel"])
+      .optional()
+      .describe("How the question was answered, when nothing was deployed."),
     note: z.string().optional().describe("The note the person gave with their yes."),
     automatic: z.boolean().optional().describe("True when the client answered on its own: no one saw the question."),
   }),

@@ -10,7 +10,8 @@ import { defineTool } from "./define";
 import { pollExternalJob, submitExternalJob } from "./support/fake-external-service";
 
 /** Poll often enough for a short job to finish promptly, at most once a minute by default. */
-const defaultPollSeconds = (durationSeconds: number): number => Math.min(60, Math.max(1, Math.ceil(durationSeconds / 10)));
+const defaultPollSeconds = (durationSeconds: number): number =>
+  Math.min(60, Math.max(1, Math.ceil(durationSeconds / 10)));
 
 export default defineTool({
   name: "external_job",
@@ -18,12 +19,25 @@ export default defineTool({
   description:
     "Submits work to a (simulated) external service and polls it until it finishes, waiting durably between polls. Use it to try jobs that take hours.",
   inputSchema: z.object({
-    durationSeconds: z.number().int().min(1).max(86_400).describe("How long the external service takes, in seconds (1 to 86400)."),
-    pollSeconds: z.number().int().min(1).max(3600).optional().describe("Seconds between polls (1 to 3600; default a tenth of the duration, at most 60)."),
+    durationSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(86_400)
+      .describe("How long the external service takes, in seconds (1 to 86400)."),
+    pollSeconds: z
+      .number()
+      .int()
+      .min(1)
+      .max(3600)
+      .optional()
+      .describe("Seconds between polls (1 to 3600; default a tenth of the duration, at most 60)."),
     simulate: z
       .enum(["succeed", "flaky", "outage", "reject"])
       .optional()
-      .describe('How the simulated service behaves: "succeed" (default), "flaky" (the first run\'s poll fails; the retry works), "outage" (every poll fails until retries run out), "reject" (the service fails the job: no retry).'),
+      .describe(
+        'How the simulated service behaves: "succeed" (default), "flaky" (the first run\'s poll fails; the retry works), "outage" (every poll fails until retries run out), "reject" (the service fails the job: no retry).',
+      ),
   }),
   taskSupport: "optional",
   outputSchema: z.object({
@@ -42,7 +56,9 @@ export default defineTool({
       if (status.state === "succeeded") {
         await job.progress(100, 100, "external job finished");
         return {
-          content: [{ type: "text", text: `External job ${ticket.jobId} finished; its output is at ${status.outputUrl}.` }],
+          content: [
+            { type: "text", text: `External job ${ticket.jobId} finished; its output is at ${status.outputUrl}.` },
+          ],
           structuredContent: { jobId: ticket.jobId, outputUrl: status.outputUrl, polls: poll },
         };
       }

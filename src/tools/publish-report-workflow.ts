@@ -35,13 +35,17 @@ export class PublishReportWorkflow extends TaskWorkflow<PublishReportInput> {
       message: question,
       requestedSchema: {
         type: "object",
-        properties: { publish: { type: "boolean", title: "Publish", description: `Publish the report of ${pages} pages.` } },
+        properties: {
+          publish: { type: "boolean", title: "Publish", description: `Publish the report of ${pages} pages.` },
+        },
         required: ["publish"],
       },
     });
     const yes = answer.action === "accept" && answer.content?.["publish"] === true;
     if (!yes) return `Not published: ${why(answer, question)}`;
-    await task.step("publish", async () => (await pause(PAGE_MS), true), { config: { retries: { limit: 2, delay: "1 second", backoff: "constant" } } });
+    await task.step("publish", async () => (await pause(PAGE_MS), true), {
+      config: { retries: { limit: 2, delay: "1 second", backoff: "constant" } },
+    });
     return `Published a report of ${pages} pages.`;
   }
 }

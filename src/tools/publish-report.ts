@@ -8,7 +8,9 @@ import * as z from "zod";
 // TaskWorkflow (cloudflare:workers) cannot load.
 import { defineWorkflowTool } from "./define-workflow";
 
-export const PublishReportInput = z.object({ pages: z.number().int().min(1).max(50).describe("How many pages the report has (1 to 50).") });
+export const PublishReportInput = z.object({
+  pages: z.number().int().min(1).max(50).describe("How many pages the report has (1 to 50)."),
+});
 export type PublishReportInput = z.infer<typeof PublishReportInput>;
 
 export default defineWorkflowTool({

@@ -46,19 +46,38 @@ export function checkDestination(raw: string, policy: DestinationPolicy): Destin
   } catch {
     return { ok: false, reason: "it is not an absolute URL" };
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") return { ok: false, reason: `the scheme "${url.protocol.replace(/:$/, "")}" is not https` };
-  if (url.username !== "" || url.password !== "") return { ok: false, reason: "it contains credentials (user:password@); put secrets in the path or query, or verify our signature instead" };
+  if (url.protocol !== "https:" && url.protocol !== "http:")
+    return { ok: false, reason: `the scheme "${url.protocol.replace(/:$/, "")}" is not https` };
+  if (url.username !== "" || url.password !== "")
+    return {
+      ok: false,
+      reason:
+        "it contains credentials (user:password@); put secrets in the path or query, or verify our signature instead",
+    };
 
   const kind = classifyHost(url.hostname);
   if (kind === "loopback") {
-    if (!policy.allowLoopback) return { ok: false, reason: "it points at a loopback address (allowed only when the server sets WEBHOOK_ALLOW_LOOPBACK, for local development)" };
+    if (!policy.allowLoopback)
+      return {
+        ok: false,
+        reason:
+          "it points at a loopback address (allowed only when the server sets WEBHOOK_ALLOW_LOOPBACK, for local development)",
+      };
     // Local development: any scheme of the two, any port.
     return { ok: true, url };
   }
-  if (kind !== "public" && kind !== "name") return { ok: false, reason: `its host ${url.hostname} is ${REFUSED[kind]}` };
-  if (url.protocol !== "https:") return { ok: false, reason: "it does not use https (plain http is allowed only to loopback, when WEBHOOK_ALLOW_LOOPBACK is set)" };
+  if (kind !== "public" && kind !== "name")
+    return { ok: false, reason: `its host ${url.hostname} is ${REFUSED[kind]}` };
+  if (url.protocol !== "https:")
+    return {
+      ok: false,
+      reason: "it does not use https (plain http is allowed only to loopback, when WEBHOOK_ALLOW_LOOPBACK is set)",
+    };
   if (url.port !== "" && !policy.allowedPorts.includes(Number(url.port))) {
-    return { ok: false, reason: `port ${url.port} is not allowed (use the default https port${policy.allowedPorts.length > 0 ? ` or one of ${policy.allowedPorts.join(", ")}` : ""}; the server's WEBHOOK_ALLOWED_PORTS lists the others)` };
+    return {
+      ok: false,
+      reason: `port ${url.port} is not allowed (use the default https port${policy.allowedPorts.length > 0 ? ` or one of ${policy.allowedPorts.join(", ")}` : ""}; the server's WEBHOOK_ALLOWED_PORTS lists the others)`,
+    };
   }
   return { ok: true, url };
 }

@@ -16,7 +16,14 @@ import {
 } from "../core";
 import type { WebhookRegistration } from "./registration";
 
-export type WebhookEventType = "task.completed" | "task.failed" | "task.cancelled" | "task.input_required" | "task.status" | "task.progress" | "task.partial";
+export type WebhookEventType =
+  | "task.completed"
+  | "task.failed"
+  | "task.cancelled"
+  | "task.input_required"
+  | "task.status"
+  | "task.progress"
+  | "task.partial";
 
 /** One queued delivery. `id` is the Standard Webhooks `webhook-id`: the same on every retry of the event. */
 export interface WebhookMessage {
@@ -53,7 +60,12 @@ export interface WebhookMapping {
   lastProgressAt: number | undefined;
 }
 
-export function webhookMessagesFor(record: TaskRecord, events: readonly TaskEvent[], webhook: WebhookRegistration, lastProgressAt: number | undefined): WebhookMapping {
+export function webhookMessagesFor(
+  record: TaskRecord,
+  events: readonly TaskEvent[],
+  webhook: WebhookRegistration,
+  lastProgressAt: number | undefined,
+): WebhookMapping {
   const messages: WebhookMessage[] = [];
   let throttle = lastProgressAt;
   for (const event of events) {
@@ -108,7 +120,14 @@ function withPiece<B extends { data: object }>(body: B, piece: PartialPiece | un
   return piece ? { ...body, data: { ...body.data, piece } } : body;
 }
 
-function webhookBody(record: TaskRecord, type: WebhookEventType, at: number, status: TaskStatus, statusMessage: string | undefined, progress: Progress | undefined) {
+function webhookBody(
+  record: TaskRecord,
+  type: WebhookEventType,
+  at: number,
+  status: TaskStatus,
+  statusMessage: string | undefined,
+  progress: Progress | undefined,
+) {
   const { correlationId, baseUrl } = record.meta;
   return {
     type,

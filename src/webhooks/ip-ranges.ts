@@ -76,7 +76,12 @@ export function classifyIpv4(ip: number[]): AddressClass {
   return "public";
 }
 
-const embeddedV4 = (g: number[]): number[] => [(g[6] ?? 0) >> 8, (g[6] ?? 0) & 255, (g[7] ?? 0) >> 8, (g[7] ?? 0) & 255];
+const embeddedV4 = (g: number[]): number[] => [
+  (g[6] ?? 0) >> 8,
+  (g[6] ?? 0) & 255,
+  (g[7] ?? 0) >> 8,
+  (g[7] ?? 0) & 255,
+];
 
 export function classifyIpv6(g: number[]): AddressClass {
   const [a = 0, b = 0] = g;

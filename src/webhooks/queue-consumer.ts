@@ -11,7 +11,6 @@ import { readSettings, type WebhookSettings } from "../config";
 import { webhookRetryDelaySeconds } from "./settings";
 import { isDeadLetterQueue } from "../queues/routing";
 
-
 const WebhookMessageSchema = z.object({
   v: z.literal(1),
   id: z.string().min(1).max(200),
@@ -33,7 +32,12 @@ export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env)
   await Promise.all(batch.messages.map((message) => handleMessage(message, env, settings, deadLetters)));
 }
 
-async function handleMessage(message: Message<unknown>, env: Env, settings: WebhookSettings, deadLetters: boolean): Promise<void> {
+async function handleMessage(
+  message: Message<unknown>,
+  env: Env,
+  settings: WebhookSettings,
+  deadLetters: boolean,
+): Promise<void> {
   const parsed = WebhookMessageSchema.safeParse(message.body);
   if (!parsed.success) {
     console.error("dropping malformed webhook message", message.id, parsed.error.message);
@@ -46,7 +50,10 @@ async function handleMessage(message: Message<unknown>, env: Env, settings: Webh
     try {
       // Bounded: a busy or unreachable task object must not hold up the delivery decision.
       const logged = env.TASKS.getByName(taskObjectName(hook.principal, hook.taskId)).appendLog(level, text);
-      await Promise.race([logged, new Promise((_, reject) => setTimeout(() => reject(new Error("appendLog timed out")), LOG_TIMEOUT_MS))]);
+      await Promise.race([
+        logged,
+        new Promise((_, reject) => setTimeout(() => reject(new Error("appendLog timed out")), LOG_TIMEOUT_MS)),
+      ]);
     } catch (error) {
       console.error("could not record webhook attempt on the task", hook.taskId, error);
     }
@@ -62,19 +69,28 @@ async function handleMessage(message: Message<unknown>, env: Env, settings: Webh
   const max = settings.maxAttempts;
   const outcome = await attemptDelivery(hook, settings);
   if (outcome.ok) {
-    await log("info", `${what}: delivered on attempt ${attempt} of ${max} (HTTP ${outcome.status} in ${outcome.ms} ms).`);
+    await log(
+      "info",
+      `${what}: delivered on attempt ${attempt} of ${max} (HTTP ${outcome.status} in ${outcome.ms} ms).`,
+    );
     message.ack();
     return;
   }
   if (outcome.permanent || attempt >= max) {
     const why = outcome.permanent ? "it cannot succeed" : `all ${max} attempts failed`;
     console.error("webhook given up", hook.taskId, hook.id, outcome.detail);
-    await log("error", `${what}: attempt ${attempt} of ${max} failed: ${outcome.detail}. Given up because ${why}; the event was not delivered.`);
+    await log(
+      "error",
+      `${what}: attempt ${attempt} of ${max} failed: ${outcome.detail}. Given up because ${why}; the event was not delivered.`,
+    );
     message.ack();
     return;
   }
   const delaySeconds = webhookRetryDelaySeconds(attempt, settings.retryBaseSeconds);
-  await log("warning", `${what}: attempt ${attempt} of ${max} failed: ${outcome.detail}. Retrying in ${delaySeconds} s.`);
+  await log(
+    "warning",
+    `${what}: attempt ${attempt} of ${max} failed: ${outcome.detail}. Retrying in ${delaySeconds} s.`,
+  );
   message.retry({ delaySeconds });
 }
 

@@ -28,16 +28,27 @@ const HELP = `Expected { "url": "https://…", "events"?: ["working", "progress"
 
 export function parseWebhookRegistration(raw: unknown, settings: WebhookSettings): RegistrationCheck {
   if (settings.secret === undefined) {
-    return { ok: false, message: "Webhooks are not available: this server has no WEBHOOK_SECRET configured to sign them. Drop the mcp-task-worker/webhook _meta key, or ask the operator to set WEBHOOK_SECRET." };
+    return {
+      ok: false,
+      message:
+        "Webhooks are not available: this server has no WEBHOOK_SECRET configured to sign them. Drop the mcp-task-worker/webhook _meta key, or ask the operator to set WEBHOOK_SECRET.",
+    };
   }
   if (!decodeWebhookSecret(settings.secret)) {
-    return { ok: false, message: "Webhooks are not available: the server's WEBHOOK_SECRET is not whsec_<base64>. Ask the operator to fix it." };
+    return {
+      ok: false,
+      message:
+        "Webhooks are not available: the server's WEBHOOK_SECRET is not whsec_<base64>. Ask the operator to fix it.",
+    };
   }
   const parsed = WebhookRegistrationSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? ` at "${issue.path.join(".")}"` : "";
-    return { ok: false, message: `Invalid _meta["mcp-task-worker/webhook"]${where}: ${issue?.message ?? "malformed"}. ${HELP}` };
+    return {
+      ok: false,
+      message: `Invalid _meta["mcp-task-worker/webhook"]${where}: ${issue?.message ?? "malformed"}. ${HELP}`,
+    };
   }
   const destination = checkDestination(parsed.data.url, settings);
   if (!destination.ok) return { ok: false, message: `Webhook URL refused: ${destination.reason}.` };

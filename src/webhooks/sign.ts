@@ -24,14 +24,28 @@ function toBase64(bytes: ArrayBuffer): string {
 }
 
 /** `v1,<base64 signature>` over `${id}.${timestamp}.${body}`. */
-export async function signPayload(key: Uint8Array, id: string, timestampSeconds: number, body: string): Promise<string> {
+export async function signPayload(
+  key: Uint8Array,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Promise<string> {
   const cryptoKey = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  const mac = await crypto.subtle.sign("HMAC", cryptoKey, new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`));
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    cryptoKey,
+    new TextEncoder().encode(`${id}.${timestampSeconds}.${body}`),
+  );
   return `v1,${toBase64(mac)}`;
 }
 
 /** The three Standard Webhooks headers for one delivery attempt, plus the JSON content type. */
-export async function webhookHeaders(key: Uint8Array, id: string, body: string, now = Date.now()): Promise<Record<string, string>> {
+export async function webhookHeaders(
+  key: Uint8Array,
+  id: string,
+  body: string,
+  now = Date.now(),
+): Promise<Record<string, string>> {
   const timestamp = Math.floor(now / 1000);
   return {
     "content-type": "application/json",

@@ -31,7 +31,10 @@ export const webhookObserver: TaskObserver = async ({ env, record, events }) => 
         // Record the loss on the task itself (a call back into this object), so it is never silent.
         const ids = messages.map((m) => m.id).join(", ");
         console.error("webhook enqueue failed", record.taskId, ids, error);
-        await env.TASKS.getByName(taskObjectName(record.principal, record.taskId)).appendLog("error", `Webhook events ${ids} could not be queued for delivery: ${String(error)}`);
+        await env.TASKS.getByName(taskObjectName(record.principal, record.taskId)).appendLog(
+          "error",
+          `Webhook events ${ids} could not be queued for delivery: ${String(error)}`,
+        );
         return;
       }
     }

@@ -67,7 +67,11 @@ export function toResult(output: unknown): JsonObject {
   return { content: [{ type: "text", text: typeof output === "string" ? output : (JSON.stringify(output) ?? "") }] };
 }
 
-const QuestionSchema = z.object({ key: z.string(), message: z.string(), requestedSchema: z.record(z.string(), z.unknown()) });
+const QuestionSchema = z.object({
+  key: z.string(),
+  message: z.string(),
+  requestedSchema: z.record(z.string(), z.unknown()),
+});
 function asQuestion(raw: unknown): AskedQuestion | string {
   const parsed = QuestionSchema.safeParse(raw);
   if (!parsed.success) return "a question must be { key, message, requestedSchema }";

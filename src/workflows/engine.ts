@@ -11,8 +11,17 @@ import { readSettings } from "../config";
 import { answerStepName, noteStepName, type JobHost, type RunOutcome } from "../core";
 import type { ToolEngine } from "../jobs/runner";
 import { nextMove, type EngineView, type RunView, type StatusView } from "./decide";
-import { answerEventType, ERROR_NOTE, INSTANCE_STEP, instanceIdFor, NUDGE_EVENT, OUTPUT_NOTE, questionNote, sentStep, type TaskWorkflowParams } from "./names";
-
+import {
+  answerEventType,
+  ERROR_NOTE,
+  INSTANCE_STEP,
+  instanceIdFor,
+  NUDGE_EVENT,
+  OUTPUT_NOTE,
+  questionNote,
+  sentStep,
+  type TaskWorkflowParams,
+} from "./names";
 
 /** The binding of the Workflow a tool runs on, from the Worker's env. */
 export type WorkflowBinding = (env: Env) => Workflow<TaskWorkflowParams>;
@@ -31,17 +40,32 @@ function readView(host: JobHost): EngineView {
   for (let n = 1; ; n++) {
     const asked = note(questionNote(n));
     if (asked === undefined) break;
-    const key = typeof asked === "object" && asked !== null && "key" in asked && typeof asked.key === "string" ? asked.key : "";
+    const key =
+      typeof asked === "object" && asked !== null && "key" in asked && typeof asked.key === "string" ? asked.key : "";
     const answer = AnswerSchema.safeParse(host.loadStep(answerStepName(key))?.value);
-    questions.push({ n, asked, ...(answer.success && { answer: answer.data }), sent: host.loadStep(sentStep(n)) !== undefined });
+    questions.push({
+      n,
+      asked,
+      ...(answer.success && { answer: answer.data }),
+      sent: host.loadStep(sentStep(n)) !== undefined,
+    });
   }
   const output = note(OUTPUT_NOTE);
   const error = note(ERROR_NOTE);
-  return { created: host.loadStep(INSTANCE_STEP) !== undefined, questions, ...(output !== undefined && { output }), ...(error !== undefined && { error }) };
+  return {
+    created: host.loadStep(INSTANCE_STEP) !== undefined,
+    questions,
+    ...(output !== undefined && { output }),
+    ...(error !== undefined && { error }),
+  };
 }
 
 /** Creates the instance; one that exists already (a run died after creating it) is taken as is. */
-async function ensureInstance(workflow: Workflow<TaskWorkflowParams>, id: string, params: TaskWorkflowParams): Promise<void> {
+async function ensureInstance(
+  workflow: Workflow<TaskWorkflowParams>,
+  id: string,
+  params: TaskWorkflowParams,
+): Promise<void> {
   try {
     await workflow.create({ id, params });
   } catch (error) {
@@ -50,15 +74,21 @@ async function ensureInstance(workflow: Workflow<TaskWorkflowParams>, id: string
   }
 }
 
-const statusView = ({ status, output, error }: InstanceStatus): StatusView => ({ status, ...(output !== undefined && { output }), ...(error && { error: { message: error.message } }) });
+const statusView = ({ status, output, error }: InstanceStatus): StatusView => ({
+  status,
+  ...(output !== undefined && { output }),
+  ...(error && { error: { message: error.message } }),
+});
 
 export function workflowEngine(binding: WorkflowBinding, inputSchema: z.ZodObject): ToolEngine {
   return {
     async runSlice(args, host, env): Promise<RunOutcome> {
       const { principal, taskId } = host;
-      if (principal === undefined) return { kind: "failed", message: "A Workflow-backed tool runs only as a task.", permanent: true };
+      if (principal === undefined)
+        return { kind: "failed", message: "A Workflow-backed tool runs only as a task.", permanent: true };
       const input = inputSchema.safeParse(args);
-      if (!input.success) return { kind: "failed", message: `Invalid arguments: ${input.error.message}`, permanent: true };
+      if (!input.success)
+        return { kind: "failed", message: `Invalid arguments: ${input.error.message}`, permanent: true };
       const workflow = binding(env);
       const id = instanceIdFor(taskId);
       const { workflowCheckMs, workflowNudge } = readSettings(env);
@@ -86,12 +116,18 @@ export function workflowEngine(binding: WorkflowBinding, inputSchema: z.ZodObjec
       } catch (error) {
         if (host.signal.aborted) return { kind: "aborted" };
         // Retried with the job's backoff (JOB_MAX_ATTEMPTS): the binding may be briefly unreachable.
-        return { kind: "failed", message: `The Workflow could not be reached: ${error instanceof Error ? error.message : String(error)}`, permanent: false };
+        return {
+          kind: "failed",
+          message: `The Workflow could not be reached: ${error instanceof Error ? error.message : String(error)}`,
+          permanent: false,
+        };
       }
     },
 
     async stop(env, taskId) {
-      const instance = await binding(env).get(instanceIdFor(taskId)).catch(() => undefined);
+      const instance = await binding(env)
+        .get(instanceIdFor(taskId))
+        .catch(() => undefined);
       if (!instance) return; // never created
       const { status } = await instance.status();
       if (status !== "complete" && status !== "errored" && status !== "terminated") await instance.terminate();

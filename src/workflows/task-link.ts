@@ -7,7 +7,15 @@
  */
 import type { WorkflowStep, WorkflowStepConfig } from "cloudflare:workers";
 import { NonRetryableError } from "cloudflare:workflows";
-import { questionProblem, type PartialBlock, type InputAnswer, type InputQuestion, type EngineReport, type ReportReply, type LogLevel } from "../core";
+import {
+  questionProblem,
+  type PartialBlock,
+  type InputAnswer,
+  type InputQuestion,
+  type EngineReport,
+  type ReportReply,
+  type LogLevel,
+} from "../core";
 import { answerEventType, questionNote } from "./names";
 
 /** The task's Durable Object, as the Workflow reaches it. */
@@ -44,7 +52,9 @@ export class TaskLink {
 
   /** Progress of the task (values must increase; a repeat after a replay is dropped, so it is safe outside a step). */
   async progress(done: number, total?: number, message?: string): Promise<void> {
-    await this.send({ progress: progressOf({ done, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }) });
+    await this.send({
+      progress: progressOf({ done, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
+    });
   }
 
   /** A log line in the task's event log. Outside a step it is sent again when the Workflow replays; inside one it is not. */
@@ -89,10 +99,19 @@ export class TaskLink {
     if (problem !== undefined) throw new NonRetryableError(`task.ask: ${problem}.`);
     const n = ++this.asked;
     const expiresAt = await this.workflowStep.do(`mcp: ask ${key}`, async () => {
-      const reply = await this.send({ note: { name: questionNote(n), value: { key, message: question.message, requestedSchema: question.requestedSchema } }, wake: true });
+      const reply = await this.send({
+        note: {
+          name: questionNote(n),
+          value: { key, message: question.message, requestedSchema: question.requestedSchema },
+        },
+        wake: true,
+      });
       return reply.expiresAt;
     });
-    const event = await this.workflowStep.waitForEvent<InputAnswer>(`mcp: answer ${key}`, { type: answerEventType(n), timeout: Math.max(1000, expiresAt - Date.now()) + EXPIRY_GRACE_MS });
+    const event = await this.workflowStep.waitForEvent<InputAnswer>(`mcp: answer ${key}`, {
+      type: answerEventType(n),
+      timeout: Math.max(1000, expiresAt - Date.now()) + EXPIRY_GRACE_MS,
+    });
     return event.payload;
   }
 
@@ -102,10 +121,18 @@ export class TaskLink {
     const refused = reply.state === "live" ? reply.refused : undefined;
     if (refused !== undefined) throw new NonRetryableError(`task.publish: ${refused}`);
     if (reply.state !== "live") {
-      throw new NonRetryableError(reply.state === "ended" ? "The task has ended (cancelled or failed), so its Workflow stops." : "The task is gone (its ttl ran out), so its Workflow stops.");
+      throw new NonRetryableError(
+        reply.state === "ended"
+          ? "The task has ended (cancelled or failed), so its Workflow stops."
+          : "The task is gone (its ttl ran out), so its Workflow stops.",
+      );
     }
     return reply;
   }
 }
 
-const progressOf = ({ done, total, message }: ProgressReport) => ({ progress: done, ...(total !== undefined && { total }), ...(message !== undefined && { message }) });
+const progressOf = ({ done, total, message }: ProgressReport) => ({
+  progress: done,
+  ...(total !== undefined && { total }),
+  ...(message !== undefined && { message }),
+});

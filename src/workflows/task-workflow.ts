@@ -39,10 +39,16 @@ export abstract class TaskWorkflow<Input> extends WorkflowEntrypoint<Env, TaskWo
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       // Best effort: the engine also reads the instance's error when it checks back.
-      await step.do("mcp: report the error", async () => (await stub.report({ note: { name: ERROR_NOTE, value: { message } }, wake: true })).state);
+      await step.do(
+        "mcp: report the error",
+        async () => (await stub.report({ note: { name: ERROR_NOTE, value: { message } }, wake: true })).state,
+      );
       throw error;
     }
-    await step.do("mcp: report the result", async () => (await stub.report({ note: { name: OUTPUT_NOTE, value: result }, wake: true })).state);
+    await step.do(
+      "mcp: report the result",
+      async () => (await stub.report({ note: { name: OUTPUT_NOTE, value: result }, wake: true })).state,
+    );
     return result;
   }
 }

@@ -26,15 +26,14 @@ export const LONG_SAID = new RegExp(`Countdown of ${LONG_SECONDS} s finished\\.`
 
 export const DEPLOY = { service: "api", version: "v2" };
 /** deploy answered at once by a headless client: the words say no person saw or answered the question… */
-export const DEPLOY_NO_PERSON =
-  new RegExp(
-    [
-      String.raw`\b(no one|nobody|no person)\b[^.]*\b(saw|seen|see|read|answer(ed)?|confirm(ed)?|asked)\b`,
-      String.raw`\b(on its own|by itself|automatically)\b`,
-      String.raw`\bcould not (ask|be asked|show)\b`,
-    ].join("|"),
-    "i",
-  );
+export const DEPLOY_NO_PERSON = new RegExp(
+  [
+    String.raw`\b(no one|nobody|no person)\b[^.]*\b(saw|seen|see|read|answer(ed)?|confirm(ed)?|asked)\b`,
+    String.raw`\b(on its own|by itself|automatically)\b`,
+    String.raw`\bcould not (ask|be asked|show)\b`,
+  ].join("|"),
+  "i",
+);
 /** …and never that a person declined, which is not what happened. */
 export const DEPLOY_PERSON_DECLINED = /\bthe person declined\b/i;
 /** A client that cannot ask at all gets the waiting fallback: the question waits for a person. */

@@ -62,7 +62,13 @@ async function polling(name: string, saw: InteractiveSaw): Promise<{ tasksGet: n
 
 describe.skipIf(noTmux !== undefined)("interactive claude (tmux)", () => {
   it("backgrounds countdown and hands the model its result sentence when it ends", async ({ expect }) => {
-    const saw = await interactiveTurn("countdown", api, home, { tool: "countdown", input: expected.COUNTDOWN }, "Count down 3 seconds.").catch((e: unknown) => failWithLogs(server, e));
+    const saw = await interactiveTurn(
+      "countdown",
+      api,
+      home,
+      { tool: "countdown", input: expected.COUNTDOWN },
+      "Count down 3 seconds.",
+    ).catch((e: unknown) => failWithLogs(server, e));
     expect(saw.immediate).toMatch(expected.BACKGROUNDED);
     expect(saw.notification.status).toBe("completed");
     expect(expected.readable(saw.notification.result)).toMatch(expected.COUNTDOWN_SAID);
@@ -70,15 +76,31 @@ describe.skipIf(noTmux !== undefined)("interactive claude (tmux)", () => {
   });
 
   it("polls a 90 s countdown little and still hands the model its end promptly", async ({ expect }) => {
-    const saw = await interactiveTurn("countdown-90", api, home, { tool: "countdown", input: expected.POLL_LONG_COUNTDOWN }, "Count down 90 seconds.", { endTimeoutMs: 150_000 }).catch((e: unknown) => failWithLogs(server, e));
+    const saw = await interactiveTurn(
+      "countdown-90",
+      api,
+      home,
+      { tool: "countdown", input: expected.POLL_LONG_COUNTDOWN },
+      "Count down 90 seconds.",
+      { endTimeoutMs: 150_000 },
+    ).catch((e: unknown) => failWithLogs(server, e));
     const { tasksGet, endSeenMs } = await polling("countdown-90", saw);
     expect(saw.notification.status).toBe("completed");
     expect.soft(tasksGet).toBeLessThanOrEqual(expected.POLL_MAX_TASKS_GET_LONG);
     expect.soft(endSeenMs).toBeLessThanOrEqual(expected.END_SEEN_MS_LONG);
   }, 240_000);
 
-  it("asks deploy's question as a form and, answered yes, hands the model deploy's own result sentence", async ({ expect }) => {
-    const saw = await interactiveTurn("deploy", api, home, { tool: "deploy", input: expected.DEPLOY }, "Deploy api v2.", { meanwhile: answerYes }).catch((e: unknown) => failWithLogs(server, e));
+  it("asks deploy's question as a form and, answered yes, hands the model deploy's own result sentence", async ({
+    expect,
+  }) => {
+    const saw = await interactiveTurn(
+      "deploy",
+      api,
+      home,
+      { tool: "deploy", input: expected.DEPLOY },
+      "Deploy api v2.",
+      { meanwhile: answerYes },
+    ).catch((e: unknown) => failWithLogs(server, e));
     expect(saw.immediate).toMatch(expected.BACKGROUNDED);
     expect(saw.notification.status).toBe("completed");
     expect(expected.readable(saw.notification.result)).toMatch(expected.DEPLOY_DONE);

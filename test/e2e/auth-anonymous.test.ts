@@ -14,14 +14,22 @@ describe("no auth configured", () => {
   it("serves anonymous requests addressed to a loopback host", async ({ expect }) => {
     expect((await rpc(closed.url, JSON.parse(body))).status).toBe(200);
     for (const host of [`localhost:${closed.port}`, `127.0.0.1:${closed.port}`, `[::1]:${closed.port}`]) {
-      const reply = await rawRequest(`${closed.url}/mcp`, { method: "POST", headers: { ...headers, Host: host }, body });
+      const reply = await rawRequest(`${closed.url}/mcp`, {
+        method: "POST",
+        headers: { ...headers, Host: host },
+        body,
+      });
       expect(reply.status, host).toBe(200);
     }
   });
 
   it("refuses any other host with a message that says how to configure auth", async ({ expect }) => {
     for (const host of ["mcp.example.com", `evil.example:${closed.port}`]) {
-      const reply = await rawRequest(`${closed.url}/mcp`, { method: "POST", headers: { ...headers, Host: host }, body });
+      const reply = await rawRequest(`${closed.url}/mcp`, {
+        method: "POST",
+        headers: { ...headers, Host: host },
+        body,
+      });
       expect(reply.status, host).toBe(403);
       const error = JSON.parse(reply.text) as { error: string; message: string };
       expect(error.error).toBe("auth_not_configured");

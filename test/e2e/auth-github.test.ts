@@ -18,7 +18,16 @@ beforeAll(async () => {
   github = await startGitHubStandIn();
 });
 // Its settings name the stand-in's port, so the server is this file's own, started after the stand-in.
-const server = ownServer(() => ({ vars: { AUTH_MODE: "oauth", OAUTH_IDENTITY_PROVIDER: "github", GITHUB_CLIENT_ID: github.clientId, GITHUB_CLIENT_SECRET: github.clientSecret, GITHUB_URL: github.webUrl, GITHUB_API_URL: github.apiUrl } }));
+const server = ownServer(() => ({
+  vars: {
+    AUTH_MODE: "oauth",
+    OAUTH_IDENTITY_PROVIDER: "github",
+    GITHUB_CLIENT_ID: github.clientId,
+    GITHUB_CLIENT_SECRET: github.clientSecret,
+    GITHUB_URL: github.webUrl,
+    GITHUB_API_URL: github.apiUrl,
+  },
+}));
 
 afterAll(async () => {
   await github?.close();
@@ -46,7 +55,13 @@ async function registerClient(): Promise<string> {
   const registered = await fetch(`${server.url}/oauth/register`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ client_name: "e2e <script>", redirect_uris: [redirectUri], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] }),
+    body: JSON.stringify({
+      client_name: "e2e <script>",
+      redirect_uris: [redirectUri],
+      token_endpoint_auth_method: "none",
+      grant_types: ["authorization_code"],
+      response_types: ["code"],
+    }),
   });
   if (registered.status !== 201) throw new Error(`register: ${registered.status} ${await registered.text()}`);
   return ((await registered.json()) as { client_id: string }).client_id;
@@ -65,7 +80,15 @@ async function openConsent(): Promise<Started> {
   const clientId = await registerClient();
   const verifier = base64url(randomBytes(32));
   const authorize = new URL(`${server.url}/authorize`);
-  const params = { response_type: "code", client_id: clientId, redirect_uri: redirectUri, code_challenge: base64url(createHash("sha256").update(verifier).digest()), code_challenge_method: "S256", state: "st", resource: `${server.url}/mcp` };
+  const params = {
+    response_type: "code",
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    code_challenge: base64url(createHash("sha256").update(verifier).digest()),
+    code_challenge_method: "S256",
+    state: "st",
+    resource: `${server.url}/mcp`,
+  };
   for (const [key, value] of Object.entries(params)) authorize.searchParams.set(key, value);
   const jar = new Jar();
   const page = jar.take(await fetch(authorize, { redirect: "manual" }));
@@ -78,7 +101,12 @@ async function openConsent(): Promise<Started> {
 
 /** Posts the consent form's answer. */
 const answer = (started: Started, decision: "approve" | "deny", cookie = started.jar.header()) =>
-  fetch(`${server.url}/authorize`, { method: "POST", redirect: "manual", headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie }, body: new URLSearchParams({ handle: started.handle, decision }) });
+  fetch(`${server.url}/authorize`, {
+    method: "POST",
+    redirect: "manual",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookie },
+    body: new URLSearchParams({ handle: started.handle, decision }),
+  });
 
 /** Approve, pass GitHub's page, come back to the callback: the client's redirect with a code. */
 async function signInWithGitHub(): Promise<{ started: Started; location: URL }> {
@@ -86,7 +114,12 @@ async function signInWithGitHub(): Promise<{ started: Started; location: URL }> 
   const toGitHub = started.jar.take(await answer(started, "approve"));
   if (toGitHub.status !== 302) throw new Error(`consent: ${toGitHub.status} ${await toGitHub.text()}`);
   const fromGitHub = await fetch(toGitHub.headers.get("Location") ?? "", { redirect: "manual" });
-  const callback = started.jar.take(await fetch(fromGitHub.headers.get("Location") ?? "", { redirect: "manual", headers: { Cookie: started.jar.header() } }));
+  const callback = started.jar.take(
+    await fetch(fromGitHub.headers.get("Location") ?? "", {
+      redirect: "manual",
+      headers: { Cookie: started.jar.header() },
+    }),
+  );
   if (callback.status !== 302) throw new Error(`callback: ${callback.status} ${await callback.text()}`);
   return { started, location: new URL(callback.headers.get("Location") ?? "") };
 }
@@ -95,21 +128,36 @@ async function exchange(started: Started, code: string): Promise<string> {
   const token = await fetch(`${server.url}/oauth/token`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: started.clientId, code_verifier: started.verifier, resource: `${server.url}/mcp` }),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri,
+      client_id: started.clientId,
+      code_verifier: started.verifier,
+      resource: `${server.url}/mcp`,
+    }),
   });
   if (token.status !== 200) throw new Error(`token: ${token.status} ${await token.text()}`);
   return ((await token.json()) as { access_token: string }).access_token;
 }
 
 describe("OAuth with GitHub as the identity provider", () => {
-  it("offers client ID metadata documents beside dynamic registration, and keeps the RFC 9728 document", async ({ expect }) => {
+  it("offers client ID metadata documents beside dynamic registration, and keeps the RFC 9728 document", async ({
+    expect,
+  }) => {
     const as = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json();
-    expect(as).toMatchObject({ issuer: server.url, client_id_metadata_document_supported: true, registration_endpoint: `${server.url}/oauth/register` });
+    expect(as).toMatchObject({
+      issuer: server.url,
+      client_id_metadata_document_supported: true,
+      registration_endpoint: `${server.url}/oauth/register`,
+    });
     const resource = await (await fetch(`${server.url}/.well-known/oauth-protected-resource/mcp`)).json();
     expect(resource).toMatchObject({ resource: `${server.url}/mcp`, authorization_servers: [server.url] });
   });
 
-  it("asks for consent first, naming the client (escaped) and where the tokens go, in a page that cannot be framed", async ({ expect }) => {
+  it("asks for consent first, naming the client (escaped) and where the tokens go, in a page that cannot be framed", async ({
+    expect,
+  }) => {
     const { page } = await openConsent();
     expect(page).toContain("e2e &lt;script&gt;");
     expect(page).not.toContain("e2e <script>");
@@ -124,15 +172,32 @@ describe("OAuth with GitHub as the identity provider", () => {
     expect(location.searchParams.get("state")).toBe("st");
     const code = location.searchParams.get("code") ?? "";
     const octocat = { Authorization: `Bearer ${await exchange(started, code)}` };
-    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, task: {} } }, { headers: octocat });
+    const created = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "countdown", arguments: { seconds: 1 }, task: {} },
+      },
+      { headers: octocat },
+    );
     const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
 
     // Another GitHub user is another principal: the task is not theirs.
     github.user = { id: 9001, login: "hubot" };
     const other = await signInWithGitHub();
-    const hubot = { Authorization: `Bearer ${await exchange(other.started, other.location.searchParams.get("code") ?? "")}` };
-    expect((await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } }, { headers: octocat })).body).toMatchObject({ result: { taskId } });
-    expect((await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } }, { headers: hubot })).body).toMatchObject({ error: { code: -32602 } });
+    const hubot = {
+      Authorization: `Bearer ${await exchange(other.started, other.location.searchParams.get("code") ?? "")}`,
+    };
+    expect(
+      (await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } }, { headers: octocat }))
+        .body,
+    ).toMatchObject({ result: { taskId } });
+    expect(
+      (await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } }, { headers: hubot }))
+        .body,
+    ).toMatchObject({ error: { code: -32602 } });
   });
 
   it("refuses a consent form posted without the browser's binding cookie (a forged form)", async ({ expect }) => {

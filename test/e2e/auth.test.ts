@@ -9,25 +9,40 @@ const bobDigest = createHash("sha256").update("tokB-secret").digest("hex");
 const alice = { Authorization: "Bearer tokA" };
 const bob = { Authorization: "Bearer tokB-secret" };
 const list = { jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} };
-const server = sharedServer({ API_KEYS: `alice:tokA,bob:sha256:${bobDigest}`, ALLOWED_ORIGINS: "https://app.example.com" });
+const server = sharedServer({
+  API_KEYS: `alice:tokA,bob:sha256:${bobDigest}`,
+  ALLOWED_ORIGINS: "https://app.example.com",
+});
 
 describe("API keys", () => {
   it("keeps /health open", async ({ expect }) => {
     expect((await fetch(`${server.url}/health`)).status).toBe(200);
   });
 
-  it("answers a request without a token with 401 and a Bearer challenge naming the resource metadata", async ({ expect }) => {
+  it("answers a request without a token with 401 and a Bearer challenge naming the resource metadata", async ({
+    expect,
+  }) => {
     const reply = await rpc(server.url, list);
     expect(reply.status).toBe(401);
-    expect(reply.headers.get("WWW-Authenticate")).toBe(`Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource"`);
+    expect(reply.headers.get("WWW-Authenticate")).toBe(
+      `Bearer resource_metadata="${server.url}/.well-known/oauth-protected-resource"`,
+    );
     expect(reply.body).toMatchObject({ error: "unauthorized" });
   });
 
   it("answers a wrong token, or another scheme, with 401 invalid_token", async ({ expect }) => {
-    for (const authorization of ["Bearer tokX", "Bearer tokA2", "Bearer ", "Basic YWxpY2U6dG9rQQ==", `Bearer sha256:${bobDigest}`]) {
+    for (const authorization of [
+      "Bearer tokX",
+      "Bearer tokA2",
+      "Bearer ",
+      "Basic YWxpY2U6dG9rQQ==",
+      `Bearer sha256:${bobDigest}`,
+    ]) {
       const reply = await rpc(server.url, list, { headers: { Authorization: authorization } });
       expect(reply.status, authorization).toBe(401);
-      expect(reply.headers.get("WWW-Authenticate"), authorization).toMatch(/^Bearer error="invalid_token".*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/);
+      expect(reply.headers.get("WWW-Authenticate"), authorization).toMatch(
+        /^Bearer error="invalid_token".*resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource"/,
+      );
     }
   });
 
@@ -61,7 +76,12 @@ describe("API keys", () => {
 
 describe("browsers", () => {
   it("refuses a foreign Origin with 403, before auth", async ({ expect }) => {
-    for (const origin of ["https://evil.example", "null", "http://app.example.com", "https://app.example.com.evil.example"]) {
+    for (const origin of [
+      "https://evil.example",
+      "null",
+      "http://app.example.com",
+      "https://app.example.com.evil.example",
+    ]) {
       const reply = await rpc(server.url, list, { headers: { ...alice, Origin: origin } });
       expect(reply.status, origin).toBe(403);
       expect(reply.body).toMatchObject({ error: "origin_not_allowed" });
@@ -83,27 +103,51 @@ describe("browsers", () => {
   it("answers a CORS preflight with exactly the MCP headers, without credentials", async ({ expect }) => {
     const response = await fetch(`${server.url}/mcp`, {
       method: "OPTIONS",
-      headers: { Origin: "https://app.example.com", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version" },
+      headers: {
+        Origin: "https://app.example.com",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type, mcp-protocol-version",
+      },
     });
     expect(response.status).toBe(204);
     expect(response.headers.get("Access-Control-Allow-Origin")).toBe("https://app.example.com");
-    expect(response.headers.get("Access-Control-Allow-Headers")).toBe("Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name");
+    expect(response.headers.get("Access-Control-Allow-Headers")).toBe(
+      "Content-Type, Authorization, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID, Mcp-Method, Mcp-Name",
+    );
     expect(response.headers.get("Access-Control-Allow-Methods")).toBe("GET, POST, DELETE, OPTIONS");
     expect(response.headers.get("Access-Control-Expose-Headers")).toBe("Mcp-Session-Id, WWW-Authenticate");
-    const foreign = await fetch(`${server.url}/mcp`, { method: "OPTIONS", headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" } });
+    const foreign = await fetch(`${server.url}/mcp`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+    });
     expect(foreign.status).toBe(403);
     expect(foreign.headers.get("Access-Control-Allow-Origin")).toBeNull();
   });
 
-  it("refuses a non-loopback Host on the local dev server (DNS rebinding), even with a valid token", async ({ expect }) => {
+  it("refuses a non-loopback Host on the local dev server (DNS rebinding), even with a valid token", async ({
+    expect,
+  }) => {
     const body = JSON.stringify(list);
     const headers = { ...alice, "Content-Type": "application/json", Accept: "application/json" };
-    for (const host of ["evil.example", `evil.example:${server.port}`, "192.168.1.10", `localhost.evil.example:${server.port}`]) {
-      const reply = await rawRequest(`${server.url}/mcp`, { method: "POST", headers: { ...headers, Host: host }, body });
+    for (const host of [
+      "evil.example",
+      `evil.example:${server.port}`,
+      "192.168.1.10",
+      `localhost.evil.example:${server.port}`,
+    ]) {
+      const reply = await rawRequest(`${server.url}/mcp`, {
+        method: "POST",
+        headers: { ...headers, Host: host },
+        body,
+      });
       expect(reply.status, host).toBe(421);
       expect(JSON.parse(reply.text)).toMatchObject({ error: "host_not_allowed" });
     }
-    const local = await rawRequest(`${server.url}/mcp`, { method: "POST", headers: { ...headers, Host: `localhost:${server.port}` }, body });
+    const local = await rawRequest(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { ...headers, Host: `localhost:${server.port}` },
+      body,
+    });
     expect(local.status).toBe(200);
   });
 });

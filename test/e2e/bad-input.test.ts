@@ -18,7 +18,12 @@ async function taskState(taskId: string) {
 }
 
 beforeAll(async () => {
-  const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } } });
+  const created = await rpc(server.url, {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } },
+  });
   const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
   await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } });
   earlier = { taskId, ...(await taskState(taskId)) };
@@ -36,7 +41,7 @@ const call = (params: unknown, method = "tools/call") => rpc(server.url, { jsonr
 
 describe("the HTTP envelope", () => {
   it("malformed JSON is a 400 parse error", async ({ expect }) => {
-    for (const body of ["{", "{\"jsonrpc\": \"2.0\", ", "not json", "\u0000"]) {
+    for (const body of ["{", '{"jsonrpc": "2.0", ', "not json", "\u0000"]) {
       const reply = await rpc(server.url, body, { raw: true });
       expect(reply.status).toBe(400);
       expect(errorOf(reply)).toMatchObject({ code: -32700 });
@@ -44,7 +49,17 @@ describe("the HTTP envelope", () => {
   });
 
   it("JSON that is not JSON-RPC 2.0 is a 400 invalid request", async ({ expect }) => {
-    const shapes: unknown[] = [{}, [], 42, "tools/list", null, { jsonrpc: "1.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: {}, method: "ping" }, { jsonrpc: "2.0", method: 5 }, Array.from({ length: 40 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" }))];
+    const shapes: unknown[] = [
+      {},
+      [],
+      42,
+      "tools/list",
+      null,
+      { jsonrpc: "1.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: {}, method: "ping" },
+      { jsonrpc: "2.0", method: 5 },
+      Array.from({ length: 40 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "ping" })),
+    ];
     for (const body of shapes) {
       const reply = await rpc(server.url, body);
       expect(reply.status, JSON.stringify(body).slice(0, 80)).toBe(400);
@@ -53,15 +68,31 @@ describe("the HTTP envelope", () => {
   });
 
   it("a batch with repeated ids, or initialize inside a batch, is refused", async ({ expect }) => {
-    const repeated = await rpc(server.url, [{ jsonrpc: "2.0", id: 1, method: "ping" }, { jsonrpc: "2.0", id: 1, method: "ping" }]);
+    const repeated = await rpc(server.url, [
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+      { jsonrpc: "2.0", id: 1, method: "ping" },
+    ]);
     expect(repeated.status).toBe(400);
     expect(errorOf(repeated).message).toMatch(/unique/);
-    const init = await rpc(server.url, [{ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } } }, { jsonrpc: "2.0", id: 2, method: "ping" }]);
+    const init = await rpc(server.url, [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "x", version: "1" } },
+      },
+      { jsonrpc: "2.0", id: 2, method: "ping" },
+    ]);
     expect(init.status).toBe(400);
   });
 
   it("oversized bodies are a 413, with or without Content-Length", async ({ expect }) => {
-    const big = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "x".repeat(MAX_BODY_BYTES) } } });
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "x".repeat(MAX_BODY_BYTES) } },
+    });
     const declared = await rpc(server.url, big, { raw: true });
     expect(declared.status).toBe(413);
     expect(errorOf(declared).message).toMatch(/larger than 4096 bytes/);
@@ -97,7 +128,11 @@ describe("the HTTP envelope", () => {
   });
 
   it("a body that is not UTF-8 is a 400", async ({ expect }) => {
-    const response = await fetch(`${server.url}/mcp`, { method: "POST", headers: { "Content-Type": "application/json", Accept: "application/json" }, body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]) });
+    const response = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]),
+    });
     expect(response.status).toBe(400);
   });
 });
@@ -151,7 +186,11 @@ describe("JSON-RPC requests", () => {
       expect(error.code, `${method} ${JSON.stringify(params).slice(0, 80)}`).toBe(-32602);
     }
     // A progress token that is neither string nor number breaks JSON-RPC request _meta itself.
-    const token = await call({ name: "countdown", arguments: { seconds: 1 }, _meta: { progressToken: { nested: true } } });
+    const token = await call({
+      name: "countdown",
+      arguments: { seconds: 1 },
+      _meta: { progressToken: { nested: true } },
+    });
     expect(token.status).toBe(400);
     expect(errorOf(token).code).toBe(-32600);
   });
@@ -180,7 +219,9 @@ describe("JSON-RPC requests", () => {
         await response.body?.cancel();
       }
     }
-    const badResume = await fetch(`${server.url}/tasks/${earlier.taskId}/events`, { headers: { "Last-Event-ID": "garbage" } });
+    const badResume = await fetch(`${server.url}/tasks/${earlier.taskId}/events`, {
+      headers: { "Last-Event-ID": "garbage" },
+    });
     expect(badResume.status).toBe(400);
   });
 });
@@ -190,7 +231,10 @@ describe("stored tasks", () => {
     const now = await taskState(earlier.taskId);
     expect(now.doc).toEqual(earlier.doc);
     expect(now.events).toEqual(earlier.events);
-    expect(now.doc).toMatchObject({ status: "completed", result: { content: [{ type: "text", text: "Countdown of 1 s finished." }] } });
+    expect(now.doc).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "Countdown of 1 s finished." }] },
+    });
   });
 
   it("the server is still healthy and no request ended in a 500", async ({ expect }) => {

@@ -15,7 +15,8 @@ beforeAll(async () => {
   bundle = await bundleSize();
 });
 
-const sourcesMatching = (pattern: RegExp): string[] => [...bundle.sources].filter(([source, bytes]) => bytes > 0 && pattern.test(source)).map(([source]) => source);
+const sourcesMatching = (pattern: RegExp): string[] =>
+  [...bundle.sources].filter(([source, bytes]) => bytes > 0 && pattern.test(source)).map(([source]) => source);
 
 describe("the Worker bundle", () => {
   it(`is at most ${GOAL_KIB} KiB gzip`, ({ expect }) => {
@@ -31,7 +32,12 @@ describe("the Worker bundle", () => {
   });
 
   it("carries the pages as text modules beside the script, not bundled into it (src/pages)", ({ expect }) => {
-    expect([...bundle.modules.keys()].filter((name) => name.endsWith(".html")).map((name) => name.replace(/^[0-9a-f]+-/, "")).sort()).toEqual(["console.html", "task-card.html"]);
+    expect(
+      [...bundle.modules.keys()]
+        .filter((name) => name.endsWith(".html"))
+        .map((name) => name.replace(/^[0-9a-f]+-/, ""))
+        .sort(),
+    ).toEqual(["console.html", "task-card.html"]);
     expect(sourcesMatching(/(^|\/)ui\//)).toEqual([]);
   });
 });

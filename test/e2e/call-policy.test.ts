@@ -40,45 +40,105 @@ async function countsOn(taskId: string, headers: Record<string, string>, seconds
 
 /** A 2025 session over raw HTTP (declaring no elicitation): its id. */
 async function rawSession(n: number): Promise<string> {
-  const init = await rpc(server.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }, { headers: as(n) });
+  const init = await rpc(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    },
+    { headers: as(n) },
+  );
   const sessionId = init.headers.get("Mcp-Session-Id") ?? "";
-  await rpc(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, { headers: { ...as(n), "Mcp-Session-Id": sessionId } });
+  await rpc(
+    server.url,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { headers: { ...as(n), "Mcp-Session-Id": sessionId } },
+  );
   return sessionId;
 }
 
-const cancelled = (requestId: unknown) => ({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId, reason: "user stopped it" } });
+const cancelled = (requestId: unknown) => ({
+  jsonrpc: "2.0",
+  method: "notifications/cancelled",
+  params: { requestId, reason: "user stopped it" },
+});
 
 describe("2026-07-28: a plain call of another call's task", () => {
   it("leaves the task running when its client disconnects", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
-    const taskId = await startModernTask(server.url, "countdown", { seconds: 120 }, { token: "t0", meta: { [KEY]: key } });
+    const taskId = await startModernTask(
+      server.url,
+      "countdown",
+      { seconds: 120 },
+      { token: "t0", meta: { [KEY]: key } },
+    );
     // The same call again, from a client without the Tasks extension: it follows the task the key names.
-    const stream = await openStream(server.url, "tools/call", { name: "countdown", arguments: { seconds: 120 } }, { token: "t0", meta: { [KEY]: key, progressToken: "p" } });
-    await vi.waitFor(() => expect(stream.messages.some((m) => m["method"] === "notifications/progress")).toBe(true), settle);
+    const stream = await openStream(
+      server.url,
+      "tools/call",
+      { name: "countdown", arguments: { seconds: 120 } },
+      { token: "t0", meta: { [KEY]: key, progressToken: "p" } },
+    );
+    await vi.waitFor(
+      () => expect(stream.messages.some((m) => m["method"] === "notifications/progress")).toBe(true),
+      settle,
+    );
     stream.close();
     await stream.ended;
     await countsOn(taskId, as(0), 3);
     await modern(server.url, "tasks/cancel", { taskId }, { capabilities: TASKS, token: "t0" });
   });
 
-  it("answers at once when the task waits for a person: the question to a client that can ask, else the link", async ({ expect }) => {
+  it("answers at once when the task waits for a person: the question to a client that can ask, else the link", async ({
+    expect,
+  }) => {
     const key = `k-${crypto.randomUUID()}`;
     const taskId = await startModernTask(server.url, "deploy", DEPLOY, { token: "t1", meta: { [KEY]: key } });
     await waitForStatus(server.url, taskId, "input_required", as(1));
-    const again = (capabilities: Record<string, unknown>) => modern(server.url, "tools/call", { name: "deploy", arguments: DEPLOY }, { token: "t1", capabilities, meta: { [KEY]: key } });
+    const again = (capabilities: Record<string, unknown>) =>
+      modern(
+        server.url,
+        "tools/call",
+        { name: "deploy", arguments: DEPLOY },
+        { token: "t1", capabilities, meta: { [KEY]: key } },
+      );
     expect(resultOf(await again({}))).toMatchObject({ structuredContent: { taskId, status: "input_required" } });
-    expect(resultOf(await again({ elicitation: {} }))).toMatchObject({ resultType: "input_required", inputRequests: { confirm: expect.anything() } });
+    expect(resultOf(await again({ elicitation: {} }))).toMatchObject({
+      resultType: "input_required",
+      inputRequests: { confirm: expect.anything() },
+    });
   });
 
   it("leaves it running when a multi round-trip retry of that call disconnects", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
     const taskId = await startModernTask(server.url, "deploy", DEPLOY, { token: "t8", meta: { [KEY]: key } });
     await waitForStatus(server.url, taskId, "input_required", as(8));
-    const asked = resultOf(await modern(server.url, "tools/call", { name: "deploy", arguments: DEPLOY }, { token: "t8", capabilities: { elicitation: {} }, meta: { [KEY]: key } }));
+    const asked = resultOf(
+      await modern(
+        server.url,
+        "tools/call",
+        { name: "deploy", arguments: DEPLOY },
+        { token: "t8", capabilities: { elicitation: {} }, meta: { [KEY]: key } },
+      ),
+    );
     // The retry answers (the rollout then takes 3 steps of about a second) and its client leaves mid-rollout.
-    const params = { name: "deploy", arguments: DEPLOY, requestState: String(asked["requestState"]), inputResponses: { confirm: YES } };
-    const stream = await openStream(server.url, "tools/call", params, { token: "t8", capabilities: { elicitation: {} }, meta: { progressToken: "r" } });
-    await vi.waitFor(() => expect(stream.messages.some((m) => m["method"] === "notifications/progress")).toBe(true), settle);
+    const params = {
+      name: "deploy",
+      arguments: DEPLOY,
+      requestState: String(asked["requestState"]),
+      inputResponses: { confirm: YES },
+    };
+    const stream = await openStream(server.url, "tools/call", params, {
+      token: "t8",
+      capabilities: { elicitation: {} },
+      meta: { progressToken: "r" },
+    });
+    await vi.waitFor(
+      () => expect(stream.messages.some((m) => m["method"] === "notifications/progress")).toBe(true),
+      settle,
+    );
     stream.close();
     await stream.ended;
     expect((await waitForStatus(server.url, taskId, "completed", as(8))).status).toBe("completed");
@@ -90,20 +150,36 @@ describe("2025-11-25: a plain call of another call's task", () => {
     const key = `k-${crypto.randomUUID()}`;
     const taskId = await startTask(server.url, "deploy", DEPLOY, as(2), { [KEY]: key });
     await waitForStatus(server.url, taskId, "input_required", as(2));
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "deploy", arguments: DEPLOY, _meta: { [KEY]: key } } }, { headers: as(2) });
+    const reply = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "deploy", arguments: DEPLOY, _meta: { [KEY]: key } },
+      },
+      { headers: as(2) },
+    );
     const messages = Array.isArray(reply.body) ? reply.body : [reply.body];
-    expect(messages.find((m: { id?: number }) => m.id === 5)).toMatchObject({ result: { structuredContent: { taskId, status: "input_required" } } });
+    expect(messages.find((m: { id?: number }) => m.id === 5)).toMatchObject({
+      result: { structuredContent: { taskId, status: "input_required" } },
+    });
   });
 });
 
 describe("2025-11-25: cancelling a plain call", () => {
   it("stops the call's task when the SDK v1 Client's AbortSignal fires", async ({ expect }) => {
     const client = new Client({ name: "abort", version: "1" }, { capabilities: {} });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: as(3) } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: as(3) } }),
+    );
     const controller = new AbortController();
     let progressed!: () => void;
     const firstProgress = new Promise<void>((resolve) => (progressed = resolve));
-    const call = client.callTool({ name: "countdown", arguments: { seconds: 120 } }, undefined, { signal: controller.signal, onprogress: () => progressed() });
+    const call = client.callTool({ name: "countdown", arguments: { seconds: 120 } }, undefined, {
+      signal: controller.signal,
+      onprogress: () => progressed(),
+    });
     await firstProgress;
     controller.abort("the user stopped it");
     await expect(call).rejects.toThrow();
@@ -113,10 +189,24 @@ describe("2025-11-25: cancelling a plain call", () => {
 
   it("stops the call's task on a raw notifications/cancelled sent while the call is open", async ({ expect }) => {
     const sessionId = await rawSession(4);
-    const headers = { ...as(4), "Mcp-Session-Id": sessionId, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: "countdown", arguments: { seconds: 120 }, _meta: { progressToken: "c" } } });
+    const headers = {
+      ...as(4),
+      "Mcp-Session-Id": sessionId,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    };
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 120 }, _meta: { progressToken: "c" } },
+    });
     const stream = await openSse(`${server.url}/mcp`, { method: "POST", headers, body });
-    for (let event = await stream.next(); event && !event.data.includes("notifications/progress"); event = await stream.next());
+    for (
+      let event = await stream.next();
+      event && !event.data.includes("notifications/progress");
+      event = await stream.next()
+    );
     const [task] = await tasksOf(4);
     // Another request id of the session names nothing open: the call goes on.
     expect((await rpc(server.url, cancelled(8), { headers })).status).toBe(202);
@@ -126,14 +216,31 @@ describe("2025-11-25: cancelling a plain call", () => {
     stream.drop();
   });
 
-  it("routes a long string request id, and answers a malformed one 202 without touching anything", async ({ expect }) => {
+  it("routes a long string request id, and answers a malformed one 202 without touching anything", async ({
+    expect,
+  }) => {
     const sessionId = await rawSession(7);
-    const headers = { ...as(7), "Mcp-Session-Id": sessionId, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const headers = {
+      ...as(7),
+      "Mcp-Session-Id": sessionId,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    };
     const id = "r".repeat(20_000);
-    const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: "countdown", arguments: { seconds: 120 }, _meta: { progressToken: "c" } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 120 }, _meta: { progressToken: "c" } },
+    });
     const stream = await openSse(`${server.url}/mcp`, { method: "POST", headers, body });
-    for (let event = await stream.next(); event && !event.data.includes("notifications/progress"); event = await stream.next());
-    for (const hostile of [{ x: 1 }, null, "r".repeat(19_999), 1e308]) expect((await rpc(server.url, cancelled(hostile), { headers })).status).toBeLessThan(500);
+    for (
+      let event = await stream.next();
+      event && !event.data.includes("notifications/progress");
+      event = await stream.next()
+    );
+    for (const hostile of [{ x: 1 }, null, "r".repeat(19_999), 1e308])
+      expect((await rpc(server.url, cancelled(hostile), { headers })).status).toBeLessThan(500);
     expect(await tasksOf(7)).toMatchObject([{ status: "working" }]);
     expect((await rpc(server.url, cancelled(id), { headers })).status).toBe(202);
     await vi.waitFor(async () => expect(await tasksOf(7)).toMatchObject([{ status: "cancelled" }]), settle);
@@ -144,9 +251,15 @@ describe("2025-11-25: cancelling a plain call", () => {
     const sessionId = await rawSession(5);
     const headers = { ...as(5), "Mcp-Session-Id": sessionId };
     // deploy asks at once, and this session cannot be asked: the call answers with the link that shows the question.
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "deploy", arguments: DEPLOY } }, { headers });
+    const reply = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "deploy", arguments: DEPLOY } },
+      { headers },
+    );
     const messages = Array.isArray(reply.body) ? reply.body : [reply.body];
-    expect(messages.find((m: { id?: number }) => m.id === 3)).toMatchObject({ result: { structuredContent: { status: "input_required" } } });
+    expect(messages.find((m: { id?: number }) => m.id === 3)).toMatchObject({
+      result: { structuredContent: { status: "input_required" } },
+    });
     // As OpenCode does after every answer.
     expect((await rpc(server.url, cancelled(3), { headers })).status).toBe(202);
     expect(await tasksOf(5)).toMatchObject([{ status: "input_required" }]);
@@ -156,8 +269,18 @@ describe("2025-11-25: cancelling a plain call", () => {
     const key = `k-${crypto.randomUUID()}`;
     const taskId = await startTask(server.url, "countdown", { seconds: 120 }, as(6), { [KEY]: key });
     const sessionId = await rawSession(6);
-    const headers = { ...as(6), "Mcp-Session-Id": sessionId, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "countdown", arguments: { seconds: 120 }, _meta: { [KEY]: key } } });
+    const headers = {
+      ...as(6),
+      "Mcp-Session-Id": sessionId,
+      "Content-Type": "application/json",
+      Accept: "application/json, text/event-stream",
+    };
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 120 }, _meta: { [KEY]: key } },
+    });
     const stream = await openSse(`${server.url}/mcp`, { method: "POST", headers, body });
     // Its priming event: the call follows the task (whose progress goes to the call that started it).
     expect((await stream.next())?.data).toBe("");

@@ -23,8 +23,13 @@ afterAll(async () => {
   await client?.close();
 });
 
-const call = async (name: string, args: Record<string, unknown>): Promise<ToolReply> => (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply;
-const textOf = (reply: ToolReply): string => reply.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+const call = async (name: string, args: Record<string, unknown>): Promise<ToolReply> =>
+  (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply;
+const textOf = (reply: ToolReply): string =>
+  reply.content
+    .filter((c) => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
 
 /** What the model does with a task link: pull the taskId out of the resource_link. */
 function taskIdFrom(reply: ToolReply): string {

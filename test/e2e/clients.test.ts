@@ -38,7 +38,8 @@ interface ToolReply {
   isError?: boolean;
   structuredContent?: { status?: string };
 }
-const textOf = (reply: ToolReply) => reply.content.flatMap((c) => (c.type === "text" && c.text ? [c.text] : [])).join("\n");
+const textOf = (reply: ToolReply) =>
+  reply.content.flatMap((c) => (c.type === "text" && c.text ? [c.text] : [])).join("\n");
 
 describe("mcp-remote 0.15.1 (Claude Desktop's bridge)", () => {
   let client: Client;
@@ -60,11 +61,15 @@ describe("mcp-remote 0.15.1 (Claude Desktop's bridge)", () => {
     await client?.close();
   });
 
-  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply;
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply;
 
   it("lists the tools over stdio", async ({ expect }) => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name), bridgeLog).toEqual(expect.arrayContaining(["countdown", "batch_process", "task_status", "task_result"]));
+    expect(
+      tools.map((t) => t.name),
+      bridgeLog,
+    ).toEqual(expect.arrayContaining(["countdown", "batch_process", "task_status", "task_result"]));
   });
 
   it("calls countdown and gets its result inline", async ({ expect }) => {
@@ -72,24 +77,35 @@ describe("mcp-remote 0.15.1 (Claude Desktop's bridge)", () => {
     expect(reply.content, bridgeLog).toEqual([{ type: "text", text: "Countdown of 2 s finished." }]);
   });
 
-  it("gets the check-back link for a call longer than the inline budget, and finishes it with task_status and task_result", async ({ expect }) => {
+  it("gets the check-back link for a call longer than the inline budget, and finishes it with task_status and task_result", async ({
+    expect,
+  }) => {
     const first = await call("countdown", { seconds: 10 });
     const link = first.content.find((c) => c.type === "resource_link");
     const taskId = /^task:\/\/([0-9a-f]{32})$/.exec(link?.uri ?? "")?.[1];
     expect(taskId, JSON.stringify(first)).toBeDefined();
     expect(textOf(first)).toContain("task_result");
-    await vi.waitFor(async () => expect((await call("task_status", { taskId })).structuredContent?.status).toBe("completed"), { timeout: 60_000, interval: 1000 });
-    expect((await call("task_result", { taskId })).content).toEqual([{ type: "text", text: "Countdown of 10 s finished." }]);
+    await vi.waitFor(
+      async () => expect((await call("task_status", { taskId })).structuredContent?.status).toBe("completed"),
+      { timeout: 60_000, interval: 1000 },
+    );
+    expect((await call("task_result", { taskId })).content).toEqual([
+      { type: "text", text: "Countdown of 10 s finished." },
+    ]);
   });
 });
 
 /** Runs the Inspector's CLI mode; its stdout is the JSON result. */
 function inspector(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [INSPECTOR, "--cli", `${server.url}/mcp`, "--transport", "http", ...args, "--header", AUTH_HEADER], {
-      env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, "inspector-catalog.json") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(
+      process.execPath,
+      [INSPECTOR, "--cli", `${server.url}/mcp`, "--transport", "http", ...args, "--header", AUTH_HEADER],
+      {
+        env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, "inspector-catalog.json") },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -111,15 +127,32 @@ describe("MCP Inspector 2.12.0 --cli", () => {
   it("calls countdown with a tool argument", async ({ expect }) => {
     const run = await inspector(["--method", "tools/call", "--tool-name", "countdown", "--tool-arg", "seconds=2"]);
     expect(run.code, run.stderr).toBe(0);
-    expect((JSON.parse(run.stdout) as ToolReply).content).toEqual([{ type: "text", text: "Countdown of 2 s finished." }]);
+    expect((JSON.parse(run.stdout) as ToolReply).content).toEqual([
+      { type: "text", text: "Countdown of 2 s finished." },
+    ]);
   });
 
   it("--protocol-era modern speaks 2026-07-28 (results carry resultType)", async ({ expect }) => {
     const listed = await inspector(["--method", "tools/list", "--protocol-era", "modern"]);
     expect(listed.code, listed.stderr).toBe(0);
-    expect((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain("build_report");
-    const run = await inspector(["--method", "tools/call", "--tool-name", "countdown", "--tool-arg", "seconds=1", "--protocol-era", "modern"]);
+    expect((JSON.parse(listed.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name)).toContain(
+      "build_report",
+    );
+    const run = await inspector([
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "countdown",
+      "--tool-arg",
+      "seconds=1",
+      "--protocol-era",
+      "modern",
+    ]);
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toEqual({ content: [{ type: "text", text: "Countdown of 1 s finished." }], structuredContent: { summary: "Countdown of 1 s finished." }, resultType: "complete" });
+    expect(JSON.parse(run.stdout)).toEqual({
+      content: [{ type: "text", text: "Countdown of 1 s finished." }],
+      structuredContent: { summary: "Countdown of 1 s finished." },
+      resultType: "complete",
+    });
   });
 });

@@ -13,19 +13,55 @@ import { sharedServer } from "./support/dev-server";
 
 const run = promisify(execFile);
 const CLI = resolve(import.meta.dirname, "../../node_modules/@modelcontextprotocol/conformance/dist/index.js");
-const SCENARIOS_2025 = ["server-initialize", "ping", "tools-list", "server-sse-multiple-streams", "dns-rebinding-protection"];
-const SCENARIOS_2026 = ["server-stateless", "tools-list", "caching", "http-header-validation", "server-sse-multiple-streams", "dns-rebinding-protection", "sep-2164-resource-not-found"];
+const SCENARIOS_2025 = [
+  "server-initialize",
+  "ping",
+  "tools-list",
+  "server-sse-multiple-streams",
+  "dns-rebinding-protection",
+];
+const SCENARIOS_2026 = [
+  "server-stateless",
+  "tools-list",
+  "caching",
+  "http-header-validation",
+  "server-sse-multiple-streams",
+  "dns-rebinding-protection",
+  "sep-2164-resource-not-found",
+];
 /** Extension scenarios: not on the spec timeline, so they run without a --spec-version. */
-const TASKS_SCENARIOS = ["tasks-lifecycle", "tasks-capability-negotiation", "tasks-wire-fields", "tasks-request-headers", "tasks-dispatch-and-envelope", "tasks-required-task-error", "tasks-request-state-removal"];
+const TASKS_SCENARIOS = [
+  "tasks-lifecycle",
+  "tasks-capability-negotiation",
+  "tasks-wire-fields",
+  "tasks-request-headers",
+  "tasks-dispatch-and-envelope",
+  "tasks-required-task-error",
+  "tasks-request-state-removal",
+];
 
 /** Checks that could not run here, by why: the suite's fixture tools, or an assumption about them. */
 const UNTESTABLE: { why: string; matches: (check: Check) => boolean }[] = [
-  { why: "a fixture tool this server does not ship", matches: (c) => /Unknown tool "(greet|slow_compute|failing_job|protocol_error_job)"|Not testable|fixture .* unavailable|failing_job returned error code -32602/.test(c.errorMessage ?? "") },
+  {
+    why: "a fixture tool this server does not ship",
+    matches: (c) =>
+      /Unknown tool "(greet|slow_compute|failing_job|protocol_error_job)"|Not testable|fixture .* unavailable|failing_job returned error code -32602/.test(
+        c.errorMessage ?? "",
+      ),
+  },
   // prompts/list is -32601 here because the server advertises no prompts (spec: MethodNotFoundError).
-  { why: "this server has no prompts", matches: (c) => c.id === "sep-2549-prompts-list-caching-hints" && /-32601/.test(c.errorMessage ?? "") },
+  {
+    why: "this server has no prompts",
+    matches: (c) => c.id === "sep-2549-prompts-list-caching-hints" && /-32601/.test(c.errorMessage ?? ""),
+  },
   // It calls the first listed tool with empty arguments; every tool here requires arguments. The
   // whitespace rule itself is covered by mcp-2026-protocol.test.ts.
-  { why: "the first tool takes no arguments", matches: (c) => c.id === "sep-2243-server-accepts-whitespace-header-value" && /Invalid arguments for tool/.test(c.errorMessage ?? "") },
+  {
+    why: "the first tool takes no arguments",
+    matches: (c) =>
+      c.id === "sep-2243-server-accepts-whitespace-header-value" &&
+      /Invalid arguments for tool/.test(c.errorMessage ?? ""),
+  },
 ];
 
 interface Check {
@@ -45,12 +81,27 @@ afterAll(async () => {
   if (outDir) rmSync(outDir, { recursive: true, force: true });
 });
 
-const exitCodeOf = (error: unknown): number => (typeof error === "object" && error !== null && "code" in error && typeof error.code === "number" ? error.code : -1);
+const exitCodeOf = (error: unknown): number =>
+  typeof error === "object" && error !== null && "code" in error && typeof error.code === "number" ? error.code : -1;
 
 /** Runs one scenario: the CLI's exit code, and its checks file (read either way, to say which checks failed). */
-async function runScenario(scenario: string, specVersion: string | undefined, signal: AbortSignal): Promise<{ exitCode: number; checks: Check[] }> {
+async function runScenario(
+  scenario: string,
+  specVersion: string | undefined,
+  signal: AbortSignal,
+): Promise<{ exitCode: number; checks: Check[] }> {
   const dir = join(outDir, `${scenario}-${specVersion ?? "extension"}`);
-  const args = [CLI, "server", "--url", `${server.url}/mcp`, "--scenario", scenario, "-o", dir, ...(specVersion ? ["--spec-version", specVersion] : [])];
+  const args = [
+    CLI,
+    "server",
+    "--url",
+    `${server.url}/mcp`,
+    "--scenario",
+    scenario,
+    "-o",
+    dir,
+    ...(specVersion ? ["--spec-version", specVersion] : []),
+  ];
   // No wall-clock kill of its own (a 60 s one killed a CPU-starved CLI under load before it wrote
   // results): the CLI times out each scenario on a silent server, and the test's timeout aborts it.
   const exitCode = await run(process.execPath, args, { signal }).then(() => 0, exitCodeOf);
@@ -65,7 +116,9 @@ function describeScenarios(title: string, scenarios: string[], specVersion?: str
       it(`passes ${scenario}`, async ({ expect, signal }) => {
         const { exitCode, checks } = await runScenario(scenario, specVersion, signal);
         const failed = checks.filter((c) => c.status === "FAILURE");
-        const failures = failed.filter((c) => !UNTESTABLE.some((u) => u.matches(c))).map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
+        const failures = failed
+          .filter((c) => !UNTESTABLE.some((u) => u.matches(c)))
+          .map((c) => `${c.id}: ${c.errorMessage ?? ""}`);
         expect(failures).toEqual([]);
         expect(checks.some((c) => c.status === "SUCCESS")).toBe(true);
         // The CLI exits non-zero on any failure, tolerated ones included.

@@ -28,11 +28,13 @@ async function list(headers: Record<string, string>, query = ""): Promise<{ stat
   return { status: response.status, body: (await response.json()) as ListPage };
 }
 
-const cancel = (taskId: string, headers: Record<string, string>) => fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST", headers });
+const cancel = (taskId: string, headers: Record<string, string>) =>
+  fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST", headers });
 
 beforeAll(async () => {
   browser = await launchBrowser();
-  for (let i = 0; i < 5; i++) aliceTasks.push(await startTask(server.url, "batch_process", { items: 1, secondsPerItem: 0 }, alice));
+  for (let i = 0; i < 5; i++)
+    aliceTasks.push(await startTask(server.url, "batch_process", { items: 1, secondsPerItem: 0 }, alice));
   bobTask = await startTask(server.url, "countdown", { seconds: 120 }, bob);
 });
 
@@ -99,7 +101,11 @@ describe("POST /tasks/{id}/cancel", () => {
     expect(await response.json()).toMatchObject({ taskId, status: "cancelled", tool: "countdown" });
     const again = await cancel(taskId, alice);
     expect(again.status).toBe(409);
-    expect(await again.json()).toMatchObject({ error: "task_finished", message: expect.stringContaining("already cancelled"), task: { taskId, status: "cancelled" } });
+    expect(await again.json()).toMatchObject({
+      error: "task_finished",
+      message: expect.stringContaining("already cancelled"),
+      task: { taskId, status: "cancelled" },
+    });
   });
 
   it("is 409 for a completed task, and leaves it completed", async ({ expect }) => {
@@ -108,11 +114,16 @@ describe("POST /tasks/{id}/cancel", () => {
     await vi.waitFor(async () => expect((await getTask(server.url, taskId, alice)).status).toBe("completed"), settle);
     const response = await cancel(taskId, alice);
     expect(response.status).toBe(409);
-    expect(await response.json()).toMatchObject({ error: "task_finished", message: expect.stringContaining("already completed") });
+    expect(await response.json()).toMatchObject({
+      error: "task_finished",
+      message: expect.stringContaining("already completed"),
+    });
     expect((await getTask(server.url, taskId, alice)).status).toBe("completed");
   });
 
-  it("is 404 for another principal's task, exactly as for an unknown or malformed id, and cancels nothing", async ({ expect }) => {
+  it("is 404 for another principal's task, exactly as for an unknown or malformed id, and cancels nothing", async ({
+    expect,
+  }) => {
     const replies = [];
     for (const taskId of [bobTask, randomBytes(16).toString("hex"), "not-a-task-id", "F".repeat(32)]) {
       const response = await cancel(taskId, alice);
@@ -149,18 +160,28 @@ describe("the console with API keys", () => {
     expect(await page.locator("[data-task-id]").count()).toBe(0);
     await page.getByLabel("Token").fill("wrong");
     await page.getByLabel("Token").press("Enter");
-    await vi.waitFor(async () => expect(await page.locator("#sign-in-error").textContent()).toContain("refused"), settle);
+    await vi.waitFor(
+      async () => expect(await page.locator("#sign-in-error").textContent()).toContain("refused"),
+      settle,
+    );
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     await page.close();
   });
 
-  it("shows only the signed-in principal's tasks, keeps the token for this tab only, and forgets them on sign-out", async ({ expect }) => {
+  it("shows only the signed-in principal's tasks, keeps the token for this tab only, and forgets them on sign-out", async ({
+    expect,
+  }) => {
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
     await page.getByLabel("Token").fill("tokA");
     await page.getByRole("button", { name: "Sign in" }).click();
-    await vi.waitFor(async () => expect(await page.locator("[data-task-id]").count()).toBeGreaterThanOrEqual(aliceTasks.length), settle);
-    const shown = await page.locator("[data-task-id]").evaluateAll((cards) => cards.map((card) => card.getAttribute("data-task-id")));
+    await vi.waitFor(
+      async () => expect(await page.locator("[data-task-id]").count()).toBeGreaterThanOrEqual(aliceTasks.length),
+      settle,
+    );
+    const shown = await page
+      .locator("[data-task-id]")
+      .evaluateAll((cards) => cards.map((card) => card.getAttribute("data-task-id")));
     expect(shown).toEqual(expect.arrayContaining(aliceTasks));
     expect(shown).not.toContain(bobTask);
     expect(await page.locator("#principal").textContent()).toBe("alice");
@@ -168,7 +189,10 @@ describe("the console with API keys", () => {
     expect(await context.cookies()).toEqual([]);
 
     await page.reload();
-    await vi.waitFor(async () => expect(await page.locator("[data-task-id]").count()).toBeGreaterThanOrEqual(aliceTasks.length), settle);
+    await vi.waitFor(
+      async () => expect(await page.locator("[data-task-id]").count()).toBeGreaterThanOrEqual(aliceTasks.length),
+      settle,
+    );
     const otherTab = await context.newPage();
     await otherTab.goto(`${server.url}/`);
     await otherTab.getByLabel("Token").waitFor({ state: "visible" });
@@ -183,7 +207,15 @@ describe("the console with API keys", () => {
     await page.getByLabel("Token").fill("tokB");
     await page.getByLabel("Token").press("Enter");
     await vi.waitFor(async () => expect(await page.locator("#principal").textContent()).toBe("bob"), settle);
-    await vi.waitFor(async () => expect(await page.locator("[data-task-id]").evaluateAll((cards) => cards.map((card) => card.getAttribute("data-task-id")))).toEqual([bobTask]), settle);
+    await vi.waitFor(
+      async () =>
+        expect(
+          await page
+            .locator("[data-task-id]")
+            .evaluateAll((cards) => cards.map((card) => card.getAttribute("data-task-id"))),
+        ).toEqual([bobTask]),
+      settle,
+    );
     await page.close();
   });
 });

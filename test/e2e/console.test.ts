@@ -29,8 +29,13 @@ afterAll(async () => {
 });
 
 /** Opens the console and records what a person would not see: CSP violations and foreign requests. */
-async function openConsole(options: { colorScheme?: "light" | "dark"; viewport?: { width: number; height: number } } = {}) {
-  const page = await browser.newPage({ colorScheme: options.colorScheme ?? "light", viewport: options.viewport ?? { width: 1000, height: 800 } });
+async function openConsole(
+  options: { colorScheme?: "light" | "dark"; viewport?: { width: number; height: number } } = {},
+) {
+  const page = await browser.newPage({
+    colorScheme: options.colorScheme ?? "light",
+    viewport: options.viewport ?? { width: 1000, height: 800 },
+  });
   pages.push(page);
   const problems: string[] = [];
   const requests: string[] = [];
@@ -44,7 +49,10 @@ async function openConsole(options: { colorScheme?: "light" | "dark"; viewport?:
 }
 
 const card = (page: Page, taskId: string) => page.locator(`[data-task-id="${taskId}"]`);
-const bar = (page: Page, taskId: string) => card(page, taskId).locator("progress").evaluate((el: HTMLProgressElement) => ({ value: el.value, max: el.max }));
+const bar = (page: Page, taskId: string) =>
+  card(page, taskId)
+    .locator("progress")
+    .evaluate((el: HTMLProgressElement) => ({ value: el.value, max: el.max }));
 
 describe("task console", () => {
   it("serves one self-contained page with a strict CSP and no third-party requests", async ({ expect }) => {
@@ -90,7 +98,9 @@ describe("task console", () => {
     await fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST" });
   });
 
-  it("cancels a running task with its Cancel button: the status turns cancelled and the button goes", async ({ expect }) => {
+  it("cancels a running task with its Cancel button: the status turns cancelled and the button goes", async ({
+    expect,
+  }) => {
     const taskId = await startTask(server.url, "countdown", { seconds: 120 });
     const { page } = await openConsole();
     await vi.waitFor(async () => expect((await bar(page, taskId)).value).toBeGreaterThan(0), settle);
@@ -102,7 +112,9 @@ describe("task console", () => {
     expect((await getTask(server.url, taskId)).status).toBe("cancelled");
   });
 
-  it("shows a waiting task's question as a form; Submit answers it and the task goes on to its result", async ({ expect }) => {
+  it("shows a waiting task's question as a form; Submit answers it and the task goes on to its result", async ({
+    expect,
+  }) => {
     const taskId = await startTask(server.url, "deploy", { service: "api", version: "v2" });
     const { page, problems } = await openConsole();
     const form = card(page, taskId).locator('form.question[data-key="confirm"]');
@@ -112,11 +124,17 @@ describe("task console", () => {
     // A note longer than the form allows: the server refuses it and the form says why.
     await form.locator('input[name="note"]').fill("x".repeat(501));
     await form.locator('[data-action="answer"]').click();
-    await vi.waitFor(async () => expect(await form.locator(".question-error").textContent()).toContain('"note"'), settle);
+    await vi.waitFor(
+      async () => expect(await form.locator(".question-error").textContent()).toContain('"note"'),
+      settle,
+    );
     await form.locator('input[name="note"]').fill("ship it");
     await form.locator('input[name="confirm"]').check();
     await form.locator('[data-action="answer"]').click();
-    await vi.waitFor(async () => expect(await card(page, taskId).locator(".status").textContent()).toBe("completed"), settle);
+    await vi.waitFor(
+      async () => expect(await card(page, taskId).locator(".status").textContent()).toBe("completed"),
+      settle,
+    );
     await expect(card(page, taskId).locator(".outcome").textContent()).resolves.toContain("Deployed api v2");
     expect(await card(page, taskId).locator("form.question").count()).toBe(0);
     expect((await getTask(server.url, taskId)).status).toBe("completed");
@@ -127,7 +145,10 @@ describe("task console", () => {
     const taskId = await startTask(server.url, "batch_process", { items: 3, secondsPerItem: 0 });
     await vi.waitFor(async () => expect((await getTask(server.url, taskId)).status).toBe("completed"), settle);
     const { page } = await openConsole();
-    await vi.waitFor(async () => expect(await card(page, taskId).locator(".outcome").textContent()).toContain("Processed 3 items."), settle);
+    await vi.waitFor(
+      async () => expect(await card(page, taskId).locator(".outcome").textContent()).toContain("Processed 3 items."),
+      settle,
+    );
     expect(await card(page, taskId).locator(".status").textContent()).toBe("completed");
     expect(await bar(page, taskId)).toEqual({ value: 3, max: 3 });
     expect(await card(page, taskId).locator(".structured").textContent()).toContain("checksum14");
@@ -151,14 +172,21 @@ describe("task console", () => {
     await vi.waitFor(async () => expect(await card(page, taskId).count()).toBe(1), settle);
     expect(await details.isVisible()).toBe(false);
     await card(page, taskId).locator(".toggle").click();
-    await vi.waitFor(async () => expect(await details.locator(".steps li").allTextContents()).toEqual(["item-1", "item-2", "item-3", "item-4"]), settle);
+    await vi.waitFor(
+      async () =>
+        expect(await details.locator(".steps li").allTextContents()).toEqual(["item-1", "item-2", "item-3", "item-4"]),
+      settle,
+    );
   });
 
   it("shows a task created after the page loaded without a reload, on top", async ({ expect }) => {
     const { page } = await openConsole();
     await page.locator("#console").waitFor({ state: "visible" });
     const taskId = await startTask(server.url, "countdown", { seconds: 30 });
-    await vi.waitFor(async () => expect(await page.locator("[data-task-id]").first().getAttribute("data-task-id")).toBe(taskId), settle);
+    await vi.waitFor(
+      async () => expect(await page.locator("[data-task-id]").first().getAttribute("data-task-id")).toBe(taskId),
+      settle,
+    );
     await vi.waitFor(async () => expect((await bar(page, taskId)).value).toBeGreaterThan(0), settle);
     await fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST" });
   });
@@ -176,7 +204,8 @@ describe("task console", () => {
       }
     }, settle);
     await vi.waitFor(async () => {
-      for (const taskId of ids) expect((await bar(page, taskId)).value, taskId).toBeGreaterThan(firsts.get(taskId) ?? 0);
+      for (const taskId of ids)
+        expect((await bar(page, taskId)).value, taskId).toBeGreaterThan(firsts.get(taskId) ?? 0);
     }, settle);
     // A browser holds 6 connections per HTTP/1.1 host: the page streams 4 tasks and polls the rest.
     const streamed = new Set(requests.filter((url) => url.endsWith("/events")).map((url) => url.split("/")[4]));
@@ -193,22 +222,34 @@ describe("task console", () => {
     const slow = await startTask(server.url, "batch_process", { items: 40, secondsPerItem: 1 });
     const running = await startTask(server.url, "countdown", { seconds: 90 });
     const waiting = await startTask(server.url, "deploy", { service: "billing", version: "v42" });
-    await vi.waitFor(async () => expect((await getTask(server.url, cancelled)).progress?.progress ?? 0).toBeGreaterThanOrEqual(3), settle);
+    await vi.waitFor(
+      async () => expect((await getTask(server.url, cancelled)).progress?.progress ?? 0).toBeGreaterThanOrEqual(3),
+      settle,
+    );
     await fetch(`${server.url}/tasks/${cancelled}/cancel`, { method: "POST" });
-    for (const taskId of [done, failed, batch]) await vi.waitFor(async () => expect(["completed", "failed"]).toContain((await getTask(server.url, taskId)).status), settle);
+    for (const taskId of [done, failed, batch])
+      await vi.waitFor(
+        async () => expect(["completed", "failed"]).toContain((await getTask(server.url, taskId)).status),
+        settle,
+      );
 
     const { page, problems } = await openConsole({ viewport: { width: 960, height: 1080 } });
-    await vi.waitFor(async () => {
-      expect(await card(page, waiting).locator('form.question[data-key="confirm"]').count()).toBe(1);
-      for (const taskId of [slow, running]) expect((await bar(page, taskId)).value).toBeGreaterThanOrEqual(5);
-      expect(await card(page, batch).locator(".outcome").textContent()).toContain("Processed 6 items.");
-    }, { timeout: 60_000, interval: 250 });
+    await vi.waitFor(
+      async () => {
+        expect(await card(page, waiting).locator('form.question[data-key="confirm"]').count()).toBe(1);
+        for (const taskId of [slow, running]) expect((await bar(page, taskId)).value).toBeGreaterThanOrEqual(5);
+        expect(await card(page, batch).locator(".outcome").textContent()).toContain("Processed 6 items.");
+      },
+      { timeout: 60_000, interval: 250 },
+    );
     await card(page, batch).locator(".toggle").click();
     await vi.waitFor(async () => expect(await card(page, batch).locator(".steps li").count()).toBe(6), settle);
     const shot = join(mkdtempSync(join(tmpdir(), "console-shot-")), "console.png");
     await page.screenshot({ path: shot });
     expect(problems).toEqual([]);
-    if (process.env["UPDATE_SCREENSHOTS"] === "1") copyFileSync(shot, resolve(import.meta.dirname, "../../docs/console.png"));
-    for (const taskId of [slow, running, waiting]) await fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST" });
+    if (process.env["UPDATE_SCREENSHOTS"] === "1")
+      copyFileSync(shot, resolve(import.meta.dirname, "../../docs/console.png"));
+    for (const taskId of [slow, running, waiting])
+      await fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST" });
   });
 });

@@ -34,24 +34,40 @@ describe("initialize and tools/list (real runtime, real SDK client)", () => {
   it("negotiates each version it supports, and answers any other with its latest, 2025-11-25", async ({ expect }) => {
     const negotiated: Record<string, unknown> = {};
     for (const version of [...VERSIONS, "2023-01-01"]) {
-      const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "old", version: "1" } } });
+      const reply = await rpc(server.url, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: "old", version: "1" } },
+      });
       negotiated[version] = (reply.body as { result?: { protocolVersion?: string } }).result?.protocolVersion;
     }
     expect(negotiated).toEqual({ ...Object.fromEntries(VERSIONS.map((v) => [v, v])), "2023-01-01": "2025-11-25" });
   });
 
   it("accepts those versions in the MCP-Protocol-Version header and refuses any other with 400", async ({ expect }) => {
-    const list = (version: string) => rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tools/list" }, { headers: { "MCP-Protocol-Version": version } });
+    const list = (version: string) =>
+      rpc(
+        server.url,
+        { jsonrpc: "2.0", id: 2, method: "tools/list" },
+        { headers: { "MCP-Protocol-Version": version } },
+      );
     for (const version of VERSIONS) expect((await list(version)).status, version).toBe(200);
     const refused = await list("2023-01-01");
     expect(refused.status).toBe(400);
-    expect(refused.body).toMatchObject({ error: { code: -32600, message: expect.stringContaining(VERSIONS.join(", ")) } });
+    expect(refused.body).toMatchObject({
+      error: { code: -32600, message: expect.stringContaining(VERSIONS.join(", ")) },
+    });
   });
 });
 
 describe("task-augmented tools/call with the SDK's experimental tasks API", () => {
   it("creates a task at once and streams it to its result", async ({ expect }) => {
-    const stream = client.experimental.tasks.callToolStream({ name: "countdown", arguments: { seconds: 2 } }, CallToolResultSchema, { task: { ttl: 60_000 } });
+    const stream = client.experimental.tasks.callToolStream(
+      { name: "countdown", arguments: { seconds: 2 } },
+      CallToolResultSchema,
+      { task: { ttl: 60_000 } },
+    );
     const kinds: string[] = [];
     let taskId = "";
     let result: unknown;
@@ -75,7 +91,10 @@ describe("task-augmented tools/call with the SDK's experimental tasks API", () =
 describe("plain tools/call of a task-capable tool", () => {
   it("answers inline when the job ends within the inline budget", async ({ expect }) => {
     const progress: number[] = [];
-    const result = await client.callTool({ name: "countdown", arguments: { seconds: 1 } }, undefined, { onprogress: (p) => progress.push(p.progress), timeout: 30_000 });
+    const result = await client.callTool({ name: "countdown", arguments: { seconds: 1 } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+      timeout: 30_000,
+    });
     expect(result.content).toEqual([{ type: "text", text: "Countdown of 1 s finished." }]);
     expect(progress).toEqual([1]);
   });
@@ -85,7 +104,9 @@ describe("plain tools/call of a task-capable tool", () => {
     const content = result.content as { type: string; uri?: string; text?: string }[];
     const link = content.find((c) => c.type === "resource_link");
     expect(link?.uri).toMatch(/^task:\/\/[0-9a-f]{32}$/);
-    expect(content.find((c) => c.type === "text")?.text).toMatch(/^Still running: "countdown" continues in the background/);
+    expect(content.find((c) => c.type === "text")?.text).toMatch(
+      /^Still running: "countdown" continues in the background/,
+    );
     const read = await client.readResource({ uri: link?.uri ?? "" });
     const doc = JSON.parse((read.contents[0] as { text: string }).text);
     expect(doc.status).toBe("working");
@@ -96,8 +117,15 @@ describe("plain tools/call of a task-capable tool", () => {
 
 describe("quick tools", () => {
   it("run inline and refuse task augmentation", async ({ expect }) => {
-    expect((await client.callTool({ name: "echo", arguments: { text: "hi" } })).content).toEqual([{ type: "text", text: "hi" }]);
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "echo", arguments: { text: "x" }, task: {} } });
+    expect((await client.callTool({ name: "echo", arguments: { text: "hi" } })).content).toEqual([
+      { type: "text", text: "hi" },
+    ]);
+    const reply = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "x" }, task: {} },
+    });
     expect(reply.body).toMatchObject({ error: { code: -32601 } });
   });
 });

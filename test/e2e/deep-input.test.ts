@@ -28,7 +28,11 @@ async function listTaskIds(): Promise<string[]> {
 async function postText(path: string, body: string, headers: Record<string, string> = JSON_HEADERS) {
   const response = await fetch(`${server.url}${path}`, { method: "POST", headers, body });
   const text = await response.text();
-  return { status: response.status, text, json: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>) };
+  return {
+    status: response.status,
+    text,
+    json: text === "" ? undefined : (JSON.parse(text) as Record<string, unknown>),
+  };
 }
 
 /** A refusal of too-deep input: HTTP 400, the limit named, no internal exception named. */
@@ -43,7 +47,9 @@ describe("deeply nested answers", () => {
 
   it("POST /tasks/{id}/input refuses them with 400 too_deep, for an unknown task too", async ({ expect }) => {
     for (const depth of [MAX_JSON_DEPTH + 1, 8000]) {
-      const reply = await postText(`/tasks/${UNKNOWN_TASK}/input`, withDeep(answer, depth), { "Content-Type": "application/json" });
+      const reply = await postText(`/tasks/${UNKNOWN_TASK}/input`, withDeep(answer, depth), {
+        "Content-Type": "application/json",
+      });
       expectTooDeep(reply);
       expect(reply.json?.["error"]).toBe("too_deep");
     }
@@ -52,12 +58,28 @@ describe("deeply nested answers", () => {
   it("every answer path refuses them and leaves the task waiting for a good answer", async ({ expect }) => {
     const taskId = await startDeploy(server.url, {}, DEPLOY);
     await waitForStatus(server.url, taskId, "input_required");
-    const http = await postText(`/tasks/${taskId}/input`, withDeep(answer, 8000), { "Content-Type": "application/json" });
+    const http = await postText(`/tasks/${taskId}/input`, withDeep(answer, 8000), {
+      "Content-Type": "application/json",
+    });
     expectTooDeep(http);
-    const response = await postText("/mcp", withDeep({ jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: answer.confirm }, 8000));
+    const response = await postText(
+      "/mcp",
+      withDeep({ jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: answer.confirm }, 8000),
+    );
     expectTooDeep(response);
     expect(response.json?.["error"]).toMatchObject({ code: -32600 });
-    const tool = await postText("/mcp", withDeep({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_input", arguments: { taskId, inputResponses: answer } } }, 8000));
+    const tool = await postText(
+      "/mcp",
+      withDeep(
+        {
+          jsonrpc: "2.0",
+          id: 1,
+          method: "tools/call",
+          params: { name: "task_input", arguments: { taskId, inputResponses: answer } },
+        },
+        8000,
+      ),
+    );
     expectTooDeep(tool);
     expect(tool.json?.["error"]).toMatchObject({ code: -32600 });
     const update = modernBody("tasks/update", { taskId, inputResponses: answer }, { capabilities: TASKS });
@@ -66,7 +88,11 @@ describe("deeply nested answers", () => {
     expect(modernUpdate.json?.["error"]).toMatchObject({ code: -32600 });
 
     expect((await taskDoc(server.url, taskId)).status).toBe("input_required");
-    const good = await fetch(`${server.url}/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ confirm: YES }) });
+    const good = await fetch(`${server.url}/tasks/${taskId}/input`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ confirm: YES }),
+    });
     expect(good.status).toBe(200);
   });
 });
@@ -76,7 +102,11 @@ describe("tools/call with deeply nested arguments", () => {
     const before = await listTaskIds();
     for (const depth of [MAX_JSON_DEPTH + 1, 5000, 8000]) {
       // A client that can answer questions but did not declare the Tasks extension: the call would wait on deploy's question.
-      const body = modernBody("tools/call", { name: "deploy", arguments: { ...DEPLOY, extra: DEEP } }, { capabilities: { elicitation: {} } });
+      const body = modernBody(
+        "tools/call",
+        { name: "deploy", arguments: { ...DEPLOY, extra: DEEP } },
+        { capabilities: { elicitation: {} } },
+      );
       const reply = await postText("/mcp", withDeep(body, depth), modernHeaders(body));
       expectTooDeep(reply);
       expect(reply.json?.["error"]).toMatchObject({ code: -32600 });
@@ -87,7 +117,18 @@ describe("tools/call with deeply nested arguments", () => {
   it("is refused the same way in 2025, task-augmented or plain, before any task exists", async ({ expect }) => {
     const before = await listTaskIds();
     for (const task of [{ task: {} }, {}]) {
-      const reply = await postText("/mcp", withDeep({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: { ...DEPLOY, extra: DEEP }, ...task } }, 5000));
+      const reply = await postText(
+        "/mcp",
+        withDeep(
+          {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: { name: "deploy", arguments: { ...DEPLOY, extra: DEEP }, ...task },
+          },
+          5000,
+        ),
+      );
       expectTooDeep(reply);
       expect(reply.json?.["error"]).toMatchObject({ code: -32600 });
     }
@@ -104,10 +145,17 @@ describe("tools/call with deeply nested arguments", () => {
 });
 
 describe("the era claim in any JSON spelling", () => {
-  const SPELLINGS = ["io.modelcontextprotocol\\/protocolVersion", "io.modelcontextprotocol/protocolVers\\u0069on", "\\u0069o.modelcontextprotocol\\/protocol\\u0056ersion"];
-  const spelled = (body: Record<string, unknown>, key: string) => JSON.stringify(body).replace('"io.modelcontextprotocol/protocolVersion"', `"${key}"`);
+  const SPELLINGS = [
+    "io.modelcontextprotocol\\/protocolVersion",
+    "io.modelcontextprotocol/protocolVers\\u0069on",
+    "\\u0069o.modelcontextprotocol\\/protocol\\u0056ersion",
+  ];
+  const spelled = (body: Record<string, unknown>, key: string) =>
+    JSON.stringify(body).replace('"io.modelcontextprotocol/protocolVersion"', `"${key}"`);
 
-  it("a 2026-07-28 claim without the version header is the 2026 era's header mismatch (-32020), not a 2025 answer", async ({ expect }) => {
+  it("a 2026-07-28 claim without the version header is the 2026 era's header mismatch (-32020), not a 2025 answer", async ({
+    expect,
+  }) => {
     for (const key of SPELLINGS) {
       const body = modernBody("tools/list");
       const headers = modernHeaders(body, { headers: { "MCP-Protocol-Version": null } });

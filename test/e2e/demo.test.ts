@@ -19,7 +19,10 @@ interface Run {
 /** Runs the demo as `npm run demo` would (Node 22 strips the types), with pipes, so not on a TTY. */
 function demo(args: string[], env: Record<string, string> = {}): Promise<Run> {
   return new Promise((done, fail) => {
-    const child = spawn(process.execPath, [DEMO, ...args], { env: { ...process.env, MCP_TOKEN: "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [DEMO, ...args], {
+      env: { ...process.env, MCP_TOKEN: "", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -33,7 +36,9 @@ describe("npm run demo", () => {
   // The README's defaults (12 items, 0.5 s each, 2 s offline), as a new user runs it; several times,
   // since a lost or repeated event shows only on some runs (issue 25: 4 runs of 4 lost item 10).
   for (const run of [1, 2, 3]) {
-    it(`run ${run} with the README's defaults: drops the stream halfway, resumes with Last-Event-ID, every progress value once`, async ({ expect }) => {
+    it(`run ${run} with the README's defaults: drops the stream halfway, resumes with Last-Event-ID, every progress value once`, async ({
+      expect,
+    }) => {
       const demoRun = await demo(["--url", `${server.url}/mcp`], { MCP_TOKEN: TOKEN });
       expect(demoRun.code, demoRun.stdout + demoRun.stderr).toBe(0);
       const out = demoRun.stdout;
@@ -45,7 +50,9 @@ describe("npm run demo", () => {
       expect(out).toContain('result: Processed 12 items. {"items":12,"checksum":650}');
       expect(out).toContain("every progress value arrived exactly once, in order (1 to 12)");
       // The steps come in the order they happened.
-      const order = ["created task", "dropping the connection", "reconnecting", "replayed", "result:"].map((step) => out.indexOf(step));
+      const order = ["created task", "dropping the connection", "reconnecting", "replayed", "result:"].map((step) =>
+        out.indexOf(step),
+      );
       expect(order).toEqual([...order].sort((a, b) => a - b));
       // Plain lines for CI: one per progress value, no escape codes, nothing on stderr.
       expect(out.match(/progress \d+\/12/g)).toHaveLength(12);

@@ -15,7 +15,10 @@ import { isDeadLetterQueue } from "../../src/queues/routing";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
-const pkg = JSON.parse(read("package.json")) as { engines: { node: string }; cloudflare: { bindings: Record<string, { description: string }> } };
+const pkg = JSON.parse(read("package.json")) as {
+  engines: { node: string };
+  cloudflare: { bindings: Record<string, { description: string }> };
+};
 
 /** NAME=value lines of .dev.vars.example; `asked` when not commented out (the button asks for those). */
 const exampleVars = read(".dev.vars.example")
@@ -30,7 +33,9 @@ describe(".dev.vars.example and cloudflare.bindings", () => {
     for (const { name } of exampleVars) expect(pkg.cloudflare.bindings[name]?.description, name).toMatch(/^.{20,}$/);
   });
 
-  it("asks only for API_KEYS, whose placeholder no server accepts (it fails closed until replaced)", async ({ expect }) => {
+  it("asks only for API_KEYS, whose placeholder no server accepts (it fails closed until replaced)", async ({
+    expect,
+  }) => {
     const asked = exampleVars.filter((v) => v.asked);
     expect(asked.map((v) => v.name)).toEqual(["API_KEYS"]);
     expect((await parseApiKeys(asked[0]?.value ?? "")).ok).toBe(false);
@@ -51,11 +56,16 @@ describe("wrangler.toml for wrangler deploy", () => {
 
   it("gives every queue a producer, so wrangler deploy creates the ones an account lacks", ({ expect }) => {
     const produced = new Set(config.queues.producers?.map((p) => p.queue));
-    const needed = (config.queues.consumers ?? []).flatMap((c) => [c.queue, ...(c.dead_letter_queue ? [c.dead_letter_queue] : [])]);
+    const needed = (config.queues.consumers ?? []).flatMap((c) => [
+      c.queue,
+      ...(c.dead_letter_queue ? [c.dead_letter_queue] : []),
+    ]);
     expect(needed.filter((queue) => !produced.has(queue))).toEqual([]);
   });
 
-  it("ends every dead-letter queue's name, and no other queue's, in -dlq: the one thing the Worker reads in a name", ({ expect }) => {
+  it("ends every dead-letter queue's name, and no other queue's, in -dlq: the one thing the Worker reads in a name", ({
+    expect,
+  }) => {
     const consumers = config.queues.consumers ?? [];
     const deadLetters = new Set(consumers.flatMap((c) => (c.dead_letter_queue ? [c.dead_letter_queue] : [])));
     expect(deadLetters.size).toBe(3);
@@ -71,7 +81,9 @@ describe("wrangler.toml for wrangler deploy", () => {
     expect(config.dev).toMatchObject({ ip: "127.0.0.1", port: 8787 });
   });
 
-  it("has no [assets]: the pages are text modules of the script, and no asset router stands in front of every request (docs/plain-path.md)", ({ expect }) => {
+  it("has no [assets]: the pages are text modules of the script, and no asset router stands in front of every request (docs/plain-path.md)", ({
+    expect,
+  }) => {
     expect(config.assets).toBeUndefined();
   });
 });

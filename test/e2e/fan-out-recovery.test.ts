@@ -21,21 +21,41 @@ describe("a crash of the runtime mid-fan-out", () => {
     // 250 items of 2 s run as three batches (100, 100, 50), one after another locally.
     const items = 250;
     const taskId = await startTask(server.url, "batch_process", { items, secondsPerItem: 2, parallel: true });
-    await vi.waitFor(async () => expect((await getTask(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(100), { timeout: 60_000, interval: 100 }).catch(withServerLogs);
+    await vi
+      .waitFor(
+        async () => expect((await getTask(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(100),
+        { timeout: 60_000, interval: 100 },
+      )
+      .catch(withServerLogs);
     const before = (await getTask(server.url, taskId)).progress?.progress ?? 0;
     await server.kill();
     await server.restart();
 
     // The killed queue's messages are gone: only the task's alarm, sending again what is outstanding, can finish this.
-    await vi.waitFor(async () => expect((await getTask(server.url, taskId)).status).toBe("completed"), { timeout: 90_000, interval: 250 }).catch(withServerLogs);
+    await vi
+      .waitFor(async () => expect((await getTask(server.url, taskId)).status).toBe("completed"), {
+        timeout: 90_000,
+        interval: 250,
+      })
+      .catch(withServerLogs);
     expect(before).toBeLessThan(items);
-    expect((await taskResult(server, taskId))["structuredContent"]).toEqual({ summary: `Processed ${items} items.`, items, checksum: sumOfSquares(items) });
+    expect((await taskResult(server, taskId))["structuredContent"]).toEqual({
+      summary: `Processed ${items} items.`,
+      items,
+      checksum: sumOfSquares(items),
+    });
 
     const log = await eventLog(server.url, taskId);
     const steps = ofType(log, "step").map((e) => String(e.data["name"]));
     expect(steps).toHaveLength(items);
     expect(new Set(steps).size).toBe(items);
-    expect(ofType(log, "progress").map((e) => Number(e.data["progress"]))).toEqual(Array.from({ length: items }, (_, i) => i + 1));
-    expect(ofType(log, "status").filter((e) => e.data["status"] !== "working").map((e) => e.data["status"])).toEqual(["completed"]);
+    expect(ofType(log, "progress").map((e) => Number(e.data["progress"]))).toEqual(
+      Array.from({ length: items }, (_, i) => i + 1),
+    );
+    expect(
+      ofType(log, "status")
+        .filter((e) => e.data["status"] !== "working")
+        .map((e) => e.data["status"]),
+    ).toEqual(["completed"]);
   });
 });

@@ -24,30 +24,46 @@ describe("batch_process with parallel: true", () => {
     const [parallel, sequential] = [await taskResult(server, parallelId), await taskResult(server, sequentialId)];
     expect(parallel["content"]).toEqual([{ type: "text", text: "Processed 40 items." }]);
     expect(parallel["content"]).toEqual(sequential["content"]);
-    expect(parallel["structuredContent"]).toEqual({ summary: "Processed 40 items.", items: 40, checksum: sumOfSquares(40) });
+    expect(parallel["structuredContent"]).toEqual({
+      summary: "Processed 40 items.",
+      items: 40,
+      checksum: sumOfSquares(40),
+    });
     expect(parallel["structuredContent"]).toEqual(sequential["structuredContent"]);
 
     const log = await eventLog(server.url, parallelId);
     const steps = ofType(log, "step").map((e) => String(e.data["name"]));
     expect(steps.sort()).toEqual(Array.from({ length: 40 }, (_, i) => `processItem[${i}]`).sort());
-    expect(ofType(log, "progress").map((e) => Number(e.data["progress"]))).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(ofType(log, "progress").map((e) => Number(e.data["progress"]))).toEqual(
+      Array.from({ length: 40 }, (_, i) => i + 1),
+    );
     expect(ofType(log, "result")).toHaveLength(1);
   });
 
-  it("runs each item once although the task sends queued ones again (duplicates), in whatever order they finish", async ({ expect }) => {
+  it("runs each item once although the task sends queued ones again (duplicates), in whatever order they finish", async ({
+    expect,
+  }) => {
     const from = server.logs().length;
     // 150 items of 8 s: the 50 behind the first batch of 100 wait longer than LEASE_MS (3 s)
     // unclaimed, so the task's alarm sends them again while their first messages are still queued.
     const taskId = await startTask(server.url, "batch_process", { items: 150, secondsPerItem: 8, parallel: true });
     const result = await taskResult(server, taskId);
-    expect(result["structuredContent"]).toEqual({ summary: "Processed 150 items.", items: 150, checksum: sumOfSquares(150) });
-    await vi.waitFor(() => expect(total(batchLines(server, from), "stored")).toBe(150), { timeout: 30_000, interval: 250 }).catch(withServerLogs);
+    expect(result["structuredContent"]).toEqual({
+      summary: "Processed 150 items.",
+      items: 150,
+      checksum: sumOfSquares(150),
+    });
+    await vi
+      .waitFor(() => expect(total(batchLines(server, from), "stored")).toBe(150), { timeout: 30_000, interval: 250 })
+      .catch(withServerLogs);
     const lines = batchLines(server, from);
     expect(total(lines, "ran")).toBe(150);
     expect(total(lines, "skipped")).toBeGreaterThanOrEqual(1);
     const log = await eventLog(server.url, taskId);
     expect(ofType(log, "step")).toHaveLength(150);
     expect(new Set(ofType(log, "step").map((e) => e.data["name"])).size).toBe(150);
-    expect(ofType(log, "progress").map((e) => Number(e.data["progress"]))).toEqual(Array.from({ length: 150 }, (_, i) => i + 1));
+    expect(ofType(log, "progress").map((e) => Number(e.data["progress"]))).toEqual(
+      Array.from({ length: 150 }, (_, i) => i + 1),
+    );
   });
 });

@@ -26,8 +26,18 @@ describe("a fresh clone", () => {
     expect(existsSync(pages())).toBe(false);
   });
 
-  it("deploys (dry run) with `npm exec -- wrangler deploy`: the [build] step builds the pages first", async ({ expect }) => {
-    const deploy = run(clone.dir, "npm", ["exec", "--", "wrangler", "deploy", "--dry-run", "--outdir", join(clone.dir, ".out")]);
+  it("deploys (dry run) with `npm exec -- wrangler deploy`: the [build] step builds the pages first", async ({
+    expect,
+  }) => {
+    const deploy = run(clone.dir, "npm", [
+      "exec",
+      "--",
+      "wrangler",
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      join(clone.dir, ".out"),
+    ]);
     const code = await deploy.exited;
     expect(code, deploy.output()).toBe(0);
     expect(existsSync(join(pages(), "console.html"))).toBe(true);
@@ -38,7 +48,16 @@ describe("a fresh clone", () => {
   it("serves the console at / with `npm exec -- wrangler dev --port N`", async ({ expect }) => {
     rmSync(pages(), { recursive: true, force: true });
     const port = await freePort();
-    const dev = run(clone.dir, "npm", ["exec", "--", "wrangler", "dev", "--port", String(port), "--inspector-port", String(await freePort())]);
+    const dev = run(clone.dir, "npm", [
+      "exec",
+      "--",
+      "wrangler",
+      "dev",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(await freePort()),
+    ]);
     try {
       await answers(`http://127.0.0.1:${port}/health`, dev);
       const page = await fetch(`http://127.0.0.1:${port}/`);
@@ -49,9 +68,19 @@ describe("a fresh clone", () => {
     }
   });
 
-  it("listens on the port given to `npm run dev -- --port N` (wrangler.toml [dev] holds the default)", async ({ expect }) => {
+  it("listens on the port given to `npm run dev -- --port N` (wrangler.toml [dev] holds the default)", async ({
+    expect,
+  }) => {
     const port = await freePort();
-    const dev = run(clone.dir, "npm", ["run", "dev", "--", "--port", String(port), "--inspector-port", String(await freePort())]);
+    const dev = run(clone.dir, "npm", [
+      "run",
+      "dev",
+      "--",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(await freePort()),
+    ]);
     try {
       const health = await answers(`http://127.0.0.1:${port}/health`, dev);
       expect(await health.json()).toEqual({ ok: true });

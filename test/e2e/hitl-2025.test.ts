@@ -6,7 +6,13 @@
 import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  type CallToolResult,
+  type ElicitRequest,
+  type ElicitResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
@@ -18,7 +24,10 @@ const bob = { Authorization: "Bearer tokB" };
 const settle = { timeout: 30_000, interval: 100 };
 
 /** An SDK v1 client that declared elicitation (and whatever else), answering every question with `answer`; `sent` lists the methods it POSTed. */
-async function elicitingClient(answer: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>, extra: Record<string, unknown> = {}) {
+async function elicitingClient(
+  answer: (request: ElicitRequest) => ElicitResult | Promise<ElicitResult>,
+  extra: Record<string, unknown> = {},
+) {
   const client = new Client({ name: "hitl", version: "1" }, { capabilities: { elicitation: {}, ...extra } });
   const asked: ElicitRequest[] = [];
   const errors: Error[] = [];
@@ -35,7 +44,12 @@ async function elicitingClient(answer: (request: ElicitRequest) => ElicitResult 
     }
     return fetch(input, init);
   };
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: alice }, fetch: recordingFetch }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+      requestInit: { headers: alice },
+      fetch: recordingFetch,
+    }),
+  );
   return { client, asked, errors, sent };
 }
 
@@ -61,12 +75,20 @@ describe("the SDK v1 Client with an elicitation handler, through callToolStream"
     ["with tasks declared", { tasks: { list: {}, cancel: {}, requests: {} } }],
   ] as const) {
     it(`runs deploy end to end ${name}: asked once, rolled out once, every progress value once`, async ({ expect }) => {
-      const { client, asked, errors } = await elicitingClient(() => ({ action: "accept", content: { confirm: true, note: "sdk" } }), extra);
+      const { client, asked, errors } = await elicitingClient(
+        () => ({ action: "accept", content: { confirm: true, note: "sdk" } }),
+        extra,
+      );
       try {
         const { result, progress, taskId } = await deployThroughStream(client);
         expect(textOf(result)).toMatch(/^Deployed api v2/);
         expect(asked).toHaveLength(1);
-        expect(asked[0]?.params).toMatchObject({ mode: "form", message: QUESTION, requestedSchema: { required: ["confirm"] }, _meta: { "io.modelcontextprotocol/related-task": { taskId } } });
+        expect(asked[0]?.params).toMatchObject({
+          mode: "form",
+          message: QUESTION,
+          requestedSchema: { required: ["confirm"] },
+          _meta: { "io.modelcontextprotocol/related-task": { taskId } },
+        });
         await vi.waitFor(() => expect(progress).toEqual([1, 2, 3]), settle);
         expect(await stepNames(server.url, taskId, alice)).toEqual(["plan", "rollout 1", "rollout 2", "rollout 3"]);
         expect(errors).toEqual([]);
@@ -76,7 +98,9 @@ describe("the SDK v1 Client with an elicitation handler, through callToolStream"
     });
   }
 
-  it("asks once when the person answers only after the client called tasks/result (the GET stream had asked already)", async ({ expect }) => {
+  it("asks once when the person answers only after the client called tasks/result (the GET stream had asked already)", async ({
+    expect,
+  }) => {
     let sentMethods: string[] = [];
     const { client, asked, errors, sent } = await elicitingClient(async () => {
       // A person who takes their time: the client meanwhile sees input_required and calls tasks/result.
@@ -109,11 +133,16 @@ describe("the SDK v1 Client with an elicitation handler, through callToolStream"
 });
 
 describe("a plain tools/call from a client that declared elicitation", () => {
-  it("gets the elicitation/create on its own SSE response stream and the Deployed result inline, with progress", async ({ expect }) => {
+  it("gets the elicitation/create on its own SSE response stream and the Deployed result inline, with progress", async ({
+    expect,
+  }) => {
     const { client, asked, errors } = await elicitingClient(() => ({ action: "accept", content: { confirm: true } }));
     try {
       const progress: number[] = [];
-      const result = await client.callTool({ name: "deploy", arguments: DEPLOY }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 60_000 });
+      const result = await client.callTool({ name: "deploy", arguments: DEPLOY }, undefined, {
+        onprogress: (p) => void progress.push(p.progress),
+        timeout: 60_000,
+      });
       expect(textOf(result as CallToolResult)).toMatch(/^Deployed api v2/);
       expect(asked).toHaveLength(1);
       expect(progress).toEqual([1, 2, 3]);
@@ -126,7 +155,16 @@ describe("a plain tools/call from a client that declared elicitation", () => {
 
 /** A raw session with the given capabilities: its id and the headers to send with it. */
 async function rawSession(capabilities: Record<string, unknown>, auth = alice) {
-  const init = await rpc(server.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } } }, { headers: auth });
+  const init = await rpc(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } },
+    },
+    { headers: auth },
+  );
   const sessionId = init.headers.get("Mcp-Session-Id") ?? "";
   const headers = { ...auth, "Mcp-Session-Id": sessionId, "MCP-Protocol-Version": "2025-11-25" };
   await rpc(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, { headers });
@@ -134,9 +172,20 @@ async function rawSession(capabilities: Record<string, unknown>, auth = alice) {
 }
 
 describe("tasks/result called after the task asked", () => {
-  it("carries the pending elicitation/create; the response POSTed to /mcp resumes the task and the stream ends with the result", async ({ expect }) => {
+  it("carries the pending elicitation/create; the response POSTed to /mcp resumes the task and the stream ends with the result", async ({
+    expect,
+  }) => {
     const { headers } = await rawSession({ elicitation: {} });
-    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY, task: { ttl: 600_000 }, _meta: { progressToken: "dp" } } }, { headers });
+    const created = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "deploy", arguments: DEPLOY, task: { ttl: 600_000 }, _meta: { progressToken: "dp" } },
+      },
+      { headers },
+    );
     const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
     // No GET stream is open, so nobody heard the question live.
     await waitForStatus(server.url, taskId, "input_required", alice);
@@ -145,7 +194,12 @@ describe("tasks/result called after the task asked", () => {
       headers: { ...headers, "Content-Type": "application/json", Accept: "application/json, text/event-stream" },
       body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } }),
     });
-    const messages: { id?: unknown; method?: string; params?: Record<string, unknown>; result?: Record<string, unknown> }[] = [];
+    const messages: {
+      id?: unknown;
+      method?: string;
+      params?: Record<string, unknown>;
+      result?: Record<string, unknown>;
+    }[] = [];
     let question: (typeof messages)[number] | undefined;
     while (!question) {
       const event = await stream.next();
@@ -156,7 +210,10 @@ describe("tasks/result called after the task asked", () => {
       if (message.method === "elicitation/create") question = message;
     }
     expect(question.id).toBe(`input/${taskId}/confirm`);
-    expect(question.params).toMatchObject({ message: QUESTION, _meta: { "io.modelcontextprotocol/related-task": { taskId } } });
+    expect(question.params).toMatchObject({
+      message: QUESTION,
+      _meta: { "io.modelcontextprotocol/related-task": { taskId } },
+    });
     const answer = await rpc(server.url, { jsonrpc: "2.0", id: question.id, result: YES }, { headers });
     expect(answer.status).toBe(202);
     for (;;) {
@@ -167,40 +224,75 @@ describe("tasks/result called after the task asked", () => {
     const response = messages.at(-1);
     expect(response?.id).toBe(2);
     expect(textOf(response?.result as CallToolResult)).toMatch(/^Deployed/);
-    expect(messages.filter((m) => m.method === "notifications/progress").map((m) => m.params?.["progress"])).toEqual([1, 2, 3]);
+    expect(messages.filter((m) => m.method === "notifications/progress").map((m) => m.params?.["progress"])).toEqual([
+      1, 2, 3,
+    ]);
     expect(messages.filter((m) => m.method === "elicitation/create")).toHaveLength(1);
   });
 });
 
 describe("answers POSTed to /mcp", () => {
-  it("refuse an answer that breaks the form with -32602 naming the field; the task keeps waiting", async ({ expect }) => {
+  it("refuse an answer that breaks the form with -32602 naming the field; the task keeps waiting", async ({
+    expect,
+  }) => {
     const taskId = await startDeploy(server.url, alice);
     await waitForStatus(server.url, taskId, "input_required", alice);
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: { action: "accept", content: { confirm: 1 } } }, { headers: alice });
+    const reply = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: { action: "accept", content: { confirm: 1 } } },
+      { headers: alice },
+    );
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ error: { code: -32602, message: expect.stringContaining('"confirm"') } });
     expect((await taskDoc(server.url, taskId, alice)).status).toBe("input_required");
   });
 
-  it("refuse a response id forged onto another principal's task exactly like one naming no task, and the task keeps waiting", async ({ expect }) => {
+  it("refuse a response id forged onto another principal's task exactly like one naming no task, and the task keeps waiting", async ({
+    expect,
+  }) => {
     const taskId = await startDeploy(server.url, alice);
     await waitForStatus(server.url, taskId, "input_required", alice);
-    const forged = await rpc(server.url, { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: YES }, { headers: bob });
-    const unknown = await rpc(server.url, { jsonrpc: "2.0", id: `input/${"0".repeat(32)}/confirm`, result: YES }, { headers: bob });
+    const forged = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: YES },
+      { headers: bob },
+    );
+    const unknown = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: `input/${"0".repeat(32)}/confirm`, result: YES },
+      { headers: bob },
+    );
     expect(forged.status).toBe(400);
     expect({ status: forged.status, body: forged.body }).toEqual({ status: unknown.status, body: unknown.body });
     expect((await taskDoc(server.url, taskId, alice)).status).toBe("input_required");
   });
 
-  it("ignore an answer to a question already answered, and refuse one to a finished task with a clear error", async ({ expect }) => {
+  it("ignore an answer to a question already answered, and refuse one to a finished task with a clear error", async ({
+    expect,
+  }) => {
     const taskId = await startDeploy(server.url, alice);
     await waitForStatus(server.url, taskId, "input_required", alice);
     // Accepted, the rollout takes about 3 s: the second answer meets a task that is still running.
-    expect((await rpc(server.url, { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: YES }, { headers: alice })).status).toBe(202);
-    expect((await rpc(server.url, { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: { action: "decline" } }, { headers: alice })).status).toBe(202);
+    expect(
+      (await rpc(server.url, { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: YES }, { headers: alice }))
+        .status,
+    ).toBe(202);
+    expect(
+      (
+        await rpc(
+          server.url,
+          { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: { action: "decline" } },
+          { headers: alice },
+        )
+      ).status,
+    ).toBe(202);
     const done = await waitForStatus(server.url, taskId, "completed", alice);
     expect(textOf(done.result)).toMatch(/^Deployed/);
-    const late = await rpc(server.url, { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: YES }, { headers: alice });
+    const late = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: `input/${taskId}/confirm`, result: YES },
+      { headers: alice },
+    );
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ error: { message: expect.stringContaining("already completed") } });
   });

@@ -7,10 +7,26 @@
 // fallback with the question.
 import { afterAll, describe, it, vi } from "vitest";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createApplicationInputHandler, createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
+import {
+  createApplicationInputHandler,
+  createTaskSessionFromClient,
+  resultFromTaskOutcome,
+} from "@modelcontextprotocol/ext-tasks/client";
 import { sharedServer } from "./support/dev-server";
 import { DEPLOY, QUESTION, stepNames, taskDoc, textOf, waitForStatus, YES } from "./support/hitl";
-import { CLIENT_INFO, MODERN, connectV2, errorOf, getTask, modern, openStream, rawDispatch, resultOf, startTask, TASKS } from "./support/modern";
+import {
+  CLIENT_INFO,
+  MODERN,
+  connectV2,
+  errorOf,
+  getTask,
+  modern,
+  openStream,
+  rawDispatch,
+  resultOf,
+  startTask,
+  TASKS,
+} from "./support/modern";
 
 const ALICE = "tokA";
 const BOB = "tokB";
@@ -33,7 +49,8 @@ async function waitingTask(): Promise<string> {
   return taskId;
 }
 
-const update = (taskId: string, inputResponses: unknown, token = ALICE) => modern(server.url, "tasks/update", { taskId, inputResponses }, { capabilities: TASKS, token });
+const update = (taskId: string, inputResponses: unknown, token = ALICE) =>
+  modern(server.url, "tasks/update", { taskId, inputResponses }, { capabilities: TASKS, token });
 
 describe("with the Tasks extension", () => {
   it("tasks/get shows input_required with the question as inputRequests", async ({ expect }) => {
@@ -43,21 +60,36 @@ describe("with the Tasks extension", () => {
     expect(task["inputRequests"]).toEqual({
       confirm: {
         method: "elicitation/create",
-        params: { mode: "form", message: QUESTION, requestedSchema: expect.objectContaining({ type: "object", required: ["confirm"], properties: expect.objectContaining({ confirm: expect.objectContaining({ type: "boolean" }) }) }) },
+        params: {
+          mode: "form",
+          message: QUESTION,
+          requestedSchema: expect.objectContaining({
+            type: "object",
+            required: ["confirm"],
+            properties: expect.objectContaining({ confirm: expect.objectContaining({ type: "boolean" }) }),
+          }),
+        },
       },
     });
   });
 
-  it("tasks/update refuses an answer that breaks the form with -32602 naming the field, ignores unknown keys, then takes a valid one", async ({ expect }) => {
+  it("tasks/update refuses an answer that breaks the form with -32602 naming the field, ignores unknown keys, then takes a valid one", async ({
+    expect,
+  }) => {
     const taskId = await waitingTask();
     const bad = errorOf(await update(taskId, { confirm: { action: "accept", content: { confirm: "yes" } } }));
     expect(bad.code).toBe(-32602);
     expect(bad.message).toContain('"confirm"');
     expect(await getTask(server.url, taskId, { token: ALICE })).toMatchObject({ status: "input_required" });
-    expect(resultOf(await update(taskId, { nope: { action: "accept", content: { confirm: true } } }))).toMatchObject({ resultType: "complete" });
+    expect(resultOf(await update(taskId, { nope: { action: "accept", content: { confirm: true } } }))).toMatchObject({
+      resultType: "complete",
+    });
     expect(await getTask(server.url, taskId, { token: ALICE })).toMatchObject({ status: "input_required" });
     expect(resultOf(await update(taskId, { confirm: YES }))).toMatchObject({ resultType: "complete" });
-    await vi.waitFor(async () => expect(await getTask(server.url, taskId, { token: ALICE })).toMatchObject({ status: "completed" }), settle);
+    await vi.waitFor(
+      async () => expect(await getTask(server.url, taskId, { token: ALICE })).toMatchObject({ status: "completed" }),
+      settle,
+    );
     const done = await getTask(server.url, taskId, { token: ALICE });
     expect(textOf(done["result"] as { content: { type: string; text: string }[] })).toMatch(/^Deployed api v2/);
     expect(await stepNames(server.url, taskId, aliceHeaders)).toEqual(["plan", "rollout 1", "rollout 2", "rollout 3"]);
@@ -72,21 +104,37 @@ describe("with the Tasks extension", () => {
     const foreign = errorOf(await update(taskId, { confirm: YES }, BOB));
     const unknown = errorOf(await update("0".repeat(32), { confirm: YES }, BOB));
     expect(foreign).toEqual(unknown);
-    expect(errorOf(await modern(server.url, "tasks/get", { taskId }, { capabilities: TASKS, token: BOB }))).toEqual(errorOf(await modern(server.url, "tasks/get", { taskId: "0".repeat(32) }, { capabilities: TASKS, token: BOB })));
+    expect(errorOf(await modern(server.url, "tasks/get", { taskId }, { capabilities: TASKS, token: BOB }))).toEqual(
+      errorOf(await modern(server.url, "tasks/get", { taskId: "0".repeat(32) }, { capabilities: TASKS, token: BOB })),
+    );
     expect(await getTask(server.url, taskId, { token: ALICE })).toMatchObject({ status: "input_required" });
   });
 
   it("subscriptions/listen shows the question in notifications/tasks", async ({ expect }) => {
     const taskId = await startTask(server.url, "deploy", DEPLOY, { token: ALICE });
-    const stream = await openStream(server.url, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { capabilities: TASKS, token: ALICE });
+    const stream = await openStream(
+      server.url,
+      "subscriptions/listen",
+      { notifications: { taskIds: [taskId] } },
+      { capabilities: TASKS, token: ALICE },
+    );
     try {
-      const tasks = () => stream.messages.filter((m) => m["method"] === "notifications/tasks").map((m) => m["params"] as Record<string, unknown>);
+      const tasks = () =>
+        stream.messages
+          .filter((m) => m["method"] === "notifications/tasks")
+          .map((m) => m["params"] as Record<string, unknown>);
       await vi.waitFor(() => expect(tasks().some((t) => t["status"] === "input_required")).toBe(true), settle);
       const waiting = tasks().find((t) => t["status"] === "input_required");
-      expect(waiting?.["inputRequests"]).toMatchObject({ confirm: { method: "elicitation/create", params: { message: QUESTION } } });
+      expect(waiting?.["inputRequests"]).toMatchObject({
+        confirm: { method: "elicitation/create", params: { message: QUESTION } },
+      });
       resultOf(await update(taskId, { confirm: { action: "decline" } }));
       await vi.waitFor(() => expect(tasks().some((t) => t["status"] === "completed")).toBe(true), settle);
-      expect(textOf(tasks().find((t) => t["status"] === "completed")?.["result"] as { content: { type: string; text: string }[] })).toContain("Not deployed");
+      expect(
+        textOf(
+          tasks().find((t) => t["status"] === "completed")?.["result"] as { content: { type: string; text: string }[] },
+        ),
+      ).toContain("Not deployed");
     } finally {
       stream.close();
     }
@@ -114,7 +162,9 @@ describe("with the Tasks extension", () => {
       expect(execution.kind).toBe("task");
       const { outcome } = await execution.settle();
       expect(outcome.status).toBe("completed");
-      expect(textOf(resultFromTaskOutcome(outcome) as { content: { type: string; text: string }[] })).toMatch(/^Deployed api v2/);
+      expect(textOf(resultFromTaskOutcome(outcome) as { content: { type: string; text: string }[] })).toMatch(
+        /^Deployed api v2/,
+      );
       expect(asked).toEqual([{ kind: "elicitation", message: QUESTION, delivery: "task-update" }]);
     } finally {
       await tasks.close();
@@ -123,13 +173,29 @@ describe("with the Tasks extension", () => {
 });
 
 describe("without the extension: multi round-trip", () => {
-  const call = (options: { token?: string; args?: Record<string, unknown>; extra?: Record<string, unknown>; capabilities?: Record<string, unknown> } = {}) =>
-    modern(server.url, "tools/call", { name: "deploy", arguments: options.args ?? DEPLOY, ...options.extra }, { capabilities: options.capabilities ?? ELICIT, token: options.token ?? ALICE });
+  const call = (
+    options: {
+      token?: string;
+      args?: Record<string, unknown>;
+      extra?: Record<string, unknown>;
+      capabilities?: Record<string, unknown>;
+    } = {},
+  ) =>
+    modern(
+      server.url,
+      "tools/call",
+      { name: "deploy", arguments: options.args ?? DEPLOY, ...options.extra },
+      { capabilities: options.capabilities ?? ELICIT, token: options.token ?? ALICE },
+    );
 
-  it("answers input_required with the question and a requestState; the retry with the answer continues the same task to its result", async ({ expect }) => {
+  it("answers input_required with the question and a requestState; the retry with the answer continues the same task to its result", async ({
+    expect,
+  }) => {
     const first = resultOf(await call());
     expect(first["resultType"]).toBe("input_required");
-    expect(first["inputRequests"]).toMatchObject({ confirm: { method: "elicitation/create", params: { mode: "form", message: QUESTION } } });
+    expect(first["inputRequests"]).toMatchObject({
+      confirm: { method: "elicitation/create", params: { mode: "form", message: QUESTION } },
+    });
     const requestState = String(first["requestState"]);
     expect(requestState).toMatch(/^v1\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/);
 
@@ -137,7 +203,11 @@ describe("without the extension: multi round-trip", () => {
     const again = resultOf(await call({ extra: { requestState } }));
     expect(again).toMatchObject({ resultType: "input_required", inputRequests: { confirm: expect.any(Object) } });
     // A retry whose answer breaks the form: -32602 naming the field.
-    const bad = errorOf(await call({ extra: { requestState, inputResponses: { confirm: { action: "accept", content: { confirm: "yes" } } } } }));
+    const bad = errorOf(
+      await call({
+        extra: { requestState, inputResponses: { confirm: { action: "accept", content: { confirm: "yes" } } } },
+      }),
+    );
     expect(bad.code).toBe(-32602);
     expect(bad.message).toContain('"confirm"');
 
@@ -146,7 +216,9 @@ describe("without the extension: multi round-trip", () => {
     expect(textOf(done as { content: { type: string; text: string }[] })).toMatch(/^Deployed api v2/);
   });
 
-  it("refuses a forged, altered or foreign requestState, or one replayed on other arguments, with the same error, and the task keeps waiting", async ({ expect }) => {
+  it("refuses a forged, altered or foreign requestState, or one replayed on other arguments, with the same error, and the task keeps waiting", async ({
+    expect,
+  }) => {
     const first = resultOf(await call());
     const requestState = String(first["requestState"]);
     const [version, body, mac] = requestState.split(".");
@@ -155,7 +227,10 @@ describe("without the extension: multi round-trip", () => {
       await call({ extra: { requestState: "v1.e30.AAAA", inputResponses: { confirm: YES } } }),
       await call({ extra: { requestState: flipped, inputResponses: { confirm: YES } } }),
       await call({ token: BOB, extra: { requestState, inputResponses: { confirm: YES } } }),
-      await call({ args: { service: "api", version: "v3" }, extra: { requestState, inputResponses: { confirm: YES } } }),
+      await call({
+        args: { service: "api", version: "v3" },
+        extra: { requestState, inputResponses: { confirm: YES } },
+      }),
     ];
     const errors = attempts.map(errorOf);
     for (const error of errors) expect(error).toEqual(errors[0]);
@@ -165,29 +240,45 @@ describe("without the extension: multi round-trip", () => {
     expect(textOf(done as { content: { type: string; text: string }[] })).toContain("Not deployed");
   });
 
-  it("the SDK v2 client fulfils the question through its elicitation handler and retries on its own", async ({ expect }) => {
-    const client = new Client({ name: "e2e-v2", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: ELICIT });
+  it("the SDK v2 client fulfils the question through its elicitation handler and retries on its own", async ({
+    expect,
+  }) => {
+    const client = new Client(
+      { name: "e2e-v2", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: MODERN } }, capabilities: ELICIT },
+    );
     v2Clients.push(client);
     const asked: unknown[] = [];
     client.setRequestHandler("elicitation/create", async (request) => {
       asked.push(request.params);
       return { action: "accept", content: { confirm: true } };
     });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: aliceHeaders } }));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: aliceHeaders } }),
+    );
     const result = await client.callTool({ name: "deploy", arguments: DEPLOY });
     expect(textOf(result as { content: { type: string; text: string }[] })).toMatch(/^Deployed api v2/);
     expect(asked).toHaveLength(1);
     expect(asked[0]).toMatchObject({ message: QUESTION });
   });
 
-  it("a client that declared neither the extension nor elicitation gets the fallback with the question, and task_input passes the answer on", async ({ expect }) => {
+  it("a client that declared neither the extension nor elicitation gets the fallback with the question, and task_input passes the answer on", async ({
+    expect,
+  }) => {
     const fallback = resultOf(await call({ capabilities: {} }));
     expect(fallback["resultType"]).toBe("complete");
     const text = textOf(fallback as { content: { type: string; text: string }[] });
     expect(text).toContain(QUESTION);
     expect(text).toContain("task_input");
     const taskId = String((fallback["structuredContent"] as Record<string, unknown>)["taskId"]);
-    const answered = resultOf(await modern(server.url, "tools/call", { name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } }, { token: ALICE }));
+    const answered = resultOf(
+      await modern(
+        server.url,
+        "tools/call",
+        { name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } },
+        { token: ALICE },
+      ),
+    );
     expect(answered["isError"]).toBeUndefined();
     const done = await waitForStatus(server.url, taskId, "completed", aliceHeaders);
     expect(textOf(done.result)).toMatch(/^Deployed/);

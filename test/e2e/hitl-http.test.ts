@@ -5,7 +5,17 @@ import { beforeAll, describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
-import { DEPLOY, postInput, QUESTION, startDeploy, stepNames, taskDoc, textOf, waitForStatus, YES } from "./support/hitl";
+import {
+  DEPLOY,
+  postInput,
+  QUESTION,
+  startDeploy,
+  stepNames,
+  taskDoc,
+  textOf,
+  waitForStatus,
+  YES,
+} from "./support/hitl";
 
 const server = sharedServer({ API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "600000", DISPATCH_GRACE_MS: "60000" });
 const alice = { Authorization: "Bearer tokA" };
@@ -30,7 +40,10 @@ describe("GET /tasks/{id} and POST /tasks/{id}/input", () => {
           message: QUESTION,
           requestedSchema: {
             type: "object",
-            properties: { confirm: expect.objectContaining({ type: "boolean" }), note: expect.objectContaining({ type: "string" }) },
+            properties: {
+              confirm: expect.objectContaining({ type: "boolean" }),
+              note: expect.objectContaining({ type: "string" }),
+            },
             required: ["confirm"],
           },
         },
@@ -38,10 +51,17 @@ describe("GET /tasks/{id} and POST /tasks/{id}/input", () => {
     });
   });
 
-  it("answers with a JSON body; the job resumes, rolls out once with progress and says Deployed", async ({ expect }) => {
+  it("answers with a JSON body; the job resumes, rolls out once with progress and says Deployed", async ({
+    expect,
+  }) => {
     const taskId = await startDeploy(server.url, alice);
     await waitForStatus(server.url, taskId, "input_required", alice);
-    const answered = await postInput(server.url, taskId, { confirm: { action: "accept", content: { confirm: true, note: "from a script" } } }, alice);
+    const answered = await postInput(
+      server.url,
+      taskId,
+      { confirm: { action: "accept", content: { confirm: true, note: "from a script" } } },
+      alice,
+    );
     expect(answered.status).toBe(200);
     expect(answered.body).toMatchObject({ accepted: ["confirm"], ignored: [] });
     const done = await waitForStatus(server.url, taskId, "completed", alice);
@@ -52,7 +72,11 @@ describe("GET /tasks/{id} and POST /tasks/{id}/input", () => {
   });
 
   it("completes with Not deployed on decline, cancel or confirm false, as a normal result", async ({ expect }) => {
-    for (const answer of [{ action: "decline" }, { action: "cancel" }, { action: "accept", content: { confirm: false } }]) {
+    for (const answer of [
+      { action: "decline" },
+      { action: "cancel" },
+      { action: "accept", content: { confirm: false } },
+    ]) {
       const taskId = await startDeploy(server.url, alice);
       await waitForStatus(server.url, taskId, "input_required", alice);
       expect((await postInput(server.url, taskId, { confirm: answer }, alice)).status).toBe(200);
@@ -62,13 +86,29 @@ describe("GET /tasks/{id} and POST /tasks/{id}/input", () => {
     }
   });
 
-  it("refuses an answer that breaks the form with 422 naming the field, and the task keeps waiting", async ({ expect }) => {
+  it("refuses an answer that breaks the form with 422 naming the field, and the task keeps waiting", async ({
+    expect,
+  }) => {
     const taskId = await startDeploy(server.url, alice);
     await waitForStatus(server.url, taskId, "input_required", alice);
-    const refused = await postInput(server.url, taskId, { confirm: { action: "accept", content: { confirm: "yes" } } }, alice);
+    const refused = await postInput(
+      server.url,
+      taskId,
+      { confirm: { action: "accept", content: { confirm: "yes" } } },
+      alice,
+    );
     expect(refused.status).toBe(422);
-    expect(refused.body).toMatchObject({ error: "invalid_answer", key: "confirm", message: expect.stringContaining('"confirm"') });
-    const missing = await postInput(server.url, taskId, { confirm: { action: "accept", content: { note: "no confirm" } } }, alice);
+    expect(refused.body).toMatchObject({
+      error: "invalid_answer",
+      key: "confirm",
+      message: expect.stringContaining('"confirm"'),
+    });
+    const missing = await postInput(
+      server.url,
+      taskId,
+      { confirm: { action: "accept", content: { note: "no confirm" } } },
+      alice,
+    );
     expect(missing.status).toBe(422);
     expect(String(missing.body["message"])).toContain('field "confirm" is required');
     expect((await taskDoc(server.url, taskId, alice)).status).toBe("input_required");
@@ -78,10 +118,19 @@ describe("GET /tasks/{id} and POST /tasks/{id}/input", () => {
 
   it("refuses bodies that are not answers with 400 and other media types with 415", async ({ expect }) => {
     const taskId = await startDeploy(server.url, alice);
-    for (const body of [[], "yes", {}, null]) expect((await postInput(server.url, taskId, body, alice)).status).toBe(400);
-    const raw = await fetch(`${server.url}/tasks/${taskId}/input`, { method: "POST", headers: { ...alice, "Content-Type": "application/json" }, body: "{nope" });
+    for (const body of [[], "yes", {}, null])
+      expect((await postInput(server.url, taskId, body, alice)).status).toBe(400);
+    const raw = await fetch(`${server.url}/tasks/${taskId}/input`, {
+      method: "POST",
+      headers: { ...alice, "Content-Type": "application/json" },
+      body: "{nope",
+    });
     expect(raw.status).toBe(400);
-    const text = await fetch(`${server.url}/tasks/${taskId}/input`, { method: "POST", headers: { ...alice, "Content-Type": "text/plain" }, body: "{}" });
+    const text = await fetch(`${server.url}/tasks/${taskId}/input`, {
+      method: "POST",
+      headers: { ...alice, "Content-Type": "text/plain" },
+      body: "{}",
+    });
     expect(text.status).toBe(415);
     expect((await fetch(`${server.url}/tasks/${taskId}/input`, { headers: alice })).status).toBe(405);
   });
@@ -96,7 +145,9 @@ describe("GET /tasks/{id} and POST /tasks/{id}/input", () => {
 });
 
 describe("two principals", () => {
-  it("another principal can neither see nor answer the question: 404, exactly as for an unknown task", async ({ expect }) => {
+  it("another principal can neither see nor answer the question: 404, exactly as for an unknown task", async ({
+    expect,
+  }) => {
     const taskId = await startDeploy(server.url, alice);
     await waitForStatus(server.url, taskId, "input_required", alice);
     expect((await fetch(`${server.url}/tasks/${taskId}`, { headers: bob })).status).toBe(404);
@@ -104,11 +155,34 @@ describe("two principals", () => {
     const unknown = await postInput(server.url, "0".repeat(32), { confirm: YES }, bob);
     expect(foreign).toEqual(unknown);
     expect(foreign.status).toBe(404);
-    const tool = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } } }, { headers: bob });
-    const toolUnknown = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_input", arguments: { taskId: "0".repeat(32), inputResponses: { confirm: YES } } } }, { headers: bob });
-    const last = (reply: { body: unknown }) => (Array.isArray(reply.body) ? reply.body.at(-1) : reply.body) as { result?: { isError?: boolean; content?: { type: string; text?: string }[] } };
+    const tool = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } },
+      },
+      { headers: bob },
+    );
+    const toolUnknown = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "task_input", arguments: { taskId: "0".repeat(32), inputResponses: { confirm: YES } } },
+      },
+      { headers: bob },
+    );
+    const last = (reply: { body: unknown }) =>
+      (Array.isArray(reply.body) ? reply.body.at(-1) : reply.body) as {
+        result?: { isError?: boolean; content?: { type: string; text?: string }[] };
+      };
     expect(last(tool).result?.isError).toBe(true);
-    expect(textOf(last(tool).result)).toBe(textOf(last(toolUnknown).result).replace("0".repeat(32), taskId.slice(0, 64)));
+    expect(textOf(last(tool).result)).toBe(
+      textOf(last(toolUnknown).result).replace("0".repeat(32), taskId.slice(0, 64)),
+    );
     expect((await taskDoc(server.url, taskId, alice)).status).toBe("input_required");
   });
 });
@@ -130,9 +204,23 @@ describe("cancelled or finished while waiting", () => {
 });
 
 describe("a client with neither tasks nor elicitation", () => {
-  it("gets the still-running fallback at once, with the question and how to answer it, and task_input passes the answer on", async ({ expect }) => {
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY } }, { headers: { ...alice, Accept: "application/json" } });
-    const result = (reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: { taskId: string; status: string; summary: string }; _meta: { "mcp-task-worker/task": { inputRequests?: Record<string, unknown> } } } }).result;
+  it("gets the still-running fallback at once, with the question and how to answer it, and task_input passes the answer on", async ({
+    expect,
+  }) => {
+    const reply = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY } },
+      { headers: { ...alice, Accept: "application/json" } },
+    );
+    const result = (
+      reply.body as {
+        result: {
+          content: { type: string; text?: string }[];
+          structuredContent: { taskId: string; status: string; summary: string };
+          _meta: { "mcp-task-worker/task": { inputRequests?: Record<string, unknown> } };
+        };
+      }
+    ).result;
     // It came back without waiting out the inline budget (10 min) for an answer nobody on this call can give.
     const text = textOf(result);
     expect(text).toContain(QUESTION);
@@ -144,20 +232,53 @@ describe("a client with neither tasks nor elicitation", () => {
     expect(result.structuredContent.summary).toContain(QUESTION);
     expect(result._meta["mcp-task-worker/task"].inputRequests).toHaveProperty("confirm");
 
-    const bad = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "task_input", arguments: { taskId, inputResponses: { confirm: { action: "accept", content: {} } } } } }, { headers: { ...alice, Accept: "application/json" } });
-    const badResult = (bad.body as { result: { isError?: boolean; content: { type: string; text?: string }[] } }).result;
+    const bad = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: {
+          name: "task_input",
+          arguments: { taskId, inputResponses: { confirm: { action: "accept", content: {} } } },
+        },
+      },
+      { headers: { ...alice, Accept: "application/json" } },
+    );
+    const badResult = (bad.body as { result: { isError?: boolean; content: { type: string; text?: string }[] } })
+      .result;
     expect(badResult.isError).toBe(true);
     expect(textOf(badResult)).toContain('"confirm" is required');
 
-    const good = await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } } }, { headers: { ...alice, Accept: "application/json" } });
-    const goodResult = (good.body as { result: { isError?: boolean; content: { type: string; text?: string }[] } }).result;
+    const good = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 3,
+        method: "tools/call",
+        params: { name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } },
+      },
+      { headers: { ...alice, Accept: "application/json" } },
+    );
+    const goodResult = (good.body as { result: { isError?: boolean; content: { type: string; text?: string }[] } })
+      .result;
     expect(goodResult.isError).toBeUndefined();
     expect(textOf(goodResult)).toContain('Passed on the answer to "confirm"');
     const done = await waitForStatus(server.url, taskId, "completed", alice);
     expect(textOf(done.result)).toMatch(/^Deployed/);
 
-    const late = await rpc(server.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } } }, { headers: { ...alice, Accept: "application/json" } });
-    const lateResult = (late.body as { result: { isError?: boolean; content: { type: string; text?: string }[] } }).result;
+    const late = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 4,
+        method: "tools/call",
+        params: { name: "task_input", arguments: { taskId, inputResponses: { confirm: YES } } },
+      },
+      { headers: { ...alice, Accept: "application/json" } },
+    );
+    const lateResult = (late.body as { result: { isError?: boolean; content: { type: string; text?: string }[] } })
+      .result;
     expect(lateResult.isError).toBe(true);
     expect(textOf(lateResult)).toContain("already completed");
   });
@@ -165,29 +286,68 @@ describe("a client with neither tasks nor elicitation", () => {
   it("task_status says what the task asks and how to answer", async ({ expect }) => {
     const taskId = await startDeploy(server.url, alice);
     await waitForStatus(server.url, taskId, "input_required", alice);
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_status", arguments: { taskId } } }, { headers: { ...alice, Accept: "application/json" } });
-    const result = (reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: Record<string, unknown>; _meta: Record<string, unknown> } }).result;
+    const reply = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "task_status", arguments: { taskId } } },
+      { headers: { ...alice, Accept: "application/json" } },
+    );
+    const result = (
+      reply.body as {
+        result: {
+          content: { type: string; text?: string }[];
+          structuredContent: Record<string, unknown>;
+          _meta: Record<string, unknown>;
+        };
+      }
+    ).result;
     expect(textOf(result)).toContain(QUESTION);
     expect(textOf(result)).toContain("task_input");
     expect(JSON.stringify(result.structuredContent)).toContain(QUESTION);
     expect(JSON.stringify(result.structuredContent)).toContain("task_input");
     expect(result.structuredContent).toMatchObject({ status: "input_required" });
-    expect(result._meta["mcp-task-worker/task"]).toMatchObject({ status: "input_required", inputRequests: { confirm: { method: "elicitation/create" } } });
+    expect(result._meta["mcp-task-worker/task"]).toMatchObject({
+      status: "input_required",
+      inputRequests: { confirm: { method: "elicitation/create" } },
+    });
   });
 });
 
 /** A raw 2025-11-25 session that declared `capabilities`; the headers to send with it. */
 async function rawSession(capabilities: Record<string, unknown>) {
-  const init = await rpc(server.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } } }, { headers: alice });
-  const headers = { ...alice, "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "", "MCP-Protocol-Version": "2025-11-25" };
+  const init = await rpc(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "raw", version: "1" } },
+    },
+    { headers: alice },
+  );
+  const headers = {
+    ...alice,
+    "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "",
+    "MCP-Protocol-Version": "2025-11-25",
+  };
   await rpc(server.url, { jsonrpc: "2.0", method: "notifications/initialized" }, { headers });
   return headers;
 }
 
 describe("2025-11-25 clients that cannot be asked", () => {
-  it("a tasks/result open before the task asks keeps waiting through the question, and ends with the result once someone answers elsewhere", async ({ expect }) => {
+  it("a tasks/result open before the task asks keeps waiting through the question, and ends with the result once someone answers elsewhere", async ({
+    expect,
+  }) => {
     const headers = await rawSession({});
-    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY, task: { ttl: 600_000 } } }, { headers });
+    const created = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "deploy", arguments: DEPLOY, task: { ttl: 600_000 } },
+      },
+      { headers },
+    );
     const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
     const stream = await openSse(`${server.url}/mcp`, {
       method: "POST",
@@ -198,7 +358,12 @@ describe("2025-11-25 clients that cannot be asked", () => {
     expect((await stream.next())?.data).toBe("");
     await waitForStatus(server.url, taskId, "input_required", alice);
     expect((await postInput(server.url, taskId, { confirm: YES }, alice)).status).toBe(200);
-    const messages: { id?: unknown; method?: string; result?: { content?: { type: string; text?: string }[] }; error?: unknown }[] = [];
+    const messages: {
+      id?: unknown;
+      method?: string;
+      result?: { content?: { type: string; text?: string }[] };
+      error?: unknown;
+    }[] = [];
     for (;;) {
       const event = await stream.next();
       if (!event) break;
@@ -210,10 +375,18 @@ describe("2025-11-25 clients that cannot be asked", () => {
     expect(messages.filter((m) => m.method === "elicitation/create")).toEqual([]);
   });
 
-  it("a plain call answered as JSON gets the fallback at once, even from a client that declared elicitation (no stream to ask it on)", async ({ expect }) => {
+  it("a plain call answered as JSON gets the fallback at once, even from a client that declared elicitation (no stream to ask it on)", async ({
+    expect,
+  }) => {
     const headers = await rawSession({ elicitation: {} });
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY } }, { headers: { ...headers, Accept: "application/json" } });
-    const result = (reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: { status: string } } }).result;
+    const reply = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY } },
+      { headers: { ...headers, Accept: "application/json" } },
+    );
+    const result = (
+      reply.body as { result: { content: { type: string; text?: string }[]; structuredContent: { status: string } } }
+    ).result;
     expect(result.structuredContent.status).toBe("input_required");
     expect(textOf(result)).toContain(QUESTION);
   });

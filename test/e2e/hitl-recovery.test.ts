@@ -43,10 +43,18 @@ describe("a crash while a task waits for input", () => {
 
 describe("a task whose ttl runs out while it waits", () => {
   it("is gone once its ttl has passed, and a late answer gets 404", async ({ expect }) => {
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: DEPLOY, task: { ttl: 3000 } } });
+    const reply = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "deploy", arguments: DEPLOY, task: { ttl: 3000 } },
+    });
     const taskId = (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
     await waitForStatus(server.url, taskId, "input_required");
-    await vi.waitFor(async () => expect((await fetch(`${server.url}/tasks/${taskId}`)).status).toBe(404), { timeout: 30_000, interval: 250 });
+    await vi.waitFor(async () => expect((await fetch(`${server.url}/tasks/${taskId}`)).status).toBe(404), {
+      timeout: 30_000,
+      interval: 250,
+    });
     expect((await postInput(server.url, taskId, { confirm: YES })).status).toBe(404);
   });
 });

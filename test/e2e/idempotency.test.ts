@@ -26,7 +26,8 @@ const runsStarted = (log: LoggedEvent[]) =>
 describe("idempotency keys on tools/call", () => {
   it("answers a repeated task-augmented call with the same task", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
-    const request = (id: number) => call(id, "countdown", { seconds: 2 }, { task: { ttl: 60_000 }, _meta: { [KEY]: key } });
+    const request = (id: number) =>
+      call(id, "countdown", { seconds: 2 }, { task: { ttl: 60_000 }, _meta: { [KEY]: key } });
     const first = (await rpc(server.url, request(1))).body as { result: { task: { taskId: string } } };
     const second = (await rpc(server.url, request(2))).body as { result: { task: { taskId: string } } };
     const taskId = first.result.task.taskId;
@@ -61,26 +62,40 @@ describe("idempotency keys on tools/call", () => {
     });
 
     const retried = await fetch(`${server.url}/mcp`, { method: "POST", headers, body });
-    const messages = parseSse(await retried.text()).map((e) => JSON.parse(e.data) as { id?: number; result?: Record<string, unknown> });
+    const messages = parseSse(await retried.text()).map(
+      (e) => JSON.parse(e.data) as { id?: number; result?: Record<string, unknown> },
+    );
     const final = messages.find((m) => m.id === 1);
-    expect(final?.result).toMatchObject({ content: [{ type: "text", text: "Countdown of 3 s finished." }], _meta: { [RELATED]: { taskId } } });
+    expect(final?.result).toMatchObject({
+      content: [{ type: "text", text: "Countdown of 3 s finished." }],
+      _meta: { [RELATED]: { taskId } },
+    });
 
     expect((await listTaskIds()).filter((id) => !before.has(id))).toEqual([taskId]);
     expect(runsStarted(await eventLog(server.url, taskId))).toBe(1);
   });
 
   it("keeps different keys apart", async ({ expect }) => {
-    const request = (id: number, key: string) => call(id, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } });
-    const a = (await rpc(server.url, request(1, `a-${crypto.randomUUID()}`))).body as { result: { task: { taskId: string } } };
-    const b = (await rpc(server.url, request(2, `b-${crypto.randomUUID()}`))).body as { result: { task: { taskId: string } } };
+    const request = (id: number, key: string) =>
+      call(id, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } });
+    const a = (await rpc(server.url, request(1, `a-${crypto.randomUUID()}`))).body as {
+      result: { task: { taskId: string } };
+    };
+    const b = (await rpc(server.url, request(2, `b-${crypto.randomUUID()}`))).body as {
+      result: { task: { taskId: string } };
+    };
     expect(a.result.task.taskId).not.toBe(b.result.task.taskId);
   });
 
   it("refuses a key reused for another tool, naming the key, and creates nothing", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
-    const first = (await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }))).body as { result: { task: { taskId: string } } };
+    const first = (await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } })))
+      .body as { result: { task: { taskId: string } } };
     const before = await listTaskIds();
-    const reused = await rpc(server.url, call(2, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } }));
+    const reused = await rpc(
+      server.url,
+      call(2, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } }),
+    );
     expect(reused.status).toBe(200);
     const error = (reused.body as { error?: { code: number; message: string } }).error;
     expect(error?.code).toBe(-32602);
@@ -88,7 +103,8 @@ describe("idempotency keys on tools/call", () => {
     expect(error?.message).toMatch(/another call.*"countdown".*nothing was created/);
     expect(await listTaskIds()).toEqual(before);
     // The first call repeated still finds its task.
-    const again = (await rpc(server.url, call(3, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }))).body as { result: { task: { taskId: string } } };
+    const again = (await rpc(server.url, call(3, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } })))
+      .body as { result: { task: { taskId: string } } };
     expect(again.result.task.taskId).toBe(first.result.task.taskId);
   });
 
@@ -104,14 +120,24 @@ describe("idempotency keys on tools/call", () => {
       expect(error?.message).toContain('the same tool "countdown" with other arguments');
     }
     // A plain call (no params.task) with other arguments is refused the same way.
-    const plain = await rpc(server.url, call(3, "countdown", { seconds: 3 }, { _meta: { [KEY]: key } }), { headers: { Accept: "application/json" } });
+    const plain = await rpc(server.url, call(3, "countdown", { seconds: 3 }, { _meta: { [KEY]: key } }), {
+      headers: { Accept: "application/json" },
+    });
     expect((plain.body as { error?: { code: number } }).error?.code).toBe(-32602);
     expect(await listTaskIds()).toEqual(before);
   });
 
-  it("holds in 2026-07-28 too: the same call gets the same task, another call -32602 naming the key", async ({ expect }) => {
+  it("holds in 2026-07-28 too: the same call gets the same task, another call -32602 naming the key", async ({
+    expect,
+  }) => {
     const key = `k-${crypto.randomUUID()}`;
-    const call2026 = (args: Record<string, unknown>) => modern(server.url, "tools/call", { name: "countdown", arguments: args }, { capabilities: TASKS, meta: { [KEY]: key } });
+    const call2026 = (args: Record<string, unknown>) =>
+      modern(
+        server.url,
+        "tools/call",
+        { name: "countdown", arguments: args },
+        { capabilities: TASKS, meta: { [KEY]: key } },
+      );
     const first = resultOf(await call2026({ seconds: 1 }));
     expect(resultOf(await call2026({ seconds: 1 }))["taskId"]).toBe(first["taskId"]);
     const before = await listTaskIds();
@@ -122,8 +148,12 @@ describe("idempotency keys on tools/call", () => {
 
   it("treats the same arguments in another key order as the same call", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
-    const a = (await rpc(server.url, call(1, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } }))).body as { result: { task: { taskId: string } } };
-    const b = (await rpc(server.url, call(2, "deploy", { version: "v1", service: "api" }, { task: {}, _meta: { [KEY]: key } }))).body as { result: { task: { taskId: string } } };
+    const a = (
+      await rpc(server.url, call(1, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } }))
+    ).body as { result: { task: { taskId: string } } };
+    const b = (
+      await rpc(server.url, call(2, "deploy", { version: "v1", service: "api" }, { task: {}, _meta: { [KEY]: key } }))
+    ).body as { result: { task: { taskId: string } } };
     expect(b.result.task.taskId).toBe(a.result.task.taskId);
   });
 

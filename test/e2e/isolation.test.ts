@@ -19,10 +19,22 @@ async function call(headers: Record<string, string>, method: string, params: Rec
   const reply = await rpc(server.url, { jsonrpc: "2.0", id, method, params }, { headers });
   return Array.isArray(reply.body) ? { ...reply, body: reply.body[reply.body.length - 1] as unknown } : reply;
 }
-const bodyOf = (reply: { status: number; body: unknown; text: string }) => ({ status: reply.status, body: reply.body ?? reply.text });
+const bodyOf = (reply: { status: number; body: unknown; text: string }) => ({
+  status: reply.status,
+  body: reply.body ?? reply.text,
+});
 
-async function createTask(headers: Record<string, string>, seconds: number, meta: Record<string, unknown> = {}): Promise<string> {
-  const reply = await call(headers, "tools/call", { name: "countdown", arguments: { seconds }, task: { ttl: 600_000 }, _meta: meta });
+async function createTask(
+  headers: Record<string, string>,
+  seconds: number,
+  meta: Record<string, unknown> = {},
+): Promise<string> {
+  const reply = await call(headers, "tools/call", {
+    name: "countdown",
+    arguments: { seconds },
+    task: { ttl: 600_000 },
+    _meta: meta,
+  });
   const taskId = (reply.body as { result?: { task?: { taskId?: string } } }).result?.task?.taskId;
   if (!taskId) throw new Error(`no task: ${reply.text}`);
   return taskId;
@@ -31,8 +43,14 @@ async function createTask(headers: Record<string, string>, seconds: number, meta
 beforeAll(async () => {
   running = await createTask(alice, 120);
   // A plain call streams events whose ids carry their route: t.<taskId>.<stream>.<seq>.
-  const plain = await call(alice, "tools/call", { name: "countdown", arguments: { seconds: 1 }, _meta: { progressToken: "p" } });
-  const ids = parseSse(plain.text).map((e) => e.id).filter((id): id is string => id !== undefined && id.startsWith("t."));
+  const plain = await call(alice, "tools/call", {
+    name: "countdown",
+    arguments: { seconds: 1 },
+    _meta: { progressToken: "p" },
+  });
+  const ids = parseSse(plain.text)
+    .map((e) => e.id)
+    .filter((id): id is string => id !== undefined && id.startsWith("t."));
   eventId = ids[0] ?? "";
   finished = eventId.split(".")[1] ?? "";
   if (!eventId) throw new Error(`no event id in ${plain.text}`);
@@ -76,16 +94,26 @@ describe("another principal's task is indistinguishable from an unknown one", ()
       const foreign = await fetch(`${server.url}/tasks/${finished}${suffix}`, { headers: bob });
       const unknown = await fetch(`${server.url}/tasks/${other}${suffix}`, { headers: bob });
       expect(foreign.status).toBe(404);
-      expect({ status: foreign.status, body: await foreign.text() }).toEqual({ status: unknown.status, body: await unknown.text() });
+      expect({ status: foreign.status, body: await foreign.text() }).toEqual({
+        status: unknown.status,
+        body: await unknown.text(),
+      });
       expect((await fetch(`${server.url}/tasks/${finished}${suffix}`, { headers: alice })).status).toBe(200);
     }
   });
 
   it("Last-Event-ID on the task view: the same 404", async ({ expect }) => {
     const other = unknownId();
-    const foreign = await fetch(`${server.url}/tasks/${finished}/events`, { headers: { ...bob, "Last-Event-ID": `t.${finished}.0.1` } });
-    const unknown = await fetch(`${server.url}/tasks/${other}/events`, { headers: { ...bob, "Last-Event-ID": `t.${other}.0.1` } });
-    expect({ status: foreign.status, body: await foreign.text() }).toEqual({ status: unknown.status, body: await unknown.text() });
+    const foreign = await fetch(`${server.url}/tasks/${finished}/events`, {
+      headers: { ...bob, "Last-Event-ID": `t.${finished}.0.1` },
+    });
+    const unknown = await fetch(`${server.url}/tasks/${other}/events`, {
+      headers: { ...bob, "Last-Event-ID": `t.${other}.0.1` },
+    });
+    expect({ status: foreign.status, body: await foreign.text() }).toEqual({
+      status: unknown.status,
+      body: await unknown.text(),
+    });
   });
 
   // GET /mcp resumption is being built alongside this test. Until it exists both requests get
@@ -93,7 +121,10 @@ describe("another principal's task is indistinguishable from an unknown one", ()
   it("Last-Event-ID on GET /mcp: alice's event id behaves like an unknown one", async ({ expect }) => {
     const [, , stream, seq] = eventId.split(".");
     const resume = (id: string) =>
-      fetch(`${server.url}/mcp`, { headers: { ...bob, Accept: "text/event-stream", "Last-Event-ID": id, "MCP-Protocol-Version": "2025-11-25" }, signal: AbortSignal.timeout(10_000) });
+      fetch(`${server.url}/mcp`, {
+        headers: { ...bob, Accept: "text/event-stream", "Last-Event-ID": id, "MCP-Protocol-Version": "2025-11-25" },
+        signal: AbortSignal.timeout(10_000),
+      });
     const foreign = await resume(eventId);
     const unknown = await resume(`t.${unknownId()}.${stream}.${seq}`);
     expect(foreign.status).toBeGreaterThanOrEqual(400);
@@ -105,14 +136,33 @@ describe("another principal's task is indistinguishable from an unknown one", ()
   // Sessions are being built alongside this test; if the server issues no session id yet,
   // alice's "session" is a fresh random one and the check degenerates to unknown vs unknown.
   it("alice's Mcp-Session-Id is no use to bob: it behaves like an unknown session id", async ({ expect }) => {
-    const init = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "alice", version: "1" } } }, { headers: alice });
+    const init = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "alice", version: "1" } },
+      },
+      { headers: alice },
+    );
     const aliceSession = init.headers.get("Mcp-Session-Id") ?? randomBytes(16).toString("hex");
-    const unknownSession = randomBytes(16).toString("hex").slice(0, aliceSession.length).padEnd(aliceSession.length, "0");
-    const use = (session: string) => rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/list", params: {} }, { headers: { ...bob, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" } });
+    const unknownSession = randomBytes(16)
+      .toString("hex")
+      .slice(0, aliceSession.length)
+      .padEnd(aliceSession.length, "0");
+    const use = (session: string) =>
+      rpc(
+        server.url,
+        { jsonrpc: "2.0", id: 2, method: "tasks/list", params: {} },
+        { headers: { ...bob, "Mcp-Session-Id": session, "MCP-Protocol-Version": "2025-11-25" } },
+      );
     const foreign = await use(aliceSession);
     const unknown = await use(unknownSession);
     expect(foreign.status).toBe(unknown.status);
-    expect(JSON.stringify(foreign.body ?? foreign.text).replaceAll(aliceSession, "<s>")).toBe(JSON.stringify(unknown.body ?? unknown.text).replaceAll(unknownSession, "<s>"));
+    expect(JSON.stringify(foreign.body ?? foreign.text).replaceAll(aliceSession, "<s>")).toBe(
+      JSON.stringify(unknown.body ?? unknown.text).replaceAll(unknownSession, "<s>"),
+    );
     // Whatever bob gets, it is never alice's task list.
     expect(foreign.text).not.toContain(running);
   });
@@ -139,10 +189,13 @@ describe("per-principal indexes", () => {
     expect(await createTask(alice, 1, meta)).toBe(first);
     const bobs = await createTask(bob, 1, meta);
     expect(bobs).not.toBe(first);
-    await vi.waitFor(async () => {
-      const reply = await call(bob, "tasks/get", { taskId: bobs });
-      expect(reply.body).toMatchObject({ result: { status: "completed" } });
-    }, { timeout: 30_000, interval: 250 });
+    await vi.waitFor(
+      async () => {
+        const reply = await call(bob, "tasks/get", { taskId: bobs });
+        expect(reply.body).toMatchObject({ result: { status: "completed" } });
+      },
+      { timeout: 30_000, interval: 250 },
+    );
     expect((await call(bob, "tasks/get", { taskId: first })).body).toMatchObject({ error: { code: -32602 } });
   });
 });

@@ -17,12 +17,27 @@ const server = sharedServer({
 });
 
 const startCountdown = (who: string, seconds: number, ttl?: number) =>
-  rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds }, task: ttl === undefined ? {} : { ttl } } }, { headers: as(who) });
-const taskIdOf = (reply: { body: unknown }) => (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
+  rpc(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds }, task: ttl === undefined ? {} : { ttl } },
+    },
+    { headers: as(who) },
+  );
+const taskIdOf = (reply: { body: unknown }) =>
+  (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
 
 describe("limits", () => {
   it("refuses a body over MAX_BODY_BYTES with 413", async ({ expect }) => {
-    const big = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "x".repeat(5000) } } };
+    const big = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "echo", arguments: { text: "x".repeat(5000) } },
+    };
     const reply = await rpc(server.url, big, { headers: as("body") });
     expect(reply.status).toBe(413);
     expect(reply.body).toMatchObject({ error: { message: expect.stringMatching(/larger than 4096 bytes/) } });
@@ -33,11 +48,20 @@ describe("limits", () => {
     taskIdOf(await startCountdown("cap", 300));
     const third = await startCountdown("cap", 300);
     expect(third.status).toBe(200);
-    expect(third.body).toMatchObject({ error: { code: -32600, message: expect.stringMatching(/Too many unfinished tasks \(2 of 2\)/) } });
+    expect(third.body).toMatchObject({
+      error: { code: -32600, message: expect.stringMatching(/Too many unfinished tasks \(2 of 2\)/) },
+    });
     // Another principal is not affected by cap's tasks.
     expect(taskIdOf(await startCountdown("calm", 1))).toMatch(/^[0-9a-f]{32}$/);
-    await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId: first } }, { headers: as("cap") });
-    await vi.waitFor(async () => expect(taskIdOf(await startCountdown("cap", 1))).toMatch(/^[0-9a-f]{32}$/), { timeout: 15_000, interval: 250 });
+    await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId: first } },
+      { headers: as("cap") },
+    );
+    await vi.waitFor(async () => expect(taskIdOf(await startCountdown("cap", 1))).toMatch(/^[0-9a-f]{32}$/), {
+      timeout: 15_000,
+      interval: 250,
+    });
   });
 
   it("clamps a requested ttl to MAX_TTL_MS", async ({ expect }) => {
@@ -47,7 +71,11 @@ describe("limits", () => {
 
   it("refuses tool arguments over MAX_ARGUMENT_BYTES with -32602", async ({ expect }) => {
     // tools/call answers as SSE when the client accepts it: ask for JSON only.
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "y".repeat(1000) } } }, { headers: { ...as("args"), Accept: "application/json" } });
+    const reply = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "echo", arguments: { text: "y".repeat(1000) } } },
+      { headers: { ...as("args"), Accept: "application/json" } },
+    );
     expect(reply.body).toMatchObject({ error: { code: -32602, message: expect.stringMatching(/exceed 512 bytes/) } });
   });
 
@@ -63,7 +91,10 @@ describe("limits", () => {
     expect(statuses.slice(0, 30).every((s) => s === 200)).toBe(true);
     expect(limited?.status).toBe(429);
     expect(Number(limited?.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
-    expect(limited?.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32000, message: expect.stringMatching(/Rate limit exceeded/) } });
+    expect(limited?.body).toMatchObject({
+      jsonrpc: "2.0",
+      error: { code: -32000, message: expect.stringMatching(/Rate limit exceeded/) },
+    });
     const view = await fetch(`${server.url}/tasks/${"0".repeat(32)}`, { headers: as("rate") });
     expect(view.status).toBe(429);
     expect(view.headers.get("Retry-After")).toMatch(/^\d+$/);
@@ -71,15 +102,24 @@ describe("limits", () => {
     expect((await rpc(server.url, list, { headers: as("calm") })).status).toBe(200);
     // And it refills (12 per minute: one token every 5 s, a gap the machine's load between the two
     // requests above cannot bridge, as one token a second could on a busy 2-core machine).
-    await vi.waitFor(async () => expect((await rpc(server.url, list, { headers: as("rate") })).status).toBe(200), { timeout: 20_000, interval: 500 });
+    await vi.waitFor(async () => expect((await rpc(server.url, list, { headers: as("rate") })).status).toBe(200), {
+      timeout: 20_000,
+      interval: 500,
+    });
   });
 });
 
 describe("rate limiting with leased tokens (a burst large enough that an isolate takes 10 tokens per round trip)", () => {
   const burst = 200;
-  const leased = sharedServer({ API_KEYS: "lease:lease-token", RATE_LIMIT_PER_MINUTE: "60", RATE_LIMIT_BURST: String(burst) });
+  const leased = sharedServer({
+    API_KEYS: "lease:lease-token",
+    RATE_LIMIT_PER_MINUTE: "60",
+    RATE_LIMIT_BURST: String(burst),
+  });
 
-  it("still lets through no more than the burst plus the refill, then answers 429 with Retry-After", async ({ expect }) => {
+  it("still lets through no more than the burst plus the refill, then answers 429 with Retry-After", async ({
+    expect,
+  }) => {
     const headers = { Authorization: "Bearer lease-token" };
     const started = Date.now();
     let allowed = 0;
@@ -95,6 +135,11 @@ describe("rate limiting with leased tokens (a burst large enough that an isolate
     expect(allowed).toBeGreaterThanOrEqual(burst);
     expect(allowed).toBeLessThanOrEqual(burst + refilled);
     expect(Number(limited?.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
-    expect(limited?.body).toMatchObject({ error: { code: -32000, message: expect.stringMatching(/Rate limit exceeded \(60 requests per minute, bursts of 200\)/) } });
+    expect(limited?.body).toMatchObject({
+      error: {
+        code: -32000,
+        message: expect.stringMatching(/Rate limit exceeded \(60 requests per minute, bursts of 200\)/),
+      },
+    });
   });
 });

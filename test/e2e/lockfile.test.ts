@@ -16,7 +16,9 @@ interface LockedPackage {
   optionalDependencies?: Record<string, string>;
   os?: string[];
 }
-const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as { packages: Record<string, LockedPackage> };
+const lock = JSON.parse(readFileSync(join(ROOT, "package-lock.json"), "utf8")) as {
+  packages: Record<string, LockedPackage>;
+};
 
 /** Where npm would find `name` for the package at `path`: its own node_modules, then each ancestor's. */
 function resolveLocked(path: string, name: string): string | undefined {
@@ -28,7 +30,9 @@ function resolveLocked(path: string, name: string): string | undefined {
 }
 
 describe("package-lock.json", () => {
-  it("lists every platform's build of each package that ships per-platform binaries (workerd, esbuild, …)", ({ expect }) => {
+  it("lists every platform's build of each package that ships per-platform binaries (workerd, esbuild, …)", ({
+    expect,
+  }) => {
     const missing: string[] = [];
     let platformPackages = 0;
     for (const [path, entry] of Object.entries(lock.packages)) {
@@ -41,7 +45,12 @@ describe("package-lock.json", () => {
     expect(missing).toEqual([]);
     // The check above has something to check: workerd's 5 and esbuild's 26 builds at least.
     expect(platformPackages).toBeGreaterThan(30);
-    for (const os of ["darwin", "linux", "win32"]) expect(lock.packages[resolveLocked("node_modules/workerd", `@cloudflare/workerd-${os === "win32" ? "windows" : os}-64`) ?? ""]?.os).toEqual([os]);
+    for (const os of ["darwin", "linux", "win32"])
+      expect(
+        lock.packages[
+          resolveLocked("node_modules/workerd", `@cloudflare/workerd-${os === "win32" ? "windows" : os}-64`) ?? ""
+        ]?.os,
+      ).toEqual([os]);
   });
 
   it("is what `npm install` makes of package.json: resolving it again changes no byte", ({ expect }) => {
@@ -49,9 +58,15 @@ describe("package-lock.json", () => {
     try {
       copyFileSync(join(ROOT, "package.json"), join(dir, "package.json"));
       copyFileSync(join(ROOT, "package-lock.json"), join(dir, "package-lock.json"));
-      execFileSync("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], { cwd: dir, stdio: "pipe" });
+      execFileSync("npm", ["install", "--package-lock-only", "--ignore-scripts", "--no-audit", "--no-fund"], {
+        cwd: dir,
+        stdio: "pipe",
+      });
       const after = readFileSync(join(dir, "package-lock.json"), "utf8");
-      expect(after === readFileSync(join(ROOT, "package-lock.json"), "utf8"), "npm install rewrites package-lock.json: commit the rewritten file").toBe(true);
+      expect(
+        after === readFileSync(join(ROOT, "package-lock.json"), "utf8"),
+        "npm install rewrites package-lock.json: commit the rewritten file",
+      ).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -33,14 +33,21 @@ describe("the SDK v2 client", () => {
       expect(client.getProtocolEra()).toBe("modern");
       expect(client.getServerCapabilities()?.extensions).toHaveProperty(["io.modelcontextprotocol/tasks"]);
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(["countdown", "echo", "batch_process", "build_report"]));
+      expect(tools.map((tool) => tool.name)).toEqual(
+        expect.arrayContaining(["countdown", "echo", "batch_process", "build_report"]),
+      );
     });
 
     it(`${label}: runs a quick tool and a task-capable one inline, with progress`, async ({ expect }) => {
       const client = await v2(mode);
-      expect(await client.callTool({ name: "echo", arguments: { text: "hello 2026" } })).toMatchObject({ content: [{ type: "text", text: "hello 2026" }] });
+      expect(await client.callTool({ name: "echo", arguments: { text: "hello 2026" } })).toMatchObject({
+        content: [{ type: "text", text: "hello 2026" }],
+      });
       const progress: number[] = [];
-      const result = await client.callTool({ name: "countdown", arguments: { seconds: 2 } }, { onprogress: (update) => progress.push(update.progress) });
+      const result = await client.callTool(
+        { name: "countdown", arguments: { seconds: 2 } },
+        { onprogress: (update) => progress.push(update.progress) },
+      );
       expect(result).toMatchObject({ content: [{ type: "text", text: "Countdown of 2 s finished." }] });
       expect(progress).toEqual([1, 2]);
     });
@@ -64,7 +71,10 @@ describe("the ext-tasks requester over the Tasks extension", () => {
       expect(execution.kind).toBe("task");
       const { outcome } = await execution.settle();
       expect(outcome.status).toBe("completed");
-      expect(resultFromTaskOutcome(outcome)).toMatchObject({ content: [{ type: "text", text: "Processed 2 items." }], structuredContent: { items: 2, checksum: 5 } });
+      expect(resultFromTaskOutcome(outcome)).toMatchObject({
+        content: [{ type: "text", text: "Processed 2 items." }],
+        structuredContent: { items: 2, checksum: 5 },
+      });
     } finally {
       await tasks.close();
     }
@@ -89,8 +99,16 @@ describe("the SDK v1 client in the same server run", () => {
   it("still initializes as 2025-11-25 and runs task-augmented calls through tasks/result", async ({ expect }) => {
     const client = await connectClient(server.url);
     try {
-      expect(client.getServerCapabilities()?.tasks).toEqual({ list: {}, cancel: {}, requests: { tools: { call: {} } } });
-      const stream = client.experimental.tasks.callToolStream({ name: "countdown", arguments: { seconds: 1 } }, CallToolResultSchema, { task: { ttl: 60_000 } });
+      expect(client.getServerCapabilities()?.tasks).toEqual({
+        list: {},
+        cancel: {},
+        requests: { tools: { call: {} } },
+      });
+      const stream = client.experimental.tasks.callToolStream(
+        { name: "countdown", arguments: { seconds: 1 } },
+        CallToolResultSchema,
+        { task: { ttl: 60_000 } },
+      );
       const kinds: string[] = [];
       let final: unknown;
       for await (const message of stream) {
@@ -98,7 +116,10 @@ describe("the SDK v1 client in the same server run", () => {
         if (message.type === "result") final = message.result;
       }
       expect(kinds[0]).toBe("taskCreated");
-      expect(final).toMatchObject({ content: [{ type: "text", text: "Countdown of 1 s finished." }], _meta: { "io.modelcontextprotocol/related-task": expect.any(Object) } });
+      expect(final).toMatchObject({
+        content: [{ type: "text", text: "Countdown of 1 s finished." }],
+        _meta: { "io.modelcontextprotocol/related-task": expect.any(Object) },
+      });
     } finally {
       await client.close();
     }

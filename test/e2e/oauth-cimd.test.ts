@@ -21,7 +21,8 @@ const cimd = (): CimdHost => {
 const server = ownServer(() => ({ vars: { AUTH_MODE: "oauth" }, processEnv: { NODE_EXTRA_CA_CERTS: cimd().caFile } }));
 
 const redirectUri = "http://127.0.0.1:9/callback";
-const base64url = (bytes: Buffer) => bytes.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+const base64url = (bytes: Buffer) =>
+  bytes.toString("base64").replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 
 /** GET /authorize with the stand-in sign-in for `clientId`; the response as it came (no redirect followed). */
 async function authorize(clientId: string, challenge = "x".repeat(43)): Promise<Response> {
@@ -43,7 +44,14 @@ async function tokenFor(clientId: string): Promise<{ status: number; body: strin
   const token = await fetch(`${server.url}/oauth/token`, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded" },
-    body: new URLSearchParams({ grant_type: "authorization_code", code, redirect_uri: redirectUri, client_id: clientId, code_verifier: verifier, resource: `${server.url}/mcp` }),
+    body: new URLSearchParams({
+      grant_type: "authorization_code",
+      code,
+      redirect_uri: redirectUri,
+      client_id: clientId,
+      code_verifier: verifier,
+      resource: `${server.url}/mcp`,
+    }),
   });
   return { status: token.status, body: await token.text() };
 }
@@ -66,19 +74,33 @@ describe("client ID metadata documents over https", () => {
     expect(JSON.parse(token.body)).toMatchObject({ access_token: expect.any(String) });
     // A +json media type with parameters is JSON too.
     const suffixed = `${cimd().httpsOrigin}/good/suffixed.json`;
-    cimd().routes.set("/good/suffixed.json", { ...documentFor(suffixed, redirectUri), headers: { "Content-Type": "application/oauth-client+json; charset=utf-8" } });
+    cimd().routes.set("/good/suffixed.json", {
+      ...documentFor(suffixed, redirectUri),
+      headers: { "Content-Type": "application/oauth-client+json; charset=utf-8" },
+    });
     expect((await tokenFor(suffixed)).status).toBe(200);
   });
 
-  it("refuses a document behind a redirect (https to plain http on another port) with invalid_client, and never follows it", async ({ expect }) => {
+  it("refuses a document behind a redirect (https to plain http on another port) with invalid_client, and never follows it", async ({
+    expect,
+  }) => {
     const clientId = `${cimd().httpsOrigin}/moved/client.json`;
-    cimd().routes.set("/moved/client.json", { status: 302, headers: { Location: `${cimd().httpOrigin}/elsewhere/client.json` } });
+    cimd().routes.set("/moved/client.json", {
+      status: 302,
+      headers: { Location: `${cimd().httpOrigin}/elsewhere/client.json` },
+    });
     cimd().routes.set("/elsewhere/client.json", documentFor(clientId, redirectUri));
     for (const status of [301, 302, 303, 307, 308]) {
-      cimd().routes.set("/moved/client.json", { status, headers: { Location: `${cimd().httpOrigin}/elsewhere/client.json` } });
+      cimd().routes.set("/moved/client.json", {
+        status,
+        headers: { Location: `${cimd().httpOrigin}/elsewhere/client.json` },
+      });
       const token = await tokenFor(clientId);
       expect(token.status).toBe(400);
-      expect(JSON.parse(token.body)).toMatchObject({ error: "invalid_client", message: expect.stringContaining("redirect") });
+      expect(JSON.parse(token.body)).toMatchObject({
+        error: "invalid_client",
+        message: expect.stringContaining("redirect"),
+      });
     }
     await expectRefused(await authorize(clientId), expect);
     expect(cimd().requests).toContain("https GET /moved/client.json");
@@ -90,7 +112,10 @@ describe("client ID metadata documents over https", () => {
       ["created", (id) => ({ ...documentFor(id, redirectUri), status: 201 })],
       ["html", (id) => ({ ...documentFor(id, redirectUri), headers: { "Content-Type": "text/html" } })],
       ["untyped", (id) => ({ ...documentFor(id, redirectUri), headers: {} })],
-      ["text-json", (id) => ({ ...documentFor(id, redirectUri), headers: { "Content-Type": "text/plain; x=application/json" } })],
+      [
+        "text-json",
+        (id) => ({ ...documentFor(id, redirectUri), headers: { "Content-Type": "text/plain; x=application/json" } }),
+      ],
     ];
     for (const [name, answer] of cases) {
       const clientId = `${cimd().httpsOrigin}/${name}/client.json`;
@@ -100,7 +125,9 @@ describe("client ID metadata documents over https", () => {
     }
   });
 
-  it("answers a failed fetch in its own words: never the status it got, nor the runtime's error", async ({ expect }) => {
+  it("answers a failed fetch in its own words: never the status it got, nor the runtime's error", async ({
+    expect,
+  }) => {
     const missing = await expectRefused(await authorize(`${cimd().httpsOrigin}/missing/client.json`), expect);
     expect(missing).toContain("could not be used");
     // Nothing listens on port 1: the runtime's own error ("internal error; reference=…") stays in the log.

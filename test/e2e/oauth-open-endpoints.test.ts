@@ -108,7 +108,11 @@ describe("a client_id longer than any client's (the fuzz test's find: KV refuses
     const token = await post("/oauth/token", form, exchange);
     expect(token.status).toBe(401);
     const authorization = `Basic ${btoa(`${long}:secret`)}`;
-    const basic = await post("/oauth/token", { ...form, Authorization: authorization }, "grant_type=authorization_code&code=c");
+    const basic = await post(
+      "/oauth/token",
+      { ...form, Authorization: authorization },
+      "grant_type=authorization_code&code=c",
+    );
     expect(basic.status).toBe(401);
     expect(await basic.json()).toMatchObject({ error: "invalid_client" });
   });

@@ -39,7 +39,11 @@ describe("the limit of partial output per task", () => {
     expect(body.status).toBe("failed");
     expect(JSON.stringify(body)).toContain("a task holds at most 3; nothing more was published");
     expect(body.partial?.count).toBe(3);
-    expect(body.partial?.pieces?.map((piece) => piece.content.text)).toEqual(["Item 1 of 5: 1.", "Item 2 of 5: 4.", "Item 3 of 5: 9."]);
+    expect(body.partial?.pieces?.map((piece) => piece.content.text)).toEqual([
+      "Item 1 of 5: 1.",
+      "Item 2 of 5: 4.",
+      "Item 3 of 5: 9.",
+    ]);
     const log = await eventLog(server.url, taskId, alice);
     expect(log.filter((e) => e.event === "partial").map((e) => e.data["n"])).toEqual([1, 2, 3]);
   });
@@ -52,13 +56,24 @@ describe("another principal", () => {
     expect((await fetch(`${server.url}/tasks/${taskId}/events`, { headers: bob })).status).toBe(404);
   });
 
-  it("gets not found from resources/read of task://{id}?after=N and 2026 tasks/get, and no listen updates", async ({ expect }) => {
-    const read = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: `task://${taskId}?after=1` } }, { headers: bob });
+  it("gets not found from resources/read of task://{id}?after=N and 2026 tasks/get, and no listen updates", async ({
+    expect,
+  }) => {
+    const read = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: `task://${taskId}?after=1` } },
+      { headers: bob },
+    );
     expect(read.body).toMatchObject({ error: { code: -32602 } });
     expect(JSON.stringify(read.body)).not.toContain("Item 1");
     const got = await modern(server.url, "tasks/get", { taskId }, { capabilities: TASKS, headers: bob });
     expect(got.body).toMatchObject({ error: { code: -32602 } });
-    const stream = await openStream(server.url, "subscriptions/listen", { notifications: { resourceSubscriptions: [`task://${taskId}`] } }, { capabilities: TASKS, headers: bob });
+    const stream = await openStream(
+      server.url,
+      "subscriptions/listen",
+      { notifications: { resourceSubscriptions: [`task://${taskId}`] } },
+      { capabilities: TASKS, headers: bob },
+    );
     await stream.ended;
     expect(JSON.stringify(stream.messages)).not.toContain("Item 1");
     expect(stream.messages.filter((m) => m["method"] === "notifications/resources/updated")).toEqual([]);

@@ -17,18 +17,23 @@ interface Doc {
   status: string;
   partial?: { count: number; pieces?: { n: number; content: { text?: string } }[] };
 }
-const doc = async (taskId: string): Promise<Doc> => (await fetch(`${server.url}/tasks/${taskId}`)).json() as Promise<Doc>;
+const doc = async (taskId: string): Promise<Doc> =>
+  (await fetch(`${server.url}/tasks/${taskId}`)).json() as Promise<Doc>;
 const partialEvents = (log: LoggedEvent[]) => log.filter((e) => e.event === "partial").map((e) => e.data);
 const asPieces = (texts: string[]) => texts.map((text, i) => ({ n: i + 1, content: { type: "text", text } }));
 
 describe("partial results across a crash", () => {
-  it("batch_process: every item's piece once and in order, though the resumed run publishes them again", async ({ expect }) => {
+  it("batch_process: every item's piece once and in order, though the resumed run publishes them again", async ({
+    expect,
+  }) => {
     const taskId = await startTask(server.url, "batch_process", { items: 6, secondsPerItem: 1 });
     let before = 0;
-    await vi.waitFor(async () => {
-      before = (await doc(taskId)).partial?.count ?? 0;
-      expect(before).toBeGreaterThanOrEqual(2);
-    }, settle).catch(withServerLogs);
+    await vi
+      .waitFor(async () => {
+        before = (await doc(taskId)).partial?.count ?? 0;
+        expect(before).toBeGreaterThanOrEqual(2);
+      }, settle)
+      .catch(withServerLogs);
     await server.kill();
     await server.restart();
 
@@ -38,13 +43,17 @@ describe("partial results across a crash", () => {
     const log = await eventLog(server.url, taskId);
     expect(partialEvents(log)).toEqual(expected);
     // The crash did interrupt the run: it was resumed by its lease's expiry.
-    expect(log.filter((e) => e.event === "log" && String(e.data["message"]).startsWith("Lease expired"))).toHaveLength(1);
+    expect(log.filter((e) => e.event === "log" && String(e.data["message"]).startsWith("Lease expired"))).toHaveLength(
+      1,
+    );
   });
 
   it("publish_report: one piece per page, once, across the crash", async ({ expect }) => {
     const pages = 20;
     const taskId = await startPublish(server.url, pages);
-    await vi.waitFor(async () => expect((await doc(taskId)).partial?.count ?? 0).toBeGreaterThanOrEqual(3), settle).catch(withServerLogs);
+    await vi
+      .waitFor(async () => expect((await doc(taskId)).partial?.count ?? 0).toBeGreaterThanOrEqual(3), settle)
+      .catch(withServerLogs);
     await server.kill();
     await server.restart();
 

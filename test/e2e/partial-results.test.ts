@@ -19,12 +19,15 @@ interface Doc {
   partial?: { count: number; after?: number; pieces?: Piece[] };
 }
 
-const doc = async (taskId: string, query = ""): Promise<Doc> => (await fetch(`${server.url}/tasks/${taskId}${query}`)).json() as Promise<Doc>;
+const doc = async (taskId: string, query = ""): Promise<Doc> =>
+  (await fetch(`${server.url}/tasks/${taskId}${query}`)).json() as Promise<Doc>;
 const texts = (pieces: Piece[] = []) => pieces.map((piece) => piece.content.text);
 const items = (count: number) => Array.from({ length: count }, (_, i) => `Item ${i + 1} of ${count}: ${(i + 1) ** 2}.`);
 
 describe("partial results, 2025-11-25 and plain HTTP", () => {
-  it("shows each finished item in GET /tasks/{id} before the task ends, and only what is new after N", async ({ expect }) => {
+  it("shows each finished item in GET /tasks/{id} before the task ends, and only what is new after N", async ({
+    expect,
+  }) => {
     const taskId = await startTask(server.url, "batch_process", { items: 5, secondsPerItem: 1 });
     let early: Doc | undefined;
     await vi.waitFor(async () => {
@@ -44,7 +47,9 @@ describe("partial results, 2025-11-25 and plain HTTP", () => {
     expect(texts((await doc(taskId, "?after=4")).partial?.pieces)).toEqual(["Item 5 of 5: 25."]);
     expect((await doc(taskId, "?after=5")).partial?.pieces).toEqual([]);
     const log = await eventLog(server.url, taskId);
-    expect(log.filter((e) => e.event === "partial").map((e) => e.data)).toEqual(items(5).map((text, i) => ({ n: i + 1, content: { type: "text", text } })));
+    expect(log.filter((e) => e.event === "partial").map((e) => e.data)).toEqual(
+      items(5).map((text, i) => ({ n: i + 1, content: { type: "text", text } })),
+    );
   });
 
   it("refuses a malformed after with 400 and a sentence", async ({ expect }) => {
@@ -72,53 +77,95 @@ describe("partial results, 2025-11-25 and plain HTTP", () => {
     await client.subscribeResource({ uri: `task://${taskId}` });
     await vi.waitFor(async () => expect((await doc(taskId)).status).toBe("completed"), wait);
     // Every piece is a change of the resource: at least one update per piece (and the end).
-    await vi.waitFor(() => expect(updates.filter((uri) => uri === `task://${taskId}`).length).toBeGreaterThanOrEqual(3), wait);
+    await vi.waitFor(
+      () => expect(updates.filter((uri) => uri === `task://${taskId}`).length).toBeGreaterThanOrEqual(3),
+      wait,
+    );
     const read = await client.readResource({ uri: `task://${taskId}?after=2` });
     const first = read.contents[0];
     const body = JSON.parse(first && "text" in first ? first.text : "{}") as Doc;
-    expect(body.partial).toEqual({ count: 3, after: 2, pieces: [{ n: 3, content: { type: "text", text: "Item 3 of 3: 9." } }] });
-    await expect(client.readResource({ uri: `task://${taskId}?after=oops` })).rejects.toThrow(/after must be a whole number/);
+    expect(body.partial).toEqual({
+      count: 3,
+      after: 2,
+      pieces: [{ n: 3, content: { type: "text", text: "Item 3 of 3: 9." } }],
+    });
+    await expect(client.readResource({ uri: `task://${taskId}?after=oops` })).rejects.toThrow(
+      /after must be a whole number/,
+    );
     await client.close();
   });
 
   it("task_status gives the model the newest pieces in words, with how many came before", async ({ expect }) => {
     const taskId = await startTask(server.url, "batch_process", { items: 5, secondsPerItem: 0 });
     await vi.waitFor(async () => expect((await doc(taskId)).status).toBe("completed"), wait);
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "task_status", arguments: { taskId } } });
+    const reply = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "task_status", arguments: { taskId } },
+    });
     const text = JSON.stringify(reply.body);
-    expect(text).toContain(`Output so far, 5 pieces; the newest: 3. \\"Item 3 of 5: 9.\\" 4. \\"Item 4 of 5: 16.\\" 5. \\"Item 5 of 5: 25.\\" (2 pieces came before`);
+    expect(text).toContain(
+      `Output so far, 5 pieces; the newest: 3. \\"Item 3 of 5: 9.\\" 4. \\"Item 4 of 5: 16.\\" 5. \\"Item 5 of 5: 25.\\" (2 pieces came before`,
+    );
   });
 });
 
 describe("partial results, the still-running answer of a plain call", () => {
   it("says there is output so far when the call outlasts its inline wait", async ({ expect }) => {
     // Item 1 ends at 2 s; the plain call answers at the inline wait (10 s) with the task still at item 4.
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "batch_process", arguments: { items: 8, secondsPerItem: 2 } } });
+    const reply = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "batch_process", arguments: { items: 8, secondsPerItem: 2 } },
+    });
     const text = JSON.stringify(reply.body);
     expect(text).toContain("Still running");
-    expect(text).toMatch(/It has output so far: \d+ pieces? \(the newest: \\"Item \d of 8: \d+\.\\"\); task_status shows the newest\./);
+    expect(text).toMatch(
+      /It has output so far: \d+ pieces? \(the newest: \\"Item \d of 8: \d+\.\\"\); task_status shows the newest\./,
+    );
   });
 });
 
 describe("partial results, 2026-07-28", () => {
-  it("tasks/get carries them under mcp-task-worker/partial, statusMessage names the newest; listen hears them", async ({ expect }) => {
+  it("tasks/get carries them under mcp-task-worker/partial, statusMessage names the newest; listen hears them", async ({
+    expect,
+  }) => {
     const taskId = await modernStart(server.url, "batch_process", { items: 4, secondsPerItem: 1 });
-    const stream = await openStream(server.url, "subscriptions/listen", { notifications: { resourceSubscriptions: [`task://${taskId}`] } }, { capabilities: TASKS });
+    const stream = await openStream(
+      server.url,
+      "subscriptions/listen",
+      { notifications: { resourceSubscriptions: [`task://${taskId}`] } },
+      { capabilities: TASKS },
+    );
     let seen: Record<string, unknown> = {};
     await vi.waitFor(async () => {
       seen = await modernGet(server.url, taskId);
       expect(seen["status"]).toBe("working");
-      expect((seen["_meta"] as Record<string, { count: number }> | undefined)?.["mcp-task-worker/partial"]?.count ?? 0).toBeGreaterThanOrEqual(1);
+      expect(
+        (seen["_meta"] as Record<string, { count: number }> | undefined)?.["mcp-task-worker/partial"]?.count ?? 0,
+      ).toBeGreaterThanOrEqual(1);
     }, wait);
-    const meta = (seen["_meta"] as Record<string, { count: number; newest: { n: number; text: string }[] }>)["mcp-task-worker/partial"];
+    const meta = (seen["_meta"] as Record<string, { count: number; newest: { n: number; text: string }[] }>)[
+      "mcp-task-worker/partial"
+    ];
     const newest = meta?.newest.at(-1);
     expect(newest?.text).toBe(`Item ${newest?.n} of 4: ${(newest?.n ?? 0) ** 2}.`);
     expect(String(seen["statusMessage"])).toContain(`output ${newest?.n}: ${newest?.text}`);
-    await vi.waitFor(() => expect(stream.messages.filter((m) => m["method"] === "notifications/resources/updated").length).toBeGreaterThanOrEqual(4), wait);
+    await vi.waitFor(
+      () =>
+        expect(
+          stream.messages.filter((m) => m["method"] === "notifications/resources/updated").length,
+        ).toBeGreaterThanOrEqual(4),
+      wait,
+    );
     stream.close();
   });
 
-  it("SDK v2 client pinned to 2026-07-28: resources/read of task://{id}?after=N holds the pieces after N", async ({ expect }) => {
+  it("SDK v2 client pinned to 2026-07-28: resources/read of task://{id}?after=N holds the pieces after N", async ({
+    expect,
+  }) => {
     const taskId = await modernStart(server.url, "batch_process", { items: 3, secondsPerItem: 0 });
     await vi.waitFor(async () => expect((await modernGet(server.url, taskId))["status"]).toBe("completed"), wait);
     const client = await connectV2(server.url, { pin: MODERN });
@@ -126,7 +173,13 @@ describe("partial results, 2026-07-28", () => {
       const read = await client.readResource({ uri: `task://${taskId}?after=1` });
       const first = read.contents[0];
       const body = JSON.parse(first && "text" in first ? first.text : "{}") as Doc;
-      expect(body.partial).toEqual({ count: 3, after: 1, pieces: items(3).slice(1).map((text, i) => ({ n: i + 2, content: { type: "text", text } })) });
+      expect(body.partial).toEqual({
+        count: 3,
+        after: 1,
+        pieces: items(3)
+          .slice(1)
+          .map((text, i) => ({ n: i + 2, content: { type: "text", text } })),
+      });
     } finally {
       await client.close();
     }

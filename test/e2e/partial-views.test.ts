@@ -33,7 +33,12 @@ describe("the console", () => {
       await vi.waitFor(async () => expect(await pieces.count()).toBeGreaterThanOrEqual(1), settle);
       expect((await getTask(server.url, taskId)).status).toBe("working");
       await vi.waitFor(async () => expect(await pieces.allTextContents()).toEqual(items(4)), settle);
-      expect(await pieces.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-n")))).toEqual(["1", "2", "3", "4"]);
+      expect(await pieces.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-n")))).toEqual([
+        "1",
+        "2",
+        "3",
+        "4",
+      ]);
     } finally {
       await page.close();
     }
@@ -42,10 +47,16 @@ describe("the console", () => {
 
 describe("task_activity, the card's poll", () => {
   const activity = async (taskId: string, after?: number) => {
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "task_activity", arguments: { taskId, ...(after !== undefined && { after }) } } });
+    const reply = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/call",
+      params: { name: "task_activity", arguments: { taskId, ...(after !== undefined && { after }) } },
+    });
     // A tools/call may answer as an SSE stream: its last message is the answer.
     const answer: unknown = Array.isArray(reply.body) ? reply.body.at(-1) : reply.body;
-    return (answer as { result: { structuredContent: { partial: { n: number; text: string }[]; cursor: number } } }).result.structuredContent;
+    return (answer as { result: { structuredContent: { partial: { n: number; text: string }[]; cursor: number } } })
+      .result.structuredContent;
   };
 
   it("returns the pieces after its cursor, and only what is new after it", async ({ expect }) => {

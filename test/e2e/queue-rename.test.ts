@@ -30,8 +30,9 @@ const queueNames = (config: QueueConfig): string[] => [
 
 /** Every queue renamed: "mcp-task-steps" → "second-deploy-steps-work", its DLQ keeping the -dlq ending. */
 const renamed = (toml: string): string =>
-  toml.replace(/"mcp-task-(jobs|steps|webhooks)(-dlq)?"/g, (_, kind: string, dlq: string | undefined) =>
-    `"second-deploy-${kind}-work${dlq ?? ""}"`,
+  toml.replace(
+    /"mcp-task-(jobs|steps|webhooks)(-dlq)?"/g,
+    (_, kind: string, dlq: string | undefined) => `"second-deploy-${kind}-work${dlq ?? ""}"`,
   );
 
 beforeAll(() => {

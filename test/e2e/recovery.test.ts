@@ -12,7 +12,8 @@ const server = ownServer({ vars: { LEASE_MS: "3000" } });
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
-const progressValues = (log: LoggedEvent[]): number[] => log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
+const progressValues = (log: LoggedEvent[]): number[] =>
+  log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
 
 describe("a crash of the runtime mid-job", () => {
   it("recovers both jobs from the TaskObjects' alarms, running each step once", async ({ expect }) => {
@@ -20,25 +21,29 @@ describe("a crash of the runtime mid-job", () => {
     const batchId = await startTask(server.url, "batch_process", { items: 6, secondsPerItem: 1 });
 
     // Let both get well into their run, so the crash interrupts real work.
-    await vi.waitFor(
-      async () => {
-        const [countdown, batch] = [await getTask(server.url, countdownId), await getTask(server.url, batchId)];
-        expect(countdown.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
-        expect(batch.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
-      },
-      { timeout: 45_000, interval: 200 },
-    ).catch(withServerLogs);
+    await vi
+      .waitFor(
+        async () => {
+          const [countdown, batch] = [await getTask(server.url, countdownId), await getTask(server.url, batchId)];
+          expect(countdown.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
+          expect(batch.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
+        },
+        { timeout: 45_000, interval: 200 },
+      )
+      .catch(withServerLogs);
     await server.kill();
     await server.restart();
 
     // Nothing re-sends the queue messages: only the alarms armed at each lease's end can finish these.
-    await vi.waitFor(
-      async () => {
-        expect((await getTask(server.url, countdownId)).status).toBe("completed");
-        expect((await getTask(server.url, batchId)).status).toBe("completed");
-      },
-      { timeout: 60_000, interval: 250 },
-    ).catch(withServerLogs);
+    await vi
+      .waitFor(
+        async () => {
+          expect((await getTask(server.url, countdownId)).status).toBe("completed");
+          expect((await getTask(server.url, batchId)).status).toBe("completed");
+        },
+        { timeout: 60_000, interval: 250 },
+      )
+      .catch(withServerLogs);
 
     const batchLog = await eventLog(server.url, batchId);
     const steps = batchLog.filter((e) => e.event === "step").map((e) => e.data["name"]);

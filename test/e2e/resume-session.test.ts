@@ -21,7 +21,11 @@ interface Message {
 }
 
 /** Reads messages (with their event ids) into `into` until `stop` holds; priming events carry only an id. */
-async function readInto(stream: SseReader, into: { id: string; message: Message }[], stop: () => boolean): Promise<void> {
+async function readInto(
+  stream: SseReader,
+  into: { id: string; message: Message }[],
+  stop: () => boolean,
+): Promise<void> {
   while (!stop()) {
     const event = await stream.next();
     if (!event) return;
@@ -31,7 +35,9 @@ async function readInto(stream: SseReader, into: { id: string; message: Message 
 }
 
 const progressOf = (got: { message: Message }[], token: string) =>
-  got.filter(({ message }) => message.method === "notifications/progress" && message.params?.progressToken === token).map(({ message }) => message.params?.progress);
+  got
+    .filter(({ message }) => message.method === "notifications/progress" && message.params?.progressToken === token)
+    .map(({ message }) => message.params?.progress);
 
 async function taskProgress(taskId: string): Promise<number> {
   const doc = (await (await fetch(`${server.url}/tasks/${taskId}`)).json()) as { progress?: { progress: number } };
@@ -44,7 +50,12 @@ async function taskProgress(taskId: string): Promise<number> {
  * has made `gap` more progress, and resumes with GET /mcp and the last Last-Event-ID.
  */
 async function dropAndResume(capabilities: Record<string, unknown>, gap: number) {
-  const init = await rpc(server.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "resume", version: "1" } } });
+  const init = await rpc(server.url, {
+    jsonrpc: "2.0",
+    id: 0,
+    method: "initialize",
+    params: { protocolVersion: "2025-11-25", capabilities, clientInfo: { name: "resume", version: "1" } },
+  });
   const session = { "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "", "MCP-Protocol-Version": "2025-11-25" };
   const onGet: { id: string; message: Message }[] = [];
   const get = await openSse(`${server.url}/mcp`, { headers: { ...session, Accept: "text/event-stream" } });
@@ -52,26 +63,61 @@ async function dropAndResume(capabilities: Record<string, unknown>, gap: number)
   const getting = readInto(get, onGet, () => progressOf(onGet, "sentinel").length > 0);
 
   const post = { ...session, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
-  const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: SECONDS }, task: {}, _meta: { progressToken: "cd" } } }, { headers: session });
+  const created = await rpc(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: SECONDS }, task: {}, _meta: { progressToken: "cd" } },
+    },
+    { headers: session },
+  );
   const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
-  const first = await openSse(`${server.url}/mcp`, { method: "POST", headers: post, body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } }) });
+  const first = await openSse(`${server.url}/mcp`, {
+    method: "POST",
+    headers: post,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } }),
+  });
   const onFirst: { id: string; message: Message }[] = [];
   await readInto(first, onFirst, () => progressOf(onFirst, "cd").length >= 2);
   first.drop();
   const dropAt = Math.max(...progressOf(onFirst, "cd").map(Number));
-  if (gap > 0) await vi.waitFor(async () => expectProgress(await taskProgress(taskId), dropAt + gap), { timeout: 30_000, interval: 50 });
+  if (gap > 0)
+    await vi.waitFor(async () => expectProgress(await taskProgress(taskId), dropAt + gap), {
+      timeout: 30_000,
+      interval: 50,
+    });
 
   const lastEventId = onFirst.at(-1)?.id ?? "";
-  const resumed = await openSse(`${server.url}/mcp`, { headers: { ...session, Accept: "text/event-stream", "Last-Event-ID": lastEventId } });
+  const resumed = await openSse(`${server.url}/mcp`, {
+    headers: { ...session, Accept: "text/event-stream", "Last-Event-ID": lastEventId },
+  });
   const onResumed: { id: string; message: Message }[] = [];
-  await readInto(resumed, onResumed, () => onResumed.some(({ message }) => message.id === 2 && ("result" in message || "error" in message)));
+  await readInto(resumed, onResumed, () =>
+    onResumed.some(({ message }) => message.id === 2 && ("result" in message || "error" in message)),
+  );
   resumed.drop();
 
   // A second task's progress on the GET stream marks the point by which everything of the first has reached it.
-  await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, task: {}, _meta: { progressToken: "sentinel" } } }, { headers: session });
+  await rpc(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 1 }, task: {}, _meta: { progressToken: "sentinel" } },
+    },
+    { headers: session },
+  );
   await getting;
   get.drop();
-  return { onGet: progressOf(onGet, "cd"), onFirst: progressOf(onFirst, "cd"), onResumed: progressOf(onResumed, "cd"), response: onResumed.at(-1)?.message };
+  return {
+    onGet: progressOf(onGet, "cd"),
+    onFirst: progressOf(onFirst, "cd"),
+    onResumed: progressOf(onResumed, "cd"),
+    response: onResumed.at(-1)?.message,
+  };
 }
 
 function expectProgress(actual: number, atLeast: number): void {
@@ -85,12 +131,20 @@ describe("a dropped tasks/result stream resumed in a session with its GET stream
     ["a client that declared tasks", { tasks: {} }],
     ["a client that declared nothing", {}],
   ] as const) {
-    it(`${name}: every progress value exactly once across all streams, at gaps of 0, 1 and 3 values`, async ({ expect }) => {
+    it(`${name}: every progress value exactly once across all streams, at gaps of 0, 1 and 3 values`, async ({
+      expect,
+    }) => {
       const runs = await Promise.all([0, 1, 3].map((gap) => dropAndResume(capabilities, gap)));
       for (const [i, run] of runs.entries()) {
         const every = [...run.onGet, ...run.onFirst, ...run.onResumed].map(Number).sort((a, b) => a - b);
-        expect(every, `gap ${[0, 1, 3][i]}: GET ${run.onGet} / first ${run.onFirst} / resumed ${run.onResumed}`).toEqual(ALL);
-        expect(run.response).toMatchObject({ id: 2, result: { content: [{ text: `Countdown of ${SECONDS} s finished.` }] } });
+        expect(
+          every,
+          `gap ${[0, 1, 3][i]}: GET ${run.onGet} / first ${run.onFirst} / resumed ${run.onResumed}`,
+        ).toEqual(ALL);
+        expect(run.response).toMatchObject({
+          id: 2,
+          result: { content: [{ text: `Countdown of ${SECONDS} s finished.` }] },
+        });
       }
     });
   }
@@ -98,8 +152,20 @@ describe("a dropped tasks/result stream resumed in a session with its GET stream
 
 describe("a question delivered by a GET stream resumed across it", () => {
   it("is not asked again by a tasks/result the client opens afterwards", async ({ expect }) => {
-    const init = await rpc(server.url, { jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { elicitation: {} }, clientInfo: { name: "resume", version: "1" } } });
-    const session = { "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "", "MCP-Protocol-Version": "2025-11-25" };
+    const init = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { elicitation: {} },
+        clientInfo: { name: "resume", version: "1" },
+      },
+    });
+    const session = {
+      "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "",
+      "MCP-Protocol-Version": "2025-11-25",
+    };
     const post = { ...session, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     const get = await openSse(`${server.url}/mcp`, { headers: { ...session, Accept: "text/event-stream" } });
     const primed: { id: string; message: Message }[] = [];
@@ -107,24 +173,57 @@ describe("a question delivered by a GET stream resumed across it", () => {
     get.drop();
     // The GET stream's reader is gone; a write shows it (a countdown's progress), so the question
     // that follows finds no reader and waits in the session's log.
-    const warm = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 2 }, task: {}, _meta: { progressToken: "warm" } } }, { headers: session });
-    await waitForStatus(server.url, (warm.body as { result: { task: { taskId: string } } }).result.task.taskId, "completed");
-    const created = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "deploy", arguments: DEPLOY, task: {} } }, { headers: session });
+    const warm = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "countdown", arguments: { seconds: 2 }, task: {}, _meta: { progressToken: "warm" } },
+      },
+      { headers: session },
+    );
+    await waitForStatus(
+      server.url,
+      (warm.body as { result: { task: { taskId: string } } }).result.task.taskId,
+      "completed",
+    );
+    const created = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "deploy", arguments: DEPLOY, task: {} } },
+      { headers: session },
+    );
     const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
     await waitForStatus(server.url, taskId, "input_required");
 
-    const questionsIn = (got: { message: Message }[]) => got.filter(({ message }) => message.method === "elicitation/create").length;
-    const resumed = await openSse(`${server.url}/mcp`, { headers: { ...session, Accept: "text/event-stream", "Last-Event-ID": primed[0]?.id ?? "" } });
+    const questionsIn = (got: { message: Message }[]) =>
+      got.filter(({ message }) => message.method === "elicitation/create").length;
+    const resumed = await openSse(`${server.url}/mcp`, {
+      headers: { ...session, Accept: "text/event-stream", "Last-Event-ID": primed[0]?.id ?? "" },
+    });
     const onResumed: { id: string; message: Message }[] = [];
     await readInto(resumed, onResumed, () => questionsIn(onResumed) > 0);
 
-    const result = await openSse(`${server.url}/mcp`, { method: "POST", headers: post, body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }) });
+    const result = await openSse(`${server.url}/mcp`, {
+      method: "POST",
+      headers: post,
+      body: JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }),
+    });
     const onResult: { id: string; message: Message }[] = [];
     await readInto(result, onResult, () => onResult.length > 0); // the priming event: the stream is registered and asked what it would ask
-    const answered = await fetch(`${server.url}/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ confirm: YES }) });
+    const answered = await fetch(`${server.url}/tasks/${taskId}/input`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ confirm: YES }),
+    });
     expect(answered.status).toBe(200);
-    await readInto(result, onResult, () => onResult.some(({ message }) => message.id === 3 && ("result" in message || "error" in message)));
+    await readInto(result, onResult, () =>
+      onResult.some(({ message }) => message.id === 3 && ("result" in message || "error" in message)),
+    );
     resumed.drop();
-    expect(questionsIn(onResumed) + questionsIn(onResult), `resumed GET: ${questionsIn(onResumed)}, tasks/result: ${questionsIn(onResult)}`).toBe(1);
+    expect(
+      questionsIn(onResumed) + questionsIn(onResult),
+      `resumed GET: ${questionsIn(onResumed)}, tasks/result: ${questionsIn(onResult)}`,
+    ).toBe(1);
   });
 });

@@ -32,8 +32,10 @@ async function readUntil(stream: SseReader, stop: (m: Message) => boolean) {
   }
 }
 
-const progressOf = (messages: Message[]) => messages.filter((m) => m.method === "notifications/progress").map((m) => m.params?.progress);
-const resume = (lastEventId: string) => openSse(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", ...V, "Last-Event-ID": lastEventId } });
+const progressOf = (messages: Message[]) =>
+  messages.filter((m) => m.method === "notifications/progress").map((m) => m.params?.progress);
+const resume = (lastEventId: string) =>
+  openSse(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", ...V, "Last-Event-ID": lastEventId } });
 
 /** A fetch that cuts the first tools/call SSE response after it has carried `events` event ids. */
 function droppingFetch(events: number): { fetch: typeof fetch; dropped: () => boolean } {
@@ -41,7 +43,13 @@ function droppingFetch(events: number): { fetch: typeof fetch; dropped: () => bo
   const cutting: typeof fetch = async (input, init) => {
     const response = await fetch(input, init);
     const isCall = init?.method === "POST" && typeof init.body === "string" && init.body.includes('"tools/call"');
-    if (dropped || !isCall || !response.body || !(response.headers.get("content-type") ?? "").includes("text/event-stream")) return response;
+    if (
+      dropped ||
+      !isCall ||
+      !response.body ||
+      !(response.headers.get("content-type") ?? "").includes("text/event-stream")
+    )
+      return response;
     dropped = true;
     const reader = response.body.getReader();
     const decoder = new TextDecoder();
@@ -72,12 +80,20 @@ async function countdownThroughCut(seconds: number, events: number) {
   const client = new Client({ name: "resume", version: "1" }, { capabilities: {} });
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
     fetch: cutter.fetch,
-    reconnectionOptions: { initialReconnectionDelay: 200, maxReconnectionDelay: 1000, reconnectionDelayGrowFactor: 1.5, maxRetries: 5 },
+    reconnectionOptions: {
+      initialReconnectionDelay: 200,
+      maxReconnectionDelay: 1000,
+      reconnectionDelayGrowFactor: 1.5,
+      maxRetries: 5,
+    },
   });
   await client.connect(transport);
   const progress: number[] = [];
   try {
-    const result = await client.callTool({ name: "countdown", arguments: { seconds } }, undefined, { onprogress: (p) => progress.push(p.progress), timeout: 60_000 });
+    const result = await client.callTool({ name: "countdown", arguments: { seconds } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+      timeout: 60_000,
+    });
     return { dropped: cutter.dropped(), progress, content: result.content };
   } finally {
     await client.close();
@@ -92,7 +108,9 @@ describe("the SDK client resumes a dropped tools/call stream", () => {
     expect(run.content).toEqual([{ type: "text", text: "Countdown of 5 s finished." }]);
   });
 
-  it("resumes a stream cut right after its first event (the priming id): all progress once, then the result", async ({ expect }) => {
+  it("resumes a stream cut right after its first event (the priming id): all progress once, then the result", async ({
+    expect,
+  }) => {
     const run = await countdownThroughCut(3, 1);
     expect(run.dropped).toBe(true);
     expect(run.progress).toEqual([1, 2, 3]);
@@ -101,8 +119,15 @@ describe("the SDK client resumes a dropped tools/call stream", () => {
 });
 
 describe("raw HTTP resumption with Last-Event-ID", () => {
-  it("a task's response stream opens with a priming event id, so a drop before any progress is resumable", async ({ expect }) => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: "early", method: "tools/call", params: { name: "countdown", arguments: { seconds: 2 }, _meta: { progressToken: "e" } } });
+  it("a task's response stream opens with a priming event id, so a drop before any progress is resumable", async ({
+    expect,
+  }) => {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "early",
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 2 }, _meta: { progressToken: "e" } },
+    });
     const first = await openSse(`${server.url}/mcp`, { method: "POST", headers: SSE_POST, body });
     const opening = await first.next();
     first.drop();
@@ -114,7 +139,12 @@ describe("raw HTTP resumption with Last-Event-ID", () => {
   });
 
   it("a plain tools/call stream: the rest of the progress, once each, then the response", async ({ expect }) => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: "call-1", method: "tools/call", params: { name: "countdown", arguments: { seconds: 4 }, _meta: { progressToken: "p1" } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: "call-1",
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 4 }, _meta: { progressToken: "p1" } },
+    });
     const first = await openSse(`${server.url}/mcp`, { method: "POST", headers: SSE_POST, body });
     const head = await readUntil(first, (m) => m.method === "notifications/progress" && m.params?.progress === 2);
     first.drop();
@@ -124,8 +154,12 @@ describe("raw HTTP resumption with Last-Event-ID", () => {
     expect(second.status).toBe(200);
     const tail = await readUntil(second, (m) => m.id === "call-1");
     const all = [...head.got, ...tail.got].map((g) => g.message);
-    const seen = (got: typeof head.got) => got.map((g) => `${g.id} ${g.message.method ?? g.message.id} ${g.message.params?.progress ?? ""}`);
-    expect(progressOf(all), JSON.stringify({ lastId, head: seen(head.got), tail: seen(tail.got), tailEnded: tail.ended })).toEqual([1, 2, 3, 4]);
+    const seen = (got: typeof head.got) =>
+      got.map((g) => `${g.id} ${g.message.method ?? g.message.id} ${g.message.params?.progress ?? ""}`);
+    expect(
+      progressOf(all),
+      JSON.stringify({ lastId, head: seen(head.got), tail: seen(tail.got), tailEnded: tail.ended }),
+    ).toEqual([1, 2, 3, 4]);
     expect(all.every((m) => m.method !== "notifications/progress" || m.params?.progressToken === "p1")).toBe(true);
     expect(all.at(-1)?.result?.content?.[0]?.text).toBe("Countdown of 4 s finished.");
     const ids = [...head.got, ...tail.got].map((g) => g.id);
@@ -135,7 +169,16 @@ describe("raw HTTP resumption with Last-Event-ID", () => {
   });
 
   it("a tasks/result stream keeps the original progressToken and resumes the same way", async ({ expect }) => {
-    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 4 }, task: {}, _meta: { progressToken: 77 } } }, { headers: V });
+    const created = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "countdown", arguments: { seconds: 4 }, task: {}, _meta: { progressToken: 77 } },
+      },
+      { headers: V },
+    );
     const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
     const body = JSON.stringify({ jsonrpc: "2.0", id: 42, method: "tasks/result", params: { taskId } });
     const first = await openSse(`${server.url}/mcp`, { method: "POST", headers: SSE_POST, body });
@@ -154,21 +197,42 @@ describe("raw HTTP resumption with Last-Event-ID", () => {
   });
 
   it("a resume after the task ended replays the missed events and the response at once", async ({ expect }) => {
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "countdown", arguments: { seconds: 2 }, _meta: { progressToken: "late" } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 2 }, _meta: { progressToken: "late" } },
+    });
     const first = await openSse(`${server.url}/mcp`, { method: "POST", headers: SSE_POST, body });
     const head = await readUntil(first, (m) => m.method === "notifications/progress");
     first.drop();
     const taskId = (head.got[0]?.id ?? "").split(".")[1];
-    await vi.waitFor(async () => expect(((await fetch(`${server.url}/tasks/${taskId}`).then((r) => r.json())) as { status: string }).status).toBe("completed"), { timeout: 20_000, interval: 200 });
+    await vi.waitFor(
+      async () =>
+        expect(
+          ((await fetch(`${server.url}/tasks/${taskId}`).then((r) => r.json())) as { status: string }).status,
+        ).toBe("completed"),
+      { timeout: 20_000, interval: 200 },
+    );
     const tail = await readUntil(await resume(head.got.at(-1)?.id ?? ""), (m) => m.id === 9);
     expect(progressOf([...head.got, ...tail.got].map((g) => g.message))).toEqual([1, 2]);
   });
 
   it("refuses a garbage, unknown or foreign-task event id with 4xx at once", async ({ expect }) => {
-    const get = (id: string) => fetch(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", ...V, "Last-Event-ID": id } });
+    const get = (id: string) =>
+      fetch(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", ...V, "Last-Event-ID": id } });
     expect((await get("not-an-id")).status).toBe(400);
     expect((await get(`t.${"f".repeat(32)}.1.1`)).status).toBe(404);
-    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, task: {} } }, { headers: V });
+    const created = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "countdown", arguments: { seconds: 1 }, task: {} },
+      },
+      { headers: V },
+    );
     const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
     expect((await get(`t.${taskId}.99.1`)).status).toBe(404);
     expect((await get(`t.${taskId}.1.999999`)).status).toBe(404);
@@ -177,7 +241,16 @@ describe("raw HTTP resumption with Last-Event-ID", () => {
 
 describe("GET /tasks/{id}/events resumption", () => {
   it("replays exactly what followed the Last-Event-ID", async ({ expect }) => {
-    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 3 }, task: {} } }, { headers: V });
+    const created = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "countdown", arguments: { seconds: 3 }, task: {} },
+      },
+      { headers: V },
+    );
     const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
     const url = `${server.url}/tasks/${taskId}/events`;
     const first = await openSse(url);
@@ -203,8 +276,19 @@ describe("GET /tasks/{id}/events readers sharing one socket", () => {
   // The Worker serves all readers of a task from one socket to its object, held by the first
   // reader's request. That reader leaves mid-task; readers that joined before and after must still
   // get every event exactly once, in order, through the result.
-  it("the reader whose request holds the socket drops; every other reader still gets each event once", async ({ expect }) => {
-    const created = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "batch_process", arguments: { items: 8, secondsPerItem: 0.25 }, task: {} } }, { headers: V });
+  it("the reader whose request holds the socket drops; every other reader still gets each event once", async ({
+    expect,
+  }) => {
+    const created = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "batch_process", arguments: { items: 8, secondsPerItem: 0.25 }, task: {} },
+      },
+      { headers: V },
+    );
     const taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
     const url = `${server.url}/tasks/${taskId}/events`;
     const readAll = async (reader: SseReader) => {
@@ -220,7 +304,12 @@ describe("GET /tasks/{id}/events readers sharing one socket", () => {
     const late = await openSse(url);
     const resumedFrom = (await early[0]!.next())?.id ?? "";
     const resumed = await openSse(url, { headers: { "Last-Event-ID": resumedFrom } });
-    const [earlyA, earlyB, lateEvents, resumedEvents] = await Promise.all([readAll(early[0]!), readAll(early[1]!), readAll(late), readAll(resumed)]);
+    const [earlyA, earlyB, lateEvents, resumedEvents] = await Promise.all([
+      readAll(early[0]!),
+      readAll(early[1]!),
+      readAll(late),
+      readAll(resumed),
+    ]);
     const all = await readAll(await openSse(url));
     const ids = all.map((e) => e.id);
     expect(all.at(-1)?.event).toBe("result");

@@ -12,9 +12,14 @@ import { describe, it } from "vitest";
 const ROOT = resolve(import.meta.dirname, "../..");
 const readJson = (path: string): unknown => JSON.parse(readFileSync(join(ROOT, path), "utf8"));
 const schema = readJson("test/fixtures/mcp-registry/server.schema.json") as Schema & { $id: string };
-const server = readJson("server.json") as Record<string, unknown> & { $schema: string; version: string; remotes: { type: string; url: string; variables?: Record<string, unknown> }[] };
+const server = readJson("server.json") as Record<string, unknown> & {
+  $schema: string;
+  version: string;
+  remotes: { type: string; url: string; variables?: Record<string, unknown> }[];
+};
 const validator = new Validator(schema, "7", false);
-const errors = (document: unknown) => validator.validate(document).errors.map((error) => `${error.instanceLocation}: ${error.error}`);
+const errors = (document: unknown) =>
+  validator.validate(document).errors.map((error) => `${error.instanceLocation}: ${error.error}`);
 
 describe("server.json for the MCP Registry", () => {
   it("is valid against the registry's schema", ({ expect }) => {
@@ -30,7 +35,8 @@ describe("server.json for the MCP Registry", () => {
     expect(remote?.type).toBe("streamable-http");
     expect(remote?.url).toBe("https://{host}/mcp");
     // Every {variable} in the URL template is declared, as the registry requires.
-    for (const [, name] of remote?.url.matchAll(/\{([^}]+)\}/g) ?? []) expect(Object.keys(remote?.variables ?? {})).toContain(name);
+    for (const [, name] of remote?.url.matchAll(/\{([^}]+)\}/g) ?? [])
+      expect(Object.keys(remote?.variables ?? {})).toContain(name);
   });
 
   it("carries package.json's version", ({ expect }) => {

@@ -209,7 +209,13 @@ function pinnedFetch(version: string) {
     })();
     return new Response(mine, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
-  return { fetch: pinned, copies, stop: () => copies.forEach((events) => events.drop()) };
+  return {
+    fetch: pinned,
+    copies,
+    stop: () => {
+      for (const events of copies) events.drop();
+    },
+  };
 }
 
 describe("the SDK's Client pinned to 2025-06-18", () => {

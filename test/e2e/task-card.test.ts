@@ -32,7 +32,8 @@ afterAll(async () => {
 });
 
 type Data = Record<string, unknown>;
-const call = async (name: string, args: Data): Promise<CallToolResult> => (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 60_000 })) as CallToolResult;
+const call = async (name: string, args: Data): Promise<CallToolResult> =>
+  (await client.callTool({ name, arguments: args }, CallToolResultSchema, { timeout: 60_000 })) as CallToolResult;
 /** The task as data for the card: `_meta` of the fallback and check-back tools, task_activity's structuredContent. */
 const isData = (value: unknown): value is Data => typeof value === "object" && value !== null && !Array.isArray(value);
 const data = (result: CallToolResult): Data => {
@@ -49,7 +50,11 @@ describe("the task card on the wire", () => {
   it("task-capable tools name the card in _meta.ui.resourceUri; quick ones do not", async ({ expect }) => {
     const { tools } = await client.listTools();
     // The nested form, and the flat one (deprecated) that older hosts read.
-    for (const name of ["countdown", "batch_process"]) expect(tools.find((t) => t.name === name)?._meta, name).toEqual({ ui: { resourceUri: CARD_URI }, "ui/resourceUri": CARD_URI });
+    for (const name of ["countdown", "batch_process"])
+      expect(tools.find((t) => t.name === name)?._meta, name).toEqual({
+        ui: { resourceUri: CARD_URI },
+        "ui/resourceUri": CARD_URI,
+      });
     expect(tools.find((t) => t.name === "echo")?._meta?.["ui"]).toBeUndefined();
   });
 
@@ -57,12 +62,15 @@ describe("the task card on the wire", () => {
     const { tools } = await client.listTools();
     expect(tools.find((t) => t.name === "task_activity")?._meta).toEqual({ ui: { visibility: ["app"] } });
     for (const name of ["task_status", "task_result", "task_cancel"]) {
-      const visibility = (tools.find((t) => t.name === name)?._meta?.["ui"] as { visibility?: string[] } | undefined)?.visibility;
+      const visibility = (tools.find((t) => t.name === name)?._meta?.["ui"] as { visibility?: string[] } | undefined)
+        ?.visibility;
       expect(visibility === undefined || visibility.includes("model"), name).toBe(true);
     }
   });
 
-  it("resources/read of the card is one self-contained HTML document, with a CSP that needs no origin", async ({ expect }) => {
+  it("resources/read of the card is one self-contained HTML document, with a CSP that needs no origin", async ({
+    expect,
+  }) => {
     const { contents } = await client.readResource({ uri: CARD_URI });
     expect(contents).toHaveLength(1);
     const [card] = contents;
@@ -71,7 +79,12 @@ describe("the task card on the wire", () => {
     expect(html).toMatch(/^<!doctype html>/i);
     expect(html).toContain("<script>");
     expect(html).not.toMatch(/<script[^>]+src=|<link\b|@import/i);
-    expect(card?._meta).toEqual({ ui: { csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, prefersBorder: true } });
+    expect(card?._meta).toEqual({
+      ui: {
+        csp: { connectDomains: [], resourceDomains: [], frameDomains: [], baseUriDomains: [] },
+        prefersBorder: true,
+      },
+    });
   });
 
   it("resources/list names the card", async ({ expect }) => {
@@ -79,42 +92,100 @@ describe("the task card on the wire", () => {
     expect(resources.find((r) => r.uri === CARD_URI)).toMatchObject({ mimeType: APP_MIME, name: "task-card" });
   });
 
-  it("the still-running fallback carries the task as data for the card in _meta, and the model's sentences in structuredContent", async ({ expect }) => {
+  it("the still-running fallback carries the task as data for the card in _meta, and the model's sentences in structuredContent", async ({
+    expect,
+  }) => {
     const fallback = await call("countdown", { seconds: 30 });
     const taskId = taskIdOf(fallback);
     expect(fallback.content.find((c) => c.type === "text")?.text).toMatch(/^Still running/);
-    expect(fallback.structuredContent).toMatchObject({ summary: expect.stringMatching(/^Still running/), next: expect.stringContaining("task_result"), taskId, status: "working" });
+    expect(fallback.structuredContent).toMatchObject({
+      summary: expect.stringMatching(/^Still running/),
+      next: expect.stringContaining("task_result"),
+      taskId,
+      status: "working",
+    });
     expect(fallback.structuredContent).not.toHaveProperty("pollInterval");
-    expect(data(fallback)).toMatchObject({ taskId, tool: "countdown", status: "working", progress: expect.any(Number), message: expect.any(String), pollInterval: expect.any(Number) });
+    expect(data(fallback)).toMatchObject({
+      taskId,
+      tool: "countdown",
+      status: "working",
+      progress: expect.any(Number),
+      message: expect.any(String),
+      pollInterval: expect.any(Number),
+    });
     // Once the job reports progress, the data carries it flat: progress, total and the message.
-    await vi.waitFor(async () => expect(data(await call("task_status", { taskId }))).toMatchObject({ progress: expect.any(Number), total: 30, message: expect.stringMatching(/s left$/) }), settle);
+    await vi.waitFor(
+      async () =>
+        expect(data(await call("task_status", { taskId }))).toMatchObject({
+          progress: expect.any(Number),
+          total: 30,
+          message: expect.stringMatching(/s left$/),
+        }),
+      settle,
+    );
     await call("task_cancel", { taskId });
   });
 
-  it("task_status, task_result and task_cancel return the task as data in _meta; task_result adds the result once done", async ({ expect }) => {
+  it("task_status, task_result and task_cancel return the task as data in _meta; task_result adds the result once done", async ({
+    expect,
+  }) => {
     const taskId = taskIdOf(await call("batch_process", { items: 2, secondsPerItem: 1 }));
     const status = await call("task_status", { taskId });
     expect(status.content[0]?.type).toBe("text");
     expect(data(status)).toMatchObject({ taskId, status: "working", tool: "batch_process" });
-    await vi.waitFor(async () => expect(data(await call("task_status", { taskId }))["status"]).toBe("completed"), settle);
+    await vi.waitFor(
+      async () => expect(data(await call("task_status", { taskId }))["status"]).toBe("completed"),
+      settle,
+    );
     const done = await call("task_result", { taskId });
     expect(done.content).toEqual([{ type: "text", text: "Processed 2 items." }]);
-    expect(data(done)).toMatchObject({ taskId, status: "completed", progress: 2, total: 2, result: { content: [{ type: "text", text: "Processed 2 items." }], structuredContent: { summary: "Processed 2 items.", items: 2, checksum: 5 } } });
+    expect(data(done)).toMatchObject({
+      taskId,
+      status: "completed",
+      progress: 2,
+      total: 2,
+      result: {
+        content: [{ type: "text", text: "Processed 2 items." }],
+        structuredContent: { summary: "Processed 2 items.", items: 2, checksum: 5 },
+      },
+    });
     // The model reads the tool's own words and data in structuredContent.
-    expect(done.structuredContent).toEqual({ summary: "Processed 2 items.", taskId, tool: "batch_process", status: "completed", progress: 2, total: 2, message: "item 2 of 2 done", result: { items: 2, checksum: 5 } });
+    expect(done.structuredContent).toEqual({
+      summary: "Processed 2 items.",
+      taskId,
+      tool: "batch_process",
+      status: "completed",
+      progress: 2,
+      total: 2,
+      message: "item 2 of 2 done",
+      result: { items: 2, checksum: 5 },
+    });
 
     const running = taskIdOf(await call("countdown", { seconds: 60 }));
-    expect(data(await call("task_cancel", { taskId: running }))).toMatchObject({ taskId: running, status: "cancelled" });
+    expect(data(await call("task_cancel", { taskId: running }))).toMatchObject({
+      taskId: running,
+      status: "cancelled",
+    });
   });
 
   it("task_activity returns the finished steps after a cursor, and only what is new after it", async ({ expect }) => {
     const taskId = taskIdOf(await call("batch_process", { items: 3, secondsPerItem: 0.5 }));
-    await vi.waitFor(async () => expect(data(await call("task_status", { taskId }))["status"]).toBe("completed"), settle);
+    await vi.waitFor(
+      async () => expect(data(await call("task_status", { taskId }))["status"]).toBe("completed"),
+      settle,
+    );
     const all = data(await call("task_activity", { taskId }));
-    expect(all).toMatchObject({ taskId, status: "completed", more: false, steps: [{ name: "item-1" }, { name: "item-2" }, { name: "item-3" }] });
+    expect(all).toMatchObject({
+      taskId,
+      status: "completed",
+      more: false,
+      steps: [{ name: "item-1" }, { name: "item-2" }, { name: "item-3" }],
+    });
     const again = data(await call("task_activity", { taskId, after: all["cursor"] }));
     expect(again).toMatchObject({ steps: [], logs: [], cursor: all["cursor"] });
-    await expect(client.callTool({ name: "task_activity", arguments: { taskId, after: -1 } })).rejects.toMatchObject({ code: -32602 });
+    await expect(client.callTool({ name: "task_activity", arguments: { taskId, after: -1 } })).rejects.toMatchObject({
+      code: -32602,
+    });
   });
 });
 
@@ -122,7 +193,10 @@ describe("the task card in a host page", () => {
   let browser: Browser;
   let host: AppHost;
   /** Per-view replacements of the server's answers (the question form has no server side yet). */
-  const overrides = new Map<string, (params: CallToolParams, forward: () => Promise<CallToolResult>) => Promise<CallToolResult>>();
+  const overrides = new Map<
+    string,
+    (params: CallToolParams, forward: () => Promise<CallToolResult>) => Promise<CallToolResult>
+  >();
 
   beforeAll(async () => {
     const { contents } = await client.readResource({ uri: CARD_URI });
@@ -131,7 +205,11 @@ describe("the task card in a host page", () => {
     const csp = ((card?._meta?.["ui"] as { csp?: AppCsp } | undefined)?.csp ?? {}) satisfies AppCsp;
     browser = await launchBrowser();
     host = await startAppHost(browser, { html, csp }, async (viewId, params) => {
-      const forward = async () => (await client.callTool({ name: params.name, arguments: params.arguments ?? {} }, CallToolResultSchema)) as CallToolResult;
+      const forward = async () =>
+        (await client.callTool(
+          { name: params.name, arguments: params.arguments ?? {} },
+          CallToolResultSchema,
+        )) as CallToolResult;
       const override = overrides.get(viewId);
       return override ? override(params, forward) : forward();
     });
@@ -143,7 +221,12 @@ describe("the task card in a host page", () => {
   });
 
   /** What a chat client does: show the card, give it the call's input, make the call, give it the result. */
-  async function callWithCard(viewId: string, name: string, args: Data, options: { theme?: "light" | "dark" } = {}): Promise<{ view: FrameLocator; result: CallToolResult }> {
+  async function callWithCard(
+    viewId: string,
+    name: string,
+    args: Data,
+    options: { theme?: "light" | "dark" } = {},
+  ): Promise<{ view: FrameLocator; result: CallToolResult }> {
     const view = await host.mount({ id: viewId, toolName: name, ...(options.theme && { theme: options.theme }) });
     await host.input(viewId, args);
     const result = await call(name, args);
@@ -151,7 +234,8 @@ describe("the task card in a host page", () => {
     return { view, result };
   }
 
-  const barValue = (view: FrameLocator) => view.locator("progress").evaluate((bar: HTMLProgressElement) => (bar.hasAttribute("value") ? bar.value : -1));
+  const barValue = (view: FrameLocator) =>
+    view.locator("progress").evaluate((bar: HTMLProgressElement) => (bar.hasAttribute("value") ? bar.value : -1));
   const statusOf = (view: FrameLocator) => view.locator("#card").getAttribute("data-status");
 
   it("follows a running countdown: the bar moves, and Cancel cancels the task on the server", async ({ expect }) => {
@@ -163,7 +247,11 @@ describe("the task card in a host page", () => {
     const first = await barValue(view);
     await vi.waitFor(async () => expect(await barValue(view)).toBeGreaterThan(Math.max(first, 0)), settle);
     expect(await view.locator("progress").evaluate((bar: HTMLProgressElement) => bar.max)).toBe(60);
-    expect(host.calls.some((c) => c.viewId === "countdown" && c.name === "task_activity" && c.arguments["taskId"] === taskId)).toBe(true);
+    expect(
+      host.calls.some(
+        (c) => c.viewId === "countdown" && c.name === "task_activity" && c.arguments["taskId"] === taskId,
+      ),
+    ).toBe(true);
 
     await view.locator('[data-action="cancel"]').click();
     await vi.waitFor(async () => expect(await statusOf(view)).toBe("cancelled"), settle);
@@ -187,7 +275,10 @@ describe("the task card in a host page", () => {
     const view = await host.mount({ id: "inline", toolName: "batch_process" });
     await host.input("inline", { items: 2, secondsPerItem: 0 });
     // The final result as a plain call returns it when the job ends in time: the tool's result with related-task _meta.
-    const { task } = await client.request({ method: "tools/call", params: { name: "batch_process", arguments: { items: 2, secondsPerItem: 0 }, task: {} } }, CreateTaskResultSchema);
+    const { task } = await client.request(
+      { method: "tools/call", params: { name: "batch_process", arguments: { items: 2, secondsPerItem: 0 }, task: {} } },
+      CreateTaskResultSchema,
+    );
     const final = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     await host.result("inline", final);
     await expect.poll(() => view.locator(".result-text").textContent(), settle).toBe("Processed 2 items.");
@@ -196,7 +287,9 @@ describe("the task card in a host page", () => {
     expect(await view.locator("table[data-role=structured] tr").allTextContents()).toEqual(["items2", "checksum5"]);
   });
 
-  it("renders a pending question as a form and sends the answer through a tool, as inputResponses", async ({ expect }) => {
+  it("renders a pending question as a form and sends the answer through a tool, as inputResponses", async ({
+    expect,
+  }) => {
     const answers: Data[] = [];
     let asked = true;
     overrides.set("question", async (params, forward) => {
@@ -218,7 +311,14 @@ describe("the task card in a host page", () => {
               method: "elicitation/create",
               params: {
                 message: "Deploy web 1.2.0 to production?",
-                requestedSchema: { type: "object", properties: { confirm: { type: "boolean", title: "Confirm" }, note: { type: "string", title: "Note" } }, required: ["confirm"] },
+                requestedSchema: {
+                  type: "object",
+                  properties: {
+                    confirm: { type: "boolean", title: "Confirm" },
+                    note: { type: "string", title: "Note" },
+                  },
+                  required: ["confirm"],
+                },
               },
             },
           },
@@ -230,18 +330,34 @@ describe("the task card in a host page", () => {
     const taskId = taskIdOf(result);
     await expect.poll(() => view.locator("#question p").textContent(), settle).toBe("Deploy web 1.2.0 to production?");
     expect(await statusOf(view)).toBe("input_required");
-    await expect.poll(() => view.locator("#logs li .text").first().textContent(), settle).toBe("Plan ready: 3 regions.");
+    await expect
+      .poll(() => view.locator("#logs li .text").first().textContent(), settle)
+      .toBe("Plan ready: 3 regions.");
     await view.locator('#question input[name="confirm"]').check();
     await view.locator('#question input[name="note"]').fill("ship it");
     await view.locator('#question [data-action="accept"]').click();
-    await vi.waitFor(() => expect(answers).toEqual([{ taskId, inputResponses: { "confirm-deploy": { action: "accept", content: { confirm: true, note: "ship it" } } } }]), settle);
+    await vi.waitFor(
+      () =>
+        expect(answers).toEqual([
+          {
+            taskId,
+            inputResponses: { "confirm-deploy": { action: "accept", content: { confirm: true, note: "ship it" } } },
+          },
+        ]),
+      settle,
+    );
     await expect.poll(() => view.locator("#question").isHidden(), settle).toBe(true);
     await expect.poll(() => statusOf(view), settle).toBe("working");
     await call("task_cancel", { taskId });
   });
 
   it("follows the host's theme and style variables", async ({ expect }) => {
-    const view = await host.mount({ id: "dark", toolName: "countdown", theme: "dark", styleVariables: { "--color-text-info": "rgb(1, 2, 3)" } });
+    const view = await host.mount({
+      id: "dark",
+      toolName: "countdown",
+      theme: "dark",
+      styleVariables: { "--color-text-info": "rgb(1, 2, 3)" },
+    });
     await expect.poll(() => view.locator("html").getAttribute("data-theme"), settle).toBe("dark");
     expect(await view.locator(".dot").evaluate((dot) => getComputedStyle(dot).backgroundColor)).toBe("rgb(1, 2, 3)");
   });
@@ -256,19 +372,25 @@ describe("the task card in a host page", () => {
   it("tells the host its height (ui/notifications/size-changed), so the iframe fits the card", async ({ expect }) => {
     const { view, result } = await callWithCard("size", "countdown", { seconds: 30 });
     await expect.poll(() => view.locator("#card").getAttribute("data-task-id"), settle).toBe(taskIdOf(result));
-    const iframeHeight = () => host.page.locator('iframe[data-view="size"]').evaluate((frame: HTMLIFrameElement) => frame.style.height);
-    const cardHeight = () => view.locator("html").evaluate((root) => `${Math.ceil(root.getBoundingClientRect().height)}px`);
+    const iframeHeight = () =>
+      host.page.locator('iframe[data-view="size"]').evaluate((frame: HTMLIFrameElement) => frame.style.height);
+    const cardHeight = () =>
+      view.locator("html").evaluate((root) => `${Math.ceil(root.getBoundingClientRect().height)}px`);
     await vi.waitFor(async () => expect(await iframeHeight()).toBe(await cardHeight()), settle);
     expect(Number.parseInt(await iframeHeight(), 10)).toBeGreaterThan(120); // the host's default height
     await call("task_cancel", { taskId: taskIdOf(result) });
   });
 
-  it("in a host that cannot proxy tool calls, says it cannot follow the task and offers no Cancel", async ({ expect }) => {
+  it("in a host that cannot proxy tool calls, says it cannot follow the task and offers no Cancel", async ({
+    expect,
+  }) => {
     const view = await host.mount({ id: "no-tools", toolName: "countdown", noServerTools: true });
     await host.input("no-tools", { seconds: 30 });
     const result = await call("countdown", { seconds: 30 });
     await host.result("no-tools", result);
-    await expect.poll(() => view.locator("#notice").textContent(), settle).toMatch(/does not let the card call the server/);
+    await expect
+      .poll(() => view.locator("#notice").textContent(), settle)
+      .toMatch(/does not let the card call the server/);
     expect(await view.locator('[data-action="cancel"]').isHidden()).toBe(true);
     expect(host.calls.filter((c) => c.viewId === "no-tools")).toEqual([]);
     await call("task_cancel", { taskId: taskIdOf(result) });
@@ -276,7 +398,10 @@ describe("the task card in a host page", () => {
 
   it("answers the host's ui/resource-teardown", async ({ expect }) => {
     const { result } = await callWithCard("teardown", "countdown", { seconds: 30 });
-    await vi.waitFor(() => expect(host.calls.some((c) => c.viewId === "teardown" && c.name === "task_activity")).toBe(true), settle);
+    await vi.waitFor(
+      () => expect(host.calls.some((c) => c.viewId === "teardown" && c.name === "task_activity")).toBe(true),
+      settle,
+    );
     // The bridge's request rejects if the view does not answer (or answers with an error).
     await expect(host.teardown("teardown")).resolves.toBeUndefined();
     await call("task_cancel", { taskId: taskIdOf(result) });
@@ -304,11 +429,15 @@ describe("the task card in a host page", () => {
     await vi.waitFor(async () => expect(await statusOf(finished.view)).toBe("completed"), settle);
     if (update) {
       await host.page.evaluate(() => {
-        for (const slot of document.querySelectorAll(".slot")) if (!slot.querySelector('[data-view^="shot-"]')) slot.remove();
+        for (const slot of document.querySelectorAll(".slot"))
+          if (!slot.querySelector('[data-view^="shot-"]')) slot.remove();
       });
       const views = host.page.locator("#views");
       mkdirSync(resolve(import.meta.dirname, "../../docs"), { recursive: true });
-      writeFileSync(resolve(import.meta.dirname, "../../docs/task-card.png"), await views.screenshot({ animations: "disabled" }));
+      writeFileSync(
+        resolve(import.meta.dirname, "../../docs/task-card.png"),
+        await views.screenshot({ animations: "disabled" }),
+      );
     }
     await call("task_cancel", { taskId: taskIdOf(running.result) });
   });

@@ -5,7 +5,12 @@
  */
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CallToolResultSchema, CreateTaskResultSchema, McpError, type CreateTaskResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  CreateTaskResultSchema,
+  McpError,
+  type CreateTaskResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { ownServer } from "./support/dev-server";
 import { connectClient, parseSse, rpc } from "./support/mcp";
 import { taskResponse } from "./support/tasks";
@@ -23,8 +28,15 @@ afterAll(async () => {
   await client?.close();
 });
 
-async function createTask(name: string, args: Record<string, unknown>, ttl?: number): Promise<CreateTaskResult["task"]> {
-  const result = await client.request({ method: "tools/call", params: { name, arguments: args, task: ttl === undefined ? {} : { ttl } } }, CreateTaskResultSchema);
+async function createTask(
+  name: string,
+  args: Record<string, unknown>,
+  ttl?: number,
+): Promise<CreateTaskResult["task"]> {
+  const result = await client.request(
+    { method: "tools/call", params: { name, arguments: args, task: ttl === undefined ? {} : { ttl } } },
+    CreateTaskResultSchema,
+  );
   return result.task;
 }
 
@@ -41,7 +53,9 @@ async function expectInvalidParams(promise: Promise<unknown>): Promise<McpError>
 const UNKNOWN = "0123456789abcdef0123456789abcdef";
 
 describe("tools/call with params.task", () => {
-  it("answers CreateTaskResult with a 128-bit id, working status, timestamps, ttl and pollInterval", async ({ expect }) => {
+  it("answers CreateTaskResult with a 128-bit id, working status, timestamps, ttl and pollInterval", async ({
+    expect,
+  }) => {
     const task = await createTask("countdown", { seconds: 1 }, 120_000);
     expect(task.taskId).toMatch(/^[0-9a-f]{32}$/);
     expect(task).toMatchObject({ status: "working", ttl: 120_000, pollInterval: 500 });
@@ -59,10 +73,15 @@ describe("tasks/get and tasks/result", () => {
   it("tasks/get follows the task from working to completed", async ({ expect }) => {
     const task = await createTask("countdown", { seconds: 1 });
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("working");
-    await vi.waitFor(async () => expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("completed"), settle);
+    await vi.waitFor(
+      async () => expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("completed"),
+      settle,
+    );
   });
 
-  it("tasks/result blocks until the end and returns exactly the tool's result with related-task _meta", async ({ expect }) => {
+  it("tasks/result blocks until the end and returns exactly the tool's result with related-task _meta", async ({
+    expect,
+  }) => {
     const task = await createTask("batch_process", { items: 3, secondsPerItem: 0.3 });
     const result = await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
     expect(result).toEqual({
@@ -129,9 +148,18 @@ describe("a plain tools/call of a task-capable tool", () => {
 });
 
 describe("tasks/cancel", () => {
-  it("cancels a running countdown: status cancelled, its progress stops, and a second cancel is -32602", async ({ expect }) => {
+  it("cancels a running countdown: status cancelled, its progress stops, and a second cancel is -32602", async ({
+    expect,
+  }) => {
     const task = await createTask("countdown", { seconds: 60 });
-    await vi.waitFor(async () => expect(((await taskResponse(server.url, task.taskId)).body["progress"] as { progress?: number } | undefined)?.progress ?? 0).toBeGreaterThanOrEqual(1), settle);
+    await vi.waitFor(
+      async () =>
+        expect(
+          ((await taskResponse(server.url, task.taskId)).body["progress"] as { progress?: number } | undefined)
+            ?.progress ?? 0,
+        ).toBeGreaterThanOrEqual(1),
+      settle,
+    );
     const cancelled = await client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled.status).toBe("cancelled");
     const frozen = (await taskResponse(server.url, task.taskId)).body["progress"];
@@ -199,9 +227,14 @@ describe("the plain HTTP view", () => {
     expect(names[0]).toBe("status");
     expect(names[names.length - 1]).toBe("result");
     expect(new Set(names)).toEqual(new Set(["status", "step", "partial", "progress", "result"]));
-    expect(events.filter((e) => e.event === "step").map((e) => JSON.parse(e.data))).toEqual([{ name: "item-1" }, { name: "item-2" }]);
+    expect(events.filter((e) => e.event === "step").map((e) => JSON.parse(e.data))).toEqual([
+      { name: "item-1" },
+      { name: "item-2" },
+    ]);
     expect(events.filter((e) => e.event === "progress").map((e) => JSON.parse(e.data).progress)).toEqual([1, 2]);
-    expect(JSON.parse(events[events.length - 1]?.data ?? "{}")).toMatchObject({ structuredContent: { items: 2, checksum: 5 } });
+    expect(JSON.parse(events[events.length - 1]?.data ?? "{}")).toMatchObject({
+      structuredContent: { items: 2, checksum: 5 },
+    });
     const seqs = events.map((e) => {
       const match = new RegExp(`^t\\.${task.taskId}\\.0\\.(\\d+)$`).exec(e.id ?? "");
       return Number(match?.[1]);
@@ -220,7 +253,9 @@ describe("the plain HTTP view", () => {
     expect((await fetch(`${server.url}/tasks/${UNKNOWN}/events`)).status).toBe(404);
     expect((await fetch(`${server.url}/tasks/nope`)).status).toBe(404);
     const task = await createTask("countdown", { seconds: 1 });
-    const bad = await fetch(`${server.url}/tasks/${task.taskId}/events`, { headers: { "Last-Event-ID": `t.${UNKNOWN}.0.3` } });
+    const bad = await fetch(`${server.url}/tasks/${task.taskId}/events`, {
+      headers: { "Last-Event-ID": `t.${UNKNOWN}.0.3` },
+    });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: "bad_last_event_id" });
   });
@@ -235,7 +270,12 @@ describe("TTL", () => {
     await expectInvalidParams(client.experimental.tasks.getTask(task.taskId));
     await expectInvalidParams(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema));
     expect((await fetch(`${server.url}/tasks/${task.taskId}/events`)).status).toBe(404);
-    const read = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: `task://${task.taskId}` } });
+    const read = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "resources/read",
+      params: { uri: `task://${task.taskId}` },
+    });
     expect(read.body).toMatchObject({ error: { code: -32602 } });
     await vi.waitFor(async () => {
       const ids: string[] = [];
@@ -253,7 +293,14 @@ describe("TTL", () => {
 describe("independent tasks", () => {
   it("a long countdown does not delay the start or end of a short task created after it", async ({ expect }) => {
     const long = await createTask("countdown", { seconds: 20 });
-    await vi.waitFor(async () => expect(((await taskResponse(server.url, long.taskId)).body["progress"] as { progress?: number } | undefined)?.progress ?? 0).toBeGreaterThanOrEqual(1), settle);
+    await vi.waitFor(
+      async () =>
+        expect(
+          ((await taskResponse(server.url, long.taskId)).body["progress"] as { progress?: number } | undefined)
+            ?.progress ?? 0,
+        ).toBeGreaterThanOrEqual(1),
+      settle,
+    );
     const short = await createTask("countdown", { seconds: 1 });
     const result = await client.experimental.tasks.getTaskResult(short.taskId, CallToolResultSchema);
     expect(result.content).toEqual([{ type: "text", text: "Countdown of 1 s finished." }]);

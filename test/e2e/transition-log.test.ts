@@ -13,7 +13,8 @@ const CORRELATION_ID = "corr-must-not-be-logged";
 const FIELDS = ["durationMs", "event", "phase", "runs", "status", "taskId", "tool"];
 
 /** Every task here carries a correlation id, which the log must not show. */
-const startCorrelated = (name: string, args: Record<string, unknown>, on = server) => startTask(on.url, name, args, {}, { "mcp-task-worker/correlation-id": CORRELATION_ID });
+const startCorrelated = (name: string, args: Record<string, unknown>, on = server) =>
+  startTask(on.url, name, args, {}, { "mcp-task-worker/correlation-id": CORRELATION_ID });
 
 /** The transition lines the dev server printed, parsed; a line that is not JSON fails the test. */
 function transitions(on = server): Record<string, unknown>[] {
@@ -27,7 +28,9 @@ function transitions(on = server): Record<string, unknown>[] {
 const of = (taskId: string, on = server) => transitions(on).filter((line) => line["taskId"] === taskId);
 
 describe("task transition log", () => {
-  it("prints one line per status change of a task, from queued to completed, with growing durations", async ({ expect }) => {
+  it("prints one line per status change of a task, from queued to completed, with growing durations", async ({
+    expect,
+  }) => {
     const taskId = await startCorrelated("batch_process", { items: 2, secondsPerItem: 0.123457 });
     await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), { timeout: 30_000, interval: 200 });
     const lines = of(taskId);
@@ -45,22 +48,43 @@ describe("task transition log", () => {
 
   it("logs a cancellation as the task's last line", async ({ expect }) => {
     const taskId = await startCorrelated("countdown", { seconds: 120 });
-    await vi.waitFor(() => expect(of(taskId).map((l) => l["phase"])).toContain("running"), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(() => expect(of(taskId).map((l) => l["phase"])).toContain("running"), {
+      timeout: 30_000,
+      interval: 200,
+    });
     await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId } });
-    await vi.waitFor(() => expect(of(taskId).at(-1)).toMatchObject({ status: "cancelled", phase: "done", tool: "countdown" }), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(
+      () => expect(of(taskId).at(-1)).toMatchObject({ status: "cancelled", phase: "done", tool: "countdown" }),
+      { timeout: 30_000, interval: 200 },
+    );
   });
 
   it("carries only its fixed fields: no arguments, results, messages or request metadata", async ({ expect }) => {
     const taskId = await startCorrelated("batch_process", { items: 1, secondsPerItem: 0.654321 });
     await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), { timeout: 30_000, interval: 200 });
     for (const line of of(taskId)) expect(Object.keys(line).sort()).toEqual(FIELDS);
-    const text = server.logs().split("\n").filter((line) => line.includes(taskId)).join("\n");
-    for (const leak of ["0.654321", "Processed", CORRELATION_ID, "Queued.", "Running.", "Completed."]) expect(text).not.toContain(leak);
+    const text = server
+      .logs()
+      .split("\n")
+      .filter((line) => line.includes(taskId))
+      .join("\n");
+    for (const leak of ["0.654321", "Processed", CORRELATION_ID, "Queued.", "Running.", "Completed."])
+      expect(text).not.toContain(leak);
   });
 
-  it("batched (npm run dev): the same lines, each on its own line of the terminal, in order per task", async ({ expect }) => {
-    const taskIds = await Promise.all(Array.from({ length: 8 }, () => startCorrelated("batch_process", { items: 1, secondsPerItem: 0.2 }, batchedServer)));
-    await vi.waitFor(() => expect(taskIds.map((id) => of(id, batchedServer).at(-1)?.["status"])).toEqual(taskIds.map(() => "completed")), { timeout: 30_000, interval: 200 });
+  it("batched (npm run dev): the same lines, each on its own line of the terminal, in order per task", async ({
+    expect,
+  }) => {
+    const taskIds = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        startCorrelated("batch_process", { items: 1, secondsPerItem: 0.2 }, batchedServer),
+      ),
+    );
+    await vi.waitFor(
+      () =>
+        expect(taskIds.map((id) => of(id, batchedServer).at(-1)?.["status"])).toEqual(taskIds.map(() => "completed")),
+      { timeout: 30_000, interval: 200 },
+    );
     for (const taskId of taskIds) {
       const lines = of(taskId, batchedServer);
       expect(lines.map((l) => [l["status"], l["phase"], l["runs"]])).toEqual([

@@ -8,7 +8,13 @@ import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from ".
 // A fixed test-only secret (24 random bytes, base64), passed to wrangler dev with --var.
 const SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
 
-const server = sharedServer({ WEBHOOK_SECRET: SECRET, WEBHOOK_ALLOW_LOOPBACK: "true", WEBHOOK_RETRY_BASE_SECONDS: "1", WEBHOOK_MAX_ATTEMPTS: "3", INLINE_WAIT_MS: "2000" });
+const server = sharedServer({
+  WEBHOOK_SECRET: SECRET,
+  WEBHOOK_ALLOW_LOOPBACK: "true",
+  WEBHOOK_RETRY_BASE_SECONDS: "1",
+  WEBHOOK_MAX_ATTEMPTS: "3",
+  INLINE_WAIT_MS: "2000",
+});
 let receiver: WebhookReceiver;
 let nextId = 1;
 
@@ -23,15 +29,34 @@ afterAll(async () => {
 interface HookBody {
   type: string;
   timestamp: string;
-  data: { taskId: string; status: string; statusMessage?: string; correlationId?: string; resourceUri: string; url?: string; progress?: { progress: number } };
+  data: {
+    taskId: string;
+    status: string;
+    statusMessage?: string;
+    correlationId?: string;
+    resourceUri: string;
+    url?: string;
+    progress?: { progress: number };
+  };
 }
 
 const bodyOf = (hook: ReceivedHook): HookBody => JSON.parse(hook.body) as HookBody;
 const hooksAt = (path: string) => receiver.received.filter((hook) => hook.path === path);
 
 /** Starts a task-augmented countdown with the given _meta; returns the JSON-RPC reply body. */
-async function callCountdown(seconds: number, meta: Record<string, unknown>): Promise<{ result?: { task: { taskId: string; _meta?: Record<string, unknown> } }; error?: { code: number; message: string } }> {
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "countdown", arguments: { seconds }, task: { ttl: 600_000 }, _meta: meta } });
+async function callCountdown(
+  seconds: number,
+  meta: Record<string, unknown>,
+): Promise<{
+  result?: { task: { taskId: string; _meta?: Record<string, unknown> } };
+  error?: { code: number; message: string };
+}> {
+  const reply = await rpc(server.url, {
+    jsonrpc: "2.0",
+    id: nextId++,
+    method: "tools/call",
+    params: { name: "countdown", arguments: { seconds }, task: { ttl: 600_000 }, _meta: meta },
+  });
   return reply.body as never;
 }
 
@@ -40,8 +65,12 @@ async function logsAfterResult(taskId: string): Promise<string[]> {
   const all = parseSse(await (await fetch(`${server.url}/tasks/${taskId}/events`)).text());
   const result = all.find((event) => event.event === "result");
   if (!result?.id) return [];
-  const after = parseSse(await (await fetch(`${server.url}/tasks/${taskId}/events`, { headers: { "Last-Event-ID": result.id } })).text());
-  return after.filter((event) => event.event === "log").map((event) => (JSON.parse(event.data) as { message: string }).message);
+  const after = parseSse(
+    await (await fetch(`${server.url}/tasks/${taskId}/events`, { headers: { "Last-Event-ID": result.id } })).text(),
+  );
+  return after
+    .filter((event) => event.event === "log")
+    .map((event) => (JSON.parse(event.data) as { message: string }).message);
 }
 
 async function taskCount(): Promise<number> {
@@ -50,30 +79,59 @@ async function taskCount(): Promise<number> {
 }
 
 describe("signed webhooks (real runtime, real receiver on loopback)", () => {
-  it("POSTs task.input_required with the question and the URL that answers it; a POST there resumes the task", async ({ expect }) => {
+  it("POSTs task.input_required with the question and the URL that answers it; a POST there resumes the task", async ({
+    expect,
+  }) => {
     const path = "/hooks/approval";
     const reply = await rpc(server.url, {
       jsonrpc: "2.0",
       id: nextId++,
       method: "tools/call",
-      params: { name: "deploy", arguments: { service: "api", version: "v2" }, task: { ttl: 600_000 }, _meta: { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } } },
+      params: {
+        name: "deploy",
+        arguments: { service: "api", version: "v2" },
+        task: { ttl: 600_000 },
+        _meta: { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } },
+      },
     });
     const taskId = (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
-    await vi.waitFor(() => expect(hooksAt(path).map((hook) => bodyOf(hook).type)).toContain("task.input_required"), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(hooksAt(path).map((hook) => bodyOf(hook).type)).toContain("task.input_required"), {
+      timeout: 20_000,
+      interval: 100,
+    });
     const hook = hooksAt(path).find((h) => bodyOf(h).type === "task.input_required");
-    const data = JSON.parse(hook?.body ?? "{}").data as { inputUrl?: string; inputRequests?: Record<string, { method: string; params: { message: string } }>; statusMessage?: string };
+    const data = JSON.parse(hook?.body ?? "{}").data as {
+      inputUrl?: string;
+      inputRequests?: Record<string, { method: string; params: { message: string } }>;
+      statusMessage?: string;
+    };
     expect(data.statusMessage).toBe("Deploy api v2 to production?");
     expect(data.inputUrl).toBe(`${server.url}/tasks/${taskId}/input`);
-    expect(data.inputRequests?.["confirm"]).toMatchObject({ method: "elicitation/create", params: { message: "Deploy api v2 to production?" } });
+    expect(data.inputRequests?.["confirm"]).toMatchObject({
+      method: "elicitation/create",
+      params: { message: "Deploy api v2 to production?" },
+    });
     // A chat button or a script answers with no MCP client at all.
-    const answered = await fetch(data.inputUrl ?? "", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify({ confirm: { action: "decline" } }) });
+    const answered = await fetch(data.inputUrl ?? "", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ confirm: { action: "decline" } }),
+    });
     expect(answered.status).toBe(200);
-    await vi.waitFor(() => expect(hooksAt(path).map((h) => bodyOf(h).type)).toContain("task.completed"), { timeout: 20_000, interval: 100 });
+    await vi.waitFor(() => expect(hooksAt(path).map((h) => bodyOf(h).type)).toContain("task.completed"), {
+      timeout: 20_000,
+      interval: 100,
+    });
   });
 
-  it("POSTs task.completed signed the Standard Webhooks way, with the correlation id and pull URLs", async ({ expect }) => {
+  it("POSTs task.completed signed the Standard Webhooks way, with the correlation id and pull URLs", async ({
+    expect,
+  }) => {
     const path = "/hooks/completed";
-    const started = await callCountdown(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` }, "mcp-task-worker/correlation-id": "corr-42" });
+    const started = await callCountdown(1, {
+      "mcp-task-worker/webhook": { url: `${receiver.url}${path}` },
+      "mcp-task-worker/correlation-id": "corr-42",
+    });
     const taskId = started.result?.task.taskId ?? "";
     expect(taskId).toMatch(/^[0-9a-f]{32}$/);
     await vi.waitFor(() => expect(hooksAt(path).length).toBeGreaterThanOrEqual(1), { timeout: 30_000, interval: 100 });
@@ -86,26 +144,46 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
     const body = bodyOf(hook);
     expect(body).toMatchObject({
       type: "task.completed",
-      data: { taskId, status: "completed", correlationId: "corr-42", resourceUri: `task://${taskId}`, url: `${server.url}/tasks/${taskId}` },
+      data: {
+        taskId,
+        status: "completed",
+        correlationId: "corr-42",
+        resourceUri: `task://${taskId}`,
+        url: `${server.url}/tasks/${taskId}`,
+      },
     });
     expect(Number.isNaN(Date.parse(body.timestamp))).toBe(false);
     expect(hook.body).not.toContain("Countdown of 1 s finished");
     // Only the default events: no working status, no progress.
     expect(hooksAt(path).map((h) => bodyOf(h).type)).toEqual(["task.completed"]);
     // The receiver pulls the result from the URL it was given.
-    const doc = (await (await fetch(body.data.url ?? "")).json()) as { status: string; result: { content: { text: string }[] } };
+    const doc = (await (await fetch(body.data.url ?? "")).json()) as {
+      status: string;
+      result: { content: { text: string }[] };
+    };
     expect(doc.status).toBe("completed");
     expect(doc.result.content[0]?.text).toBe("Countdown of 1 s finished.");
-    await vi.waitFor(async () => expect((await logsAfterResult(taskId)).some((m) => /delivered on attempt 1 of 3 \(HTTP 200/.test(m))).toBe(true), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(
+      async () =>
+        expect((await logsAfterResult(taskId)).some((m) => /delivered on attempt 1 of 3 \(HTTP 200/.test(m))).toBe(
+          true,
+        ),
+      { timeout: 10_000, interval: 200 },
+    );
   });
 
-  it("retries a failing receiver with the same webhook-id until it accepts, logging every attempt", async ({ expect }) => {
+  it("retries a failing receiver with the same webhook-id until it accepts, logging every attempt", async ({
+    expect,
+  }) => {
     const path = "/hooks/flaky";
     receiver.failNext(path, 2, 503);
     const started = await callCountdown(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
     const taskId = started.result?.task.taskId ?? "";
     try {
-      await vi.waitFor(() => expect(hooksAt(path).map((h) => h.status)).toEqual([503, 503, 200]), { timeout: 60_000, interval: 200 });
+      await vi.waitFor(() => expect(hooksAt(path).map((h) => h.status)).toEqual([503, 503, 200]), {
+        timeout: 60_000,
+        interval: 200,
+      });
     } catch (error) {
       console.error(`wrangler dev output (tail):\n${server.logs().slice(-6000)}`);
       throw error;
@@ -130,7 +208,13 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
     receiver.failAlways(path, 500);
     const started = await callCountdown(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
     const taskId = started.result?.task.taskId ?? "";
-    await vi.waitFor(async () => expect((await logsAfterResult(taskId)).some((m) => /attempt 3 of 3 failed: HTTP 500\. Given up/.test(m))).toBe(true), { timeout: 60_000, interval: 300 });
+    await vi.waitFor(
+      async () =>
+        expect((await logsAfterResult(taskId)).some((m) => /attempt 3 of 3 failed: HTTP 500\. Given up/.test(m))).toBe(
+          true,
+        ),
+      { timeout: 60_000, interval: 300 },
+    );
     expect(hooksAt(path)).toHaveLength(3);
     // The task itself is unaffected by its webhook failing.
     const doc = (await (await fetch(`${server.url}/tasks/${taskId}`)).json()) as { status: string };
@@ -139,16 +223,25 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
 
   it("adds working status and progress (at most one per second) when asked", async ({ expect }) => {
     const path = "/hooks/verbose";
-    const started = await callCountdown(3, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}`, events: ["working", "progress"] } });
+    const started = await callCountdown(3, {
+      "mcp-task-worker/webhook": { url: `${receiver.url}${path}`, events: ["working", "progress"] },
+    });
     const taskId = started.result?.task.taskId ?? "";
-    await vi.waitFor(() => expect(hooksAt(path).some((h) => bodyOf(h).type === "task.completed")).toBe(true), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(hooksAt(path).some((h) => bodyOf(h).type === "task.completed")).toBe(true), {
+      timeout: 30_000,
+      interval: 100,
+    });
     const bodies = hooksAt(path).map(bodyOf);
     expect(bodies.every((b) => b.data.taskId === taskId)).toBe(true);
     expect(bodies.some((b) => b.type === "task.status" && b.data.status === "working")).toBe(true);
-    const progress = bodies.filter((b) => b.type === "task.progress").sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
+    const progress = bodies
+      .filter((b) => b.type === "task.progress")
+      .sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp));
     expect(progress.length).toBeGreaterThanOrEqual(1);
     for (let i = 1; i < progress.length; i++) {
-      expect(Date.parse(progress[i]?.timestamp ?? "") - Date.parse(progress[i - 1]?.timestamp ?? "")).toBeGreaterThanOrEqual(1000);
+      expect(
+        Date.parse(progress[i]?.timestamp ?? "") - Date.parse(progress[i - 1]?.timestamp ?? ""),
+      ).toBeGreaterThanOrEqual(1000);
     }
   });
 
@@ -172,7 +265,11 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
       expect(reply.error?.code, url).toBe(-32602);
       expect(reply.error?.message, url).toMatch(/Webhook URL refused: .+/);
     }
-    for (const webhook of [{ url: `${receiver.url}/x`, events: ["completed"] }, { url: 5 }, "https://hooks.example.com/in"]) {
+    for (const webhook of [
+      { url: `${receiver.url}/x`, events: ["completed"] },
+      { url: 5 },
+      "https://hooks.example.com/in",
+    ]) {
       const reply = await callCountdown(1, { "mcp-task-worker/webhook": webhook });
       expect(reply.error?.code).toBe(-32602);
       expect(reply.error?.message).toMatch(/mcp-task-worker\/webhook/);
@@ -184,28 +281,64 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
 describe("correlation ids are echoed everywhere", () => {
   it("on CreateTaskResult, tasks/get, notifications/tasks/status, the result and the webhook", async ({ expect }) => {
     const path = "/hooks/correlation";
-    const meta = { "mcp-task-worker/correlation-id": "session-7/call-3", "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } };
+    const meta = {
+      "mcp-task-worker/correlation-id": "session-7/call-3",
+      "mcp-task-worker/webhook": { url: `${receiver.url}${path}` },
+    };
     const created = await callCountdown(1, meta);
     const task = created.result?.task;
     expect(task?._meta).toEqual({ "mcp-task-worker/correlation-id": "session-7/call-3" });
     const taskId = task?.taskId ?? "";
     const got = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "tasks/get", params: { taskId } });
-    expect(got.body).toMatchObject({ result: { taskId, _meta: { "mcp-task-worker/correlation-id": "session-7/call-3" } } });
+    expect(got.body).toMatchObject({
+      result: { taskId, _meta: { "mcp-task-worker/correlation-id": "session-7/call-3" } },
+    });
     const result = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "tasks/result", params: { taskId } });
-    const messages = Array.isArray(result.body) ? (result.body as { result?: { _meta?: Record<string, unknown> } }[]) : [result.body as { result?: { _meta?: Record<string, unknown> } }];
-    expect(messages.find((m) => m.result)?.result?._meta).toMatchObject({ "mcp-task-worker/correlation-id": "session-7/call-3" });
+    const messages = Array.isArray(result.body)
+      ? (result.body as { result?: { _meta?: Record<string, unknown> } }[])
+      : [result.body as { result?: { _meta?: Record<string, unknown> } }];
+    expect(messages.find((m) => m.result)?.result?._meta).toMatchObject({
+      "mcp-task-worker/correlation-id": "session-7/call-3",
+    });
     await vi.waitFor(() => expect(hooksAt(path).length).toBe(1), { timeout: 30_000, interval: 100 });
     expect(bodyOf(hooksAt(path)[0] as ReceivedHook).data.correlationId).toBe("session-7/call-3");
 
     // A plain call in a session whose client speaks tasks: its notifications/tasks/status (on the
     // session's GET stream) and its result carry the correlation id.
-    const init = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: { tasks: {} }, clientInfo: { name: "webhooks", version: "1" } } });
-    const session = { "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "", "MCP-Protocol-Version": "2025-11-25" };
+    const init = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: nextId++,
+      method: "initialize",
+      params: {
+        protocolVersion: "2025-11-25",
+        capabilities: { tasks: {} },
+        clientInfo: { name: "webhooks", version: "1" },
+      },
+    });
+    const session = {
+      "Mcp-Session-Id": init.headers.get("Mcp-Session-Id") ?? "",
+      "MCP-Protocol-Version": "2025-11-25",
+    };
     const getStream = await openSse(`${server.url}/mcp`, { headers: { Accept: "text/event-stream", ...session } });
     await getStream.next();
-    const plain = await rpc(server.url, { jsonrpc: "2.0", id: nextId++, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 }, _meta: { "mcp-task-worker/correlation-id": "plain-1" } } }, { headers: session });
+    const plain = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: nextId++,
+        method: "tools/call",
+        params: {
+          name: "countdown",
+          arguments: { seconds: 1 },
+          _meta: { "mcp-task-worker/correlation-id": "plain-1" },
+        },
+      },
+      { headers: session },
+    );
     const streamed = plain.body as { result?: { _meta?: Record<string, unknown> } }[];
-    expect(streamed.find((m) => m.result)?.result?._meta).toMatchObject({ "mcp-task-worker/correlation-id": "plain-1" });
+    expect(streamed.find((m) => m.result)?.result?._meta).toMatchObject({
+      "mcp-task-worker/correlation-id": "plain-1",
+    });
     const statuses: { params?: { status?: string; _meta?: Record<string, unknown> } }[] = [];
     while (statuses.at(-1)?.params?.status !== "completed") {
       const event = await getStream.next();
@@ -213,6 +346,7 @@ describe("correlation ids are echoed everywhere", () => {
       if (event.data) statuses.push(JSON.parse(event.data));
     }
     getStream.drop();
-    for (const status of statuses) expect(status.params?._meta).toMatchObject({ "mcp-task-worker/correlation-id": "plain-1" });
+    for (const status of statuses)
+      expect(status.params?._meta).toMatchObject({ "mcp-task-worker/correlation-id": "plain-1" });
   });
 });

@@ -22,7 +22,8 @@ afterAll(async () => {
   for (const close of closers) await close().catch(() => undefined);
 });
 
-const statusOf = (event: ParsedSseEvent): string | undefined => (event.event === "status" ? String(JSON.parse(event.data).status) : undefined);
+const statusOf = (event: ParsedSseEvent): string | undefined =>
+  event.event === "status" ? String(JSON.parse(event.data).status) : undefined;
 
 /** Follows the task's event log until `until` holds for one of its events. */
 async function untilEvent(taskId: string, until: (event: ParsedSseEvent) => boolean): Promise<void> {
@@ -48,7 +49,14 @@ describe("the client answered on its own", () => {
   it("2026 tasks/update: a decline at once ends deploy with the client's own words", async ({ expect }) => {
     const taskId = await startTask(server.url, "deploy", { service: "api", version: "v2" });
     await untilEvent(taskId, (event) => statusOf(event) === "input_required");
-    resultOf(await modern(server.url, "tasks/update", { taskId, inputResponses: { confirm: { action: "decline" } } }, { capabilities: TASKS }));
+    resultOf(
+      await modern(
+        server.url,
+        "tasks/update",
+        { taskId, inputResponses: { confirm: { action: "decline" } } },
+        { capabilities: TASKS },
+      ),
+    );
     expect(await finalText(taskId)).toBe(answeredOnItsOwn("declined"));
   });
 
@@ -59,12 +67,16 @@ describe("the client answered on its own", () => {
     expect(await finalText(taskId)).toBe(answeredOnItsOwn("cancelled"));
   });
 
-  it("a Workflow-backed tool reads the same fact: publish_report declined at once by a 2025 client", async ({ expect }) => {
+  it("a Workflow-backed tool reads the same fact: publish_report declined at once by a 2025 client", async ({
+    expect,
+  }) => {
     const client = new Client({ name: "who-answered", version: "1" }, { capabilities: { elicitation: {} } });
     closers.push(() => client.close());
     client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "decline" }));
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
-    const result = await client.callTool({ name: "publish_report", arguments: { pages: 1 } }, undefined, { timeout: 60_000 });
+    const result = await client.callTool({ name: "publish_report", arguments: { pages: 1 } }, undefined, {
+      timeout: 60_000,
+    });
     expect(textOf(result as { content: { type: string; text: string }[] })).toBe(
       `Not published: the client declined "${question(1)}" on its own, at once, so no one saw or answered the question. ` +
         "To publish, call publish_report again where a person can answer: from a client that shows them the question, " +
@@ -79,7 +91,12 @@ describe("a person answered", () => {
     await untilEvent(taskId, (event) => statusOf(event) === "input_required");
     // A countdown of 1 s that ends after the question was asked: at least the floor (1 s) has passed
     // on the task's clock too, with no sleep in the test.
-    const timer = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "countdown", arguments: { seconds: 1 } } });
+    const timer = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 1 } },
+    });
     expect(JSON.stringify(timer.body)).toContain("Countdown of 1 s finished.");
     expect((await postInput(server.url, taskId, { confirm: { action: "decline" } })).status).toBe(200);
     expect(await finalText(taskId)).toBe("Not deployed: the person declined deploying api v2 to production.");

@@ -7,7 +7,11 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport as TransportV1 } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { createApplicationInputHandler, createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
+import {
+  createApplicationInputHandler,
+  createTaskSessionFromClient,
+  resultFromTaskOutcome,
+} from "@modelcontextprotocol/ext-tasks/client";
 import { sharedServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { textOf, waitForStatus } from "./support/hitl";
@@ -40,7 +44,10 @@ describe("2025-11-25, a plain tools/call from a client that declared elicitation
     });
     await client.connect(new TransportV1(new URL(`${server.url}/mcp`)));
     const progress: number[] = [];
-    const result = await client.callTool({ name: "publish_report", arguments: { pages: 3 } }, undefined, { onprogress: (p) => void progress.push(p.progress), timeout: 60_000 });
+    const result = await client.callTool({ name: "publish_report", arguments: { pages: 3 } }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+      timeout: 60_000,
+    });
     expect(textOf(result as CallToolResult)).toBe("Published a report of 3 pages.");
     // The same words where Claude Code looks (JSON.stringify(structuredContent)): docs/model-facing.md.
     expect(result.structuredContent).toEqual({ summary: "Published a report of 3 pages." });
@@ -51,7 +58,10 @@ describe("2025-11-25, a plain tools/call from a client that declared elicitation
 
 describe("2026-07-28", () => {
   it("the SDK v2 client without the Tasks extension answers through multi round-trip", async ({ expect }) => {
-    const client = new Client({ name: "wf-v2", version: "1.0.0" }, { versionNegotiation: { mode: { pin: MODERN } }, capabilities: ELICIT });
+    const client = new Client(
+      { name: "wf-v2", version: "1.0.0" },
+      { versionNegotiation: { mode: { pin: MODERN } }, capabilities: ELICIT },
+    );
     closers.push(() => client.close());
     const asked: unknown[] = [];
     client.setRequestHandler("elicitation/create", async (request) => {
@@ -93,11 +103,20 @@ describe("2026-07-28", () => {
     expect(asked).toEqual([`${question(1)} via task-update`]);
   });
 
-  it("a client that declared neither gets the fallback with the question, and task_input passes the answer on", async ({ expect }) => {
-    const fallback = resultOf(await modern(server.url, "tools/call", { name: "publish_report", arguments: { pages: 1 } }, { capabilities: {} }));
+  it("a client that declared neither gets the fallback with the question, and task_input passes the answer on", async ({
+    expect,
+  }) => {
+    const fallback = resultOf(
+      await modern(server.url, "tools/call", { name: "publish_report", arguments: { pages: 1 } }, { capabilities: {} }),
+    );
     expect(textOf(fallback as { content: { type: string; text: string }[] })).toContain(question(1));
     const taskId = String((fallback["structuredContent"] as Record<string, unknown>)["taskId"]);
-    resultOf(await modern(server.url, "tools/call", { name: "task_input", arguments: { taskId, inputResponses: { publish: YES } } }));
+    resultOf(
+      await modern(server.url, "tools/call", {
+        name: "task_input",
+        arguments: { taskId, inputResponses: { publish: YES } },
+      }),
+    );
     const done = await waitForStatus(server.url, taskId, "completed").catch(withServerLogs);
     expect(textOf(done.result)).toBe("Published a report of 1 pages.");
   });
@@ -109,7 +128,10 @@ describe("an instance ended outside MCP", () => {
     // wrangler's CLI, whose start alone could outlast that on a loaded machine; now it is one request.
     const pages = 50;
     const taskId = await startPublish(server.url, pages);
-    await vi.waitFor(async () => expect((await taskDoc(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(1), settle);
+    await vi.waitFor(
+      async () => expect((await taskDoc(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(1),
+      settle,
+    );
     await terminateInstance(server.port, taskId);
     const failed = await waitForStatus(server.url, taskId, "failed").catch(withServerLogs);
     expect(failed.statusMessage).toBe("The Workflow instance was terminated outside MCP.");

@@ -18,7 +18,10 @@ const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 describe("cancel", () => {
   it("terminates the instance while it builds, and no page is reported after", async ({ expect }) => {
     const taskId = await startPublish(server.url, 50);
-    await vi.waitFor(async () => expect((await taskDoc(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(2), settle);
+    await vi.waitFor(
+      async () => expect((await taskDoc(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(2),
+      settle,
+    );
     expect((await fetch(`${server.url}/tasks/${taskId}/cancel`, { method: "POST" })).status).toBe(200);
     await vi.waitFor(async () => expect((await instanceStatus(server.port, taskId)).status).toBe("terminated"), settle);
     const cancelled = await taskDoc(server.url, taskId);
@@ -38,7 +41,12 @@ describe("cancel", () => {
   });
 
   it("terminates the instance when the task's ttl runs out while it waits; the task is gone", async ({ expect }) => {
-    const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "publish_report", arguments: { pages: 1 }, task: { ttl: 4000 } } });
+    const reply = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "publish_report", arguments: { pages: 1 }, task: { ttl: 4000 } },
+    });
     const taskId = (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
     await waitForStatus(server.url, taskId, "input_required").catch(withServerLogs);
     await vi.waitFor(async () => expect((await fetch(`${server.url}/tasks/${taskId}`)).status).toBe(404), settle);

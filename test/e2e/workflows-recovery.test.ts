@@ -6,7 +6,16 @@ import { beforeAll, describe, it, vi } from "vitest";
 import { ownServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
-import { instanceStatus, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import {
+  instanceStatus,
+  pageSteps,
+  progressOf,
+  question,
+  startPublish,
+  stepsOf,
+  taskDoc,
+  YES,
+} from "./support/workflows";
 import { eventLog } from "./support/tasks";
 
 // It kills and restarts its server.
@@ -21,10 +30,17 @@ beforeAll(async () => {
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
 describe("a crash while a Workflow-backed task runs", () => {
-  it("resumes the instance after the restart: every page once, then the question, then the result", async ({ expect }) => {
+  it("resumes the instance after the restart: every page once, then the question, then the result", async ({
+    expect,
+  }) => {
     const pages = 30;
     const taskId = await startPublish(server.url, pages);
-    await vi.waitFor(async () => expect((await taskDoc(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(3), settle).catch(withServerLogs);
+    await vi
+      .waitFor(
+        async () => expect((await taskDoc(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(3),
+        settle,
+      )
+      .catch(withServerLogs);
     await server.kill();
     await server.restart();
 
@@ -39,7 +55,9 @@ describe("a crash while a Workflow-backed task runs", () => {
     expect((await instanceStatus(server.port, taskId)).status).toBe("complete");
   });
 
-  it("keeps the question across the restart; the answer after it reaches the instance, which publishes once", async ({ expect }) => {
+  it("keeps the question across the restart; the answer after it reaches the instance, which publishes once", async ({
+    expect,
+  }) => {
     const taskId = await startPublish(server.url, 2);
     await waitForStatus(server.url, taskId, "input_required").catch(withServerLogs);
     await server.kill();

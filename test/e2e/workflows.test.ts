@@ -5,13 +5,28 @@
 import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { CallToolResultSchema, ElicitRequestSchema, type CallToolResult, type ElicitRequest } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  ElicitRequestSchema,
+  type CallToolResult,
+  type ElicitRequest,
+} from "@modelcontextprotocol/sdk/types.js";
 import { sharedServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { postInput, textOf, waitForStatus } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { getTask, modern, openStream, resultOf, startTask, TASKS } from "./support/modern";
-import { instanceStatus, NO, pageSteps, progressOf, question, startPublish, stepsOf, taskDoc, YES } from "./support/workflows";
+import {
+  instanceStatus,
+  NO,
+  pageSteps,
+  progressOf,
+  question,
+  startPublish,
+  stepsOf,
+  taskDoc,
+  YES,
+} from "./support/workflows";
 import { eventLog } from "./support/tasks";
 
 const server = sharedServer();
@@ -25,7 +40,11 @@ describe("publish_report over plain HTTP", () => {
     const waiting = await waitForStatus(server.url, taskId, "input_required").catch(withServerLogs);
     expect(waiting.statusMessage).toBe(question(4));
     expect(waiting.progress).toMatchObject({ progress: 4, total: 4 });
-    expect(waiting.inputRequests?.["publish"]?.params).toMatchObject({ mode: "form", message: question(4), requestedSchema: { required: ["publish"], properties: { publish: { type: "boolean" } } } });
+    expect(waiting.inputRequests?.["publish"]?.params).toMatchObject({
+      mode: "form",
+      message: question(4),
+      requestedSchema: { required: ["publish"], properties: { publish: { type: "boolean" } } },
+    });
     expect((await postInput(server.url, taskId, { publish: YES })).status).toBe(200);
     const done = await waitForStatus(server.url, taskId, "completed").catch(withServerLogs);
     expect(textOf(done.result)).toBe("Published a report of 4 pages.");
@@ -54,15 +73,25 @@ describe("publish_report over plain HTTP", () => {
     expect((await postInput(server.url, taskId, { publish: { action: "decline" } })).status).toBe(200);
     const done = await waitForStatus(server.url, taskId, "completed").catch(withServerLogs);
     // Declined by the test, at once or a little later: either words (who-answered.test.ts says which is when).
-    expect(textOf(done.result)).toMatch(/^Not published: (the person declined\.|the client declined "Publish the report of 1 pages\?" on its own)/);
+    expect(textOf(done.result)).toMatch(
+      /^Not published: (the person declined\.|the client declined "Publish the report of 1 pages\?" on its own)/,
+    );
   });
 });
 
 describe("bad input", () => {
   it("refuses pages outside 1..50 with -32602 naming the field, creating no task", async ({ expect }) => {
     for (const pages of [0, 51, "x"]) {
-      const reply = await rpc(server.url, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "publish_report", arguments: { pages }, task: { ttl: 600_000 } } });
-      expect((reply.body as { error?: { code: number; message: string } }).error, String(pages)).toMatchObject({ code: -32602, message: expect.stringContaining("pages") });
+      const reply = await rpc(server.url, {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "publish_report", arguments: { pages }, task: { ttl: 600_000 } },
+      });
+      expect((reply.body as { error?: { code: number; message: string } }).error, String(pages)).toMatchObject({
+        code: -32602,
+        message: expect.stringContaining("pages"),
+      });
     }
   });
 });
@@ -80,7 +109,11 @@ describe("publish_report through the SDK v1 Client (2025-11-25 elicitation)", ()
       const progress: number[] = [];
       let taskId = "";
       let result: CallToolResult | undefined;
-      const stream = client.experimental.tasks.callToolStream({ name: "publish_report", arguments: { pages: 3 } }, CallToolResultSchema, { task: { ttl: 600_000 }, onprogress: (p) => void progress.push(p.progress) });
+      const stream = client.experimental.tasks.callToolStream(
+        { name: "publish_report", arguments: { pages: 3 } },
+        CallToolResultSchema,
+        { task: { ttl: 600_000 }, onprogress: (p) => void progress.push(p.progress) },
+      );
       for await (const message of stream) {
         if (message.type === "taskCreated") taskId = message.task.taskId;
         if (message.type === "result") result = message.result as CallToolResult;
@@ -88,7 +121,10 @@ describe("publish_report through the SDK v1 Client (2025-11-25 elicitation)", ()
       }
       expect(textOf(result)).toBe("Published a report of 3 pages.");
       expect(asked).toHaveLength(1);
-      expect(asked[0]?.params).toMatchObject({ message: question(3), _meta: { "io.modelcontextprotocol/related-task": { taskId } } });
+      expect(asked[0]?.params).toMatchObject({
+        message: question(3),
+        _meta: { "io.modelcontextprotocol/related-task": { taskId } },
+      });
       await vi.waitFor(() => expect(progress).toEqual([1, 2, 3]), settle);
     } finally {
       await client.close();
@@ -97,12 +133,18 @@ describe("publish_report through the SDK v1 Client (2025-11-25 elicitation)", ()
 });
 
 describe("publish_report in 2026-07-28 with the Tasks extension", () => {
-  it("shows the question in tasks/get, takes the answer by tasks/update, and inlines the result", async ({ expect }) => {
+  it("shows the question in tasks/get, takes the answer by tasks/update, and inlines the result", async ({
+    expect,
+  }) => {
     const taskId = await startTask(server.url, "publish_report", { pages: 2 });
     await vi.waitFor(async () => expect((await getTask(server.url, taskId))["status"]).toBe("input_required"), settle);
     const waiting = await getTask(server.url, taskId);
-    expect(waiting["inputRequests"]).toMatchObject({ publish: { method: "elicitation/create", params: { message: question(2) } } });
-    const updated = resultOf(await modern(server.url, "tasks/update", { taskId, inputResponses: { publish: YES } }, { capabilities: TASKS }));
+    expect(waiting["inputRequests"]).toMatchObject({
+      publish: { method: "elicitation/create", params: { message: question(2) } },
+    });
+    const updated = resultOf(
+      await modern(server.url, "tasks/update", { taskId, inputResponses: { publish: YES } }, { capabilities: TASKS }),
+    );
     expect(updated["resultType"]).toBe("complete");
     await vi.waitFor(async () => expect((await getTask(server.url, taskId))["status"]).toBe("completed"), settle);
     const done = await getTask(server.url, taskId);
@@ -111,17 +153,33 @@ describe("publish_report in 2026-07-28 with the Tasks extension", () => {
 });
 
 describe("the views that follow any task", () => {
-  it("subscriptions/listen (2026) shows the progress, the question and the result as notifications/tasks", async ({ expect }) => {
+  it("subscriptions/listen (2026) shows the progress, the question and the result as notifications/tasks", async ({
+    expect,
+  }) => {
     const taskId = await startTask(server.url, "publish_report", { pages: 3 });
-    const stream = await openStream(server.url, "subscriptions/listen", { notifications: { taskIds: [taskId] } }, { capabilities: TASKS });
+    const stream = await openStream(
+      server.url,
+      "subscriptions/listen",
+      { notifications: { taskIds: [taskId] } },
+      { capabilities: TASKS },
+    );
     try {
-      const tasks = () => stream.messages.filter((m) => m["method"] === "notifications/tasks").map((m) => m["params"] as Record<string, unknown>);
+      const tasks = () =>
+        stream.messages
+          .filter((m) => m["method"] === "notifications/tasks")
+          .map((m) => m["params"] as Record<string, unknown>);
       await vi.waitFor(() => expect(tasks().some((t) => t["status"] === "input_required")).toBe(true), settle);
       expect(tasks().some((t) => String(t["statusMessage"] ?? "").includes("Running on its Workflow"))).toBe(true);
-      expect(tasks().find((t) => t["status"] === "input_required")?.["inputRequests"]).toMatchObject({ publish: { params: { message: question(3) } } });
-      resultOf(await modern(server.url, "tasks/update", { taskId, inputResponses: { publish: YES } }, { capabilities: TASKS }));
+      expect(tasks().find((t) => t["status"] === "input_required")?.["inputRequests"]).toMatchObject({
+        publish: { params: { message: question(3) } },
+      });
+      resultOf(
+        await modern(server.url, "tasks/update", { taskId, inputResponses: { publish: YES } }, { capabilities: TASKS }),
+      );
       await vi.waitFor(() => expect(tasks().some((t) => t["status"] === "completed")).toBe(true), settle);
-      expect(textOf(tasks().find((t) => t["status"] === "completed")?.["result"] as CallToolResult)).toBe("Published a report of 3 pages.");
+      expect(textOf(tasks().find((t) => t["status"] === "completed")?.["result"] as CallToolResult)).toBe(
+        "Published a report of 3 pages.",
+      );
     } finally {
       stream.close();
     }

@@ -29,7 +29,9 @@ describe("adapter state spans", () => {
     });
   });
 
-  it("after a renewal the first holder's close does nothing, and the entry is open for every event as before", async ({ expect }) => {
+  it("after a renewal the first holder's close does nothing, and the entry is open for every event as before", async ({
+    expect,
+  }) => {
     await withStore((store, clock) => {
       const key = store.attach(KIND, { n: 1 });
       clock.seq = 5;
@@ -37,7 +39,10 @@ describe("adapter state spans", () => {
       clock.seq = 8;
       expect(store.close(KIND, key, 1)).toBeUndefined();
       const spans = store.entry(KIND, key)?.spans ?? [];
-      expect(spans).toEqual([[3, 5], [5, null]]);
+      expect(spans).toEqual([
+        [3, 5],
+        [5, null],
+      ]);
       for (const seq of [4, 5, 6, 8, 100]) expect(isOpenAt(spans, seq), String(seq)).toBe(true);
       expect(isOpenAt(spans, 3)).toBe(false);
     });

@@ -21,7 +21,12 @@ const fresh = () => {
 };
 
 const rows = (index: ReturnType<typeof fresh>["index"], table: "slots" | "pool") =>
-  runInDurableObject(index, (_i: PrincipalObject, state: DurableObjectState) => state.storage.sql.exec<{ task_id: string }>(`SELECT task_id FROM ${table}`).toArray().map((r) => r.task_id));
+  runInDurableObject(index, (_i: PrincipalObject, state: DurableObjectState) =>
+    state.storage.sql
+      .exec<{ task_id: string }>(`SELECT task_id FROM ${table}`)
+      .toArray()
+      .map((r) => r.task_id),
+  );
 
 describe("admission slots", () => {
   it("count against the cap from their lease until their tasks report themselves", async ({ expect }) => {
@@ -29,10 +34,18 @@ describe("admission slots", () => {
     const { ids } = await index.lease({ principal, want: 2, giveBack: [], maxActive: 12 });
     expect(ids).toHaveLength(2);
     const [first = "", second = ""] = ids;
-    expect(await index.admit({ task: view(newTaskId()), tool: "countdown", maxActive: 2 })).toEqual({ ok: false, reason: "cap", active: 2, limit: 2 });
+    expect(await index.admit({ task: view(newTaskId()), tool: "countdown", maxActive: 2 })).toEqual({
+      ok: false,
+      reason: "cap",
+      active: 2,
+      limit: 2,
+    });
     // Reported while running: counted once, as a task now, and listed.
     await index.track(view(first), "countdown");
-    expect(await index.admit({ task: view(newTaskId()), tool: "countdown", maxActive: 2 })).toMatchObject({ ok: false, active: 2 });
+    expect(await index.admit({ task: view(newTaskId()), tool: "countdown", maxActive: 2 })).toMatchObject({
+      ok: false,
+      active: 2,
+    });
     expect((await index.list(undefined, 10))?.tasks.map((t) => t.taskId)).toEqual([first]);
     // Reported once finished: it no longer counts.
     await index.track(view(second, "completed"), "countdown");
@@ -46,28 +59,45 @@ describe("admission slots", () => {
     expect((await index.lease({ principal, want: 16, giveBack: [], maxActive: 6 })).ids).toHaveLength(0);
   });
 
-  it("are the pool's pre-provisioned ids alone when they are enough for the creations waiting, topped up with fresh ids when not", async ({ expect }) => {
+  it("are the pool's pre-provisioned ids alone when they are enough for the creations waiting, topped up with fresh ids when not", async ({
+    expect,
+  }) => {
     const pooled = async (count: number) => {
       const made = fresh();
       const ids = Array.from({ length: count }, () => newTaskId());
       await runInDurableObject(made.index, (_i: PrincipalObject, state: DurableObjectState) => {
-        for (const [i, id] of ids.entries()) state.storage.sql.exec("INSERT INTO pool (task_id, prepared_at) VALUES (?, ?)", id, Date.now() - 1000 + i);
+        for (const [i, id] of ids.entries())
+          state.storage.sql.exec("INSERT INTO pool (task_id, prepared_at) VALUES (?, ?)", id, Date.now() - 1000 + i);
       });
       return { ...made, ids };
     };
     // One creation waiting: a smaller lease of pooled ids only, newest first (no creation builds its object).
     const steady = await pooled(8);
-    const lease = await steady.index.lease({ principal: steady.principal, want: 16, giveBack: [], waiting: 1, maxActive: 100 });
+    const lease = await steady.index.lease({
+      principal: steady.principal,
+      want: 16,
+      giveBack: [],
+      waiting: 1,
+      maxActive: 100,
+    });
     expect(lease.ids).toEqual([...steady.ids].reverse());
     // A burst waiting for more than the pool holds: its ids, then fresh ones up to the lease asked for.
     const burst = await pooled(2);
-    const topped = await burst.index.lease({ principal: burst.principal, want: 16, giveBack: [], waiting: 40, maxActive: 100 });
+    const topped = await burst.index.lease({
+      principal: burst.principal,
+      want: 16,
+      giveBack: [],
+      waiting: 40,
+      maxActive: 100,
+    });
     expect(topped.ids).toHaveLength(16);
     expect(topped.ids.slice(0, 2)).toEqual([...burst.ids].reverse());
     expect(new Set(topped.ids).size).toBe(16);
     // An empty pool: fresh ids, however few wait.
     const empty = fresh();
-    expect((await empty.index.lease({ principal: empty.principal, want: 16, giveBack: [], waiting: 1, maxActive: 100 })).ids).toHaveLength(16);
+    expect(
+      (await empty.index.lease({ principal: empty.principal, want: 16, giveBack: [], waiting: 1, maxActive: 100 })).ids,
+    ).toHaveLength(16);
   });
 
   it("given back unspent stop counting and return to the pool", async ({ expect }) => {
@@ -79,27 +109,41 @@ describe("admission slots", () => {
     expect(await rows(index, "slots")).toEqual([]);
   });
 
-  it("overdue are taken back by the index's alarm: an unspent one's object is left empty, a spent one's task is listed", async ({ expect }) => {
+  it("overdue are taken back by the index's alarm: an unspent one's object is left empty, a spent one's task is listed", async ({
+    expect,
+  }) => {
     const { principal, index } = fresh();
     const { ids } = await index.lease({ principal, want: 2, giveBack: [], maxActive: 100 });
     const [unspent = "", spent = ""] = ids;
     // A task created under the slot whose report never arrived (its object died first, say).
-    await env.TASKS.getByName(taskObjectName(principal, spent)).create({ taskId: spent, principal, tool: "countdown", args: { seconds: 600 }, meta: {} });
+    await env.TASKS.getByName(taskObjectName(principal, spent)).create({
+      taskId: spent,
+      principal,
+      tool: "countdown",
+      args: { seconds: 600 },
+      meta: {},
+    });
     await runInDurableObject(index, (_i: PrincipalObject, state: DurableObjectState) => {
       state.storage.sql.exec("UPDATE slots SET until = ?", Date.now() - 60_000);
     });
     expect(await runDurableObjectAlarm(index)).toBe(true);
     expect(await rows(index, "slots")).toEqual([]);
     expect((await index.list(undefined, 10))?.tasks.map((t) => t.taskId)).toEqual([spent]);
-    const tables = await runInDurableObject(env.TASKS.getByName(taskObjectName(principal, unspent)), (_i: TaskObject, state: DurableObjectState) =>
-      state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray(),
+    const tables = await runInDurableObject(
+      env.TASKS.getByName(taskObjectName(principal, unspent)),
+      (_i: TaskObject, state: DurableObjectState) =>
+        state.storage.sql.exec("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray(),
     );
     expect(tables).toEqual([]);
     await env.TASKS.getByName(taskObjectName(principal, spent)).cancel();
   });
 
   it("let a gateway create tasks that are listed as soon as their creation answers", async ({ expect }) => {
-    const gateway = new TaskGateway(gatewayBindings(env), { ...readSettings(env), maxActiveTasksPerPrincipal: 100 }, `p-${crypto.randomUUID()}`);
+    const gateway = new TaskGateway(
+      gatewayBindings(env),
+      { ...readSettings(env), maxActiveTasksPerPrincipal: 100 },
+      `p-${crypto.randomUUID()}`,
+    );
     for (let i = 0; i < 5; i++) {
       const created = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
       const taskId = created.ok ? created.snapshot.task.taskId : "";

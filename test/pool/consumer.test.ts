@@ -24,7 +24,10 @@ async function consume(queue: string, messages: ReturnType<typeof message>[], bi
 
 /** An Env whose TaskObjects refuse every hand-over, as an overloaded or restarting object would. */
 function failingEnv(): Env {
-  const refusing = { deliver: () => Promise.reject(new Error("object overloaded")), failDelivery: () => Promise.reject(new Error("object overloaded")) };
+  const refusing = {
+    deliver: () => Promise.reject(new Error("object overloaded")),
+    failDelivery: () => Promise.reject(new Error("object overloaded")),
+  };
   return { ...env, TASKS: { ...env.TASKS, getByName: () => refusing } } as unknown as Env;
 }
 
@@ -41,7 +44,11 @@ describe("queue consumer", () => {
   });
 
   it("ends the batch without waiting for its jobs, and starts all of them", async ({ expect }) => {
-    const tasks = [freshTask("countdown", { seconds: 600 }), freshTask("countdown", { seconds: 600 }), freshTask("countdown", { seconds: 600 })];
+    const tasks = [
+      freshTask("countdown", { seconds: 600 }),
+      freshTask("countdown", { seconds: 600 }),
+      freshTask("countdown", { seconds: 600 }),
+    ];
     for (const t of tasks) await t.stub.create(t.input);
     const messages = tasks.map((t) => message({ v: 1, principal: t.principal, taskId: t.taskId }));
     const result = await consume(JOBS, messages);
@@ -73,8 +80,13 @@ describe("queue consumer", () => {
     expect((await consume(JOBS, [msg])).explicitAcks).toEqual([msg.id]);
   });
 
-  it("acks malformed job messages instead of retrying them forever, and retries (never acks) a body naming no consumer", async ({ expect }) => {
-    const bad = [message({ v: 2, principal: "p", taskId: "a".repeat(32) }), message({ v: 1, principal: "p", taskId: "../../etc" })];
+  it("acks malformed job messages instead of retrying them forever, and retries (never acks) a body naming no consumer", async ({
+    expect,
+  }) => {
+    const bad = [
+      message({ v: 2, principal: "p", taskId: "a".repeat(32) }),
+      message({ v: 1, principal: "p", taskId: "../../etc" }),
+    ];
     const untagged = [message("not an object"), message(null)];
     const result = await consume(JOBS, [...bad, ...untagged]);
     expect(result.explicitAcks.sort()).toEqual(bad.map((m) => m.id).sort());
@@ -96,11 +108,19 @@ describe("queue consumer", () => {
 });
 
 /** Runs the consumer on plain message objects and records the delay each retry asked for (getQueueResult drops it). */
-async function retryDelays(messages: ReturnType<typeof message>[], bindings: Env): Promise<Record<string, number | undefined>> {
+async function retryDelays(
+  messages: ReturnType<typeof message>[],
+  bindings: Env,
+): Promise<Record<string, number | undefined>> {
   const delays: Record<string, number | undefined> = {};
   const batch = {
     queue: JOBS,
-    messages: messages.map((m) => ({ ...m, timestamp: new Date(), ack() {}, retry: (options?: QueueRetryOptions) => void (delays[m.id] = options?.delaySeconds) })),
+    messages: messages.map((m) => ({
+      ...m,
+      timestamp: new Date(),
+      ack() {},
+      retry: (options?: QueueRetryOptions) => void (delays[m.id] = options?.delaySeconds),
+    })),
     ackAll() {},
     retryAll() {},
   } as unknown as MessageBatch<unknown>;

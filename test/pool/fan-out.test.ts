@@ -3,7 +3,14 @@
 // decide what is delivered, when and how often; the first goes through the real local queue.
 import { describe, it, vi } from "vitest";
 import { z } from "zod";
-import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  evictDurableObject,
+  getQueueResult,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import type { FanOutStatus, TaskRecord } from "../../src/core";
 import { TaskObjectRuntime } from "../../src/core/object/runtime";
@@ -28,11 +35,24 @@ async function waitingTask(items: number, options: { settle?: boolean } = {}) {
   await task.stub.create(task.input);
   await runInDurableObject(task.stub, async (instance: TaskObject, state: DurableObjectState) => {
     const fanOuts = TaskObjectRuntime.partsOf(instance).fanOuts;
-    fanOuts.start({ key: KEY, step: "processItem", inputs: itemInputs(items).map((i) => JSON.stringify(i)), settle: options.settle === true, progress: true }, 0);
+    fanOuts.start(
+      {
+        key: KEY,
+        step: "processItem",
+        inputs: itemInputs(items).map((i) => JSON.stringify(i)),
+        settle: options.settle === true,
+        progress: true,
+      },
+      0,
+    );
     const row = state.storage.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").one();
     const record = JSON.parse(row.record) as TaskRecord;
     const wakeAt = Date.now() + 3_600_000;
-    const waiting: TaskRecord = { ...record, statusMessage: `0 of ${items} items done.`, run: { ...record.run, phase: "sleeping", awaiting: "fan-out", runs: 1, delivered: true, wakeAt } };
+    const waiting: TaskRecord = {
+      ...record,
+      statusMessage: `0 of ${items} items done.`,
+      run: { ...record.run, phase: "sleeping", awaiting: "fan-out", runs: 1, delivered: true, wakeAt },
+    };
     state.storage.sql.exec("UPDATE task SET record = ? WHERE id = 1", JSON.stringify(waiting));
     await state.storage.setAlarm(wakeAt);
   });
@@ -47,7 +67,10 @@ function fanOutStatus(stub: TaskStub): Promise<FanOutStatus | undefined> {
 
 function eventsOf(stub: TaskStub, type: string): Promise<Record<string, unknown>[]> {
   return runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) =>
-    state.storage.sql.exec<{ data: string }>("SELECT data FROM events WHERE type = ? ORDER BY seq", type).toArray().map((r) => JSON.parse(r.data) as Record<string, unknown>),
+    state.storage.sql
+      .exec<{ data: string }>("SELECT data FROM events WHERE type = ? ORDER BY seq", type)
+      .toArray()
+      .map((r) => JSON.parse(r.data) as Record<string, unknown>),
   );
 }
 
@@ -59,7 +82,10 @@ function message(principal: string, taskId: string, index: number, attempts = 1,
 }
 
 /** A step that counts its runs and does what `behave` says with each input. */
-function countingStep(behave: (item: number, ctx: { signal: AbortSignal; attempt: number }) => Promise<number> | number = (item) => item * item) {
+function countingStep(
+  behave: (item: number, ctx: { signal: AbortSignal; attempt: number }) => Promise<number> | number = (item) =>
+    item * item,
+) {
   const runs: number[] = [];
   const step: Step<{ item: number }, number> = defineStep({
     input: z.object({ item: z.number(), seconds: z.number() }),
@@ -80,11 +106,18 @@ async function consume(find: FindStep, messages: ReturnType<typeof message>[], q
 }
 
 /** The consumer on plain message objects, recording the delay each retry asked for (getQueueResult drops it). */
-async function retryDelays(find: FindStep, messages: ReturnType<typeof message>[]): Promise<Record<string, number | undefined>> {
+async function retryDelays(
+  find: FindStep,
+  messages: ReturnType<typeof message>[],
+): Promise<Record<string, number | undefined>> {
   const delays: Record<string, number | undefined> = {};
   const batch = {
     queue: STEP_QUEUE,
-    messages: messages.map((m) => ({ ...m, ack() {}, retry: (options?: QueueRetryOptions) => void (delays[m.id] = options?.delaySeconds) })),
+    messages: messages.map((m) => ({
+      ...m,
+      ack() {},
+      retry: (options?: QueueRetryOptions) => void (delays[m.id] = options?.delaySeconds),
+    })),
     ackAll() {},
     retryAll() {},
   } as unknown as MessageBatch<unknown>;
@@ -96,14 +129,24 @@ const ids = (messages: { id: string }[]) => messages.map((m) => m.id).sort();
 const sorted = (acks: string[]) => [...acks].sort();
 
 describe("a parallel batch_process", () => {
-  it("completes through the real step queue with the sequential result, one step event per item", async ({ expect }) => {
+  it("completes through the real step queue with the sequential result, one step event per item", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("batch_process", { items: 12, secondsPerItem: 0, parallel: true });
     await stub.create(input);
     await stub.deliver();
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
-    expect((await stub.get())?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: "Processed 12 items." }], structuredContent: { summary: "Processed 12 items.", items: 12, checksum: 650 } } });
+    expect((await stub.get())?.outcome).toEqual({
+      kind: "result",
+      result: {
+        content: [{ type: "text", text: "Processed 12 items." }],
+        structuredContent: { summary: "Processed 12 items.", items: 12, checksum: 650 },
+      },
+    });
     expect((await stepNames(stub)).sort()).toEqual(Array.from({ length: 12 }, (_, i) => `processItem[${i}]`).sort());
-    expect((await eventsOf(stub, "progress")).map((p) => p["progress"])).toEqual(Array.from({ length: 12 }, (_, i) => i + 1));
+    expect((await eventsOf(stub, "progress")).map((p) => p["progress"])).toEqual(
+      Array.from({ length: 12 }, (_, i) => i + 1),
+    );
     // The job ran twice: once to fan out, once, woken by the last result, to return.
     expect((await storedRecord(stub))?.run.runs).toBe(2);
   });
@@ -122,7 +165,9 @@ describe("the step consumer", () => {
     expect((await storedRecord(stub))?.run.awaiting).toBe("fan-out");
   });
 
-  it("keeps results in input order whatever order they arrive in, and wakes the job at the last", async ({ expect }) => {
+  it("keeps results in input order whatever order they arrive in, and wakes the job at the last", async ({
+    expect,
+  }) => {
     const { stub, principal, taskId } = await waitingTask(3);
     const step = countingStep();
     for (const index of [2, 0, 1]) await consume(step.find, [message(principal, taskId, index)]);
@@ -170,7 +215,11 @@ describe("the step consumer", () => {
     const unknown = freshTask();
     const { principal, taskId } = await waitingTask(1);
     const step = countingStep();
-    const messages = [message(expired.principal, expired.taskId, 0), message(unknown.principal, unknown.taskId, 0), message(principal, taskId, 0, 1, "fanout:elsewhere#1")];
+    const messages = [
+      message(expired.principal, expired.taskId, 0),
+      message(unknown.principal, unknown.taskId, 0),
+      message(principal, taskId, 0, 1, "fanout:elsewhere#1"),
+    ];
     await vi.waitFor(async () => expect(await expired.stub.get()).toBeUndefined(), settle);
     const result = await consume(step.find, messages);
     expect(sorted(result.explicitAcks)).toEqual(ids(messages));
@@ -183,8 +232,18 @@ describe("the step consumer", () => {
     const step = countingStep();
     const bad: { id: string; timestamp: Date; attempts: number; body: unknown }[] = [
       { id: "bad-1", timestamp: new Date(), attempts: 1, body: "nope" },
-      { id: "bad-2", timestamp: new Date(), attempts: 1, body: { v: 1, principal: "p", taskId: "x", fanOut: KEY, index: 0 } },
-      { id: "bad-3", timestamp: new Date(), attempts: 1, body: { v: 1, principal: "p", taskId: "a".repeat(32), fanOut: KEY, index: -1 } },
+      {
+        id: "bad-2",
+        timestamp: new Date(),
+        attempts: 1,
+        body: { v: 1, principal: "p", taskId: "x", fanOut: KEY, index: 0 },
+      },
+      {
+        id: "bad-3",
+        timestamp: new Date(),
+        attempts: 1,
+        body: { v: 1, principal: "p", taskId: "a".repeat(32), fanOut: KEY, index: -1 },
+      },
     ];
     const batch = createMessageBatch(STEP_QUEUE, bad);
     await stepBatchHandler(step.find)(batch, env);
@@ -193,7 +252,9 @@ describe("the step consumer", () => {
     expect(result.retryMessages).toEqual([]);
   });
 
-  it("retries a throwing item with the backoff its task asks for, then fails the job naming the item", async ({ expect }) => {
+  it("retries a throwing item with the backoff its task asks for, then fails the job naming the item", async ({
+    expect,
+  }) => {
     const { stub, principal, taskId } = await waitingTask(2);
     const step = countingStep((item) => {
       if (item === 2) throw new Error("HTTP 503 from the image service");
@@ -206,7 +267,9 @@ describe("the step consumer", () => {
     const last = message(principal, taskId, 1, 3);
     expect((await consume(step.find, [last])).explicitAcks).toEqual([last.id]);
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("failed"), settle);
-    expect((await stub.get())?.task.statusMessage).toBe('processItem[1] (input {"item":2,"seconds":0,"items":2}) failed: HTTP 503 from the image service (gave up after 3 attempts)');
+    expect((await stub.get())?.task.statusMessage).toBe(
+      'processItem[1] (input {"item":2,"seconds":0,"items":2}) failed: HTTP 503 from the image service (gave up after 3 attempts)',
+    );
     const logs = (await eventsOf(stub, "log")).map((l) => l["message"]);
     expect(logs.filter((m) => String(m).includes("attempt failed"))).toHaveLength(2);
   });
@@ -219,12 +282,16 @@ describe("the step consumer", () => {
     });
     await consume(step.find, [message(principal, taskId, 0)]);
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("failed"), settle);
-    expect((await stub.get())?.task.statusMessage).toMatch(/^processItem\[0\] \(input \{"item":1,"seconds":0,"items":3\}\) failed: item 1 is corrupt$/);
+    expect((await stub.get())?.task.statusMessage).toMatch(
+      /^processItem\[0\] \(input \{"item":1,"seconds":0,"items":3\}\) failed: item 1 is corrupt$/,
+    );
     await consume(step.find, [message(principal, taskId, 1), message(principal, taskId, 2)]);
     expect(step.runs).toEqual([1]);
   });
 
-  it("with settle, keeps running the other items after a failure and wakes the job once all are in", async ({ expect }) => {
+  it("with settle, keeps running the other items after a failure and wakes the job once all are in", async ({
+    expect,
+  }) => {
     const { stub, principal, taskId } = await waitingTask(3, { settle: true });
     const step = countingStep((item) => {
       if (item === 1) throw new PermanentError("item 1 is corrupt");
@@ -243,17 +310,23 @@ describe("the step consumer", () => {
     expect((await storedRecord(stub))?.run.awaiting).toBeUndefined();
   });
 
-  it("fails the item an exhausted message reaches the dead-letter queue for, and the job with it", async ({ expect }) => {
+  it("fails the item an exhausted message reaches the dead-letter queue for, and the job with it", async ({
+    expect,
+  }) => {
     const { stub, principal, taskId } = await waitingTask(2);
     const msg = message(principal, taskId, 1, 11);
     expect((await consume(countingStep().find, [msg], STEP_DEAD_LETTER_QUEUE)).explicitAcks).toEqual([msg.id]);
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("failed"), settle);
-    expect((await stub.get())?.task.statusMessage).toMatch(/processItem\[1\].*the queue gave up delivering it after 11 attempts/);
+    expect((await stub.get())?.task.statusMessage).toMatch(
+      /processItem\[1\].*the queue gave up delivering it after 11 attempts/,
+    );
   });
 });
 
 describe("redelivery from the TaskObject's alarm", () => {
-  it("sends the items of a waiting job again once nothing was heard of them, and each completes once", async ({ expect }) => {
+  it("sends the items of a waiting job again once nothing was heard of them, and each completes once", async ({
+    expect,
+  }) => {
     const { stub } = await waitingTask(3);
     // Item 0 was claimed by a consumer that then died (it holds a lease of LEASE_MS = 3 s); the
     // others' messages were lost before anyone claimed them (due at once: never sent).
@@ -261,7 +334,9 @@ describe("redelivery from the TaskObject's alarm", () => {
     // The alarm sends the due items through the real step queue; the dead consumer's item follows once its lease has passed.
     await vi.waitFor(
       async () => {
-        await runInDurableObject(stub, async (_i: TaskObject, state: DurableObjectState) => state.storage.setAlarm(Date.now()));
+        await runInDurableObject(stub, async (_i: TaskObject, state: DurableObjectState) =>
+          state.storage.setAlarm(Date.now()),
+        );
         await runDurableObjectAlarm(stub);
         expect((await stub.get())?.task.status).toBe("completed");
       },

@@ -23,7 +23,9 @@ describe("TaskObject feed readers survive eviction", () => {
     await evictDurableObject(stub);
     // A fresh instance: in-memory state is gone, the reader's socket is not.
     expect(await runInDurableObject(stub, (instance: TaskObject) => isMarked(instance))).toBe(false);
-    expect(await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.getWebSockets("feed").length)).toBe(1);
+    expect(
+      await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.getWebSockets("feed").length),
+    ).toBe(1);
     await stub.cancel();
     const status = await feed?.next(5000);
     expect(status).toMatchObject({ type: "status", data: { status: "cancelled" } });
@@ -36,20 +38,31 @@ describe("readers of the GET /tasks/{id}/events view survive eviction too", () =
   it("a waiting reader of the framed view gets the next events after an eviction", async ({ expect }) => {
     const { stub, input, taskId } = freshTask("countdown", { seconds: 60 });
     const created = await stub.create(input);
-    const upgrade = await stub.fetch(`https://task.internal/feed?after=${created.lastSeq}&format=sse`, { headers: { Upgrade: "websocket" } });
+    const upgrade = await stub.fetch(`https://task.internal/feed?after=${created.lastSeq}&format=sse`, {
+      headers: { Upgrade: "websocket" },
+    });
     const ws = upgrade.webSocket;
     if (!ws) throw new Error(`no socket: ${upgrade.status}`);
     const frames: string[] = [];
     ws.binaryType = "arraybuffer";
-    ws.addEventListener("message", (m) => frames.push(new TextDecoder().decode(decodeEventStreamChunk(m.data as ArrayBuffer)?.bytes)));
+    ws.addEventListener("message", (m) =>
+      frames.push(new TextDecoder().decode(decodeEventStreamChunk(m.data as ArrayBuffer)?.bytes)),
+    );
     ws.accept();
     await runInDurableObject(stub, (instance: TaskObject) => mark(instance));
     await evictDurableObject(stub);
     expect(await runInDurableObject(stub, (instance: TaskObject) => isMarked(instance))).toBe(false);
-    expect(await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.getWebSockets("feed-sse").length)).toBe(1);
+    expect(
+      await runInDurableObject(
+        stub,
+        (_i: TaskObject, state: DurableObjectState) => state.getWebSockets("feed-sse").length,
+      ),
+    ).toBe(1);
     await stub.cancel();
     await vi.waitFor(() => expect(frames.join("")).toContain("event: result"), { timeout: 5000, interval: 50 });
-    expect(frames.join("")).toContain(`id: t.${taskId}.0.${created.lastSeq + 1}\nevent: status\ndata: {"taskId":"${taskId}","status":"cancelled"`);
+    expect(frames.join("")).toContain(
+      `id: t.${taskId}.0.${created.lastSeq + 1}\nevent: status\ndata: {"taskId":"${taskId}","status":"cancelled"`,
+    );
   });
 });
 
@@ -67,9 +80,20 @@ describe("SessionObject GET-stream readers survive eviction", () => {
     await runInDurableObject(stub, (instance: SessionObject) => mark(instance));
     await evictDurableObject(stub);
     expect(await runInDurableObject(stub, (instance: SessionObject) => isMarked(instance))).toBe(false);
-    const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: { uri: "task://x" } });
+    const message = JSON.stringify({
+      jsonrpc: "2.0",
+      method: "notifications/resources/updated",
+      params: { uri: "task://x" },
+    });
     expect(await stub.publish([message])).toMatchObject({ readers: 1 });
-    await vi.waitFor(() => expect(frames).toEqual([{ seq: 0, data: "" }, { seq: 1, data: message }]), { timeout: 5000, interval: 50 });
+    await vi.waitFor(
+      () =>
+        expect(frames).toEqual([
+          { seq: 0, data: "" },
+          { seq: 1, data: message },
+        ]),
+      { timeout: 5000, interval: 50 },
+    );
     ws.close(1000, "done");
   });
 });

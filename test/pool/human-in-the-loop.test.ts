@@ -19,18 +19,26 @@ async function waitingDeploy(): Promise<{ stub: TaskStub; taskId: string }> {
   return { stub, taskId };
 }
 
-const stepNames = async (stub: TaskStub) => (await stub.events(0)).filter((e) => e.type === "step").map((e) => (e.type === "step" ? e.data.name : ""));
+const stepNames = async (stub: TaskStub) =>
+  (await stub.events(0)).filter((e) => e.type === "step").map((e) => (e.type === "step" ? e.data.name : ""));
 
 describe("a task that asks", () => {
   it("stores the question and waits with nothing running and only its expiry armed", async ({ expect }) => {
     const { stub } = await waitingDeploy();
     const snapshot = await stub.get();
     expect(snapshot?.task.statusMessage).toBe("Deploy api v2 to production?");
-    expect(snapshot?.inputRequests).toEqual({ confirm: { message: "Deploy api v2 to production?", requestedSchema: expect.objectContaining({ required: ["confirm"] }) } });
+    expect(snapshot?.inputRequests).toEqual({
+      confirm: {
+        message: "Deploy api v2 to production?",
+        requestedSchema: expect.objectContaining({ required: ["confirm"] }),
+      },
+    });
     const record = await storedRecord(stub);
     expect(record?.run.phase).toBe("waiting_input");
     expect(await hasActiveRun(stub)).toBe(false);
-    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) =>
+      state.storage.getAlarm(),
+    );
     expect(alarm).toBe(record?.expiresAt);
     expect((await storedEvents(stub)).map((e) => e.type)).toContain("question");
   });
@@ -41,7 +49,10 @@ describe("a task that asks", () => {
     expect(answered).toMatchObject({ ok: true, accepted: ["confirm"], ignored: [] });
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
     const snapshot = await stub.get();
-    expect(snapshot?.outcome).toMatchObject({ kind: "result", result: { content: [{ type: "text", text: expect.stringMatching(/^Deployed api v2/) }] } });
+    expect(snapshot?.outcome).toMatchObject({
+      kind: "result",
+      result: { content: [{ type: "text", text: expect.stringMatching(/^Deployed api v2/) }] },
+    });
     expect(snapshot?.inputRequests).toBeUndefined();
     expect(await stepNames(stub)).toEqual(["plan", "rollout 1", "rollout 2", "rollout 3"]);
     expect((await storedRecord(stub))?.run.runs).toBe(2);
@@ -50,18 +61,31 @@ describe("a task that asks", () => {
   it("keeps waiting after an answer that breaks the form, and stores nothing", async ({ expect }) => {
     const { stub } = await waitingDeploy();
     const refused = await stub.answer({ confirm: { action: "accept", content: { confirm: "yes" } } });
-    expect(refused).toMatchObject({ ok: false, reason: "invalid", key: "confirm", message: expect.stringContaining('"confirm"') });
+    expect(refused).toMatchObject({
+      ok: false,
+      reason: "invalid",
+      key: "confirm",
+      message: expect.stringContaining('"confirm"'),
+    });
     expect((await stub.get())?.task.status).toBe("input_required");
-    const stored = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.sql.exec("SELECT name FROM steps WHERE name LIKE 'input:%'").toArray());
+    const stored = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) =>
+      state.storage.sql.exec("SELECT name FROM steps WHERE name LIKE 'input:%'").toArray(),
+    );
     expect(stored).toEqual([]);
   });
 
   it("stores an answer once: a second answer to the same key is ignored", async ({ expect }) => {
     const { stub } = await waitingDeploy();
     expect(await stub.answer({ confirm: { action: "decline" } })).toMatchObject({ ok: true, accepted: ["confirm"] });
-    expect(await stub.answer({ confirm: { action: "accept", content: { confirm: true } } })).toMatchObject({ ok: true, accepted: [], ignored: ["confirm"] });
+    expect(await stub.answer({ confirm: { action: "accept", content: { confirm: true } } })).toMatchObject({
+      ok: true,
+      accepted: [],
+      ignored: ["confirm"],
+    });
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
-    expect((await stub.get())?.outcome).toMatchObject({ result: { content: [{ text: expect.stringContaining("Not deployed") }] } });
+    expect((await stub.get())?.outcome).toMatchObject({
+      result: { content: [{ text: expect.stringContaining("Not deployed") }] },
+    });
     expect(await stepNames(stub)).toEqual(["plan"]);
   });
 
@@ -70,7 +94,11 @@ describe("a task that asks", () => {
     expect(await unknown.answer({ confirm: { action: "decline" } })).toEqual({ ok: false, reason: "not_found" });
     const { stub } = await waitingDeploy();
     await stub.cancel();
-    expect(await stub.answer({ confirm: { action: "decline" } })).toMatchObject({ ok: false, reason: "terminal", snapshot: { task: { status: "cancelled" } } });
+    expect(await stub.answer({ confirm: { action: "decline" } })).toMatchObject({
+      ok: false,
+      reason: "terminal",
+      snapshot: { task: { status: "cancelled" } },
+    });
   });
 
   it("ends cleanly when cancelled while waiting: no run starts, the result says cancelled", async ({ expect }) => {
@@ -88,12 +116,16 @@ describe("a waiting task evicted from memory", () => {
     const { stub } = await waitingDeploy();
     await evictDurableObject(stub);
     expect((await stub.get())?.inputRequests).toHaveProperty("confirm");
-    expect(await stub.answer({ confirm: { action: "accept", content: { confirm: true, note: "after eviction" } } })).toMatchObject({ ok: true, accepted: ["confirm"] });
+    expect(
+      await stub.answer({ confirm: { action: "accept", content: { confirm: true, note: "after eviction" } } }),
+    ).toMatchObject({ ok: true, accepted: ["confirm"] });
     // Evicted again between the answer and the run its alarm starts.
     await evictDurableObject(stub);
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
     expect(await stepNames(stub)).toEqual(["plan", "rollout 1", "rollout 2", "rollout 3"]);
-    const logs = (await stub.events(0)).filter((e) => e.type === "log").map((e) => (e.type === "log" ? e.data.message : ""));
+    const logs = (await stub.events(0))
+      .filter((e) => e.type === "log")
+      .map((e) => (e.type === "log" ? e.data.message : ""));
     expect(logs).toContain("Deploy note: after eviction");
   });
 });

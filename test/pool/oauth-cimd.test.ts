@@ -15,9 +15,24 @@ const CLIENT_ID = "https://client.example/oauth/client.json";
 const REDIRECT_URI = "http://127.0.0.1:9/callback";
 const GITHUB = "https://github.stand-in.test";
 const GITHUB_API = "https://api.github.stand-in.test";
-const oauthEnv = { ...env, AUTH_MODE: "oauth", OAUTH_IDENTITY_PROVIDER: "github", GITHUB_CLIENT_ID: "Iv1.stand-in", GITHUB_CLIENT_SECRET: "stand-in-secret", GITHUB_URL: GITHUB, GITHUB_API_URL: GITHUB_API };
+const oauthEnv = {
+  ...env,
+  AUTH_MODE: "oauth",
+  OAUTH_IDENTITY_PROVIDER: "github",
+  GITHUB_CLIENT_ID: "Iv1.stand-in",
+  GITHUB_CLIENT_SECRET: "stand-in-secret",
+  GITHUB_URL: GITHUB,
+  GITHUB_API_URL: GITHUB_API,
+};
 
-const metadataDocument = { client_id: CLIENT_ID, client_name: "Example Client", redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: "none", grant_types: ["authorization_code"], response_types: ["code"] };
+const metadataDocument = {
+  client_id: CLIENT_ID,
+  client_name: "Example Client",
+  redirect_uris: [REDIRECT_URI],
+  token_endpoint_auth_method: "none",
+  grant_types: ["authorization_code"],
+  response_types: ["code"],
+};
 let fetched: string[] = [];
 
 beforeEach(() => {
@@ -29,11 +44,16 @@ beforeEach(() => {
     if (request.url === CLIENT_ID) return Response.json(metadataDocument, { headers: { "Cache-Control": "no-store" } });
     if (request.url === `${GITHUB}/login/oauth/access_token`) {
       const form = await request.formData();
-      const good = form.get("code") === "gh-code" && form.get("client_secret") === "stand-in-secret" && form.get("redirect_uri") === `${ORIGIN}/oauth/callback/github`;
+      const good =
+        form.get("code") === "gh-code" &&
+        form.get("client_secret") === "stand-in-secret" &&
+        form.get("redirect_uri") === `${ORIGIN}/oauth/callback/github`;
       return Response.json(good ? { access_token: "gho_stand_in" } : { error: "bad_verification_code" });
     }
     if (request.url === `${GITHUB_API}/user`) {
-      return request.headers.get("Authorization") === "Bearer gho_stand_in" ? Response.json({ id: 583231, login: "octocat" }) : Response.json({ message: "Bad credentials" }, { status: 401 });
+      return request.headers.get("Authorization") === "Bearer gho_stand_in"
+        ? Response.json({ id: 583231, login: "octocat" })
+        : Response.json({ message: "Bad credentials" }, { status: 401 });
     }
     return realFetch(request);
   });
@@ -58,15 +78,34 @@ const cookiesOf = (response: Response): string =>
     .join("; ");
 
 async function pkce(): Promise<{ verifier: string; challenge: string }> {
-  const verifier = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32)))).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const verifier = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
   const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(verifier)));
-  return { verifier, challenge: btoa(String.fromCharCode(...digest)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "") };
+  return {
+    verifier,
+    challenge: btoa(String.fromCharCode(...digest))
+      .replace(/\+/g, "-")
+      .replace(/\//g, "_")
+      .replace(/=+$/, ""),
+  };
 }
 
 describe("a client ID metadata document client signing in with GitHub", () => {
-  it("is accepted: consent names its verified domain, and the code it gets back buys a token for /mcp", async ({ expect }) => {
+  it("is accepted: consent names its verified domain, and the code it gets back buys a token for /mcp", async ({
+    expect,
+  }) => {
     const { verifier, challenge } = await pkce();
-    const query = new URLSearchParams({ response_type: "code", client_id: CLIENT_ID, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: "S256", state: "st", resource: `${ORIGIN}/mcp` });
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: CLIENT_ID,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: challenge,
+      code_challenge_method: "S256",
+      state: "st",
+      resource: `${ORIGIN}/mcp`,
+    });
     const consent = await call(`/authorize?${query}`);
     expect(consent.status).toBe(200);
     const page = await consent.text();
@@ -74,14 +113,20 @@ describe("a client ID metadata document client signing in with GitHub", () => {
     expect(fetched).toContain(`GET ${CLIENT_ID}`);
     const handle = /name="handle" value="([^"]+)"/.exec(page)?.[1] ?? "";
 
-    const approved = await call("/authorize", { method: "POST", headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookiesOf(consent) }, body: new URLSearchParams({ handle, decision: "approve" }) });
+    const approved = await call("/authorize", {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookiesOf(consent) },
+      body: new URLSearchParams({ handle, decision: "approve" }),
+    });
     expect(approved.status).toBe(302);
     const toGitHub = new URL(approved.headers.get("Location") ?? "");
     expect(toGitHub.origin + toGitHub.pathname).toBe(`${GITHUB}/login/oauth/authorize`);
     expect(toGitHub.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/oauth/callback/github`);
 
     const state = toGitHub.searchParams.get("state") ?? "";
-    const callback = await call(`/oauth/callback/github?${new URLSearchParams({ code: "gh-code", state })}`, { headers: { Cookie: cookiesOf(approved) } });
+    const callback = await call(`/oauth/callback/github?${new URLSearchParams({ code: "gh-code", state })}`, {
+      headers: { Cookie: cookiesOf(approved) },
+    });
     expect(callback.status).toBe(302);
     const back = new URL(callback.headers.get("Location") ?? "");
     expect(back.origin + back.pathname).toBe(REDIRECT_URI);
@@ -90,7 +135,14 @@ describe("a client ID metadata document client signing in with GitHub", () => {
     const token = await call("/oauth/token", {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ grant_type: "authorization_code", code: back.searchParams.get("code") ?? "", redirect_uri: REDIRECT_URI, client_id: CLIENT_ID, code_verifier: verifier, resource: `${ORIGIN}/mcp` }),
+      body: new URLSearchParams({
+        grant_type: "authorization_code",
+        code: back.searchParams.get("code") ?? "",
+        redirect_uri: REDIRECT_URI,
+        client_id: CLIENT_ID,
+        code_verifier: verifier,
+        resource: `${ORIGIN}/mcp`,
+      }),
     });
     expect(token.status).toBe(200);
     const { access_token: accessToken } = (await token.json()) as { access_token: string };
@@ -101,10 +153,21 @@ describe("a client ID metadata document client signing in with GitHub", () => {
 
   it("is refused with a clear 400 when its metadata document does not name it", async ({ expect }) => {
     const wrong = "https://client.example/oauth/other.json";
-    const query = new URLSearchParams({ response_type: "code", client_id: wrong, redirect_uri: REDIRECT_URI, code_challenge: "x".repeat(43), code_challenge_method: "S256", state: "st", resource: `${ORIGIN}/mcp` });
+    const query = new URLSearchParams({
+      response_type: "code",
+      client_id: wrong,
+      redirect_uri: REDIRECT_URI,
+      code_challenge: "x".repeat(43),
+      code_challenge_method: "S256",
+      state: "st",
+      resource: `${ORIGIN}/mcp`,
+    });
     vi.stubGlobal("fetch", async () => Response.json(metadataDocument));
     const refused = await call(`/authorize?${query}`);
     expect(refused.status).toBe(400);
-    expect(await refused.json()).toMatchObject({ error: "invalid_client", message: expect.stringContaining("does not match") });
+    expect(await refused.json()).toMatchObject({
+      error: "invalid_client",
+      message: expect.stringContaining("does not match"),
+    });
   });
 });

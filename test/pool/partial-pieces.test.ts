@@ -16,7 +16,10 @@ const text = (t: string) => ({ type: "text" as const, text: t });
 /** SqlStorage that sums the runtime's rowsWritten of every statement. */
 function counting(sql: SqlStorage): { sql: SqlStorage; written: () => number } {
   let written = 0;
-  const exec = <T extends Record<string, SqlStorageValue>>(query: string, ...bindings: unknown[]): SqlStorageCursor<T> => {
+  const exec = <T extends Record<string, SqlStorageValue>>(
+    query: string,
+    ...bindings: unknown[]
+  ): SqlStorageCursor<T> => {
     const cursor = sql.exec<T>(query, ...bindings);
     // rowsWritten is known once the statement has run to its end: read it all now, serve the rows after.
     const rows = cursor.toArray();
@@ -28,10 +31,15 @@ function counting(sql: SqlStorage): { sql: SqlStorage; written: () => number } {
     ]);
     return new Proxy(cursor, { get: (target, key) => (served.has(key) ? served.get(key) : Reflect.get(target, key)) });
   };
-  return { sql: new Proxy(sql, { get: (target, key) => (key === "exec" ? exec : Reflect.get(target, key)) }), written: () => written };
+  return {
+    sql: new Proxy(sql, { get: (target, key) => (key === "exec" ? exec : Reflect.get(target, key)) }),
+    written: () => written,
+  };
 }
 
-async function withTask<T>(fn: (storage: TaskStorage, commit: (before: TaskRecord, transition: Transition) => void, count: () => number) => T): Promise<T> {
+async function withTask<T>(
+  fn: (storage: TaskStorage, commit: (before: TaskRecord, transition: Transition) => void, count: () => number) => T,
+): Promise<T> {
   const { stub, input } = freshTask("batch_process", { items: 1, secondsPerItem: 0 });
   await stub.create(input);
   return runInDurableObject(stub, (_instance: TaskObject, state: DurableObjectState) => {
@@ -54,8 +62,20 @@ describe("publishPieces", () => {
       expect(publishPieces(deps, "after x#1", [text("c")], 3)).toMatchObject({ kind: "published", pieces: [{ n: 3 }] });
       expect(readPieces(storage, 0).map((p) => p.content)).toEqual([text("a"), text("b"), text("c")]);
       expect(readPieces(storage, 2)).toEqual([{ n: 3, content: text("c") }]);
-      expect(storage.load()?.partial).toMatchObject({ pieces: 3, newest: [{ n: 1, text: "a" }, { n: 2, text: "b" }, { n: 3, text: "c" }] });
-      expect(storage.eventsAfter(0).filter((e) => e.type === "partial").map((e) => e.data)).toEqual(readPieces(storage, 0));
+      expect(storage.load()?.partial).toMatchObject({
+        pieces: 3,
+        newest: [
+          { n: 1, text: "a" },
+          { n: 2, text: "b" },
+          { n: 3, text: "c" },
+        ],
+      });
+      expect(
+        storage
+          .eventsAfter(0)
+          .filter((e) => e.type === "partial")
+          .map((e) => e.data),
+      ).toEqual(readPieces(storage, 0));
     });
   });
 
@@ -65,7 +85,10 @@ describe("publishPieces", () => {
       expect(publishPieces(deps, "k#1", [text("1"), text("2"), text("3"), text("4")], 1).kind).toBe("published");
       const before = written();
       const refused = publishPieces(deps, "k#2", [text("5"), text("6")], 2);
-      expect(refused).toMatchObject({ kind: "refused", message: expect.stringMatching(/at most 5; nothing more was published/) });
+      expect(refused).toMatchObject({
+        kind: "refused",
+        message: expect.stringMatching(/at most 5; nothing more was published/),
+      });
       expect(written()).toBe(before);
       expect(storage.step("publish:k#2")).toBeUndefined();
       expect(readPieces(storage, 0)).toHaveLength(4);
@@ -73,7 +96,9 @@ describe("publishPieces", () => {
     });
   });
 
-  it("costs 6 rows written for a one-block publish, 3 more per further block, and none for a repeat", async ({ expect }) => {
+  it("costs 6 rows written for a one-block publish, 3 more per further block, and none for a repeat", async ({
+    expect,
+  }) => {
     await withTask((storage, commit, written) => {
       const deps = { storage, limits, commit };
       publishPieces(deps, "warm#1", [text("warm")], 1); // the first write of the record after create

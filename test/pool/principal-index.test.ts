@@ -35,7 +35,8 @@ describe("PrincipalObject", () => {
   it("lists tasks newest first in cursor pages that cover every task once", async ({ expect }) => {
     const stub = index();
     const views = Array.from({ length: 7 }, (_, i) => view(1_700_000_000_000 + Math.floor(i / 2) * 1000));
-    for (const v of views) expect(await stub.admit({ task: v, tool: "countdown", maxActive: 100 })).toEqual({ ok: true, taskId: v.taskId });
+    for (const v of views)
+      expect(await stub.admit({ task: v, tool: "countdown", maxActive: 100 })).toEqual({ ok: true, taskId: v.taskId });
     const seen: string[] = [];
     let cursor: string | undefined;
     let pages = 0;
@@ -48,11 +49,15 @@ describe("PrincipalObject", () => {
     } while (cursor !== undefined);
     expect(pages).toBe(3);
     expect(new Set(seen).size).toBe(7);
-    const expected = [...views].sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (b.taskId < a.taskId ? -1 : 1)).map((v) => v.taskId);
+    const expected = [...views]
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt) || (b.taskId < a.taskId ? -1 : 1))
+      .map((v) => v.taskId);
     expect(seen).toEqual(expected);
   });
 
-  it("lists an announced task at once, in its place in the pages, and once its report stores it, still once", async ({ expect }) => {
+  it("lists an announced task at once, in its place in the pages, and once its report stores it, still once", async ({
+    expect,
+  }) => {
     const stub = index();
     const stored = Array.from({ length: 4 }, (_, i) => view(1_700_000_000_000 + i * 1000));
     for (const v of stored) await stub.admit({ task: v, tool: "countdown", maxActive: 100 });
@@ -88,17 +93,40 @@ describe("PrincipalObject", () => {
   it("maps an idempotency key to its first task", async ({ expect }) => {
     const stub = index();
     const first = view(Date.now());
-    expect(await stub.admit({ task: first, tool: "countdown", idempotencyKey: "k1", maxActive: 10 })).toEqual({ ok: true, taskId: first.taskId });
-    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "k1", maxActive: 10 })).toEqual({ ok: false, reason: "duplicate", taskId: first.taskId });
+    expect(await stub.admit({ task: first, tool: "countdown", idempotencyKey: "k1", maxActive: 10 })).toEqual({
+      ok: true,
+      taskId: first.taskId,
+    });
+    expect(
+      await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "k1", maxActive: 10 }),
+    ).toEqual({ ok: false, reason: "duplicate", taskId: first.taskId });
     expect((await stub.list(undefined, 10))?.tasks).toHaveLength(1);
   });
 
   it("refuses a key bound to one call for another call, admitting nothing", async ({ expect }) => {
     const stub = index();
     const first = view(Date.now());
-    expect(await stub.admit({ task: first, tool: "countdown", idempotencyKey: "k2", call: "digest-a", maxActive: 10 })).toEqual({ ok: true, taskId: first.taskId });
-    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "k2", call: "digest-a", maxActive: 10 })).toEqual({ ok: false, reason: "duplicate", taskId: first.taskId });
-    expect(await stub.admit({ task: view(Date.now()), tool: "deploy", idempotencyKey: "k2", call: "digest-b", maxActive: 10 })).toEqual({ ok: false, reason: "conflict", taskId: first.taskId, tool: "countdown" });
+    expect(
+      await stub.admit({ task: first, tool: "countdown", idempotencyKey: "k2", call: "digest-a", maxActive: 10 }),
+    ).toEqual({ ok: true, taskId: first.taskId });
+    expect(
+      await stub.admit({
+        task: view(Date.now()),
+        tool: "countdown",
+        idempotencyKey: "k2",
+        call: "digest-a",
+        maxActive: 10,
+      }),
+    ).toEqual({ ok: false, reason: "duplicate", taskId: first.taskId });
+    expect(
+      await stub.admit({
+        task: view(Date.now()),
+        tool: "deploy",
+        idempotencyKey: "k2",
+        call: "digest-b",
+        maxActive: 10,
+      }),
+    ).toEqual({ ok: false, reason: "conflict", taskId: first.taskId, tool: "countdown" });
     expect((await stub.list(undefined, 10))?.tasks).toHaveLength(1);
   });
 
@@ -107,7 +135,12 @@ describe("PrincipalObject", () => {
     const [a, b] = [view(Date.now()), view(Date.now())];
     await stub.admit({ task: a, tool: "countdown", maxActive: 2 });
     await stub.admit({ task: b, tool: "countdown", maxActive: 2 });
-    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", maxActive: 2 })).toEqual({ ok: false, reason: "cap", active: 2, limit: 2 });
+    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", maxActive: 2 })).toEqual({
+      ok: false,
+      reason: "cap",
+      active: 2,
+      limit: 2,
+    });
     await stub.update({ ...a, status: "completed" });
     expect(await stub.activeCount()).toBe(1);
     expect(await stub.admit({ task: view(Date.now()), tool: "countdown", maxActive: 2 })).toMatchObject({ ok: true });
@@ -116,7 +149,10 @@ describe("PrincipalObject", () => {
   });
 
   it("counts unfinished tasks from an index of those alone, not by reading every listed task", async ({ expect }) => {
-    const plan = await queryPlan(index(), "SELECT COUNT(*) AS n FROM tasks WHERE status IN ('working', 'input_required')");
+    const plan = await queryPlan(
+      index(),
+      "SELECT COUNT(*) AS n FROM tasks WHERE status IN ('working', 'input_required')",
+    );
     expect(plan).toMatch(/USING COVERING INDEX tasks_active/);
   });
 
@@ -124,24 +160,41 @@ describe("PrincipalObject", () => {
     const stub = index();
     const kept = view(Date.now());
     const removed = view(Date.now());
-    expect(await stub.admit({ task: kept, tool: "countdown", idempotencyKey: "kept", maxActive: 10 })).toEqual({ ok: true, taskId: kept.taskId });
-    expect(await stub.admit({ task: removed, tool: "countdown", idempotencyKey: "removed", maxActive: 10 })).toEqual({ ok: true, taskId: removed.taskId });
+    expect(await stub.admit({ task: kept, tool: "countdown", idempotencyKey: "kept", maxActive: 10 })).toEqual({
+      ok: true,
+      taskId: kept.taskId,
+    });
+    expect(await stub.admit({ task: removed, tool: "countdown", idempotencyKey: "removed", maxActive: 10 })).toEqual({
+      ok: true,
+      taskId: removed.taskId,
+    });
     await stub.remove(removed.taskId);
     // The key is free again; the other task's key still answers with its task.
-    expect(await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "kept", maxActive: 10 })).toEqual({ ok: false, reason: "duplicate", taskId: kept.taskId });
+    expect(
+      await stub.admit({ task: view(Date.now()), tool: "countdown", idempotencyKey: "kept", maxActive: 10 }),
+    ).toEqual({ ok: false, reason: "duplicate", taskId: kept.taskId });
     const again = view(Date.now());
-    expect(await stub.admit({ task: again, tool: "countdown", idempotencyKey: "removed", maxActive: 10 })).toEqual({ ok: true, taskId: again.taskId });
+    expect(await stub.admit({ task: again, tool: "countdown", idempotencyKey: "removed", maxActive: 10 })).toEqual({
+      ok: true,
+      taskId: again.taskId,
+    });
     const plan = await queryPlan(stub, "DELETE FROM idempotency WHERE task_id = ?", removed.taskId);
     expect(plan).toMatch(/USING (COVERING )?INDEX idempotency_by_task/);
   });
 
-  it("keeps no statusMessage for a working task (it changes without a report) and the final one once it ends", async ({ expect }) => {
+  it("keeps no statusMessage for a working task (it changes without a report) and the final one once it ends", async ({
+    expect,
+  }) => {
     const stub = index();
     const task = { ...view(Date.now()), statusMessage: "Queued." };
     await stub.admit({ task, tool: "countdown", maxActive: 10 });
-    expect((await stub.list(undefined, 10))?.tasks).toEqual([{ ...task, statusMessage: undefined }].map(({ statusMessage: _, ...rest }) => rest));
+    expect((await stub.list(undefined, 10))?.tasks).toEqual(
+      [{ ...task, statusMessage: undefined }].map(({ statusMessage: _, ...rest }) => rest),
+    );
     await stub.update({ ...task, status: "completed", statusMessage: "Completed." });
-    expect((await stub.list(undefined, 10))?.tasks).toEqual([{ ...task, status: "completed", statusMessage: "Completed." }]);
+    expect((await stub.list(undefined, 10))?.tasks).toEqual([
+      { ...task, status: "completed", statusMessage: "Completed." },
+    ]);
   });
 });
 
@@ -155,24 +208,42 @@ describe("TaskGateway (index + objects + queue)", () => {
     const taskId = created.ok ? created.snapshot.task.taskId : "";
     // The real queue consumer delivers the message; the object's alarm runs the job.
     await vi.waitFor(async () => expect((await gateway.get(taskId))?.task.status).toBe("completed"), settle);
-    await vi.waitFor(async () => expect((await gateway.list(undefined))?.tasks).toMatchObject([{ taskId, status: "completed", statusMessage: "Completed." }]), settle);
+    await vi.waitFor(
+      async () =>
+        expect((await gateway.list(undefined))?.tasks).toMatchObject([
+          { taskId, status: "completed", statusMessage: "Completed." },
+        ]),
+      settle,
+    );
   });
 
-  it("is told of status changes only: the run's start (same status, new message) costs no index update", async ({ expect }) => {
+  it("is told of status changes only: the run's start (same status, new message) costs no index update", async ({
+    expect,
+  }) => {
     const principal = `p-${crypto.randomUUID()}`;
     const gateway = new TaskGateway(gatewayBindings(env), settings, principal);
     const created = await gateway.create({ tool: "countdown", args: { seconds: 2 } });
     const taskId = created.ok ? created.snapshot.task.taskId : "";
-    await vi.waitFor(async () => expect((await gateway.get(taskId))?.task.statusMessage).toMatch(/^Running\.|s left$/), settle);
-    const row = await runInDurableObject(env.PRINCIPALS.getByName(principalObjectName(principal)), (_instance: PrincipalObject, state: DurableObjectState) =>
-      state.storage.sql.exec<{ status: string; view: string }>("SELECT status, view FROM tasks WHERE task_id = ?", taskId).one(),
+    await vi.waitFor(
+      async () => expect((await gateway.get(taskId))?.task.statusMessage).toMatch(/^Running\.|s left$/),
+      settle,
+    );
+    const row = await runInDurableObject(
+      env.PRINCIPALS.getByName(principalObjectName(principal)),
+      (_instance: PrincipalObject, state: DurableObjectState) =>
+        state.storage.sql
+          .exec<{ status: string; view: string }>("SELECT status, view FROM tasks WHERE task_id = ?", taskId)
+          .one(),
     );
     // Still the admitted copy: an update would have carried the run's start as lastUpdatedAt.
     expect(row.status).toBe("working");
     const kept = JSON.parse(row.view) as TaskView;
     expect(kept.statusMessage).toBeUndefined();
     expect(kept.lastUpdatedAt).toBe(kept.createdAt);
-    await vi.waitFor(async () => expect((await gateway.list(undefined))?.tasks).toMatchObject([{ taskId, status: "completed" }]), settle);
+    await vi.waitFor(
+      async () => expect((await gateway.list(undefined))?.tasks).toMatchObject([{ taskId, status: "completed" }]),
+      settle,
+    );
   });
 
   it("answers a repeated idempotency key with the same task", async ({ expect }) => {
@@ -226,17 +297,33 @@ describe("the pool of pre-provisioned task ids", () => {
   const indexOf = (principal: string) => env.PRINCIPALS.getByName(principalObjectName(principal));
   const poolOf = (principal: string) =>
     runInDurableObject(indexOf(principal), (_instance: PrincipalObject, state: DurableObjectState) =>
-      state.storage.sql.exec<{ task_id: string }>("SELECT task_id FROM pool ORDER BY prepared_at DESC").toArray().map((row) => row.task_id),
+      state.storage.sql
+        .exec<{ task_id: string }>("SELECT task_id FROM pool ORDER BY prepared_at DESC")
+        .toArray()
+        .map((row) => row.task_id),
     );
   /** A pooled object's database: its tables (made ahead by prepare) and the rows they hold. */
   const databaseOf = (principal: string, taskId: string) =>
-    runInDurableObject(env.TASKS.getByName(taskObjectName(principal, taskId)), (_instance: TaskObject, state: DurableObjectState) => {
-      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')").toArray().map((row) => row.name);
-      const rows = tables.length === 2 ? state.storage.sql.exec<{ n: number }>("SELECT (SELECT COUNT(*) FROM task) + (SELECT COUNT(*) FROM events) AS n").one().n : 0;
-      return { tables: tables.sort(), rows };
-    });
+    runInDurableObject(
+      env.TASKS.getByName(taskObjectName(principal, taskId)),
+      (_instance: TaskObject, state: DurableObjectState) => {
+        const tables = state.storage.sql
+          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')")
+          .toArray()
+          .map((row) => row.name);
+        const rows =
+          tables.length === 2
+            ? state.storage.sql
+                .exec<{ n: number }>("SELECT (SELECT COUNT(*) FROM task) + (SELECT COUNT(*) FROM events) AS n")
+                .one().n
+            : 0;
+        return { tables: tables.sort(), rows };
+      },
+    );
 
-  it("fills in the background after a creation, with objects whose database is made ahead and holds no task", async ({ expect }) => {
+  it("fills in the background after a creation, with objects whose database is made ahead and holds no task", async ({
+    expect,
+  }) => {
     const principal = `p-${crypto.randomUUID()}`;
     const gateway = new TaskGateway(gatewayBindings(env), settings, principal);
     const first = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
@@ -265,7 +352,9 @@ describe("the pool of pre-provisioned task ids", () => {
     const second = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     const secondId = second.ok ? second.snapshot.task.taskId : "";
     expect(secondId).toBe(pooled[0]);
-    expect(await new TaskGateway(gatewayBindings(env), settings, `mallory-${crypto.randomUUID()}`).get(secondId)).toBeUndefined();
+    expect(
+      await new TaskGateway(gatewayBindings(env), settings, `mallory-${crypto.randomUUID()}`).get(secondId),
+    ).toBeUndefined();
     expect((await gateway.get(secondId))?.task.status).toBe("working");
     for (const id of [first.ok ? first.snapshot.task.taskId : "", secondId]) await gateway.cancel(id);
   });
@@ -275,23 +364,30 @@ describe("the pool of pre-provisioned task ids", () => {
     const gateway = new TaskGateway(gatewayBindings(env), { ...settings, maxActiveTasksPerPrincipal: 100 }, principal);
     await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
-    const created = await Promise.all(Array.from({ length: POOL_SIZE + 4 }, () => gateway.create({ tool: "countdown", args: { seconds: 600 } })));
+    const created = await Promise.all(
+      Array.from({ length: POOL_SIZE + 4 }, () => gateway.create({ tool: "countdown", args: { seconds: 600 } })),
+    );
     const ids = created.map((c) => (c.ok ? c.snapshot.task.taskId : ""));
     expect(new Set(ids).size).toBe(ids.length);
     expect((await gateway.list(undefined, 100))?.tasks).toHaveLength(ids.length + 1);
     for (const c of (await gateway.list(undefined, 100))?.tasks ?? []) await gateway.cancel(c.taskId);
   });
 
-  it("discards ids unused past POOL_MAX_AGE_MS (their objects left empty); a created task is never discarded", async ({ expect }) => {
+  it("discards ids unused past POOL_MAX_AGE_MS (their objects left empty); a created task is never discarded", async ({
+    expect,
+  }) => {
     const principal = `p-${crypto.randomUUID()}`;
     const gateway = new TaskGateway(gatewayBindings(env), settings, principal);
     const kept = await gateway.create({ tool: "countdown", args: { seconds: 600 } });
     await vi.waitFor(async () => expect(await poolOf(principal)).toHaveLength(POOL_SIZE), settle);
     const pooled = await poolOf(principal);
-    const alarm = await runInDurableObject(indexOf(principal), (_instance: PrincipalObject, state: DurableObjectState) => {
-      state.storage.sql.exec("UPDATE pool SET prepared_at = ?", Date.now() - POOL_MAX_AGE_MS - 1);
-      return state.storage.getAlarm();
-    });
+    const alarm = await runInDurableObject(
+      indexOf(principal),
+      (_instance: PrincipalObject, state: DurableObjectState) => {
+        state.storage.sql.exec("UPDATE pool SET prepared_at = ?", Date.now() - POOL_MAX_AGE_MS - 1);
+        return state.storage.getAlarm();
+      },
+    );
     expect(alarm).not.toBeNull();
     expect(await runDurableObjectAlarm(indexOf(principal))).toBe(true);
     expect(await poolOf(principal)).toEqual([]);

@@ -38,7 +38,9 @@ class HandClock implements RefillClock {
 }
 
 describe("the pool's refill", () => {
-  it("goes on under steady creation that never pauses for REFILL_DELAY_MS: one object each REFILL_DELAY_MS, up to POOL_SIZE", async ({ expect }) => {
+  it("goes on under steady creation that never pauses for REFILL_DELAY_MS: one object each REFILL_DELAY_MS, up to POOL_SIZE", async ({
+    expect,
+  }) => {
     const principal = `p-${crypto.randomUUID()}`;
     const index = env.PRINCIPALS.getByName(principalObjectName(principal));
     await runInDurableObject(index, async (_instance: PrincipalObject, state: DurableObjectState) => {
@@ -56,7 +58,9 @@ describe("the pool's refill", () => {
         // A refill started: it prepares one object (admits have not paused), pools its id and, the
         // pool not full yet, sets the next refill REFILL_DELAY_MS from now. The clock waits for it.
         const next = before + 1 < POOL_SIZE ? 1 : 0;
-        await vi.waitFor(() => expect({ pooled: pool.size(), timers: clock.pending() }).toEqual({ pooled: before + 1, timers: next }));
+        await vi.waitFor(() =>
+          expect({ pooled: pool.size(), timers: clock.pending() }).toEqual({ pooled: before + 1, timers: next }),
+        );
         grewAt.push(clock.now() - start);
       }
       expect(grewAt).toEqual(Array.from({ length: POOL_SIZE }, (_, i) => (i + 1) * REFILL_DELAY_MS));

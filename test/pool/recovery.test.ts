@@ -1,7 +1,14 @@
 // Jobs that outlive their run: lease expiry, concurrent alarms, retries with backoff,
 // permanent failures, durable sleep and cancelling a sleeping task (pool, real TaskObjects).
 import { describe, it, vi } from "vitest";
-import { createExecutionContext, createMessageBatch, evictDurableObject, getQueueResult, runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  evictDurableObject,
+  getQueueResult,
+  runDurableObjectAlarm,
+  runInDurableObject,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { TaskEvent, TaskRecord } from "../../src/core";
@@ -28,10 +35,17 @@ const ofType = (log: LoggedEvent[], type: TaskEvent["type"]) => log.filter((e) =
  * Rewrite the stored record (and optionally steps and events) as a crashed or sleeping run would have
  * left them, then evict the instance: the process that held it is gone, and the next one reads storage.
  */
-async function rewrite(stub: TaskStub, change: (record: TaskRecord) => TaskRecord, sql: [string, ...unknown[]][] = []): Promise<void> {
+async function rewrite(
+  stub: TaskStub,
+  change: (record: TaskRecord) => TaskRecord,
+  sql: [string, ...unknown[]][] = [],
+): Promise<void> {
   await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
     const row = state.storage.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").one();
-    state.storage.sql.exec("UPDATE task SET record = ? WHERE id = 1", JSON.stringify(change(JSON.parse(row.record) as TaskRecord)));
+    state.storage.sql.exec(
+      "UPDATE task SET record = ? WHERE id = 1",
+      JSON.stringify(change(JSON.parse(row.record) as TaskRecord)),
+    );
     for (const [statement, ...bindings] of sql) state.storage.sql.exec(statement, ...bindings);
   });
   await evictDurableObject(stub);
@@ -51,14 +65,30 @@ function rewriteLive(stub: TaskStub, change: (record: TaskRecord) => TaskRecord)
 
 /** Make every remembered sleep (and the record's wake-up) due now, as if the wait had passed. */
 const wakeUpNow = (stub: TaskStub) =>
-  rewrite(stub, (r) => ({ ...r, run: { ...r.run, wakeAt: Date.now() - 1 } }), [["UPDATE steps SET value = ? WHERE name LIKE 'sleep:%'", JSON.stringify(Date.now() - 1)]]);
+  rewrite(stub, (r) => ({ ...r, run: { ...r.run, wakeAt: Date.now() - 1 } }), [
+    ["UPDATE steps SET value = ? WHERE name LIKE 'sleep:%'", JSON.stringify(Date.now() - 1)],
+  ]);
 
 describe("lease expiry", () => {
-  it("fails a task whose runs keep dying instead of restarting it again (JOB_MAX_ATTEMPTS runs in a row)", async ({ expect }) => {
+  it("fails a task whose runs keep dying instead of restarting it again (JOB_MAX_ATTEMPTS runs in a row)", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("countdown", { seconds: 1 });
     await stub.create(input);
     // Two runs already died with their process; the third has just gone stale too.
-    await rewrite(stub, (r) => ({ ...r, statusMessage: "Resuming after the previous run stopped responding.", run: { ...r.run, phase: "running", delivered: true, runs: 3, lostRuns: 2, leaseId: "dead-run", leaseUntil: Date.now() - 1 } }));
+    await rewrite(stub, (r) => ({
+      ...r,
+      statusMessage: "Resuming after the previous run stopped responding.",
+      run: {
+        ...r.run,
+        phase: "running",
+        delivered: true,
+        runs: 3,
+        lostRuns: 2,
+        leaseId: "dead-run",
+        leaseUntil: Date.now() - 1,
+      },
+    }));
     expect(await runDurableObjectAlarm(stub)).toBe(true);
     const record = await storedRecord(stub);
     expect(record?.status).toBe("failed");
@@ -75,11 +105,20 @@ describe("lease expiry", () => {
     const now = Date.now();
     await rewrite(
       stub,
-      (r) => ({ ...r, statusMessage: "Running.", progress: { progress: 1, total: 3 }, run: { ...r.run, phase: "running", delivered: true, runs: 1, leaseId: "dead-run", leaseUntil: now - 1 } }),
+      (r) => ({
+        ...r,
+        statusMessage: "Running.",
+        progress: { progress: 1, total: 3 },
+        run: { ...r.run, phase: "running", delivered: true, runs: 1, leaseId: "dead-run", leaseUntil: now - 1 },
+      }),
       [
         ["INSERT INTO steps (name, value, at) VALUES ('step:item-1', '1', ?)", now],
         ["INSERT INTO events (type, data, at) VALUES ('step', ?, ?)", JSON.stringify({ name: "item-1" }), now],
-        ["INSERT INTO events (type, data, at) VALUES ('progress', ?, ?)", JSON.stringify({ progress: 1, total: 3 }), now],
+        [
+          "INSERT INTO events (type, data, at) VALUES ('progress', ?, ?)",
+          JSON.stringify({ progress: 1, total: 3 }),
+          now,
+        ],
       ],
     );
     expect(await runDurableObjectAlarm(stub)).toBe(true);
@@ -87,7 +126,10 @@ describe("lease expiry", () => {
 
     const record = await storedRecord(stub);
     expect(record?.run.runs).toBe(2);
-    expect(record?.outcome).toMatchObject({ kind: "result", result: { structuredContent: { items: 3, checksum: 14 } } });
+    expect(record?.outcome).toMatchObject({
+      kind: "result",
+      result: { structuredContent: { items: 3, checksum: 14 } },
+    });
     const log = await eventLog(stub);
     expect(ofType(log, "step").map((d) => d["name"])).toEqual(["item-1", "item-2", "item-3"]);
     expect(ofType(log, "progress").map((d) => d["progress"])).toEqual([1, 2, 3]);
@@ -95,7 +137,9 @@ describe("lease expiry", () => {
     expect(ofType(log, "result")).toHaveLength(1);
   });
 
-  it("never starts a second run while the first is alive, even when an alarm finds its lease late", async ({ expect }) => {
+  it("never starts a second run while the first is alive, even when an alarm finds its lease late", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("countdown", { seconds: 3 });
     await stub.create(input);
     expect(await stub.deliver()).toBe("started");
@@ -130,13 +174,21 @@ describe("retries", () => {
 
     const record = await storedRecord(stub);
     expect(record?.run).toMatchObject({ runs: 3, failures: 3 });
-    const result = { content: [{ type: "text", text: expect.stringMatching(/HTTP 503.*gave up after 3 attempts/) }], isError: true };
+    const result = {
+      content: [{ type: "text", text: expect.stringMatching(/HTTP 503.*gave up after 3 attempts/) }],
+      isError: true,
+    };
     // Exactly what tasks/result will return, and the `result` event.
     expect(record?.outcome).toEqual({ kind: "result", result });
     const log = await eventLog(stub);
     expect(ofType(log, "result")).toEqual([result]);
-    expect(ofType(log, "log").map((d) => d["message"])).toEqual([expect.stringMatching(/^Attempt 1 failed/), expect.stringMatching(/^Attempt 2 failed/)]);
-    expect(ofType(log, "status").some((d) => /^Attempt 1 failed: .* Retrying at /.test(String(d["statusMessage"])))).toBe(true);
+    expect(ofType(log, "log").map((d) => d["message"])).toEqual([
+      expect.stringMatching(/^Attempt 1 failed/),
+      expect.stringMatching(/^Attempt 2 failed/),
+    ]);
+    expect(
+      ofType(log, "status").some((d) => /^Attempt 1 failed: .* Retrying at /.test(String(d["statusMessage"]))),
+    ).toBe(true);
     // The submission is a memoized step: retried runs did not submit again.
     expect(ofType(log, "step").map((d) => d["name"])).toEqual(["submit"]);
   });
@@ -148,7 +200,10 @@ describe("retries", () => {
     await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("failed"), settle);
     const record = await storedRecord(stub);
     expect(record?.run).toMatchObject({ runs: 1, failures: 1 });
-    expect(record?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: expect.stringContaining("rejected") }], isError: true } });
+    expect(record?.outcome).toEqual({
+      kind: "result",
+      result: { content: [{ type: "text", text: expect.stringContaining("rejected") }], isError: true },
+    });
     expect(ofType(await eventLog(stub), "log")).toEqual([]);
   });
 
@@ -170,7 +225,9 @@ describe("the dead-letter path", () => {
       if ((await storedRecord(stub))?.run.phase !== "backoff") throw new Error("not in backoff yet");
     }, settle);
 
-    const batch = createMessageBatch("mcp-task-jobs-dlq", [{ id: "m1", timestamp: new Date(), attempts: 11, body: { v: 1, principal, taskId, queue: "job" } }]);
+    const batch = createMessageBatch("mcp-task-jobs-dlq", [
+      { id: "m1", timestamp: new Date(), attempts: 11, body: { v: 1, principal, taskId, queue: "job" } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, env);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["m1"]);
@@ -181,8 +238,13 @@ describe("the dead-letter path", () => {
     await runInDurableObject(stub, (instance: TaskObject) => instance.alarm());
     const record = await storedRecord(stub);
     expect(record).toMatchObject({ status: "failed", run: { phase: "done", runs } });
-    expect(record?.outcome).toMatchObject({ kind: "error", error: { code: -32603, message: expect.stringContaining("delivery retries") } });
-    expect(ofType(await eventLog(stub), "result")).toEqual([{ error: { code: -32603, message: expect.stringContaining("delivery retries") } }]);
+    expect(record?.outcome).toMatchObject({
+      kind: "error",
+      error: { code: -32603, message: expect.stringContaining("delivery retries") },
+    });
+    expect(ofType(await eventLog(stub), "result")).toEqual([
+      { error: { code: -32603, message: expect.stringContaining("delivery retries") } },
+    ]);
   });
 });
 
@@ -203,7 +265,9 @@ describe("durable sleep", () => {
     expect(record?.status).toBe("working");
     expect(record?.statusMessage).toMatch(/^Waiting until \d{4}-\d\d-\d\dT[\d:.]+Z: processing item 1 of 2\.$/);
     expect(await hasActiveRun(stub)).toBe(false);
-    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) =>
+      state.storage.getAlarm(),
+    );
     expect(alarm).toBe(record?.run.wakeAt);
     expect(record?.run.wakeAt ?? 0).toBeGreaterThan(Date.now() + 30_000);
   });
@@ -212,7 +276,10 @@ describe("durable sleep", () => {
     const { stub } = await sleepingBatch();
     await wakeUpNow(stub);
     await runDurableObjectAlarm(stub);
-    await vi.waitFor(async () => expect((await storedRecord(stub))?.statusMessage).toMatch(/processing item 2 of 2\.$/), settle);
+    await vi.waitFor(
+      async () => expect((await storedRecord(stub))?.statusMessage).toMatch(/processing item 2 of 2\.$/),
+      settle,
+    );
     await wakeUpNow(stub);
     await runDurableObjectAlarm(stub);
     await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);

@@ -35,7 +35,8 @@ async function framesUntil(stub: DurableObjectStub, query: string, until: number
   return frames;
 }
 
-const attach = (stub: DurableObjectStub, query = "") => stub.fetch(`https://session.internal/stream${query}`, { headers: { Upgrade: "websocket" } });
+const attach = (stub: DurableObjectStub, query = "") =>
+  stub.fetch(`https://session.internal/stream${query}`, { headers: { Upgrade: "websocket" } });
 
 describe("SessionObject", () => {
   it("is unknown until started and after it ends", async ({ expect }) => {
@@ -69,7 +70,11 @@ describe("SessionObject", () => {
 
   it("primes its stream only for a session whose version defines priming events (2025-11-25)", async ({ expect }) => {
     const message = JSON.stringify({ jsonrpc: "2.0", method: "notifications/resources/updated", params: {} });
-    for (const [version, primed] of [["2025-11-25", true], ["2025-06-18", false], ["2025-03-26", false]] as const) {
+    for (const [version, primed] of [
+      ["2025-11-25", true],
+      ["2025-06-18", false],
+      ["2025-03-26", false],
+    ] as const) {
       const { stub, start } = freshSession(undefined, version);
       await start();
       const fresh = await framesUntil(stub, "", 1, () => stub.publish([message]));
@@ -93,15 +98,17 @@ describe("SessionObject", () => {
     resumed.webSocket?.close(1000, "done");
   });
 
-  it("says how far its GET stream reached a reader: not while none is attached, then through a resume's replay and live sends", async ({ expect }) => {
+  it("says how far its GET stream reached a reader: not while none is attached, then through a resume's replay and live sends", async ({
+    expect,
+  }) => {
     const { stub, start } = freshSession();
     await start();
-    expect(await stub.publish(["{\"n\":1}", "{\"n\":2}"])).toEqual({ readers: 0, seqs: [1, 2] });
+    expect(await stub.publish(['{"n":1}', '{"n":2}'])).toEqual({ readers: 0, seqs: [1, 2] });
     expect(await stub.deliveredThrough()).toBe(0);
     const resumed = await attach(stub, "?after=0");
     resumed.webSocket?.accept();
     expect(await stub.deliveredThrough()).toBe(2);
-    expect(await stub.publish(["{\"n\":3}"])).toEqual({ readers: 1, seqs: [3] });
+    expect(await stub.publish(['{"n":3}'])).toEqual({ readers: 1, seqs: [3] });
     expect(await stub.deliveredThrough()).toBe(3);
     resumed.webSocket?.close(1000, "done");
   });

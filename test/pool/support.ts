@@ -14,7 +14,11 @@ export function taskStub(principal: string, taskId: string): TaskStub {
   return env.TASKS.getByName(taskObjectName(principal, taskId)) as TaskStub;
 }
 
-export function freshTask(tool = "countdown", args: Record<string, unknown> = { seconds: 1 }, extra: Partial<CreateTaskInput> = {}) {
+export function freshTask(
+  tool = "countdown",
+  args: Record<string, unknown> = { seconds: 1 },
+  extra: Partial<CreateTaskInput> = {},
+) {
   const principal = `p-${crypto.randomUUID()}`;
   const taskId = newTaskId();
   const stub = taskStub(principal, taskId);
@@ -28,7 +32,22 @@ export function freshTask(tool = "countdown", args: Record<string, unknown> = { 
  */
 type TaskApi = Pick<
   TaskObject,
-  "create" | "prepare" | "get" | "deliver" | "cancel" | "failDelivery" | "events" | "answer" | "attachState" | "lookupState" | "detachState" | "claimSteps" | "stepDone" | "stepFailed" | "stepHeartbeat" | "stepUndeliverable"
+  | "create"
+  | "prepare"
+  | "get"
+  | "deliver"
+  | "cancel"
+  | "failDelivery"
+  | "events"
+  | "answer"
+  | "attachState"
+  | "lookupState"
+  | "detachState"
+  | "claimSteps"
+  | "stepDone"
+  | "stepFailed"
+  | "stepHeartbeat"
+  | "stepUndeliverable"
 >;
 export type TaskStub = TaskApi & DurableObjectStub<TaskObject>;
 
@@ -42,17 +61,24 @@ export function storedRecord(stub: TaskStub): Promise<TaskRecord | undefined> {
 
 export function storedEvents(stub: TaskStub): Promise<Pick<TaskEvent, "seq" | "type">[]> {
   return runInDurableObject(stub, (_instance: TaskObject, state: DurableObjectState) =>
-    state.storage.sql.exec<{ seq: number; type: TaskEvent["type"] }>("SELECT seq, type FROM events ORDER BY seq").toArray(),
+    state.storage.sql
+      .exec<{ seq: number; type: TaskEvent["type"] }>("SELECT seq, type FROM events ORDER BY seq")
+      .toArray(),
   );
 }
 
 /** Whether a run of the job is alive in the object right now (its private in-memory handle). */
 export function hasActiveRun(stub: TaskStub): Promise<boolean> {
-  return runInDurableObject(stub, (instance: TaskObject) => TaskObjectRuntime.partsOf(instance).runs.activeLeaseId() !== undefined);
+  return runInDurableObject(
+    stub,
+    (instance: TaskObject) => TaskObjectRuntime.partsOf(instance).runs.activeLeaseId() !== undefined,
+  );
 }
 
 /** The task's feed after `afterSeq`, its events typed as the gateway types them; undefined for an unknown task. */
 export async function openTaskFeed(stub: TaskStub, afterSeq: number): Promise<TaskFeed | undefined> {
-  const opened = await openFeed(stub, afterSeq, (wire) => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData));
+  const opened = await openFeed(stub, afterSeq, (wire) =>
+    taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData),
+  );
   return opened.ok ? Object.assign(opened.feed, { meta: parseTaskMeta(opened.feed.meta) }) : undefined;
 }

@@ -14,18 +14,35 @@ import { freshTask, storedEvents, storedRecord, type TaskStub } from "./support"
 
 const settle = { timeout: 15_000, interval: 100 };
 
-const alarmOf = (stub: TaskStub) => runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+const alarmOf = (stub: TaskStub) =>
+  runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
 
 describe("a job started by its task's creation", () => {
-  it("that ends in its first moments answers with its result and log, and its task is then stored with that same log, run once", async ({ expect }) => {
+  it("that ends in its first moments answers with its result and log, and its task is then stored with that same log, run once", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("batch_process", { items: 2, secondsPerItem: 0 });
     const created = await stub.create(input, { run: { waitMs: 5000 } });
     expect(created.task.status).toBe("working");
     expect(created.ended?.snapshot.task.status).toBe("completed");
-    expect(created.ended?.snapshot.outcome).toMatchObject({ kind: "result", result: { content: [{ type: "text", text: "Processed 2 items." }] } });
+    expect(created.ended?.snapshot.outcome).toMatchObject({
+      kind: "result",
+      result: { content: [{ type: "text", text: "Processed 2 items." }] },
+    });
     const answered = (created.ended?.events ?? []).map((e) => [e.seq, e.type]);
     // Each item's piece of partial output (docs/partial-results.md) is held with the rest and stored with it.
-    expect(answered.map(([, type]) => type)).toEqual(["status", "status", "step", "partial", "progress", "step", "partial", "progress", "status", "result"]);
+    expect(answered.map(([, type]) => type)).toEqual([
+      "status",
+      "status",
+      "step",
+      "partial",
+      "progress",
+      "step",
+      "partial",
+      "progress",
+      "status",
+      "result",
+    ]);
     // Any later call finds it written, with the log the call was answered with.
     expect((await stub.events(0)).map((e) => [e.seq, e.type])).toEqual(answered);
     expect((await storedEvents(stub)).map((e) => [e.seq, e.type])).toEqual(answered);
@@ -33,7 +50,9 @@ describe("a job started by its task's creation", () => {
     expect(await alarmOf(stub)).toBe((await storedRecord(stub))?.expiresAt);
   });
 
-  it("that outlives its first moments is written before the call answers, running under a lease that its alarm guards", async ({ expect }) => {
+  it("that outlives its first moments is written before the call answers, running under a lease that its alarm guards", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("countdown", { seconds: 2 });
     const created = await stub.create(input, { run: { waitMs: 30 } });
     expect(created.ended).toBeUndefined();
@@ -46,7 +65,9 @@ describe("a job started by its task's creation", () => {
     expect((await storedRecord(stub))?.run.runs).toBe(1);
   });
 
-  it("that nobody waits for (a task-augmented call) starts just after the answer, without its alarm or queue message", async ({ expect }) => {
+  it("that nobody waits for (a task-augmented call) starts just after the answer, without its alarm or queue message", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("countdown", { seconds: 1 });
     const created = await stub.create(input, { run: { waitMs: 0 } });
     expect(created.ended).toBeUndefined();
@@ -57,7 +78,10 @@ describe("a job started by its task's creation", () => {
 
   it("keeps the adapters' state given with the task, open from its first event", async ({ expect }) => {
     const { stub, input } = freshTask("batch_process", { items: 1, secondsPerItem: 0 });
-    await stub.create(input, { run: { waitMs: 5000 }, state: [{ kind: "test/stream", key: "1", value: { requestId: 7 } }] });
+    await stub.create(input, {
+      run: { waitMs: 5000 },
+      state: [{ kind: "test/stream", key: "1", value: { requestId: 7 } }],
+    });
     expect(await stub.lookupState("test/stream", "1")).toEqual({ requestId: 7 });
   });
 });
@@ -66,7 +90,12 @@ describe("the job's queue message once its run has started", () => {
   it("is acknowledged without handing the job to its object", async ({ expect }) => {
     const { stub, input, principal, taskId } = freshTask("countdown", { seconds: 1 });
     await stub.create(input);
-    const msg = { id: crypto.randomUUID(), timestamp: new Date(), attempts: 1, body: { v: 1, principal, taskId, started: true, queue: "job" } };
+    const msg = {
+      id: crypto.randomUUID(),
+      timestamp: new Date(),
+      attempts: 1,
+      body: { v: 1, principal, taskId, started: true, queue: "job" },
+    };
     const batch = createMessageBatch("mcp-task-jobs", [msg]);
     await worker.queue(batch, env);
     expect((await getQueueResult(batch, createExecutionContext())).explicitAcks).toEqual([msg.id]);
@@ -74,7 +103,9 @@ describe("the job's queue message once its run has started", () => {
     expect((await storedRecord(stub))?.run).toMatchObject({ phase: "queued", delivered: false, runs: 0 });
   });
 
-  it("is sent, marked started, for a plain call's job that goes on, and not at all for one that ended inside the call", async ({ expect }) => {
+  it("is sent, marked started, for a plain call's job that goes on, and not at all for one that ended inside the call", async ({
+    expect,
+  }) => {
     const principal = `p-${crypto.randomUUID()}`;
     const bodies: unknown[] = [];
     const jobs = env.JOBS;
@@ -88,7 +119,11 @@ describe("the job's queue message once its run has started", () => {
       },
     };
     // No waitUntil: each creation returns once its message (if any) has left.
-    const gateway = new TaskGateway(gatewayBindings({ ...env, JOBS }), { ...readSettings(env), dispatchGraceMs: 0 }, principal);
+    const gateway = new TaskGateway(
+      gatewayBindings({ ...env, JOBS }),
+      { ...readSettings(env), dispatchGraceMs: 0 },
+      principal,
+    );
     const quick = await gateway.create({ tool: "batch_process", args: { items: 1, secondsPerItem: 0 }, wait: true });
     expect((await gateway.get(quick.ok ? quick.snapshot.task.taskId : ""))?.task.status).toBe("completed");
     const slow = await gateway.create({ tool: "countdown", args: { seconds: 2 }, wait: true });

@@ -33,7 +33,9 @@ describe("TaskObject.create", () => {
     await stub.create(input);
     const record = await storedRecord(stub);
     expect(record?.run).toMatchObject({ phase: "queued", delivered: false, runs: 0 });
-    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) =>
+      state.storage.getAlarm(),
+    );
     expect(alarm).toBe(record?.run.dispatchBy);
   });
 });
@@ -41,7 +43,11 @@ describe("TaskObject.create", () => {
 describe("TaskGateway.create outside a request (no waitUntil)", () => {
   it("sends the job's queue message before it returns; the consumer's delivery starts the job", async ({ expect }) => {
     const principal = `p-${crypto.randomUUID()}`;
-    const created = await new TaskGateway(gatewayBindings(env), readSettings(env), principal).create({ tool: "countdown", args: { seconds: 1 }, meta: {} });
+    const created = await new TaskGateway(gatewayBindings(env), readSettings(env), principal).create({
+      tool: "countdown",
+      args: { seconds: 1 },
+      meta: {},
+    });
     if (!created.ok) throw new Error(`not created: ${JSON.stringify(created)}`);
     const stub = taskStub(principal, created.snapshot.task.taskId);
     // The pool holds tasks for DISPATCH_GRACE_MS (60 s), so only the queue message can start this one.
@@ -58,7 +64,13 @@ describe("TaskObject.deliver", () => {
     expect(await stub.deliver()).toBe("started");
     await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("completed"), settle);
     const snapshot = await stub.get();
-    expect(snapshot?.outcome).toEqual({ kind: "result", result: { content: [{ type: "text", text: "Countdown of 1 s finished." }], structuredContent: { summary: "Countdown of 1 s finished." } } });
+    expect(snapshot?.outcome).toEqual({
+      kind: "result",
+      result: {
+        content: [{ type: "text", text: "Countdown of 1 s finished." }],
+        structuredContent: { summary: "Countdown of 1 s finished." },
+      },
+    });
     expect(snapshot?.progress).toEqual({ progress: 1, total: 1, message: "0 s left" });
   });
 
@@ -122,8 +134,14 @@ describe("TaskObject.failDelivery (dead-letter path)", () => {
     await stub.create(input);
     await stub.failDelivery("The job could not be started: retries exhausted.");
     const snapshot = await stub.get();
-    expect(snapshot?.task).toMatchObject({ status: "failed", statusMessage: "The job could not be started: retries exhausted." });
-    expect(snapshot?.outcome).toEqual({ kind: "error", error: { code: -32603, message: "The job could not be started: retries exhausted." } });
+    expect(snapshot?.task).toMatchObject({
+      status: "failed",
+      statusMessage: "The job could not be started: retries exhausted.",
+    });
+    expect(snapshot?.outcome).toEqual({
+      kind: "error",
+      error: { code: -32603, message: "The job could not be started: retries exhausted." },
+    });
   });
 });
 
@@ -134,7 +152,9 @@ describe("TTL", () => {
     await stub.cancel();
     const record = await storedRecord(stub);
     expect(record?.ttlMs).toBe(1000);
-    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());
+    const alarm = await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) =>
+      state.storage.getAlarm(),
+    );
     expect(alarm).toBe(record?.expiresAt);
     await vi.waitFor(async () => {
       // Either the real alarm already fired, or we fire it now that the ttl has passed.
@@ -184,7 +204,8 @@ describe("the feed", () => {
 });
 
 describe("the feed's forms", () => {
-  const upgrade = (stub: DurableObjectStub<TaskObject>, query: string) => stub.fetch(`https://task.internal/feed?${query}`, { headers: { Upgrade: "websocket" } });
+  const upgrade = (stub: DurableObjectStub<TaskObject>, query: string) =>
+    stub.fetch(`https://task.internal/feed?${query}`, { headers: { Upgrade: "websocket" } });
 
   it("answers a finished task's feed with the replay as a plain body: no socket to set up", async ({ expect }) => {
     const { stub, input } = freshTask("countdown", { seconds: 1 });
@@ -197,7 +218,9 @@ describe("the feed's forms", () => {
     expect(decodeFeedMessage(await response.text()).map((e) => e.seq)).toEqual([3, 4, 5, 6]);
   });
 
-  it("answers a request without Upgrade with the replay alone, even while the task runs (a reader joining its Worker's socket)", async ({ expect }) => {
+  it("answers a request without Upgrade with the replay alone, even while the task runs (a reader joining its Worker's socket)", async ({
+    expect,
+  }) => {
     const { stub, input, taskId } = freshTask("countdown", { seconds: 60 });
     const created = await stub.create(input);
     const replay = (query: string) => stub.fetch(`https://task.internal/feed?${query}`);
@@ -209,11 +232,15 @@ describe("the feed's forms", () => {
     expect(chunk?.final).toBe(false);
     expect((await replay(`after=${created.lastSeq + 1}&strict=1&format=sse`)).status).toBe(416);
     expect((await freshTask().stub.fetch("https://task.internal/feed?after=0&format=sse")).status).toBe(404);
-    expect(await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.getWebSockets().length)).toBe(0);
+    expect(
+      await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.getWebSockets().length),
+    ).toBe(0);
     await stub.cancel();
   });
 
-  it("sends the event-stream view framed once for all its readers, a step and its progress as one message", async ({ expect }) => {
+  it("sends the event-stream view framed once for all its readers, a step and its progress as one message", async ({
+    expect,
+  }) => {
     const { stub, input, taskId } = freshTask("batch_process", { items: 2, secondsPerItem: 0.2 });
     const created = await stub.create(input);
     const readers = await Promise.all(
@@ -222,7 +249,9 @@ describe("the feed's forms", () => {
         if (!ws) throw new Error("no socket");
         const messages: string[] = [];
         ws.binaryType = "arraybuffer";
-        ws.addEventListener("message", (m) => messages.push(new TextDecoder().decode(decodeEventStreamChunk(m.data as ArrayBuffer)?.bytes)));
+        ws.addEventListener("message", (m) =>
+          messages.push(new TextDecoder().decode(decodeEventStreamChunk(m.data as ArrayBuffer)?.bytes)),
+        );
         const closed = new Promise<void>((resolve) => ws.addEventListener("close", () => resolve()));
         ws.accept();
         return { messages, closed };
@@ -234,18 +263,24 @@ describe("the feed's forms", () => {
     for (const other of others) expect(other).toEqual(first);
     const item1 = first?.find((m) => m.includes(`"name":"item-1"`)) ?? "";
     expect(item1).toMatch(new RegExp(`^id: t\\.${taskId}\\.0\\.\\d+\nevent: step\n`));
-    expect(item1).toContain("event: progress\ndata: {\"progress\":1,\"total\":2");
+    expect(item1).toContain('event: progress\ndata: {"progress":1,"total":2');
     expect(first?.at(-1)).toContain("event: result");
   });
 });
 
 describe("TaskObject.prepare and discard (the principal's id pool)", () => {
   const tables = (stub: DurableObjectStub<TaskObject>) =>
-    runInDurableObject(stub, (_instance: TaskObject, state: DurableObjectState) =>
-      state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')").toArray().length,
+    runInDurableObject(
+      stub,
+      (_instance: TaskObject, state: DurableObjectState) =>
+        state.storage.sql
+          .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name IN ('task', 'events')")
+          .toArray().length,
     );
 
-  it("a lookup of an unknown id creates nothing; prepare makes the empty tables ahead, and still no task", async ({ expect }) => {
+  it("a lookup of an unknown id creates nothing; prepare makes the empty tables ahead, and still no task", async ({
+    expect,
+  }) => {
     const { stub } = freshTask();
     expect(await stub.get()).toBeUndefined();
     expect(await tables(stub)).toBe(0);

@@ -26,7 +26,9 @@ describe("the record TaskStorage keeps", () => {
     await stub.cancel();
   });
 
-  it("forgets the record with the database: after deleteAll, load() finds none, and a new save is read back", async ({ expect }) => {
+  it("forgets the record with the database: after deleteAll, load() finds none, and a new save is read back", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("countdown", { seconds: 60 });
     await stub.create(input);
     await stub.cancel();
@@ -45,7 +47,9 @@ describe("the record TaskStorage keeps", () => {
     });
   });
 
-  it("keeps the event clock: lastSeq follows every append and matches SQLite, in this instance and a new one", async ({ expect }) => {
+  it("keeps the event clock: lastSeq follows every append and matches SQLite, in this instance and a new one", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("countdown", { seconds: 60 });
     await stub.create(input);
     await runInDurableObject(stub, (instance: TaskObject, state: DurableObjectState) => {
@@ -53,7 +57,13 @@ describe("the record TaskStorage keeps", () => {
       const stored = () => state.storage.sql.exec<{ seq: number }>("SELECT MAX(seq) AS seq FROM events").one().seq;
       const before = storage.lastSeq();
       expect(before).toBe(stored());
-      const appended = storage.append([{ type: "log", data: { level: "info", message: "one" } }, { type: "log", data: { level: "info", message: "two" } }], Date.now());
+      const appended = storage.append(
+        [
+          { type: "log", data: { level: "info", message: "one" } },
+          { type: "log", data: { level: "info", message: "two" } },
+        ],
+        Date.now(),
+      );
       expect(appended.map((event) => event.seq)).toEqual([before + 1, before + 2]);
       expect(storage.lastSeq()).toBe(before + 2);
       expect(stored()).toBe(before + 2);
@@ -62,7 +72,9 @@ describe("the record TaskStorage keeps", () => {
     await stub.cancel();
   });
 
-  it("knows a new task's database holds nothing: state attached in a pooled object is what a new instance reads, spans from the first event", async ({ expect }) => {
+  it("knows a new task's database holds nothing: state attached in a pooled object is what a new instance reads, spans from the first event", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask("countdown", { seconds: 60 });
     await stub.prepare();
     await runInDurableObject(stub, (instance: TaskObject, state: DurableObjectState) => {
@@ -71,7 +83,9 @@ describe("the record TaskStorage keeps", () => {
       expect(storage.lastSeq()).toBe(0);
       expect(storage.state.list("watch")).toEqual([]);
       // No adapter_state table yet: the first entry makes it.
-      expect(state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'adapter_state'").toArray()).toEqual([]);
+      expect(state.storage.sql.exec("SELECT name FROM sqlite_master WHERE name = 'adapter_state'").toArray()).toEqual(
+        [],
+      );
     });
     await stub.create(input, { state: [{ kind: "watch", key: "s1", value: { at: 1 } }] });
     await stub.attachState("watch", { at: 2 }, "s2");

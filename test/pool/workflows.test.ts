@@ -26,7 +26,9 @@ const status = async (stub: TaskStub) => (await stub.get())?.task.status;
 const textOf = (result: unknown): string => JSON.stringify(result);
 
 describe("publish_report on its Workflow", () => {
-  it("runs one instance per task, named by the task id; the answer given to the task reaches it", async ({ expect }) => {
+  it("runs one instance per task, named by the task id; the answer given to the task reaches it", async ({
+    expect,
+  }) => {
     const { stub, input, taskId } = startPublish(2);
     const instance = await track(introspectWorkflowInstance(env.PUBLISH_REPORT, taskId));
     await stub.create(input);
@@ -37,7 +39,10 @@ describe("publish_report on its Workflow", () => {
     const answered = await stub.answer({ publish: YES });
     expect(answered.ok).toBe(true);
     await instance.waitForStatus("complete");
-    expect(await instance.getOutput()).toEqual({ content: [{ type: "text", text: "Published a report of 2 pages." }], structuredContent: { summary: "Published a report of 2 pages." } });
+    expect(await instance.getOutput()).toEqual({
+      content: [{ type: "text", text: "Published a report of 2 pages." }],
+      structuredContent: { summary: "Published a report of 2 pages." },
+    });
     await vi.waitFor(async () => expectIn(await status(stub)).toBe("completed"), settle);
     expect(textOf((await stub.get())?.outcome)).toContain("Published a report of 2 pages.");
   });
@@ -49,13 +54,18 @@ describe("publish_report on its Workflow", () => {
     await stub.deliver();
     await vi.waitFor(async () => expectIn(await status(stub)).toBe("input_required"), settle);
     // As `wrangler workflows instances send-event` would: straight to the instance, not through the task.
-    await (await env.PUBLISH_REPORT.get(taskId)).sendEvent({ type: "mcp-answer-1", payload: { action: "accept", content: { publish: false } } });
+    await (await env.PUBLISH_REPORT.get(taskId)).sendEvent({
+      type: "mcp-answer-1",
+      payload: { action: "accept", content: { publish: false } },
+    });
     await instance.waitForStatus("complete");
     await vi.waitFor(async () => expectIn(await status(stub)).toBe("completed"), settle);
     expect(textOf((await stub.get())?.outcome)).toContain("Not published");
   });
 
-  it("fails its task with the reason when the Workflow fails (the publish step's retries used up)", async ({ expect }) => {
+  it("fails its task with the reason when the Workflow fails (the publish step's retries used up)", async ({
+    expect,
+  }) => {
     const { stub, input, taskId } = startPublish(1);
     const instance = await track(introspectWorkflowInstance(env.PUBLISH_REPORT, taskId));
     await instance.modify(async (m) => {

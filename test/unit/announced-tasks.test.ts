@@ -6,7 +6,14 @@ const NOW = 1_000_000;
 
 function row(n: number, createdAt: number, status: TaskView["status"] = "working"): IndexRow {
   const taskId = n.toString(16).padStart(32, "0");
-  const task: TaskView = { taskId, status, createdAt: new Date(createdAt).toISOString(), lastUpdatedAt: new Date(createdAt).toISOString(), ttl: 60_000, pollInterval: 1000 };
+  const task: TaskView = {
+    taskId,
+    status,
+    createdAt: new Date(createdAt).toISOString(),
+    lastUpdatedAt: new Date(createdAt).toISOString(),
+    ttl: 60_000,
+    pollInterval: 1000,
+  };
   return { taskId, createdAt, tool: "batch_process", task };
 }
 

@@ -4,7 +4,10 @@ import { hostnameOf, isAllowedOrigin, isLoopbackHostname, isTrustedHost } from "
 import { readSettings } from "../../src/config";
 
 // Web Crypto, not node:crypto: unit tests are type-checked against the Worker's types.
-const sha = async (text: string) => Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, "0")).join("");
+const sha = async (text: string) =>
+  Array.from(new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))), (b) =>
+    b.toString(16).padStart(2, "0"),
+  ).join("");
 
 describe("API_KEYS parsing", () => {
   it("reads name:token pairs and sha256: digests", async ({ expect }) => {
@@ -32,7 +35,15 @@ describe("API_KEYS parsing", () => {
   });
 
   it("fails closed on malformed entries, naming the entry", async ({ expect }) => {
-    for (const raw of ["alice", ":tok", "alice:", "al ice:tok", "bob:sha256:xyz", `bob:sha256:${(await sha("x")).slice(1)}`, " , "]) {
+    for (const raw of [
+      "alice",
+      ":tok",
+      "alice:",
+      "al ice:tok",
+      "bob:sha256:xyz",
+      `bob:sha256:${(await sha("x")).slice(1)}`,
+      " , ",
+    ]) {
       const config = await parseApiKeys(raw);
       expect(config.ok, raw).toBe(false);
     }
@@ -46,8 +57,10 @@ describe("Host and Origin checks", () => {
   const request = (url: string, host?: string) => new Request(url, { headers: host ? { Host: host } : {} });
 
   it("knows loopback names", ({ expect }) => {
-    for (const name of ["localhost", "LOCALHOST", "127.0.0.1", "127.1.2.3", "[::1]", "app.localhost"]) expect(isLoopbackHostname(name), name).toBe(true);
-    for (const name of ["example.com", "localhost.example.com", "128.0.0.1", "0.0.0.0", "[::2]"]) expect(isLoopbackHostname(name), name).toBe(false);
+    for (const name of ["localhost", "LOCALHOST", "127.0.0.1", "127.1.2.3", "[::1]", "app.localhost"])
+      expect(isLoopbackHostname(name), name).toBe(true);
+    for (const name of ["example.com", "localhost.example.com", "128.0.0.1", "0.0.0.0", "[::2]"])
+      expect(isLoopbackHostname(name), name).toBe(false);
   });
 
   it("refuses Host values that smuggle another name", ({ expect }) => {

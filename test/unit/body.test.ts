@@ -19,16 +19,26 @@ const chunked = (...chunks: Uint8Array[]) =>
 const notUtf8 = new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]);
 
 describe("readBodyWithLimit", () => {
-  it("reads a body of declared length in one go and a chunked one chunk by chunk, with the same answers", async ({ expect }) => {
+  it("reads a body of declared length in one go and a chunked one chunk by chunk, with the same answers", async ({
+    expect,
+  }) => {
     expect(await readBodyWithLimit(withLength(bytes('{"a":"é"}')), MAX)).toEqual({ ok: true, text: '{"a":"é"}' });
-    expect(await readBodyWithLimit(chunked(bytes('{"a":'), bytes('"é"}')), MAX)).toEqual({ ok: true, text: '{"a":"é"}' });
+    expect(await readBodyWithLimit(chunked(bytes('{"a":'), bytes('"é"}')), MAX)).toEqual({
+      ok: true,
+      text: '{"a":"é"}',
+    });
     expect(await readBodyWithLimit(withLength(notUtf8), MAX)).toMatchObject({ ok: false, status: 400 });
     expect(await readBodyWithLimit(chunked(notUtf8), MAX)).toMatchObject({ ok: false, status: 400 });
   });
 
-  it("refuses a body over the cap: by its declared length before reading, or while reading a chunked one", async ({ expect }) => {
+  it("refuses a body over the cap: by its declared length before reading, or while reading a chunked one", async ({
+    expect,
+  }) => {
     const big = bytes("x".repeat(MAX + 1));
     expect(await readBodyWithLimit(withLength(big), MAX)).toMatchObject({ ok: false, status: 413 });
-    expect(await readBodyWithLimit(chunked(big.subarray(0, 40), big.subarray(40)), MAX)).toMatchObject({ ok: false, status: 413 });
+    expect(await readBodyWithLimit(chunked(big.subarray(0, 40), big.subarray(40)), MAX)).toMatchObject({
+      ok: false,
+      status: 413,
+    });
   });
 });

@@ -13,15 +13,25 @@ describe("planPlainCall", () => {
   it("answers at once for a task waiting for a person the call cannot ask", ({ expect }) => {
     expect(planPlainCall("input_required", { created: false, canAsk: false }).wait).toBe(false);
     // A call whose stream carries the question to its client asks it, and waits for the answer.
-    expect(planPlainCall("input_required", { created: false, canAsk: true })).toMatchObject({ wait: true, stopOnQuestion: false });
+    expect(planPlainCall("input_required", { created: false, canAsk: true })).toMatchObject({
+      wait: true,
+      stopOnQuestion: false,
+    });
   });
 
   it("waits for a working task, stopping at a question only when it cannot ask", ({ expect }) => {
-    expect(planPlainCall("working", { created: true, canAsk: false })).toMatchObject({ wait: true, stopOnQuestion: true });
-    expect(planPlainCall("working", { created: true, canAsk: true })).toMatchObject({ wait: true, stopOnQuestion: false });
+    expect(planPlainCall("working", { created: true, canAsk: false })).toMatchObject({
+      wait: true,
+      stopOnQuestion: true,
+    });
+    expect(planPlainCall("working", { created: true, canAsk: true })).toMatchObject({
+      wait: true,
+      stopOnQuestion: false,
+    });
   });
 
   it("does not wait for a task that has ended", ({ expect }) => {
-    for (const status of ["completed", "failed", "cancelled"] as const) expect(planPlainCall(status, { created: false, canAsk: true }).wait).toBe(false);
+    for (const status of ["completed", "failed", "cancelled"] as const)
+      expect(planPlainCall(status, { created: false, canAsk: true }).wait).toBe(false);
   });
 });

@@ -5,7 +5,8 @@ import { readSse, SseParser } from "../../ui/console/sse";
 
 describe("console SSE parser", () => {
   it("parses events split anywhere, with CRLF, CR or LF line ends, skipping comments", ({ expect }) => {
-    const text = "retry: 1500\r\n\r\n: keepalive\n\nid: t.1\nevent: progress\ndata: {\"a\":\r\ndata: 1}\r\rid: t.2\ndata:no space\n\n";
+    const text =
+      'retry: 1500\r\n\r\n: keepalive\n\nid: t.1\nevent: progress\ndata: {"a":\r\ndata: 1}\r\rid: t.2\ndata:no space\n\n';
     for (let split = 0; split < text.length; split++) {
       const parser = new SseParser();
       const events = [...parser.push(text.slice(0, split)), ...parser.push(text.slice(split))];
@@ -39,11 +40,24 @@ describe("console SSE parser", () => {
 
 describe("console formats", () => {
   it("says how long ago, coarser as it grows", ({ expect }) => {
-    expect([0, 4_000, 42_000, 5 * 60_000, 3 * 3600_000, 72 * 3600_000].map(age)).toEqual(["just now", "just now", "42 s ago", "5 min ago", "3 h ago", "3 days ago"]);
+    expect([0, 4_000, 42_000, 5 * 60_000, 3 * 3600_000, 72 * 3600_000].map(age)).toEqual([
+      "just now",
+      "just now",
+      "42 s ago",
+      "5 min ago",
+      "3 h ago",
+      "3 days ago",
+    ]);
   });
 
   it("gives durations in their two largest units", ({ expect }) => {
-    expect([850, 42_000, 185_000, 7_800_000, 3 * 86_400_000 + 4 * 3600_000].map(duration)).toEqual(["850 ms", "42 s", "3 min 5 s", "2 h 10 min", "3 d 4 h"]);
+    expect([850, 42_000, 185_000, 7_800_000, 3 * 86_400_000 + 4 * 3600_000].map(duration)).toEqual([
+      "850 ms",
+      "42 s",
+      "3 min 5 s",
+      "2 h 10 min",
+      "3 d 4 h",
+    ]);
   });
 
   it("writes progress as a fraction", ({ expect }) => {

@@ -19,16 +19,42 @@ function recording(real: EraAdapter, calls: Call[]): EraAdapter {
     calls.push({ revision: real.revision, route, ...(input.message && { message: input.message.method }) });
     return Promise.resolve(new Response(null, { status: 204 }));
   };
-  return { revision: real.revision, versions: real.versions, framing: real.framing, post: answer("post"), get: answer("get"), delete: answer("delete") };
+  return {
+    revision: real.revision,
+    versions: real.versions,
+    framing: real.framing,
+    post: answer("post"),
+    get: answer("get"),
+    delete: answer("delete"),
+  };
 }
 
 function request(method: string, headers: Record<string, string>, body?: unknown): McpRequest {
-  const init: RequestInit = { method, headers: { "Content-Type": "application/json", ...headers }, ...(body !== undefined && { body: JSON.stringify(body) }) };
+  const init: RequestInit = {
+    method,
+    headers: { "Content-Type": "application/json", ...headers },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  };
   const tools = { tools: [], find: () => undefined };
-  return { request: new Request("http://x/mcp", init), env: {} as Env, settings: readSettings({}), principal: "p", baseUrl: "http://x", waitUntil: () => {}, tools };
+  return {
+    request: new Request("http://x/mcp", init),
+    env: {} as Env,
+    settings: readSettings({}),
+    principal: "p",
+    baseUrl: "http://x",
+    waitUntil: () => {},
+    tools,
+  };
 }
 
-const claimed = (version: string) => ({ jsonrpc: "2.0", id: 1, method: "tools/list", params: { _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} } } });
+const claimed = (version: string) => ({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/list",
+  params: {
+    _meta: { "io.modelcontextprotocol/protocolVersion": version, "io.modelcontextprotocol/clientCapabilities": {} },
+  },
+});
 
 describe("the era table", () => {
   const rows = [mcp20260728, mcp20251125];
@@ -43,12 +69,16 @@ describe("the era table", () => {
         const calls: Call[] = [];
         const router = routeByEra(eraTable(rows.map((row) => recording(row, calls))));
         await router.post(request("POST", { "MCP-Protocol-Version": version }, claimed(version)));
-        expect(calls, version).toEqual([{ revision: real.revision, route: "post", ...(real.framing === "per-request" && { message: "tools/list" }) }]);
+        expect(calls, version).toEqual([
+          { revision: real.revision, route: "post", ...(real.framing === "per-request" && { message: "tools/list" }) },
+        ]);
       }
     }
   });
 
-  it("sends initialize and claim-less requests to the session row, and GET or DELETE to the row the header names", async ({ expect }) => {
+  it("sends initialize and claim-less requests to the session row, and GET or DELETE to the row the header names", async ({
+    expect,
+  }) => {
     const calls: Call[] = [];
     const router = routeByEra(eraTable(rows.map((row) => recording(row, calls))));
     await router.post(request("POST", {}, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} }));

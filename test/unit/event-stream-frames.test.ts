@@ -1,12 +1,18 @@
 import { describe, it } from "vitest";
-import { decodeEventStreamChunk, encodeEventStreamChunk, framesAfter, type EventStreamView } from "../../src/streams/event-stream-frames";
+import {
+  decodeEventStreamChunk,
+  encodeEventStreamChunk,
+  framesAfter,
+  type EventStreamView,
+} from "../../src/streams/event-stream-frames";
 import type { StreamEvent } from "../../src/streams/feed-frames";
 
 const TASK = "0123456789abcdef0123456789abcdef";
 const view: EventStreamView = { taskId: TASK };
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 /** The frames alone, as a reader writes them. */
-const eventStreamFrames = (list: StreamEvent[], v: typeof view, timing: boolean) => decodeEventStreamChunk(encodeEventStreamChunk(list, v, timing))?.bytes;
+const eventStreamFrames = (list: StreamEvent[], v: typeof view, timing: boolean) =>
+  decodeEventStreamChunk(encodeEventStreamChunk(list, v, timing))?.bytes;
 const events: StreamEvent[] = [
   { seq: 4, type: "status", at: 1000, data: { taskId: TASK, status: "working" } },
   { seq: 5, type: "progress", at: 1001, data: { progress: 1, total: 2, message: "a\nb" } },
@@ -20,7 +26,9 @@ describe("the GET /tasks/{id}/events frames", () => {
   });
 
   it("echoes the correlation id on status events only", ({ expect }) => {
-    const framed = text(eventStreamFrames(events, { taskId: TASK, statusMeta: { "mcp-task-worker/correlation-id": "c-1" } }, false));
+    const framed = text(
+      eventStreamFrames(events, { taskId: TASK, statusMeta: { "mcp-task-worker/correlation-id": "c-1" } }, false),
+    );
     expect(framed).toContain(`"status":"working","_meta":{"mcp-task-worker/correlation-id":"c-1"}}`);
     expect(framed.match(/_meta/g)).toHaveLength(1);
   });

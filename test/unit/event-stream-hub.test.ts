@@ -6,7 +6,14 @@
 // message in flight arrive.
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import { encodeEventStreamChunk } from "../../src/streams/event-stream-frames";
-import { joinEventStream, openHubCount, type EventStreamReader, type EventStreamSink, type EventStreamSource, type HubSocket } from "../../src/streams/event-stream-hub";
+import {
+  joinEventStream,
+  openHubCount,
+  type EventStreamReader,
+  type EventStreamSink,
+  type EventStreamSource,
+  type HubSocket,
+} from "../../src/streams/event-stream-hub";
 import type { StreamEvent } from "../../src/streams/feed-frames";
 
 const TASK = "0123456789abcdef0123456789abcdef";
@@ -70,7 +77,11 @@ class FakeTaskFeed implements EventStreamSource {
     });
     if (!this.exists) return reply(404);
     if (url.searchParams.get("strict") === "1" && after > this.log.length) return reply(416);
-    const replay = encodeEventStreamChunk(this.log.filter((e) => e.seq > after), view, false);
+    const replay = encodeEventStreamChunk(
+      this.log.filter((e) => e.seq > after),
+      view,
+      false,
+    );
     const upgrade = new Headers(init?.headers).get("Upgrade") === "websocket";
     if (!upgrade || this.ended) return reply(200, replay);
     const socket = new FakeSocket();
@@ -83,7 +94,10 @@ class FakeTaskFeed implements EventStreamSource {
     const events: StreamEvent[] = [];
     for (let i = 0; i < count; i++) {
       const seq = this.log.length + 1;
-      const event: StreamEvent = last && i === count - 1 ? { seq, type: "result", at: 0, data: {} } : { seq, type: "progress", at: 0, data: { progress: seq } };
+      const event: StreamEvent =
+        last && i === count - 1
+          ? { seq, type: "result", at: 0, data: {} }
+          : { seq, type: "progress", at: 0, data: { progress: seq } };
       this.log.push(event);
       events.push(event);
     }
@@ -137,7 +151,9 @@ describe("readers of one task share one socket", () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 
-  it("readers joining at different points each get exactly the events after their own, through the end", async ({ expect }) => {
+  it("readers joining at different points each get exactly the events after their own, through the end", async ({
+    expect,
+  }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
     const first = await until(join(feed, 0, key));
@@ -160,7 +176,9 @@ describe("readers of one task share one socket", () => {
     expect(openHubCount()).toBe(0);
   });
 
-  it("when the socket's owner leaves, another reader's request opens the next one and nothing is lost or repeated", async ({ expect }) => {
+  it("when the socket's owner leaves, another reader's request opens the next one and nothing is lost or repeated", async ({
+    expect,
+  }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
     const owner = await until(join(feed, 0, key));
@@ -179,7 +197,9 @@ describe("readers of one task share one socket", () => {
     expect(owner.sink.seqs()).toEqual(range(1, 3));
   });
 
-  it("a lost socket is reopened from the hub's position; losses with nothing in between end the readers", async ({ expect }) => {
+  it("a lost socket is reopened from the hub's position; losses with nothing in between end the readers", async ({
+    expect,
+  }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
     const a = await until(join(feed, 0, key));
@@ -248,7 +268,9 @@ describe("readers of one task share one socket", () => {
     expect(openHubCount()).toBe(0);
   });
 
-  it("an object that cannot be reached is a 503 to the joining reader, and leaves the others be", async ({ expect }) => {
+  it("an object that cannot be reached is a 503 to the joining reader, and leaves the others be", async ({
+    expect,
+  }) => {
     const feed = new FakeTaskFeed();
     const key = `k${++keys}`;
     feed.unreachable = true;

@@ -43,7 +43,11 @@ describe("a fanned-out item", () => {
     expect(item.lost).toBe(2);
     const third = claimItem(item, policy, T + 90_000 + 1);
     expect(third.outcome).toBe("lost");
-    expect(third.item).toMatchObject({ state: "failed", lost: 3, error: expect.stringMatching(/stopped responding 3 times/) });
+    expect(third.item).toMatchObject({
+      state: "failed",
+      lost: 3,
+      error: expect.stringMatching(/stopped responding 3 times/),
+    });
   });
 
   it("counts a dead consumer found by the alarm as a lost run too, and sends the item again", ({ expect }) => {
@@ -81,12 +85,18 @@ describe("a fanned-out item", () => {
 
   it("fails at once on a permanent error", ({ expect }) => {
     const failed = failItem(running(), "bad input", true, policy, T);
-    expect(failed).toMatchObject({ outcome: { kind: "final" }, item: { state: "failed", failures: 1, error: "bad input" } });
+    expect(failed).toMatchObject({
+      outcome: { kind: "final" },
+      item: { state: "failed", failures: 1, error: "bad input" },
+    });
   });
 
   it("fails when the queue gives up on it, keeping the last error, unless it is already done", ({ expect }) => {
     const retried = failItem(running(), "timeout", false, policy, T).item;
-    expect(giveUpItem(retried, "the queue gave up")).toMatchObject({ state: "failed", error: "the queue gave up; last error: timeout" });
+    expect(giveUpItem(retried, "the queue gave up")).toMatchObject({
+      state: "failed",
+      error: "the queue gave up; last error: timeout",
+    });
     const done = completeItem(running());
     expect(giveUpItem(done, "the queue gave up")).toBe(done);
   });

@@ -1,6 +1,12 @@
 import { describe, it } from "vitest";
 import { z } from "zod";
-import { awaitFanOut, fanOutProgress, isAwaitingFanOut, rearmFanOutWait, wakeFromFanOut } from "../../src/core/fan-out/record-wait";
+import {
+  awaitFanOut,
+  fanOutProgress,
+  isAwaitingFanOut,
+  rearmFanOutWait,
+  wakeFromFanOut,
+} from "../../src/core/fan-out/record-wait";
 import { sendBatches } from "../../src/core/fan-out/step-message";
 import type { FanOutRequest, FanOutStatus } from "../../src/core/fan-out/ledger";
 import { beginRun, cancelTask, endRun, isDueToRun, newTask, nextAlarmAt } from "../../src/core/model/machine";
@@ -18,13 +24,31 @@ const T = 1_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };
 
 function runningTask() {
-  const created = newTask({ taskId: "a".repeat(32), principal: "p", tool: "batch_process", args: {}, defaultTtlMs: 3_600_000, maxTtlMs: 3_600_000, pollIntervalMs: 1000, dispatchGraceMs: 0 }, T).record;
+  const created = newTask(
+    {
+      taskId: "a".repeat(32),
+      principal: "p",
+      tool: "batch_process",
+      args: {},
+      defaultTtlMs: 3_600_000,
+      maxTtlMs: 3_600_000,
+      pollIntervalMs: 1000,
+      dispatchGraceMs: 0,
+    },
+    T,
+  ).record;
   return beginRun(created, "lease-1", 30_000, T).record;
 }
 
 describe("a job waiting on its fan-out (record transitions)", () => {
   it("ends the run asleep, flagged as awaiting, due at once so the alarm sends the items", ({ expect }) => {
-    const { record, events } = endRun(runningTask(), "lease-1", { kind: "awaiting_fan_out", message: "0 of 3 items done." }, policy, T + 10);
+    const { record, events } = endRun(
+      runningTask(),
+      "lease-1",
+      { kind: "awaiting_fan_out", message: "0 of 3 items done." },
+      policy,
+      T + 10,
+    );
     expect(record.run).toMatchObject({ phase: "sleeping", awaiting: "fan-out", wakeAt: T + 10 });
     expect(record.run.leaseId).toBeUndefined();
     expect(record.statusMessage).toBe("0 of 3 items done.");
@@ -70,7 +94,9 @@ describe("a job waiting on its fan-out (record transitions)", () => {
     const claimed = fanOutProgress(one.record, { progress: 1, total: 3 }, "1 of 3 items done, 2 running.", T + 2);
     expect(claimed.events).toEqual([]);
     expect(claimed.record.statusMessage).toBe("1 of 3 items done, 2 running.");
-    expect(fanOutProgress(claimed.record, undefined, "1 of 3 items done, 2 running.", T + 3).record).toBe(claimed.record);
+    expect(fanOutProgress(claimed.record, undefined, "1 of 3 items done, 2 running.", T + 3).record).toBe(
+      claimed.record,
+    );
   });
 });
 
@@ -88,7 +114,14 @@ class FakeFanOuts implements FanOutPort {
     this.started.push(request);
   }
   finish(key: string, values: (number | string)[]) {
-    this.results.set(key, values.map((v, index) => (typeof v === "number" ? { index, state: "done", value: JSON.stringify(v), attempts: 1 } : { index, state: "failed", error: v, attempts: 3 })));
+    this.results.set(
+      key,
+      values.map((v, index) =>
+        typeof v === "number"
+          ? { index, state: "done", value: JSON.stringify(v), attempts: 1 }
+          : { index, state: "failed", error: v, attempts: 3 },
+      ),
+    );
   }
 }
 
@@ -116,16 +149,22 @@ describe("job.fanOut", () => {
     const state: YieldState = {};
     const job = createJobContext(host(fake), state, steps);
     await expect(job.fanOut(square, [{ n: 1 }, { n: 2 }])).rejects.toMatchObject({ name: "FanOutWait" });
-    expect(fake.started).toEqual([{ key: "fanout:start#1", step: "square", inputs: ['{"n":1}', '{"n":2}'], settle: false, progress: true }]);
+    expect(fake.started).toEqual([
+      { key: "fanout:start#1", step: "square", inputs: ['{"n":1}', '{"n":2}'], settle: false, progress: true },
+    ]);
     expect(state.fanOut).toEqual({ message: "0 of 2 items done." });
   });
 
   it("returns the stored results in input order on the replay, starting nothing new", async ({ expect }) => {
     const fake = new FakeFanOuts();
-    await createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 3 }, { n: 1 }, { n: 2 }]).catch(() => undefined);
+    await createJobContext(host(fake), {}, steps)
+      .fanOut(square, [{ n: 3 }, { n: 1 }, { n: 2 }])
+      .catch(() => undefined);
     fake.finish("fanout:start#1", [9, 1, 4]);
     const state: YieldState = {};
-    expect(await createJobContext(host(fake), state, steps).fanOut(square, [{ n: 3 }, { n: 1 }, { n: 2 }])).toEqual([9, 1, 4]);
+    expect(await createJobContext(host(fake), state, steps).fanOut(square, [{ n: 3 }, { n: 1 }, { n: 2 }])).toEqual([
+      9, 1, 4,
+    ]);
     expect(fake.started).toHaveLength(1);
     expect(state.fanOut).toBeUndefined();
   });
@@ -141,24 +180,45 @@ describe("job.fanOut", () => {
   it("fails the job naming the item, its input and its error, unless asked to settle", async ({ expect }) => {
     const fake = new FakeFanOuts();
     const inputs = [{ n: 1 }, { n: 2 }, { n: 3 }];
-    await createJobContext(host(fake), {}, steps).fanOut(square, inputs).catch(() => undefined);
+    await createJobContext(host(fake), {}, steps)
+      .fanOut(square, inputs)
+      .catch(() => undefined);
     fake.finish("fanout:start#1", [1, "HTTP 503 (gave up after 3 attempts)", 9]);
     const failure = createJobContext(host(fake), {}, steps).fanOut(square, inputs);
-    await expect(failure).rejects.toMatchObject({ name: "PermanentError", index: 1, message: 'square[1] (input {"n":2}) failed: HTTP 503 (gave up after 3 attempts)' });
+    await expect(failure).rejects.toMatchObject({
+      name: "PermanentError",
+      index: 1,
+      message: 'square[1] (input {"n":2}) failed: HTTP 503 (gave up after 3 attempts)',
+    });
     const settled = await createJobContext(host(fake), {}, steps).fanOut(square, inputs, { settle: true });
-    expect(settled).toEqual([{ ok: true, value: 1 }, { ok: false, error: "HTTP 503 (gave up after 3 attempts)" }, { ok: true, value: 9 }]);
+    expect(settled).toEqual([
+      { ok: true, value: 1 },
+      { ok: false, error: "HTTP 503 (gave up after 3 attempts)" },
+      { ok: true, value: 9 },
+    ]);
   });
 
-  it("refuses a step the tool does not list, input its schema rejects, and a changed number of inputs", async ({ expect }) => {
+  it("refuses a step the tool does not list, input its schema rejects, and a changed number of inputs", async ({
+    expect,
+  }) => {
     const fake = new FakeFanOuts();
-    await expect(createJobContext(host(fake), {}, steps).fanOut(other, [{ n: 1 }])).rejects.toMatchObject({ name: "PermanentError", message: expect.stringContaining("not listed") });
-    await expect(createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }, { n: "two" as unknown as number }])).rejects.toMatchObject({
+    await expect(createJobContext(host(fake), {}, steps).fanOut(other, [{ n: 1 }])).rejects.toMatchObject({
+      name: "PermanentError",
+      message: expect.stringContaining("not listed"),
+    });
+    await expect(
+      createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }, { n: "two" as unknown as number }]),
+    ).rejects.toMatchObject({
       name: "PermanentError",
       message: expect.stringContaining("input 1 does not match"),
     });
     expect(fake.started).toEqual([]);
-    await createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }]).catch(() => undefined);
-    await expect(createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }, { n: 2 }])).rejects.toMatchObject({ message: expect.stringContaining("deterministic") });
+    await createJobContext(host(fake), {}, steps)
+      .fanOut(square, [{ n: 1 }])
+      .catch(() => undefined);
+    await expect(createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }, { n: 2 }])).rejects.toMatchObject({
+      message: expect.stringContaining("deterministic"),
+    });
   });
 
   it("refuses an input over 128 KiB: the consumer's claim carries up to 100 of them", async ({ expect }) => {
@@ -174,7 +234,9 @@ describe("job.fanOut", () => {
 
   it("turns automatic progress off when asked, and passes settle on", async ({ expect }) => {
     const fake = new FakeFanOuts();
-    await createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }], { settle: true, progress: false }).catch(() => undefined);
+    await createJobContext(host(fake), {}, steps)
+      .fanOut(square, [{ n: 1 }], { settle: true, progress: false })
+      .catch(() => undefined);
     expect(fake.started[0]).toMatchObject({ settle: true, progress: false });
   });
 
@@ -194,8 +256,13 @@ describe("job.fanOut", () => {
         return n;
       },
     });
-    const settled = await createJobContext(host(), {}, { failing }).fanOut(failing, [{ n: 1 }, { n: 2 }], { settle: true });
-    expect(settled).toEqual([{ ok: true, value: 1 }, { ok: false, error: "two is not allowed" }]);
+    const settled = await createJobContext(host(), {}, { failing }).fanOut(failing, [{ n: 1 }, { n: 2 }], {
+      settle: true,
+    });
+    expect(settled).toEqual([
+      { ok: true, value: 1 },
+      { ok: false, error: "two is not allowed" },
+    ]);
   });
 
   it("makes the run's outcome a wait for the fan-out, even if the tool swallowed the throw", async ({ expect }) => {
@@ -204,7 +271,13 @@ describe("job.fanOut", () => {
     expect(outcome).toEqual({ kind: "awaiting_fan_out", message: "0 of 3 items done." });
     fake.finish("fanout:start#1", [1, 4, 9]);
     const replay = await runTool(batchProcess, { items: 3, secondsPerItem: 0, parallel: true }, host(fake));
-    expect(replay).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 } } });
+    expect(replay).toEqual({
+      kind: "completed",
+      result: {
+        content: [{ type: "text", text: "Processed 3 items." }],
+        structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 },
+      },
+    });
   });
 });
 

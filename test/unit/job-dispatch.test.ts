@@ -16,7 +16,12 @@ function queue(failFirst = false) {
   return { batches, q };
 }
 
-const message = (i: number): JobMessage => ({ v: 1, principal: "p", taskId: i.toString(16).padStart(32, "0"), started: true });
+const message = (i: number): JobMessage => ({
+  v: 1,
+  principal: "p",
+  taskId: i.toString(16).padStart(32, "0"),
+  started: true,
+});
 /** A message that hands its job over (DISPATCH_GRACE_MS > 0): its object has not started it. */
 const handOver = (i: number): JobMessage => ({ v: 1, principal: "p", taskId: i.toString(16).padStart(32, "0") });
 /** Moves the fake clock past every timer due, then takes `sent`'s result. */
@@ -51,18 +56,24 @@ describe("JobDispatch", () => {
     expect(batches.flat().map((m) => m.taskId)).toEqual(Array.from({ length: 250 }, (_, i) => message(i).taskId));
   });
 
-  it("logs a failed batch with its task ids and resolves (the tasks' alarms start them), then sends the next batch", async ({ expect }) => {
+  it("logs a failed batch with its task ids and resolves (the tasks' alarms start them), then sends the next batch", async ({
+    expect,
+  }) => {
     const errors = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const { batches, q } = queue(true);
     const dispatch = new JobDispatch();
-    await expect(settled(Promise.all(Array.from({ length: 101 }, (_, i) => dispatch.send(q, message(i)))))).resolves.toBeDefined();
+    await expect(
+      settled(Promise.all(Array.from({ length: 101 }, (_, i) => dispatch.send(q, message(i))))),
+    ).resolves.toBeDefined();
     expect(errors).toHaveBeenCalledOnce();
     expect(String(errors.mock.calls[0]?.[0])).toContain("alarms start them");
     expect(String(errors.mock.calls[0]?.[1])).toContain(message(99).taskId);
     expect(batches.map((b) => b.length)).toEqual([1]);
   });
 
-  it("lets started jobs' messages wait STARTED_WINDOW_MS for others: a burst's creations share a send", async ({ expect }) => {
+  it("lets started jobs' messages wait STARTED_WINDOW_MS for others: a burst's creations share a send", async ({
+    expect,
+  }) => {
     const { batches, q } = queue();
     const dispatch = new JobDispatch();
     const started = Date.now();

@@ -17,14 +17,17 @@ async function violations(baseDir?: string): Promise<string[]> {
   if (typeof output === "string") throw new Error(`dependency-cruiser answered text, not a result: ${output}`);
   const comments = new Map((output.summary.ruleSetUsed?.forbidden ?? []).map((rule) => [rule.name, rule.comment]));
   return output.summary.violations.map((violation) => {
-    const path = violation.cycle ? [violation.from, ...violation.cycle.map((step) => step.name)] : [violation.from, violation.to];
+    const path = violation.cycle
+      ? [violation.from, ...violation.cycle.map((step) => step.name)]
+      : [violation.from, violation.to];
     return `${violation.rule.name}: ${path.join(" → ")} (${comments.get(violation.rule.name) ?? ""})`;
   });
 }
 
 /** The Env members `wrangler types` made Queues (worker-configuration.d.ts): JOBS, STEPS, … */
-const QUEUE_BINDINGS = [...readFileSync("worker-configuration.d.ts", "utf8").matchAll(/^\s*([A-Z][A-Z0-9_]*): Queue\b/gm)]
-  .map((m) => m[1] ?? "");
+const QUEUE_BINDINGS = [
+  ...readFileSync("worker-configuration.d.ts", "utf8").matchAll(/^\s*([A-Z][A-Z0-9_]*): Queue\b/gm),
+].map((m) => m[1] ?? "");
 /** A Queue binding named (`env.JOBS`, `Pick<Env, "STEPS">`) or a Queue type written out. */
 const QUEUE_USE = new RegExp(
   `[."'](${QUEUE_BINDINGS.join("|")})\\b|\\b(Queue|MessageSendRequest|MessageBatch)\\b(?!\\w)`,
@@ -82,7 +85,9 @@ describe("each kind of rule fails on code that breaks it", () => {
   });
 
   it("src/leases importing anything else, even a layer below it", async () => {
-    expect(await violationsIn("leases")).toEqual(["leases-imports-nothing-else: src/leases/lease-client.ts → src/shims/clock.ts"]);
+    expect(await violationsIn("leases")).toEqual([
+      "leases-imports-nothing-else: src/leases/lease-client.ts → src/shims/clock.ts",
+    ]);
   });
 
   it("the core using a Queue binding, or importing src/queues where they are", async () => {

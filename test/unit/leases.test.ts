@@ -97,7 +97,9 @@ const uses: Use[] = [
 const granted = (trips: Trip[]) => trips.reduce((sum, trip) => sum + trip.granted - trip.giveBack, 0);
 
 describe.each(uses)("the lease, for $name", (use) => {
-  it("spends each lease's units in the isolate: every spend granted, with fewer round trips than spends", async ({ expect }) => {
+  it("spends each lease's units in the isolate: every spend granted, with fewer round trips than spends", async ({
+    expect,
+  }) => {
     const owners = new Owners(1000);
     const spend = use.client(owners, { maxPrincipals: 10, now: clock().now });
     const spent = [];
@@ -117,7 +119,9 @@ describe.each(uses)("the lease, for $name", (use) => {
     expect(allowed).toBeLessThanOrEqual(granted(owners.trips()));
   });
 
-  it("keeps one round trip in flight per key: concurrent spends that find the lease empty wait for it", async ({ expect }) => {
+  it("keeps one round trip in flight per key: concurrent spends that find the lease empty wait for it", async ({
+    expect,
+  }) => {
     const owners = new Owners(1000);
     const spend = use.client(owners, { maxPrincipals: 10, now: clock().now });
     const spent = await Promise.all(Array.from({ length: 10 }, () => spend("p")));
@@ -172,7 +176,9 @@ describe.each(uses)("the lease, for $name", (use) => {
 });
 
 describe("Leases (the shared client)", () => {
-  it("hands every spend waiting on a round trip the owner's own answer, which each reads itself", async ({ expect }) => {
+  it("hands every spend waiting on a round trip the owner's own answer, which each reads itself", async ({
+    expect,
+  }) => {
     // Under workerd a waiter must await the owner's RPC promise, not one resolved by another
     // request's code (lease-client.ts); here: one ask, and the answer read once per spend.
     const leases = new Leases<string, string, string>({ maxKeys: 10, now: () => 0 });

@@ -24,7 +24,17 @@ const policy = { maxAttempts: 3, baseSeconds: 2 };
 
 function created(overrides: Partial<Parameters<typeof newTask>[0]> = {}): TaskRecord {
   return newTask(
-    { taskId: "a".repeat(32), principal: "alice", tool: "countdown", args: { seconds: 3 }, defaultTtlMs: 60_000, maxTtlMs: 120_000, pollIntervalMs: 1000, dispatchGraceMs: 15_000, ...overrides },
+    {
+      taskId: "a".repeat(32),
+      principal: "alice",
+      tool: "countdown",
+      args: { seconds: 3 },
+      defaultTtlMs: 60_000,
+      maxTtlMs: 120_000,
+      pollIntervalMs: 1000,
+      dispatchGraceMs: 15_000,
+      ...overrides,
+    },
     T0,
   ).record;
 }
@@ -35,11 +45,27 @@ function running(): TaskRecord {
 
 describe("newTask", () => {
   it("starts working, queued, with a status event", ({ expect }) => {
-    const { record, events } = newTask({ taskId: "a".repeat(32), principal: "p", tool: "t", args: {}, defaultTtlMs: 1000, maxTtlMs: 2000, pollIntervalMs: 500, dispatchGraceMs: 10 }, T0);
+    const { record, events } = newTask(
+      {
+        taskId: "a".repeat(32),
+        principal: "p",
+        tool: "t",
+        args: {},
+        defaultTtlMs: 1000,
+        maxTtlMs: 2000,
+        pollIntervalMs: 500,
+        dispatchGraceMs: 10,
+      },
+      T0,
+    );
     expect(record.status).toBe("working");
     expect(record.run.phase).toBe("queued");
     expect(events.map((e) => e.type)).toEqual(["status"]);
-    expect(toTaskView(record, T0)).toMatchObject({ ttl: 1000, pollInterval: 500, createdAt: new Date(T0).toISOString() });
+    expect(toTaskView(record, T0)).toMatchObject({
+      ttl: 1000,
+      pollInterval: 500,
+      createdAt: new Date(T0).toISOString(),
+    });
   });
 
   it("honours the requested ttl up to the maximum", ({ expect }) => {
@@ -187,7 +213,13 @@ describe("outcomes", () => {
 
 describe("endRun", () => {
   it("a long wait says until when and why in the status; a short one changes nothing the client sees", ({ expect }) => {
-    const long = endRun(running(), "lease-1", { kind: "yielded", wakeAt: T0 + 60_000, reason: "polling" }, policy, T0 + 20);
+    const long = endRun(
+      running(),
+      "lease-1",
+      { kind: "yielded", wakeAt: T0 + 60_000, reason: "polling" },
+      policy,
+      T0 + 20,
+    );
     expect(long.record.run).toMatchObject({ phase: "sleeping", wakeAt: T0 + 60_000 });
     expect(long.record.statusMessage).toBe(`Waiting until ${new Date(T0 + 60_000).toISOString()}: polling.`);
     expect(long.events.map((e) => e.type)).toEqual(["status"]);
@@ -197,8 +229,12 @@ describe("endRun", () => {
   });
 
   it("completes, fails or leaves an aborted run's task as it is", ({ expect }) => {
-    expect(endRun(running(), "lease-1", { kind: "completed", result: { content: [] } }, policy, T0 + 20).record.status).toBe("completed");
-    expect(endRun(running(), "lease-1", { kind: "failed", message: "boom", permanent: true }, policy, T0 + 20).record.status).toBe("failed");
+    expect(
+      endRun(running(), "lease-1", { kind: "completed", result: { content: [] } }, policy, T0 + 20).record.status,
+    ).toBe("completed");
+    expect(
+      endRun(running(), "lease-1", { kind: "failed", message: "boom", permanent: true }, policy, T0 + 20).record.status,
+    ).toBe("failed");
     const record = running();
     expect(endRun(record, "lease-1", { kind: "aborted" }, policy, T0 + 20).record).toBe(record);
   });
@@ -212,7 +248,10 @@ describe("progress", () => {
     record = first.record;
     expect(recordProgress(record, { progress: 1, total: 3 }, T0 + 100).events).toHaveLength(0);
     expect(recordProgress(record, { progress: 0.5 }, T0 + 100).events).toHaveLength(0);
-    expect(recordProgress(record, { progress: 2, total: 3 }, T0 + 100).record.progress).toEqual({ progress: 2, total: 3 });
+    expect(recordProgress(record, { progress: 2, total: 3 }, T0 + 100).record.progress).toEqual({
+      progress: 2,
+      total: 3,
+    });
     expect(recordProgress(record, { progress: Number.NaN }, T0 + 100).events).toHaveLength(0);
   });
 });

@@ -5,21 +5,36 @@ import { addressKey } from "../../src/http/address-rate-limit";
 import { DOCUMENT_REFUSALS, fetchDocumentStrictly, isJsonMediaType } from "../../src/http/oauth-document-fetch";
 
 type Fetch = (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
-const serve = (response: Response | Error): Fetch => async (input, init) => {
-  const request = new Request(input, init);
-  if (request.redirect !== "manual") throw new Error(`fetched with redirect: ${request.redirect}`);
-  if (response instanceof Error) throw response;
-  return response;
-};
+const serve =
+  (response: Response | Error): Fetch =>
+  async (input, init) => {
+    const request = new Request(input, init);
+    if (request.redirect !== "manual") throw new Error(`fetched with redirect: ${request.redirect}`);
+    if (response instanceof Error) throw response;
+    return response;
+  };
 const agent = { "User-Agent": "workers-oauth-provider/1.2.3" };
 const documentRequest = new Request("https://client.example/c.json", { headers: agent });
 
 describe("isJsonMediaType", () => {
   it("takes application/json and +json types, with parameters, and nothing else", ({ expect }) => {
-    const json = ["application/json", "Application/JSON; charset=utf-8", "application/oauth-client+json", "text/x+json"];
+    const json = [
+      "application/json",
+      "Application/JSON; charset=utf-8",
+      "application/oauth-client+json",
+      "text/x+json",
+    ];
     for (const type of json) expect(isJsonMediaType(type), type).toBe(true);
-    const others = [null, "", "text/html", "text/plain; x=application/json", "application/jsonp", "application/json-seq"];
-    for (const type of [...others, "+json", "application/+json"]) expect(isJsonMediaType(type), String(type)).toBe(false);
+    const others = [
+      null,
+      "",
+      "text/html",
+      "text/plain; x=application/json",
+      "application/jsonp",
+      "application/json-seq",
+    ];
+    for (const type of [...others, "+json", "application/+json"])
+      expect(isJsonMediaType(type), String(type)).toBe(false);
   });
 });
 

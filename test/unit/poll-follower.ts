@@ -29,20 +29,33 @@ export interface Followed {
   told: number[];
 }
 
-const start = (startAfterMs: number): Step => ({ at: startAfterMs, apply: (r, now) => beginRun(r, LEASE, 30_000, now).record });
-const finish = (at: number): Step => ({ at, apply: (r, now) => finishRun(r, LEASE, { content: [{ type: "text", text: "done" }] }, now).record });
+const start = (startAfterMs: number): Step => ({
+  at: startAfterMs,
+  apply: (r, now) => beginRun(r, LEASE, 30_000, now).record,
+});
+const finish = (at: number): Step => ({
+  at,
+  apply: (r, now) => finishRun(r, LEASE, { content: [{ type: "text", text: "done" }] }, now).record,
+});
 
 /** `count` progress reports, one every `everyMs` after a start at `startMs` (ms after creation). */
 function ticks(startMs: number, count: number, everyMs: number, total: number | undefined): Step[] {
   return Array.from({ length: count }, (_, i) => ({
     at: startMs + (i + 1) * everyMs,
-    apply: (r: TaskRecord, now: number) => recordProgress(r, { progress: i + 1, ...(total !== undefined && { total }) }, now).record,
+    apply: (r: TaskRecord, now: number) =>
+      recordProgress(r, { progress: i + 1, ...(total !== undefined && { total }) }, now).record,
   }));
 }
 
 /** A `countdown` of `seconds`: starts `startMs` after creation, a progress report each second, ends just after the last. */
 export function countdown(seconds: number, startMs = 50, withTotal = true): Shape {
-  return { steps: [start(startMs), ...ticks(startMs, seconds, 1000, withTotal ? seconds : undefined), finish(startMs + seconds * 1000 + 5)] };
+  return {
+    steps: [
+      start(startMs),
+      ...ticks(startMs, seconds, 1000, withTotal ? seconds : undefined),
+      finish(startMs + seconds * 1000 + 5),
+    ],
+  };
 }
 
 /** A job that reports nothing until it ends after `ms`. */
@@ -50,7 +63,11 @@ export const silent = (ms: number, startMs = 50): Shape => ({ steps: [start(star
 
 /** `deploy`-like: asks at once, is answered after `answerMs`, then runs three 1-s steps with progress. */
 export function question(answerMs: number, ttlMs = 3 * 86_400_000): Shape {
-  const ask: Step = { at: 60, apply: (r, now) => waitForInput(r, LEASE, [{ key: "confirm", message: "Deploy?", requestedSchema: SCHEMA }], now).record };
+  const ask: Step = {
+    at: 60,
+    apply: (r, now) =>
+      waitForInput(r, LEASE, [{ key: "confirm", message: "Deploy?", requestedSchema: SCHEMA }], now).record,
+  };
   const answer: Step = {
     at: 60 + answerMs,
     apply: (r, now) => {
@@ -77,7 +94,20 @@ export interface Client {
  */
 export function follow(shape: Shape, client: Client = {}): Followed {
   const wait = (told: number): number => client.fixedMs ?? Math.min(told, client.maxMs ?? Number.POSITIVE_INFINITY);
-  let record = newTask({ taskId: "a".repeat(32), principal: "p", tool: "t", args: {}, requestedTtlMs: shape.ttlMs ?? null, defaultTtlMs: 86_400_000, maxTtlMs: 7 * 86_400_000, pollIntervalMs: 1000, dispatchGraceMs: 0 }, T0).record;
+  let record = newTask(
+    {
+      taskId: "a".repeat(32),
+      principal: "p",
+      tool: "t",
+      args: {},
+      requestedTtlMs: shape.ttlMs ?? null,
+      defaultTtlMs: 86_400_000,
+      maxTtlMs: 7 * 86_400_000,
+      pollIntervalMs: 1000,
+      dispatchGraceMs: 0,
+    },
+    T0,
+  ).record;
   const steps = [...shape.steps];
   const told = [toTaskView(record, T0).pollInterval];
   let now = T0 + wait(told[0] ?? 0);

@@ -10,7 +10,20 @@ const SCHEMA = { type: "object", properties: { confirm: { type: "boolean" } }, r
 const policy = { maxAttempts: 3, baseSeconds: 2 };
 
 function running(ttlMs = 3 * 86_400_000): TaskRecord {
-  const created = newTask({ taskId: "a".repeat(32), principal: "p", tool: "t", args: {}, requestedTtlMs: ttlMs, defaultTtlMs: 86_400_000, maxTtlMs: 7 * 86_400_000, pollIntervalMs: 1000, dispatchGraceMs: 0 }, T0).record;
+  const created = newTask(
+    {
+      taskId: "a".repeat(32),
+      principal: "p",
+      tool: "t",
+      args: {},
+      requestedTtlMs: ttlMs,
+      defaultTtlMs: 86_400_000,
+      maxTtlMs: 7 * 86_400_000,
+      pollIntervalMs: 1000,
+      dispatchGraceMs: 0,
+    },
+    T0,
+  ).record;
   return beginRun(created, "lease-1", 30_000, T0 + 50).record;
 }
 
@@ -70,7 +83,12 @@ describe("pollIntervalMs", () => {
   });
 
   it("grows with a question's wait, up to the idle cap", ({ expect }) => {
-    const waiting = waitForInput(running(), "lease-1", [{ key: "confirm", message: "Deploy?", requestedSchema: SCHEMA }], T0 + 100).record;
+    const waiting = waitForInput(
+      running(),
+      "lease-1",
+      [{ key: "confirm", message: "Deploy?", requestedSchema: SCHEMA }],
+      T0 + 100,
+    ).record;
     expect(waiting.status).toBe("input_required");
     expect(pollIntervalMs(waiting, T0 + 100)).toBe(POLL_POLICY.minMs);
     expect(pollIntervalMs(waiting, T0 + 20_100)).toBe(10_000);
@@ -79,7 +97,12 @@ describe("pollIntervalMs", () => {
 
   it("restarts its pace and age when the answer comes: the wait is not work", ({ expect }) => {
     let record = recordProgress(running(), { progress: 0, total: 3 }, T0 + 60).record;
-    record = waitForInput(record, "lease-1", [{ key: "confirm", message: "Deploy?", requestedSchema: SCHEMA }], T0 + 100).record;
+    record = waitForInput(
+      record,
+      "lease-1",
+      [{ key: "confirm", message: "Deploy?", requestedSchema: SCHEMA }],
+      T0 + 100,
+    ).record;
     const day = 86_400_000;
     const answered = answerInputs(record, { confirm: { action: "accept", content: { confirm: true } } }, T0 + day);
     if (!answered.ok) throw new Error(answered.reason);

@@ -2,7 +2,13 @@
 // principal, one tool and its arguments, for an hour; anything else opens to nothing.
 import { describe, it } from "vitest";
 import type { JsonObject } from "../../src/json";
-import { openRequestState, openRequestStateCall, REQUEST_STATE_TTL_MS, sealRequestState, type StateGateway } from "../../src/mcp-2026-07-28/request-state";
+import {
+  openRequestState,
+  openRequestStateCall,
+  REQUEST_STATE_TTL_MS,
+  sealRequestState,
+  type StateGateway,
+} from "../../src/mcp-2026-07-28/request-state";
 
 const TASK = "a".repeat(32);
 
@@ -26,24 +32,45 @@ describe("requestState", () => {
   it("opens to its task for the same principal, tool and arguments (in any key order)", async ({ expect }) => {
     const store = new Map<string, JsonObject>();
     const alice = gatewayFor("alice", store);
-    const state = await sealRequestState(alice, { taskId: TASK, tool: "deploy", args: { service: "api", version: "v2" } });
+    const state = await sealRequestState(alice, {
+      taskId: TASK,
+      tool: "deploy",
+      args: { service: "api", version: "v2" },
+    });
     expect(state).toMatch(/^v1\./);
-    expect(await openRequestState(alice, state ?? "", { tool: "deploy", args: { version: "v2", service: "api" } })).toBe(TASK);
+    expect(
+      await openRequestState(alice, state ?? "", { tool: "deploy", args: { version: "v2", service: "api" } }),
+    ).toBe(TASK);
   });
 
   it("digests nested arguments the same in any key order at every level", async ({ expect }) => {
     const store = new Map<string, JsonObject>();
     const alice = gatewayFor("alice", store);
-    const state = await sealRequestState(alice, { taskId: TASK, tool: "deploy", args: { b: { y: [1, { q: 1, p: 2 }], x: 1 }, a: "1", 2: "two" } });
-    expect(await openRequestState(alice, state ?? "", { tool: "deploy", args: { 2: "two", a: "1", b: { x: 1, y: [1, { p: 2, q: 1 }] } } })).toBe(TASK);
-    expect(await openRequestState(alice, state ?? "", { tool: "deploy", args: { 2: "two", a: "1", b: { x: 1, y: [{ p: 2, q: 1 }, 1] } } })).toBeUndefined();
+    const state = await sealRequestState(alice, {
+      taskId: TASK,
+      tool: "deploy",
+      args: { b: { y: [1, { q: 1, p: 2 }], x: 1 }, a: "1", 2: "two" },
+    });
+    expect(
+      await openRequestState(alice, state ?? "", {
+        tool: "deploy",
+        args: { 2: "two", a: "1", b: { x: 1, y: [1, { p: 2, q: 1 }] } },
+      }),
+    ).toBe(TASK);
+    expect(
+      await openRequestState(alice, state ?? "", {
+        tool: "deploy",
+        args: { 2: "two", a: "1", b: { x: 1, y: [{ p: 2, q: 1 }, 1] } },
+      }),
+    ).toBeUndefined();
   });
 
   it("opens to nothing for another principal, tool or arguments, once expired, or altered", async ({ expect }) => {
     const store = new Map<string, JsonObject>();
     const alice = gatewayFor("alice", store);
     const now = 1_800_000_000_000;
-    const state = (await sealRequestState(alice, { taskId: TASK, tool: "deploy", args: { service: "api" } }, now)) ?? "";
+    const state =
+      (await sealRequestState(alice, { taskId: TASK, tool: "deploy", args: { service: "api" } }, now)) ?? "";
     const call = { tool: "deploy", args: { service: "api" } };
     expect(await openRequestState(gatewayFor("bob", store), state, call, now)).toBeUndefined();
     expect(await openRequestState(alice, state, { ...call, tool: "countdown" }, now)).toBeUndefined();
@@ -52,7 +79,8 @@ describe("requestState", () => {
     const [v, body, mac] = state.split(".");
     const tampered = `${v}.${body}.${mac?.startsWith("A") ? "B" : "A"}${mac?.slice(1)}`;
     expect(await openRequestState(alice, tampered, call, now)).toBeUndefined();
-    for (const junk of ["", "v1", "v1..", "v2.x.y", "v1.!!.x", `v1.${btoa("{}")}.x`, `${state}.extra`]) expect(await openRequestState(alice, junk, call, now)).toBeUndefined();
+    for (const junk of ["", "v1", "v1..", "v2.x.y", "v1.!!.x", `v1.${btoa("{}")}.x`, `${state}.extra`])
+      expect(await openRequestState(alice, junk, call, now)).toBeUndefined();
     expect(await openRequestState(alice, state, call, now)).toBe(TASK);
   });
 
@@ -66,7 +94,9 @@ describe("requestState", () => {
     expect(await openRequestState(alice, second, { tool: "deploy", args: {} })).toBe(TASK);
   });
 
-  it("carries whether the asked call created its task, so only its retry may cancel it on leaving", async ({ expect }) => {
+  it("carries whether the asked call created its task, so only its retry may cancel it on leaving", async ({
+    expect,
+  }) => {
     const store = new Map<string, JsonObject>();
     const alice = gatewayFor("alice", store);
     const call = { tool: "deploy", args: {} };

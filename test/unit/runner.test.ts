@@ -59,7 +59,10 @@ describe("the job context and its host", () => {
     const task = new FakeTask();
     const order: string[] = [];
     const host = task.host();
-    const job = createJobContext({ ...host, progress: (p) => order.push(`progress ${p}`), flush: () => order.push("flush") }, {});
+    const job = createJobContext(
+      { ...host, progress: (p) => order.push(`progress ${p}`), flush: () => order.push("flush") },
+      {},
+    );
     const { tookMs } = await onFakeClock(async () => {
       await job.progress(1, 2);
       await job.sleep(0.01);
@@ -76,22 +79,37 @@ describe("runJob outcomes", () => {
   it("completes batch_process with one step per item", async ({ expect }) => {
     const task = new FakeTask();
     const outcome = await runJob("batch_process", { items: 3, secondsPerItem: 0 }, task.host());
-    expect(outcome).toEqual({ kind: "completed", result: { content: [{ type: "text", text: "Processed 3 items." }], structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 } } });
+    expect(outcome).toEqual({
+      kind: "completed",
+      result: {
+        content: [{ type: "text", text: "Processed 3 items." }],
+        structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 },
+      },
+    });
     expect(task.stepEvents).toEqual(["item-1", "item-2", "item-3"]);
     expect(task.progress).toEqual([1, 2, 3]);
   });
 
   it("fails permanently for an unknown tool and for input its schema rejects", async ({ expect }) => {
     expect(await runJob("no_such_tool", {}, new FakeTask().host())).toMatchObject({ kind: "failed", permanent: true });
-    expect(await runJob("countdown", { seconds: -1 }, new FakeTask().host())).toMatchObject({ kind: "failed", permanent: true });
+    expect(await runJob("countdown", { seconds: -1 }, new FakeTask().host())).toMatchObject({
+      kind: "failed",
+      permanent: true,
+    });
   });
 
   it("reports a thrown error as retryable, and a PermanentError as permanent", async ({ expect }) => {
     const flaky = await runJob("external_job", { durationSeconds: 1, simulate: "outage" }, new FakeTask().host());
     expect(flaky).toMatchObject({ kind: "failed", permanent: false, message: expect.stringContaining("HTTP 503") });
     // Polled after half its duration, the fake service reports the job failed: no retry helps.
-    const rejected = await onFakeClock(() => runJob("external_job", { durationSeconds: 2, pollSeconds: 1, simulate: "reject" }, new FakeTask().host()));
-    expect(rejected.result).toMatchObject({ kind: "failed", permanent: true, message: expect.stringContaining("rejected") });
+    const rejected = await onFakeClock(() =>
+      runJob("external_job", { durationSeconds: 2, pollSeconds: 1, simulate: "reject" }, new FakeTask().host()),
+    );
+    expect(rejected.result).toMatchObject({
+      kind: "failed",
+      permanent: true,
+      message: expect.stringContaining("rejected"),
+    });
     expect(rejected.tookMs).toBe(1000);
   });
 
@@ -141,7 +159,10 @@ describe("runJob outcomes", () => {
     const { result: outcome, tookMs } = await onFakeClock(() => runJob("external_job", args, task.host()));
     // The retry polls once, sleeps its poll interval, and finds the job done.
     expect(tookMs).toBe(1000);
-    expect(outcome).toMatchObject({ kind: "completed", result: { structuredContent: { jobId: (submitted as { jobId: string }).jobId } } });
+    expect(outcome).toMatchObject({
+      kind: "completed",
+      result: { structuredContent: { jobId: (submitted as { jobId: string }).jobId } },
+    });
     expect(task.stepEvents.filter((name) => name === "submit")).toHaveLength(1);
     expect(task.progress.at(-1)).toBe(100);
   });
@@ -174,7 +195,9 @@ describe("JobContext steps and sleeps", () => {
 
   it("rejects step results that are not JSON or too large, permanently", async ({ expect }) => {
     const job = createJobContext(new FakeTask().host(), {});
-    await expect(job.step("big", () => "x".repeat(MAX_STEP_BYTES + 1))).rejects.toMatchObject({ name: "PermanentError" });
+    await expect(job.step("big", () => "x".repeat(MAX_STEP_BYTES + 1))).rejects.toMatchObject({
+      name: "PermanentError",
+    });
     await expect(job.step("bigint", () => 1n)).rejects.toMatchObject({ name: "PermanentError" });
   });
 
@@ -196,7 +219,9 @@ describe("JobContext steps and sleeps", () => {
   it("waits out only the rest of a sleep after a resume", async ({ expect }) => {
     const task = new FakeTask();
     const state = {};
-    await expect(createJobContext(task.host(), state).sleep(YIELD_THRESHOLD_MS / 1000)).rejects.toMatchObject({ name: "JobYield" });
+    await expect(createJobContext(task.host(), state).sleep(YIELD_THRESHOLD_MS / 1000)).rejects.toMatchObject({
+      name: "JobYield",
+    });
     const stored = task.steps.get("sleep:start#1");
     expect(typeof stored).toBe("number");
     // Resumed after the wake-up time: the sleep returns at once.
@@ -218,17 +243,30 @@ describe("job.elicit", () => {
   it("ends the run asking deploy's question after its plan step", async ({ expect }) => {
     const task = new FakeTask();
     const outcome = await runJob("deploy", { service: "api", version: "v2" }, task.host());
-    expect(outcome).toMatchObject({ kind: "input", questions: [{ key: "confirm", message: "Deploy api v2 to production?" }] });
-    expect(outcome.kind === "input" && outcome.questions[0]?.requestedSchema).toMatchObject({ required: ["confirm"], properties: { confirm: { type: "boolean" }, note: { type: "string" } } });
+    expect(outcome).toMatchObject({
+      kind: "input",
+      questions: [{ key: "confirm", message: "Deploy api v2 to production?" }],
+    });
+    expect(outcome.kind === "input" && outcome.questions[0]?.requestedSchema).toMatchObject({
+      required: ["confirm"],
+      properties: { confirm: { type: "boolean" }, note: { type: "string" } },
+    });
     expect(task.stepEvents).toEqual(["plan"]);
   });
 
-  it("resumes with the stored answer, rolls out in three steps with progress, and says Deployed", async ({ expect }) => {
+  it("resumes with the stored answer, rolls out in three steps with progress, and says Deployed", async ({
+    expect,
+  }) => {
     const task = new FakeTask();
     await runJob("deploy", { service: "api", version: "v2" }, task.host());
     answerWith(task, { action: "accept", content: { confirm: true, note: "go" } });
-    const { result: outcome, tookMs } = await onFakeClock(() => runJob("deploy", { service: "api", version: "v2" }, task.host()));
-    expect(outcome).toMatchObject({ kind: "completed", result: { content: [{ type: "text", text: expect.stringMatching(/^Deployed api v2/) }] } });
+    const { result: outcome, tookMs } = await onFakeClock(() =>
+      runJob("deploy", { service: "api", version: "v2" }, task.host()),
+    );
+    expect(outcome).toMatchObject({
+      kind: "completed",
+      result: { content: [{ type: "text", text: expect.stringMatching(/^Deployed api v2/) }] },
+    });
     // Three rollout steps, each sleeping one second.
     expect(tookMs).toBe(3000);
     expect(task.stepEvents).toEqual(["plan", "rollout 1", "rollout 2", "rollout 3"]);
@@ -237,18 +275,27 @@ describe("job.elicit", () => {
   });
 
   it("deploys nothing on decline, cancel or confirm false, as a normal result", async ({ expect }) => {
-    for (const answer of [{ action: "decline" }, { action: "cancel" }, { action: "accept", content: { confirm: false } }]) {
+    for (const answer of [
+      { action: "decline" },
+      { action: "cancel" },
+      { action: "accept", content: { confirm: false } },
+    ]) {
       const task = new FakeTask();
       await runJob("deploy", { service: "api", version: "v2" }, task.host());
       answerWith(task, answer);
       const outcome = await runJob("deploy", { service: "api", version: "v2" }, task.host());
-      expect(outcome).toMatchObject({ kind: "completed", result: { content: [{ type: "text", text: expect.stringContaining("Not deployed") }] } });
+      expect(outcome).toMatchObject({
+        kind: "completed",
+        result: { content: [{ type: "text", text: expect.stringContaining("Not deployed") }] },
+      });
       expect(outcome.kind === "completed" && outcome.result["isError"]).toBeFalsy();
       expect(task.stepEvents).toEqual(["plan"]);
     }
   });
 
-  it("says who answered: a person's decline, or the client's own, with what a person can still do", async ({ expect }) => {
+  it("says who answered: a person's decline, or the client's own, with what a person can still do", async ({
+    expect,
+  }) => {
     const words = async (answer: Record<string, unknown>): Promise<string> => {
       const task = new FakeTask();
       await runJob("deploy", { service: "api", version: "v2" }, task.host());
@@ -257,13 +304,19 @@ describe("job.elicit", () => {
       const content = outcome.kind === "completed" ? outcome.result["content"] : undefined;
       return Array.isArray(content) ? String(content[0]?.text) : "";
     };
-    expect(await words({ action: "decline" })).toBe("Not deployed: the person declined deploying api v2 to production.");
+    expect(await words({ action: "decline" })).toBe(
+      "Not deployed: the person declined deploying api v2 to production.",
+    );
     const own = await words({ action: "decline", automatic: true });
-    expect(own).toMatch(/^Not deployed: the client declined "Deploy api v2 to production\?" on its own, at once, so no one saw or answered the question\. Nothing was rolled out\. /);
+    expect(own).toMatch(
+      /^Not deployed: the client declined "Deploy api v2 to production\?" on its own, at once, so no one saw or answered the question\. Nothing was rolled out\. /,
+    );
     expect(own).toContain("call deploy again where a person can answer");
     expect(own).toContain("task_input");
     expect(own).toContain("task console (its / page)");
-    expect(await words({ action: "cancel", automatic: true })).toMatch(/^Not deployed: the client cancelled "Deploy api v2 to production\?" on its own/);
+    expect(await words({ action: "cancel", automatic: true })).toMatch(
+      /^Not deployed: the client cancelled "Deploy api v2 to production\?" on its own/,
+    );
   });
 
   it("asks every question a run asks at once, even when the tool catches the throw", async ({ expect }) => {
@@ -272,10 +325,22 @@ describe("job.elicit", () => {
     const state: YieldState = {};
     const asking = createJobContext(task.host(), state);
     const form = { type: "object", properties: { ok: { type: "boolean" } } };
-    await Promise.allSettled([asking.elicit("a", { message: "A?", requestedSchema: form }), asking.elicit("b", { message: "B?", requestedSchema: form })]);
+    await Promise.allSettled([
+      asking.elicit("a", { message: "A?", requestedSchema: form }),
+      asking.elicit("b", { message: "B?", requestedSchema: form }),
+    ]);
     expect(state.questions).toHaveLength(2);
-    await expect(job.elicit("bad key!", { message: "?", requestedSchema: form })).rejects.toMatchObject({ name: "PermanentError" });
-    await expect(job.elicit("k", { message: "", requestedSchema: form })).rejects.toMatchObject({ name: "PermanentError" });
-    await expect(job.elicit("k", { message: "Nested?", requestedSchema: { type: "object", properties: { deep: { type: "object" } } } })).rejects.toMatchObject({ name: "PermanentError", message: expect.stringContaining("flat object") });
+    await expect(job.elicit("bad key!", { message: "?", requestedSchema: form })).rejects.toMatchObject({
+      name: "PermanentError",
+    });
+    await expect(job.elicit("k", { message: "", requestedSchema: form })).rejects.toMatchObject({
+      name: "PermanentError",
+    });
+    await expect(
+      job.elicit("k", {
+        message: "Nested?",
+        requestedSchema: { type: "object", properties: { deep: { type: "object" } } },
+      }),
+    ).rejects.toMatchObject({ name: "PermanentError", message: expect.stringContaining("flat object") });
   });
 });

@@ -29,13 +29,31 @@ describe("readSettings", () => {
   });
 
   it("falls back on unset or blank integers and reads the rest as whole numbers", () => {
-    const settings = readSettings({ INLINE_WAIT_MS: "", POLL_INTERVAL_MS: " 250 ", LEASE_MS: undefined, WEBHOOK_MAX_ATTEMPTS: 100, RATE_LIMIT_PER_MINUTE: null });
-    expect(settings).toMatchObject({ inlineWaitMs: 10_000, pollIntervalMs: 250, leaseMs: 30_000, rateLimitPerMinute: 3000, problems: [] });
+    const settings = readSettings({
+      INLINE_WAIT_MS: "",
+      POLL_INTERVAL_MS: " 250 ",
+      LEASE_MS: undefined,
+      WEBHOOK_MAX_ATTEMPTS: 100,
+      RATE_LIMIT_PER_MINUTE: null,
+    });
+    expect(settings).toMatchObject({
+      inlineWaitMs: 10_000,
+      pollIntervalMs: 250,
+      leaseMs: 30_000,
+      rateLimitPerMinute: 3000,
+      problems: [],
+    });
     expect(settings.webhooks.maxAttempts).toBe(100);
   });
 
   it("refuses a malformed or out-of-range integer, naming the var and what it accepts", () => {
-    const settings = readSettings({ INLINE_WAIT_MS: "abc", POLL_INTERVAL_MS: "99", KEEPALIVE_MS: "1500.9", WEBHOOK_MAX_ATTEMPTS: 500, MAX_TTL_MS: "Infinity" });
+    const settings = readSettings({
+      INLINE_WAIT_MS: "abc",
+      POLL_INTERVAL_MS: "99",
+      KEEPALIVE_MS: "1500.9",
+      WEBHOOK_MAX_ATTEMPTS: 500,
+      MAX_TTL_MS: "Infinity",
+    });
     expect(settings.problems).toEqual([
       "INLINE_WAIT_MS must be a whole number, at least 0; fix it in wrangler.toml [vars], .dev.vars or --var.",
       "MAX_TTL_MS must be a whole number, at least 1000; fix it in wrangler.toml [vars], .dev.vars or --var.",
@@ -44,7 +62,12 @@ describe("readSettings", () => {
       "WEBHOOK_MAX_ATTEMPTS must be a whole number from 1 to 100; fix it in wrangler.toml [vars], .dev.vars or --var.",
     ]);
     // The defaults stand in for what was refused (the HTTP edge serves nothing meanwhile: http/app.ts).
-    expect(settings).toMatchObject({ inlineWaitMs: 10_000, pollIntervalMs: 1000, keepaliveMs: 25_000, maxTtlMs: 604_800_000 });
+    expect(settings).toMatchObject({
+      inlineWaitMs: 10_000,
+      pollIntervalMs: 1000,
+      keepaliveMs: 25_000,
+      maxTtlMs: 604_800_000,
+    });
   });
 
   it("reads words case-blind (TOML booleans too), lists and flags", () => {
@@ -60,9 +83,23 @@ describe("readSettings", () => {
       WEBHOOK_ALLOW_LOOPBACK: "yes",
       WEBHOOK_ALLOWED_PORTS: "8443, 0, x, 70000",
     });
-    expect(settings).toMatchObject({ authMode: "oauth", authConfigured: true, allowAnonymous: true, identityProvider: "github", allowedHosts: ["a.example", "b.example"], transitionLog: "batched", workflowNudge: true });
+    expect(settings).toMatchObject({
+      authMode: "oauth",
+      authConfigured: true,
+      allowAnonymous: true,
+      identityProvider: "github",
+      allowedHosts: ["a.example", "b.example"],
+      transitionLog: "batched",
+      workflowNudge: true,
+    });
     expect(settings.github.webUrl).toBe("https://ghe.example");
-    expect(settings.webhooks).toEqual({ secret: "whsec_x", allowLoopback: true, allowedPorts: [8443], retryBaseSeconds: 10, maxAttempts: 14 });
+    expect(settings.webhooks).toEqual({
+      secret: "whsec_x",
+      allowLoopback: true,
+      allowedPorts: [8443],
+      retryBaseSeconds: 10,
+      maxAttempts: 14,
+    });
   });
 
   it("keeps API_KEYS as set, and only a non-blank one configures auth", () => {

@@ -26,7 +26,9 @@ function index(room: number, now: () => number) {
 }
 
 describe("SlotLeases", () => {
-  it("spends a lease's slots locally, asking for twice as many each time a lease is used up, at most MAX_SLOTS_PER_LEASE", async ({ expect }) => {
+  it("spends a lease's slots locally, asking for twice as many each time a lease is used up, at most MAX_SLOTS_PER_LEASE", async ({
+    expect,
+  }) => {
     const time = clock();
     const { state, request } = index(1000, time.now);
     const leases = new SlotLeases({ maxPrincipals: 10, now: time.now });
@@ -65,7 +67,9 @@ describe("SlotLeases", () => {
     expect(state.trips).toHaveLength(3);
   });
 
-  it("tells the index how many creations wait for a slot: one in sequence, a burst's many at once", async ({ expect }) => {
+  it("tells the index how many creations wait for a slot: one in sequence, a burst's many at once", async ({
+    expect,
+  }) => {
     const time = clock();
     const waited: number[] = [];
     const { request } = index(1000, time.now);
@@ -84,7 +88,9 @@ describe("SlotLeases", () => {
     expect(Math.max(...waited.slice(3))).toBeGreaterThanOrEqual(5);
   });
 
-  it("spends no slot near its lease's end: the rest go back with the next lease, which is smaller", async ({ expect }) => {
+  it("spends no slot near its lease's end: the rest go back with the next lease, which is smaller", async ({
+    expect,
+  }) => {
     const time = clock();
     const { state, request } = index(1000, time.now);
     const leases = new SlotLeases({ maxPrincipals: 10, now: time.now });

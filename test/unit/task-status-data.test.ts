@@ -7,9 +7,20 @@ import type { TaskEvent, TaskSnapshot } from "../../src/core";
 const TASK_ID = "a".repeat(32);
 const T0 = Date.UTC(2026, 10, 23, 12, 0, 0);
 
-function snapshot(overrides: Partial<TaskSnapshot> = {}, status: TaskSnapshot["task"]["status"] = "working"): TaskSnapshot {
+function snapshot(
+  overrides: Partial<TaskSnapshot> = {},
+  status: TaskSnapshot["task"]["status"] = "working",
+): TaskSnapshot {
   return {
-    task: { taskId: TASK_ID, status, statusMessage: "Running.", createdAt: "2026-11-23T12:00:00.000Z", lastUpdatedAt: "2026-11-23T12:00:05.000Z", ttl: 60_000, pollInterval: 1000 },
+    task: {
+      taskId: TASK_ID,
+      status,
+      statusMessage: "Running.",
+      createdAt: "2026-11-23T12:00:00.000Z",
+      lastUpdatedAt: "2026-11-23T12:00:05.000Z",
+      ttl: 60_000,
+      pollInterval: 1000,
+    },
     tool: "countdown",
     meta: {},
     lastSeq: 3,
@@ -40,22 +51,33 @@ describe("taskStatusData", () => {
     expect(data).not.toHaveProperty("total");
   });
 
-  it("carries the tool's result once the task completed, and the error of a task that failed with one", ({ expect }) => {
+  it("carries the tool's result once the task completed, and the error of a task that failed with one", ({
+    expect,
+  }) => {
     const result = { content: [{ type: "text", text: "Done." }], structuredContent: { n: 1 } };
     expect(taskStatusData(snapshot({ outcome: { kind: "result", result } }, "completed")).result).toEqual(result);
-    const failed = taskStatusData(snapshot({ outcome: { kind: "error", error: { code: -32603, message: "Boom." } } }, "failed"));
+    const failed = taskStatusData(
+      snapshot({ outcome: { kind: "error", error: { code: -32603, message: "Boom." } } }, "failed"),
+    );
     expect(failed.error).toEqual({ code: -32603, message: "Boom." });
     expect(failed).not.toHaveProperty("result");
   });
 
   it("shows no result while the task runs", ({ expect }) => {
-    expect(taskStatusData(snapshot({ outcome: { kind: "result", result: { content: [] } } }))).not.toHaveProperty("result");
+    expect(taskStatusData(snapshot({ outcome: { kind: "result", result: { content: [] } } }))).not.toHaveProperty(
+      "result",
+    );
   });
 });
 
 describe("taskActivity", () => {
   const at = (seq: number) => T0 + seq * 1000;
-  const progress = (seq: number, value: number): TaskEvent => ({ seq, at: at(seq), type: "progress", data: { progress: value } });
+  const progress = (seq: number, value: number): TaskEvent => ({
+    seq,
+    at: at(seq),
+    type: "progress",
+    data: { progress: value },
+  });
 
   it("keeps the steps and log lines of a page and moves the cursor past every event read", ({ expect }) => {
     const events: TaskEvent[] = [

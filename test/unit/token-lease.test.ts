@@ -22,7 +22,12 @@ function clock(start = 1_000_000) {
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-async function spendMany(leases: TokenLeases, count: number, size: number, refill: ReturnType<typeof bucket>["refill"]) {
+async function spendMany(
+  leases: TokenLeases,
+  count: number,
+  size: number,
+  refill: ReturnType<typeof bucket>["refill"],
+) {
   const verdicts = [];
   for (let i = 0; i < count; i++) verdicts.push(await leases.spend("p", size, refill));
   return verdicts;
@@ -77,6 +82,8 @@ describe("TokenLeases", () => {
   });
 
   it("sizes a lease at 5% of the burst, between 1 and 20 tokens", ({ expect }) => {
-    expect([leaseSize(1), leaseSize(30), leaseSize(200), leaseSize(1000), leaseSize(1_000_000)]).toEqual([1, 1, 10, 20, 20]);
+    expect([leaseSize(1), leaseSize(30), leaseSize(200), leaseSize(1000), leaseSize(1_000_000)]).toEqual([
+      1, 1, 10, 20, 20,
+    ]);
   });
 });

@@ -1,33 +1,92 @@
 import { describe, it } from "vitest";
-import { beginRun, failRun, finishRun, markDelivered, newTask, recordProgress, type Transition } from "../../src/core/model/machine";
+import {
+  beginRun,
+  failRun,
+  finishRun,
+  markDelivered,
+  newTask,
+  recordProgress,
+  type Transition,
+} from "../../src/core/model/machine";
 import type { NewTaskEvent, TaskEvent } from "../../src/core/model/events";
 import { readSettings } from "../../src/config";
-import { BATCH_WINDOW_MS, TransitionPrinter, transitionLines, transitionLogCalls } from "../../src/core/object/transition-log";
+import {
+  BATCH_WINDOW_MS,
+  TransitionPrinter,
+  transitionLines,
+  transitionLogCalls,
+} from "../../src/core/object/transition-log";
 
 const T0 = 1_700_000_000_000;
 const SECRET = "s3cret-argument";
 
 /** Events as the TaskObject stores them: numbered, stamped with the commit time. */
-const stored = (events: NewTaskEvent[], at: number): TaskEvent[] => events.map((event, i) => ({ ...event, seq: i + 1, at }));
+const stored = (events: NewTaskEvent[], at: number): TaskEvent[] =>
+  events.map((event, i) => ({ ...event, seq: i + 1, at }));
 const linesOf = ({ record, events }: Transition, at: number) => transitionLines(record, stored(events, at));
 
 const created = newTask(
-  { taskId: "a".repeat(32), principal: "alice", tool: "batch_process", args: { note: SECRET }, defaultTtlMs: 60_000, maxTtlMs: 120_000, pollIntervalMs: 1000, dispatchGraceMs: 0 },
+  {
+    taskId: "a".repeat(32),
+    principal: "alice",
+    tool: "batch_process",
+    args: { note: SECRET },
+    defaultTtlMs: 60_000,
+    maxTtlMs: 120_000,
+    pollIntervalMs: 1000,
+    dispatchGraceMs: 0,
+  },
   T0,
 );
 const started = beginRun(markDelivered(created.record).record, "lease-1", 30_000, T0 + 40);
 
 describe("transitionLines", () => {
   it("gives one line per status change with task, tool, status, phase, runs and time since creation", ({ expect }) => {
-    expect(linesOf(created, T0)).toEqual([{ event: "task.transition", taskId: "a".repeat(32), tool: "batch_process", status: "working", phase: "queued", runs: 0, durationMs: 0 }]);
-    expect(linesOf(started, T0 + 40)).toEqual([{ event: "task.transition", taskId: "a".repeat(32), tool: "batch_process", status: "working", phase: "running", runs: 1, durationMs: 40 }]);
+    expect(linesOf(created, T0)).toEqual([
+      {
+        event: "task.transition",
+        taskId: "a".repeat(32),
+        tool: "batch_process",
+        status: "working",
+        phase: "queued",
+        runs: 0,
+        durationMs: 0,
+      },
+    ]);
+    expect(linesOf(started, T0 + 40)).toEqual([
+      {
+        event: "task.transition",
+        taskId: "a".repeat(32),
+        tool: "batch_process",
+        status: "working",
+        phase: "running",
+        runs: 1,
+        durationMs: 40,
+      },
+    ]);
   });
 
   it("logs a retry as a backoff and the end as its terminal status", ({ expect }) => {
-    const retry = failRun(started.record, "lease-1", `bad input ${SECRET}`, false, { maxAttempts: 3, baseSeconds: 2 }, T0 + 500);
-    expect(linesOf(retry, T0 + 500).map((l) => [l.status, l.phase, l.durationMs])).toEqual([["working", "backoff", 500]]);
-    const done = finishRun(started.record, "lease-1", { content: [{ type: "text", text: `result ${SECRET}` }] }, T0 + 2000);
-    expect(linesOf(done, T0 + 2000).map((l) => [l.status, l.phase, l.durationMs])).toEqual([["completed", "done", 2000]]);
+    const retry = failRun(
+      started.record,
+      "lease-1",
+      `bad input ${SECRET}`,
+      false,
+      { maxAttempts: 3, baseSeconds: 2 },
+      T0 + 500,
+    );
+    expect(linesOf(retry, T0 + 500).map((l) => [l.status, l.phase, l.durationMs])).toEqual([
+      ["working", "backoff", 500],
+    ]);
+    const done = finishRun(
+      started.record,
+      "lease-1",
+      { content: [{ type: "text", text: `result ${SECRET}` }] },
+      T0 + 2000,
+    );
+    expect(linesOf(done, T0 + 2000).map((l) => [l.status, l.phase, l.durationMs])).toEqual([
+      ["completed", "done", 2000],
+    ]);
   });
 
   it("writes no line for progress, steps or logs", ({ expect }) => {
@@ -36,7 +95,14 @@ describe("transitionLines", () => {
   });
 
   it("never carries arguments, results or status messages", ({ expect }) => {
-    const failed = failRun(started.record, "lease-1", `bad input ${SECRET}`, true, { maxAttempts: 3, baseSeconds: 2 }, T0 + 700);
+    const failed = failRun(
+      started.record,
+      "lease-1",
+      `bad input ${SECRET}`,
+      true,
+      { maxAttempts: 3, baseSeconds: 2 },
+      T0 + 700,
+    );
     const line = JSON.stringify(linesOf(failed, T0 + 700));
     expect(line).toContain('"status":"failed"');
     expect(line).not.toContain(SECRET);
@@ -64,7 +130,8 @@ describe("transitionLogCalls", () => {
   it("reads TRANSITION_LOG: batched only when it says so, lines otherwise", ({ expect }) => {
     expect(readSettings({ TRANSITION_LOG: "batched" }).transitionLog).toBe("batched");
     expect(readSettings({ TRANSITION_LOG: " Batched " }).transitionLog).toBe("batched");
-    for (const other of ["lines", "", undefined, "nonsense"]) expect(readSettings({ TRANSITION_LOG: other }).transitionLog).toBe("lines");
+    for (const other of ["lines", "", undefined, "nonsense"])
+      expect(readSettings({ TRANSITION_LOG: other }).transitionLog).toBe("lines");
   });
 });
 
@@ -73,7 +140,10 @@ describe("TransitionPrinter", () => {
   function harness() {
     const printed: [string, string][] = [];
     const timers: { run: () => void; delayMs: number }[] = [];
-    const printer = new TransitionPrinter((level, text) => printed.push([level, text]), (run, delayMs) => timers.push({ run, delayMs }));
+    const printer = new TransitionPrinter(
+      (level, text) => printed.push([level, text]),
+      (run, delayMs) => timers.push({ run, delayMs }),
+    );
     return { printed, timers, printer };
   }
   const [queued, running] = [...linesOf(created, T0), ...linesOf(started, T0 + 40)];
@@ -102,7 +172,9 @@ describe("TransitionPrinter", () => {
     expect(timers).toHaveLength(2);
   });
 
-  it("sets its timer again when the last one is long overdue (its object went away before it fired), losing no line", ({ expect }) => {
+  it("sets its timer again when the last one is long overdue (its object went away before it fired), losing no line", ({
+    expect,
+  }) => {
     const { printed, timers, printer } = harness();
     printer.add([queued], "batched", T0);
     printer.add([running], "batched", T0 + BATCH_WINDOW_MS + 5_000);

@@ -54,10 +54,19 @@ describe("a 2025 handler that throws", () => {
     const reply = await ask(async () => {
       throw new Error(SECRET);
     }, list);
-    expect(reply).toMatchObject({ id: 1, error: { code: ErrorCode.InternalError, message: expect.stringMatching(/^Internal error \(reference [0-9a-f-]{36}\)/) } });
+    expect(reply).toMatchObject({
+      id: 1,
+      error: {
+        code: ErrorCode.InternalError,
+        message: expect.stringMatching(/^Internal error \(reference [0-9a-f-]{36}\)/),
+      },
+    });
     const reference = /reference ([0-9a-f-]{36})/.exec(JSON.stringify(reply))?.[1] ?? "none";
     expect(JSON.stringify(reply)).not.toContain("ECONNREFUSED");
-    expect(log).toHaveBeenCalledWith(expect.stringContaining(`2025-11-25 tools/list failed unexpectedly (reference ${reference})`), expect.objectContaining({ message: SECRET }));
+    expect(log).toHaveBeenCalledWith(
+      expect.stringContaining(`2025-11-25 tools/list failed unexpectedly (reference ${reference})`),
+      expect.objectContaining({ message: SECRET }),
+    );
   });
 
   it("answers an error with a numeric code of its own (a DOMException) the same generic way", async ({ expect }) => {
@@ -65,7 +74,9 @@ describe("a 2025 handler that throws", () => {
     const reply = await ask(async () => {
       throw new DOMException("The operation was aborted.", "AbortError");
     }, list);
-    expect(reply).toMatchObject({ error: { code: ErrorCode.InternalError, message: expect.stringContaining("reference") } });
+    expect(reply).toMatchObject({
+      error: { code: ErrorCode.InternalError, message: expect.stringContaining("reference") },
+    });
   });
 
   it("passes a protocol error's own code and words", async ({ expect }) => {

@@ -29,11 +29,26 @@ function message(body: unknown, attempts = 1): FakeMessage {
   };
 }
 
-const hook = { v: 1, id: `${TASK_ID}.4`, principal: "anon", taskId: TASK_ID, url: "https://hooks.example.com/in", type: "task.completed", body: '{"type":"task.completed"}' };
+const hook = {
+  v: 1,
+  id: `${TASK_ID}.4`,
+  principal: "anon",
+  taskId: TASK_ID,
+  url: "https://hooks.example.com/in",
+  type: "task.completed",
+  body: '{"type":"task.completed"}',
+};
 
 function fakeEnv(vars: Record<string, string> = {}) {
   const logs: { level: string; message: string }[] = [];
-  const env = { ...vars, TASKS: { getByName: () => ({ appendLog: async (level: string, text: string) => (logs.push({ level, message: text }), true) }) } };
+  const env = {
+    ...vars,
+    TASKS: {
+      getByName: () => ({
+        appendLog: async (level: string, text: string) => (logs.push({ level, message: text }), true),
+      }),
+    },
+  };
   return { env: env as unknown as Env, logs };
 }
 
@@ -60,7 +75,10 @@ describe("webhook queue consumer", () => {
   });
 
   it("retries a failure with exponential backoff and logs the attempt", async ({ expect }) => {
-    vi.stubGlobal("fetch", async () => new Response("", { status: 302, headers: { location: "https://elsewhere.example" } }));
+    vi.stubGlobal(
+      "fetch",
+      async () => new Response("", { status: 302, headers: { location: "https://elsewhere.example" } }),
+    );
     const { env, logs } = fakeEnv({ WEBHOOK_SECRET: SECRET, WEBHOOK_RETRY_BASE_SECONDS: "5" });
     const m = message(hook, 3);
     await run("mcp-task-webhooks", [m], env);

@@ -33,14 +33,21 @@ describe("webhook registration", () => {
   const settings = { secret: SECRET, allowLoopback: false, allowedPorts: [], retryBaseSeconds: 10, maxAttempts: 14 };
 
   it("accepts a url and optional extra events", ({ expect }) => {
-    expect(parseWebhookRegistration({ url: "https://example.com/h", events: ["progress", "working", "progress"] }, settings)).toEqual({
+    expect(
+      parseWebhookRegistration({ url: "https://example.com/h", events: ["progress", "working", "progress"] }, settings),
+    ).toEqual({
       ok: true,
       webhook: { url: "https://example.com/h", events: ["progress", "working"] },
     });
   });
 
   it("refuses unknown events, unknown keys and non-objects with a message naming the shape", ({ expect }) => {
-    for (const raw of [{ url: "https://example.com/h", events: ["completed"] }, { url: "https://example.com/h", secret: "x" }, "https://example.com/h", { events: [] }]) {
+    for (const raw of [
+      { url: "https://example.com/h", events: ["completed"] },
+      { url: "https://example.com/h", secret: "x" },
+      "https://example.com/h",
+      { events: [] },
+    ]) {
       const check = parseWebhookRegistration(raw, settings);
       expect(check.ok).toBe(false);
       expect(check.ok ? "" : check.message).toMatch(/mcp-task-worker\/webhook/);

@@ -2,28 +2,48 @@
  * The console's calls to the data routes (`/tasks…`, same origin, same auth as `/mcp`). With
  * API keys the token lives in sessionStorage: this tab only, gone when it closes.
  */
-import * as z from "zod/mini";
-import { AnswerBodySchema, ErrorBodySchema, TaskDocumentSchema, TaskListSchema, type TaskDocument, type TaskList } from "./schema";
+import type * as z from "zod/mini";
+import {
+  AnswerBodySchema,
+  ErrorBodySchema,
+  TaskDocumentSchema,
+  TaskListSchema,
+  type TaskDocument,
+  type TaskList,
+} from "./schema";
 
 const TOKEN_KEY = "mcp-task-worker.console.token";
 
 /** The server wants a (valid) token: the page shows the sign-in form. */
 export class AuthRequired extends Error {
-  constructor(readonly refused: boolean, message: string) {
+  constructor(
+    readonly refused: boolean,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 /** Any other answer the page did not expect, with the server's own message when it gave one. */
 export class HttpError extends Error {
-  constructor(readonly status: number, message: string, readonly body?: z.infer<typeof ErrorBodySchema>) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly body?: z.infer<typeof ErrorBodySchema>,
+  ) {
     super(message);
   }
 }
 
-export type CancelOutcome = { ok: true; task: TaskDocument } | { ok: false; reason: "finished"; task?: TaskDocument; message: string } | { ok: false; reason: "gone" };
+export type CancelOutcome =
+  | { ok: true; task: TaskDocument }
+  | { ok: false; reason: "finished"; task?: TaskDocument; message: string }
+  | { ok: false; reason: "gone" };
 
-export type AnswerOutcome = { ok: true; task: TaskDocument; message: string } | { ok: false; reason: "refused"; message: string; task?: TaskDocument } | { ok: false; reason: "gone" };
+export type AnswerOutcome =
+  | { ok: true; task: TaskDocument; message: string }
+  | { ok: false; reason: "refused"; message: string; task?: TaskDocument }
+  | { ok: false; reason: "gone" };
 
 export class Api {
   private token: string | undefined;
@@ -79,18 +99,32 @@ export class Api {
     if (response.status === 404) return { ok: false, reason: "gone" };
     if (response.status === 409) {
       const body = await errorBody(response);
-      return { ok: false, reason: "finished", message: body?.message ?? "The task has already finished.", ...(body?.task && { task: body.task }) };
+      return {
+        ok: false,
+        reason: "finished",
+        message: body?.message ?? "The task has already finished.",
+        ...(body?.task && { task: body.task }),
+      };
     }
     return { ok: true, task: await parse(response, TaskDocumentSchema) };
   }
 
   /** Answers to a task's questions (`POST /tasks/{id}/input`): taken (the task after them), refused (why), or the task is gone. */
   async answer(taskId: string, responses: Record<string, unknown>): Promise<AnswerOutcome> {
-    const response = await this.fetch(`/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(responses) });
+    const response = await this.fetch(`/tasks/${taskId}/input`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(responses),
+    });
     if (response.status === 404) return { ok: false, reason: "gone" };
     if (response.status === 400 || response.status === 409 || response.status === 422) {
       const body = await errorBody(response);
-      return { ok: false, reason: "refused", message: body?.message ?? `The server refused the answer (${response.status}).`, ...(body?.task && { task: body.task }) };
+      return {
+        ok: false,
+        reason: "refused",
+        message: body?.message ?? `The server refused the answer (${response.status}).`,
+        ...(body?.task && { task: body.task }),
+      };
     }
     const body = await parse(response, AnswerBodySchema);
     return { ok: true, task: body.task, message: body.message };
@@ -112,6 +146,10 @@ async function parse<T>(response: Response, schema: z.ZodMiniType<T>): Promise<T
     throw new HttpError(response.status, body?.message ?? `The server answered ${response.status}.`, body);
   }
   const parsed = schema.safeParse(await response.json());
-  if (!parsed.success) throw new HttpError(response.status, "The server's answer was not what this page expects (an older or newer server?).");
+  if (!parsed.success)
+    throw new HttpError(
+      response.status,
+      "The server's answer was not what this page expects (an older or newer server?).",
+    );
   return parsed.data;
 }

@@ -15,7 +15,11 @@ export interface CardActions {
   details(taskId: string, open: boolean): void;
 }
 
-function el<K extends keyof HTMLElementTagNameMap>(tag: K, className?: string, text?: string): HTMLElementTagNameMap[K] {
+function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  className?: string,
+  text?: string,
+): HTMLElementTagNameMap[K] {
   const node = document.createElement(tag);
   if (className) node.className = className;
   if (text !== undefined) node.textContent = text;
@@ -41,7 +45,10 @@ export class Card {
   private cancelButton: HTMLButtonElement | undefined;
   private state: TaskState;
 
-  constructor(state: TaskState, private readonly act: CardActions) {
+  constructor(
+    state: TaskState,
+    private readonly act: CardActions,
+  ) {
     this.state = state;
     this.root.dataset["taskId"] = state.taskId;
     const head = el("div", "head");
@@ -91,7 +98,13 @@ export class Card {
     this.renderProgress(state);
     if (previous?.partial !== state.partial || !previous) this.renderPartial(state);
     this.renderQuestion(state);
-    if (previous?.steps !== state.steps || previous?.logs !== state.logs || previous?.eventsRead !== state.eventsRead || !previous) this.renderDetails(state);
+    if (
+      previous?.steps !== state.steps ||
+      previous?.logs !== state.logs ||
+      previous?.eventsRead !== state.eventsRead ||
+      !previous
+    )
+      this.renderDetails(state);
   }
 
   private renderCancel(state: TaskState): void {
@@ -153,9 +166,15 @@ export class Card {
       this.bar.title = "";
     }
     const { progress } = state;
-    this.count.textContent = progress ? `${fraction(progress.progress, progress.total)}${progress.total ? ` · ${percent(progress.progress, progress.total)}%` : ""}` : "";
+    this.count.textContent = progress
+      ? `${fraction(progress.progress, progress.total)}${progress.total ? ` · ${percent(progress.progress, progress.total)}%` : ""}`
+      : "";
     // The job's latest words while it runs; once it is done the outcome speaks, or else the status message.
-    const text = isTerminalStatus(state.status) ? (this.outcome.hidden ? state.statusMessage : undefined) : (progress?.message ?? state.statusMessage);
+    const text = isTerminalStatus(state.status)
+      ? this.outcome.hidden
+        ? state.statusMessage
+        : undefined
+      : (progress?.message ?? state.statusMessage);
     this.message.textContent = text ?? "";
     this.message.hidden = !text;
   }
@@ -163,7 +182,10 @@ export class Card {
   private renderPartial(state: TaskState): void {
     const pieces = state.partial ?? [];
     this.output.hidden = pieces.length === 0;
-    if (pieces.length === 0) return this.output.replaceChildren();
+    if (pieces.length === 0) {
+      this.output.replaceChildren();
+      return;
+    }
     const count = state.partialCount ?? pieces.length;
     const list = el("ol", "pieces");
     for (const piece of pieces) {
@@ -185,7 +207,9 @@ export class Card {
     if (state.error) {
       this.outcome.append(el("pre", tone(true), `Error ${state.error.code}: ${state.error.message}`));
     } else if (state.result) {
-      const text = (state.result.content ?? []).flatMap((block) => (block.type === "text" && block.text !== undefined ? [block.text] : [`[${block.type}]`])).join("\n");
+      const text = (state.result.content ?? [])
+        .flatMap((block) => (block.type === "text" && block.text !== undefined ? [block.text] : [`[${block.type}]`]))
+        .join("\n");
       if (text) this.outcome.append(el("pre", tone(state.result.isError === true), text));
       // The summary repeats the text for models (docs/model-facing.md): show only the data.
       const { summary: _summary, ...structured } = state.result.structuredContent ?? {};
@@ -197,7 +221,9 @@ export class Card {
   private renderDetails(state: TaskState): void {
     const lines = state.logs.length + state.logsDropped;
     this.toggle.textContent = "Details";
-    this.toggle.title = state.eventsRead ? `${plural(state.steps.length, "step")}, ${plural(lines, "log line")}` : "Steps and log";
+    this.toggle.title = state.eventsRead
+      ? `${plural(state.steps.length, "step")}, ${plural(lines, "log line")}`
+      : "Steps and log";
     if (!state.eventsRead) {
       this.body.replaceChildren(el("p", "muted", "Loading steps and log…"));
       return;
@@ -211,7 +237,10 @@ export class Card {
       row.append(el("span", "level", line.level), el("span", "text", line.message));
       log.append(row);
     }
-    const parts: HTMLElement[] = [el("h3", undefined, `Steps (${state.steps.length})`), state.steps.length > 0 ? steps : el("p", "muted", "No finished steps yet.")];
+    const parts: HTMLElement[] = [
+      el("h3", undefined, `Steps (${state.steps.length})`),
+      state.steps.length > 0 ? steps : el("p", "muted", "No finished steps yet."),
+    ];
     if (lines > 0) parts.push(el("h3", undefined, `Log (${lines})`), log);
     this.body.replaceChildren(...parts);
   }
@@ -224,7 +253,10 @@ function table(data: Record<string, unknown>): HTMLTableElement {
   const t = el("table", "structured");
   for (const [key, value] of Object.entries(data)) {
     const row = t.insertRow();
-    row.append(el("th", undefined, key), el("td", undefined, typeof value === "string" ? value : JSON.stringify(value)));
+    row.append(
+      el("th", undefined, key),
+      el("td", undefined, typeof value === "string" ? value : JSON.stringify(value)),
+    );
   }
   return t;
 }

@@ -32,4 +32,5 @@ export function fraction(progress: number, total: number | undefined): string {
 }
 
 /** Percent of a bar, whole: 0-100. */
-export const percent = (value: number, max: number): number => (max > 0 ? Math.round((Math.min(value, max) / max) * 100) : 0);
+export const percent = (value: number, max: number): number =>
+  max > 0 ? Math.round((Math.min(value, max) / max) * 100) : 0;

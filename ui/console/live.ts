@@ -122,7 +122,8 @@ export class Live {
     for (const state of tasks) {
       if (this.reads.size >= MAX_READS) break;
       // A finished task's outcome on first sight, and what a waiting task asks (its stream says only that it waits).
-      if ((!isRunning(state) && !state.outcomeRead && !this.streams.has(state.taskId)) || needsQuestions(state)) this.read(state.taskId);
+      if ((!isRunning(state) && !state.outcomeRead && !this.streams.has(state.taskId)) || needsQuestions(state))
+        this.read(state.taskId);
     }
   }
 
@@ -141,7 +142,9 @@ export class Live {
     this.reads.add(taskId);
     this.api
       .get(taskId)
-      .then((doc) => (doc ? this.store.update(taskId, (state) => applyDocument(state, doc)) : this.store.remove(taskId)))
+      .then((doc) =>
+        doc ? this.store.update(taskId, (state) => applyDocument(state, doc)) : this.store.remove(taskId),
+      )
       .catch((error: unknown) => this.fail(error))
       .finally(() => {
         this.reads.delete(taskId);
@@ -177,7 +180,8 @@ export class Live {
           this.store.update(taskId, (s) => ({ ...s, lastSeq: 0, steps: [], logs: [], logsDropped: 0 }));
           continue;
         }
-        if (!response.ok || !response.body) throw new Error(`The event stream of task ${taskId} answered ${response.status}.`);
+        if (!response.ok || !response.body)
+          throw new Error(`The event stream of task ${taskId} answered ${response.status}.`);
         if (state.lastSeq === 0) this.store.update(taskId, (s) => ({ ...s, eventsRead: true }));
         failures = 0;
         await readSse(
@@ -206,8 +210,12 @@ export class Live {
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     const timer = setTimeout(resolve, ms);
-    signal.addEventListener("abort", () => {
-      clearTimeout(timer);
-      resolve();
-    }, { once: true });
+    signal.addEventListener(
+      "abort",
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });

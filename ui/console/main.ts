@@ -36,7 +36,12 @@ const ui = {
 /** The empty list's hint: a curl command that starts a task here. */
 const exampleTemplate = ui.example.textContent ?? "";
 const example = (withToken: boolean) =>
-  exampleTemplate.replace("$ORIGIN", location.origin).replace("  -H 'Content-Type", withToken ? "  -H 'Authorization: Bearer <token>' \\\n  -H 'Content-Type" : "  -H 'Content-Type");
+  exampleTemplate
+    .replace("$ORIGIN", location.origin)
+    .replace(
+      "  -H 'Content-Type",
+      withToken ? "  -H 'Authorization: Bearer <token>' \\\n  -H 'Content-Type" : "  -H 'Content-Type",
+    );
 
 const api = new Api(sessionStorage);
 
@@ -55,27 +60,32 @@ const view = new ListView(ui.tasks, ui.counts, ui.empty, {
   details: (taskId, open) => live.want(taskId, open),
 });
 const store = new TaskStore(view);
-const live = new Live(api, store, {
-  authLost: (error) => showSignIn(error),
-  problem: (message) => {
-    ui.problem.textContent = message ?? "";
-    ui.problem.hidden = message === undefined;
-    ui.live.dataset["state"] = message === undefined ? "ok" : "down";
-    ui.live.title = message === undefined ? "Live" : "Reconnecting…";
+const live = new Live(
+  api,
+  store,
+  {
+    authLost: (error) => showSignIn(error),
+    problem: (message) => {
+      ui.problem.textContent = message ?? "";
+      ui.problem.hidden = message === undefined;
+      ui.live.dataset["state"] = message === undefined ? "ok" : "down";
+      ui.live.title = message === undefined ? "Live" : "Reconnecting…";
+    },
+    listed: (principal, nextCursor, first) => {
+      ui.principal.textContent = principal;
+      ui.console.hidden = false;
+      ui.who.hidden = false;
+      ui.signOut.hidden = !api.hasToken;
+      ui.live.dataset["state"] = "ok";
+      ui.empty.hidden = store.size > 0;
+      if (first) {
+        setOlder(nextCursor);
+        ui.example.textContent = example(api.hasToken);
+      }
+    },
   },
-  listed: (principal, nextCursor, first) => {
-    ui.principal.textContent = principal;
-    ui.console.hidden = false;
-    ui.who.hidden = false;
-    ui.signOut.hidden = !api.hasToken;
-    ui.live.dataset["state"] = "ok";
-    ui.empty.hidden = store.size > 0;
-    if (first) {
-      setOlder(nextCursor);
-      ui.example.textContent = example(api.hasToken);
-    }
-  },
-}, maxStreams());
+  maxStreams(),
+);
 
 function setOlder(cursor: string | undefined): void {
   olderCursor = cursor;
@@ -109,7 +119,9 @@ async function answerQuestion(taskId: string, key: string, answer: Answer): Prom
     live.poke();
   } catch (error) {
     if (error instanceof AuthRequired) return showSignIn(error);
-    view.card(taskId)?.answerRefused(`The answer did not reach the server: ${error instanceof Error ? error.message : String(error)}`);
+    view
+      .card(taskId)
+      ?.answerRefused(`The answer did not reach the server: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 

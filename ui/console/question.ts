@@ -11,7 +11,11 @@ import type { InputRequest } from "./schema";
 export type { Answer };
 
 /** A form for `request` (asked under `key`); `onAnswer` gets the person's answer. */
-export function questionForm(key: string, request: InputRequest, onAnswer: (key: string, answer: Answer) => void): HTMLFormElement {
+export function questionForm(
+  key: string,
+  request: InputRequest,
+  onAnswer: (key: string, answer: Answer) => void,
+): HTMLFormElement {
   const { message, requestedSchema } = request.params;
   const required = new Set(requestedSchema.required ?? []);
   const submit = el("button", { type: "submit", class: "answer", "data-action": "answer" }, "Submit");
@@ -20,7 +24,9 @@ export function questionForm(key: string, request: InputRequest, onAnswer: (key:
     "form",
     { class: "question", "data-key": key },
     el("p", { class: "ask" }, message),
-    ...Object.entries(requestedSchema.properties).map(([name, field]) => elicitationField(name, field, required.has(name), { check: "check", field: "field" })),
+    ...Object.entries(requestedSchema.properties).map(([name, field]) =>
+      elicitationField(name, field, required.has(name), { check: "check", field: "field" }),
+    ),
     el("div", { class: "buttons" }, submit, decline),
     el("p", { class: "question-error", hidden: "" }),
   );

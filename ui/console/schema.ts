@@ -9,7 +9,8 @@ z.config({ jitless: true });
 
 export const STATUSES = ["working", "input_required", "completed", "failed", "cancelled"] as const;
 export type TaskStatus = (typeof STATUSES)[number];
-export const isTerminalStatus = (status: TaskStatus): boolean => status === "completed" || status === "failed" || status === "cancelled";
+export const isTerminalStatus = (status: TaskStatus): boolean =>
+  status === "completed" || status === "failed" || status === "cancelled";
 
 const Status = z.enum(STATUSES);
 
@@ -95,10 +96,18 @@ export const TaskDocumentSchema = z.looseObject({
 export type TaskDocument = z.infer<typeof TaskDocumentSchema>;
 
 /** An error body of the data routes: `{ error, message }`. */
-export const ErrorBodySchema = z.looseObject({ error: z.string(), message: z.string(), task: z.optional(TaskDocumentSchema) });
+export const ErrorBodySchema = z.looseObject({
+  error: z.string(),
+  message: z.string(),
+  task: z.optional(TaskDocumentSchema),
+});
 
 /** `POST /tasks/{id}/input`: which answers were taken, and the task after them. */
-export const AnswerBodySchema = z.looseObject({ accepted: z.array(z.string()), message: z.string(), task: TaskDocumentSchema });
+export const AnswerBodySchema = z.looseObject({
+  accepted: z.array(z.string()),
+  message: z.string(),
+  task: TaskDocumentSchema,
+});
 
 /** One event of `GET /tasks/{id}/events`, by its `event:` name. */
 export type TaskEvent =

@@ -54,12 +54,20 @@ export class SseParser {
     this.event = undefined;
     this.data = [];
     if (data.length === 0) return undefined;
-    return { data: data.join("\n"), ...(event !== undefined && { event }), ...(this.lastId !== undefined && { id: this.lastId }) };
+    return {
+      data: data.join("\n"),
+      ...(event !== undefined && { event }),
+      ...(this.lastId !== undefined && { id: this.lastId }),
+    };
   }
 }
 
 /** Reads a response body as SSE until it ends (an aborted fetch rejects instead). */
-export async function readSse(body: ReadableStream<Uint8Array>, onMessage: (message: SseMessage) => void, parser = new SseParser()): Promise<void> {
+export async function readSse(
+  body: ReadableStream<Uint8Array>,
+  onMessage: (message: SseMessage) => void,
+  parser = new SseParser(),
+): Promise<void> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   try {

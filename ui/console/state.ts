@@ -4,7 +4,19 @@
  * final: a lagging list entry never brings a finished task back to "working". No DOM here, so
  * the rules are unit-tested in Node.
  */
-import { isTerminalStatus, pieceText, type InputRequest, type ListedTask, type Progress, type TaskDocument, type TaskError, type TaskEvent, type TaskStatus, type TaskView, type ToolResult } from "./schema";
+import {
+  isTerminalStatus,
+  pieceText,
+  type InputRequest,
+  type ListedTask,
+  type Progress,
+  type TaskDocument,
+  type TaskError,
+  type TaskEvent,
+  type TaskStatus,
+  type TaskView,
+  type ToolResult,
+} from "./schema";
 
 /** Log lines kept per task: enough to read what happened, bounded for a long job. */
 export const MAX_LOG_LINES = 200;
@@ -79,16 +91,28 @@ function withView(state: TaskState, view: TaskView): TaskState {
   if (isTerminalStatus(state.status) && view.status !== state.status) return state;
   const lastUpdatedAt = time(view.lastUpdatedAt, state.lastUpdatedAt);
   if (lastUpdatedAt < state.lastUpdatedAt) return state; // older news than what is shown
-  if (view.status === state.status && lastUpdatedAt === state.lastUpdatedAt && view.statusMessage === state.statusMessage) return state;
+  if (
+    view.status === state.status &&
+    lastUpdatedAt === state.lastUpdatedAt &&
+    view.statusMessage === state.statusMessage
+  )
+    return state;
   const { statusMessage: _old, inputRequests, ...rest } = state;
   // The questions hold only while it waits; a new wait brings its own (read from the document).
   const keep = view.status === "input_required" && state.status === "input_required" && inputRequests;
-  return { ...rest, status: view.status, lastUpdatedAt, ...(view.statusMessage !== undefined && { statusMessage: view.statusMessage }), ...(keep && { inputRequests }) };
+  return {
+    ...rest,
+    status: view.status,
+    lastUpdatedAt,
+    ...(view.statusMessage !== undefined && { statusMessage: view.statusMessage }),
+    ...(keep && { inputRequests }),
+  };
 }
 
 /** A list entry. The index leaves out a working task's statusMessage, so the one shown stays. */
 export function mergeListed(state: TaskState, listed: ListedTask): TaskState {
-  const keepMessage = listed.statusMessage === undefined && listed.status === state.status && state.statusMessage !== undefined;
+  const keepMessage =
+    listed.statusMessage === undefined && listed.status === state.status && state.statusMessage !== undefined;
   return withView(state, keepMessage ? { ...listed, statusMessage: state.statusMessage } : listed);
 }
 
@@ -99,7 +123,8 @@ export function applyDocument(state: TaskState, doc: TaskDocument): TaskState {
   if (doc.error) next.error = doc.error;
   for (const piece of doc.partial?.pieces ?? []) Object.assign(next, withPiece(next, piece.n, pieceText(piece)));
   if (doc.partial && doc.partial.count > (next.partialCount ?? 0)) next.partialCount = doc.partial.count;
-  if (next.status === "input_required" && doc.status === "input_required" && doc.inputRequests) next.inputRequests = doc.inputRequests;
+  if (next.status === "input_required" && doc.status === "input_required" && doc.inputRequests)
+    next.inputRequests = doc.inputRequests;
   // A finished task's document holds its final progress and outcome: nothing more to read.
   if (isTerminalStatus(doc.status)) next.outcomeRead = true;
   return next;
@@ -146,7 +171,8 @@ function withPiece(state: TaskState, n: number, text: string): Pick<TaskState, "
 /** The bar's numbers: a finished task with no total shows full; a running one with none, indeterminate. */
 export function progressBar(state: TaskState): { value: number; max: number } | undefined {
   const { progress } = state;
-  if (progress?.total !== undefined && progress.total > 0) return { value: Math.min(progress.progress, progress.total), max: progress.total };
+  if (progress?.total !== undefined && progress.total > 0)
+    return { value: Math.min(progress.progress, progress.total), max: progress.total };
   if (state.status === "completed") return { value: 1, max: 1 };
   return undefined;
 }
@@ -162,4 +188,5 @@ export const expired = (state: TaskState, now: number): boolean => now > state.c
 export const isRunning = (state: TaskState): boolean => !isTerminalStatus(state.status);
 
 /** It waits for an answer, and the page has not read what it asks yet. */
-export const needsQuestions = (state: TaskState): boolean => state.status === "input_required" && state.inputRequests === undefined;
+export const needsQuestions = (state: TaskState): boolean =>
+  state.status === "input_required" && state.inputRequests === undefined;

@@ -19,7 +19,10 @@ const str = (value: unknown): string | undefined => (typeof value === "string" ?
 function choices(prop: Record<string, unknown>): { value: string; label: string }[] | undefined {
   if (Array.isArray(prop["enum"])) {
     const names: unknown[] = Array.isArray(prop["enumNames"]) ? prop["enumNames"] : [];
-    return prop["enum"].map((value: unknown, i: number) => ({ value: String(value), label: str(names[i]) ?? String(value) }));
+    return prop["enum"].map((value: unknown, i: number) => ({
+      value: String(value),
+      label: str(names[i]) ?? String(value),
+    }));
   }
   if (Array.isArray(prop["oneOf"])) {
     return prop["oneOf"].flatMap((option: unknown) => {
@@ -32,7 +35,12 @@ function choices(prop: Record<string, unknown>): { value: string; label: string 
 }
 
 /** One labelled field for the property `name`; its control carries `name` and a `data-kind` that collectAnswer reads. */
-export function elicitationField(name: string, prop: Record<string, unknown>, required: boolean, classes: FieldClasses = {}): HTMLElement {
+export function elicitationField(
+  name: string,
+  prop: Record<string, unknown>,
+  required: boolean,
+  classes: FieldClasses = {},
+): HTMLElement {
   const title = str(prop["title"]) ?? name;
   const hint = str(prop["description"]);
   const type = str(prop["type"]);
@@ -43,8 +51,14 @@ export function elicitationField(name: string, prop: Record<string, unknown>, re
   }
   const options = choices(prop);
   let control: HTMLInputElement | HTMLSelectElement;
-  if (options) control = el("select", { name, "data-kind": "string" }, ...options.map((option) => el("option", { value: option.value }, option.label)));
-  else if (type === "number" || type === "integer") control = el("input", { type: "number", name, "data-kind": "number", step: type === "integer" ? "1" : undefined });
+  if (options)
+    control = el(
+      "select",
+      { name, "data-kind": "string" },
+      ...options.map((option) => el("option", { value: option.value }, option.label)),
+    );
+  else if (type === "number" || type === "integer")
+    control = el("input", { type: "number", name, "data-kind": "number", step: type === "integer" ? "1" : undefined });
   else control = el("input", { type: "text", name, "data-kind": "string" });
   const initial = prop["default"];
   if (typeof initial === "string" || typeof initial === "number") control.value = String(initial);
@@ -58,7 +72,8 @@ export function collectAnswer(form: HTMLFormElement): Record<string, unknown> {
   for (const control of form.querySelectorAll<HTMLInputElement | HTMLSelectElement>("[data-kind]")) {
     const kind = control.dataset["kind"];
     if (kind === "boolean" && control instanceof HTMLInputElement) content[control.name] = control.checked;
-    else if (kind === "number" && control instanceof HTMLInputElement && control.value !== "") content[control.name] = control.valueAsNumber;
+    else if (kind === "number" && control instanceof HTMLInputElement && control.value !== "")
+      content[control.name] = control.valueAsNumber;
     else if (kind === "string" && control.value !== "") content[control.name] = control.value;
   }
   return content;

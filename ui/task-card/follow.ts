@@ -3,7 +3,16 @@
  * the task's pollInterval until the task ends, and cancels or answers through tools. No DOM
  * here; `onChange` hands every new state to the view.
  */
-import { ActivitySchema, isTerminal, relatedTaskId, taskDataOf, textOf, type Activity, type TaskData, type ToolResult } from "./data";
+import {
+  ActivitySchema,
+  isTerminal,
+  relatedTaskId,
+  taskDataOf,
+  textOf,
+  type Activity,
+  type TaskData,
+  type ToolResult,
+} from "./data";
 
 /** The task's server, reached through the host. */
 export interface ServerTools {
@@ -89,10 +98,15 @@ export class TaskFollower {
   }
 
   /** Answers one question (`inputResponses` as in 2026 `tasks/update`) through the `task_input` tool. */
-  async answer(key: string, response: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> }): Promise<void> {
+  async answer(
+    key: string,
+    response: { action: "accept" | "decline" | "cancel"; content?: Record<string, unknown> },
+  ): Promise<void> {
     const taskId = this.model.task?.taskId;
     if (!taskId || this.model.busy) return;
-    const ok = await this.act("answer", () => this.tools.call("task_input", { taskId, inputResponses: { [key]: response } }));
+    const ok = await this.act("answer", () =>
+      this.tools.call("task_input", { taskId, inputResponses: { [key]: response } }),
+    );
     if (ok) this.model.answered = [...this.model.answered, key];
     this.onChange(this.model);
   }
@@ -121,7 +135,8 @@ export class TaskFollower {
     if (this.following === taskId) return;
     this.following = taskId;
     if (!this.tools.available()) {
-      this.model.notice = "This chat client does not let the card call the server, so it cannot follow the task; ask for task_status instead.";
+      this.model.notice =
+        "This chat client does not let the card call the server, so it cannot follow the task; ask for task_status instead.";
       this.onChange(this.model);
       return;
     }

@@ -10,7 +10,13 @@ import type { InputRequest } from "./data";
 export type { Answer };
 
 /** Fills `form` with one question; `onAnswer` gets the person's answer. */
-export function renderQuestion(form: HTMLFormElement, key: string, request: InputRequest, busy: boolean, onAnswer: (key: string, answer: Answer) => void): void {
+export function renderQuestion(
+  form: HTMLFormElement,
+  key: string,
+  request: InputRequest,
+  busy: boolean,
+  onAnswer: (key: string, answer: Answer) => void,
+): void {
   const { message, requestedSchema } = request.params;
   const required = new Set(requestedSchema.required ?? []);
   // Buttons, not a form submission: hosts sandbox the card without allow-forms, which blocks submit.
@@ -19,7 +25,9 @@ export function renderQuestion(form: HTMLFormElement, key: string, request: Inpu
   submit.disabled = decline.disabled = busy;
   form.replaceChildren(
     el("p", {}, message),
-    ...Object.entries(requestedSchema.properties).map(([name, prop]) => elicitationField(name, prop, required.has(name), { field: "stacked" })),
+    ...Object.entries(requestedSchema.properties).map(([name, prop]) =>
+      elicitationField(name, prop, required.has(name), { field: "stacked" }),
+    ),
     el("div", { class: "actions" }, submit, decline),
   );
   form.dataset["key"] = key;

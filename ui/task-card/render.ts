@@ -44,7 +44,8 @@ function duration(ms: number): string {
   return `${Math.floor(s / 3600)} h ${Math.floor((s % 3600) / 60)} min`;
 }
 
-const clock = (iso: string): string => new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const clock = (iso: string): string =>
+  new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 export class CardView {
   private readonly card = byId("card");
@@ -60,7 +61,8 @@ export class CardView {
 
   render(model: CardModel, now = Date.now()): void {
     const { task } = model;
-    const status: Status | "pending" = task?.status ?? (model.result ? (model.result.isError ? "failed" : "completed") : "pending");
+    const status: Status | "pending" =
+      task?.status ?? (model.result ? (model.result.isError ? "failed" : "completed") : "pending");
     const ended = status !== "pending" && isTerminal(status);
     this.card.dataset["status"] = status;
     if (task) this.card.dataset["taskId"] = task.taskId;
@@ -72,7 +74,11 @@ export class CardView {
     this.cancelButton.textContent = model.busy === "cancel" ? "Cancelling…" : "Cancel";
 
     const args = Object.entries(model.args ?? {});
-    byId("args").replaceChildren(...args.slice(0, MAX_ARGS).map(([key, value]) => el("span", { class: "arg", title: cellText(value) }, el("b", {}, key), cellText(value))));
+    byId("args").replaceChildren(
+      ...args
+        .slice(0, MAX_ARGS)
+        .map(([key, value]) => el("span", { class: "arg", title: cellText(value) }, el("b", {}, key), cellText(value))),
+    );
     byId("args").hidden = args.length === 0;
 
     this.renderProgress(model, status);
@@ -94,7 +100,10 @@ export class CardView {
     const footer = byId("footer");
     if (task?.createdAt) {
       const end = ended && task.lastUpdatedAt ? Date.parse(task.lastUpdatedAt) : now;
-      footer.replaceChildren(el("span", {}, "task ", el("code", { title: task.taskId }, `${task.taskId.slice(0, 8)}…`)), el("span", {}, `${ended ? "took" : "running for"} ${duration(end - Date.parse(task.createdAt))}`));
+      footer.replaceChildren(
+        el("span", {}, "task ", el("code", { title: task.taskId }, `${task.taskId.slice(0, 8)}…`)),
+        el("span", {}, `${ended ? "took" : "running for"} ${duration(end - Date.parse(task.createdAt))}`),
+      );
     }
     footer.hidden = !task?.createdAt;
   }
@@ -122,7 +131,10 @@ export class CardView {
   }
 
   private renderQuestion(model: CardModel): void {
-    const pending = model.task?.status === "input_required" ? Object.entries(model.task.inputRequests ?? {}).find(([key]) => !model.answered.includes(key)) : undefined;
+    const pending =
+      model.task?.status === "input_required"
+        ? Object.entries(model.task.inputRequests ?? {}).find(([key]) => !model.answered.includes(key))
+        : undefined;
     this.question.hidden = !pending || !this.actions.canAct;
     if (!pending) {
       this.shownQuestion = undefined;
@@ -147,7 +159,8 @@ export class CardView {
     byId("step-count").textContent = `${model.stepCount} finished`;
     const shown = model.steps.slice(-SHOWN_STEPS);
     const items = shown.map((step) => el("li", { title: clock(step.at) }, step.name));
-    if (model.stepCount > shown.length) items.unshift(el("li", { class: "more" }, `${model.stepCount - shown.length} earlier`));
+    if (model.stepCount > shown.length)
+      items.unshift(el("li", { class: "more" }, `${model.stepCount - shown.length} earlier`));
     steps.querySelector("ol")?.replaceChildren(...items);
   }
 
@@ -155,7 +168,9 @@ export class CardView {
     const output = byId("partial");
     output.hidden = model.partialCount === 0;
     byId("partial-count").textContent = `${model.partialCount} so far`;
-    const items = model.partial.map((piece) => el("li", { value: String(piece.n), title: clock(piece.at) }, piece.text));
+    const items = model.partial.map((piece) =>
+      el("li", { value: String(piece.n), title: clock(piece.at) }, piece.text),
+    );
     output.querySelector("ol")?.replaceChildren(...items);
   }
 
@@ -164,7 +179,13 @@ export class CardView {
     logs.hidden = model.logs.length === 0;
     byId("log-count").textContent = `last ${model.logs.length}`;
     const items = model.logs.map((line) =>
-      el("li", {}, el("time", { datetime: line.at }, clock(line.at)), el("span", { class: `level level-${line.level}` }, line.level), el("span", { class: "text" }, line.message)),
+      el(
+        "li",
+        {},
+        el("time", { datetime: line.at }, clock(line.at)),
+        el("span", { class: `level level-${line.level}` }, line.level),
+        el("span", { class: "text" }, line.message),
+      ),
     );
     logs.querySelector("ol")?.replaceChildren(...items);
   }

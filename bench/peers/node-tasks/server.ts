@@ -10,7 +10,10 @@
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { InMemoryTaskMessageQueue, InMemoryTaskStore } from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
+import {
+  InMemoryTaskMessageQueue,
+  InMemoryTaskStore,
+} from "@modelcontextprotocol/sdk/experimental/tasks/stores/in-memory.js";
 import { z } from "zod";
 
 /**
@@ -26,7 +29,11 @@ const taskMessageQueue = new InMemoryTaskMessageQueue();
 function buildServer(): McpServer {
   const server = new McpServer(
     { name: "peer-node-tasks", version: "1.0.0" },
-    { capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, taskStore, taskMessageQueue },
+    {
+      capabilities: { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } },
+      taskStore,
+      taskMessageQueue,
+    },
   );
   server.registerTool(
     "echo",
@@ -42,11 +49,16 @@ function buildServer(): McpServer {
     },
     {
       async createTask({ seconds }, extra) {
-        const task = await extra.taskStore.createTask({ ttl: extra.taskRequestedTtl ?? 3_600_000, pollInterval: POLL_INTERVAL_MS });
+        const task = await extra.taskStore.createTask({
+          ttl: extra.taskRequestedTtl ?? 3_600_000,
+          pollInterval: POLL_INTERVAL_MS,
+        });
         const progressToken = extra._meta?.progressToken;
         // The job outlives this request (and its per-request server), so it writes to the shared
         // store and message queue directly, as the SDK's own example does.
-        void runCountdown(task.taskId, seconds, progressToken).catch((error: unknown) => console.error(`countdown ${task.taskId}:`, error));
+        void runCountdown(task.taskId, seconds, progressToken).catch((error: unknown) =>
+          console.error(`countdown ${task.taskId}:`, error),
+        );
         return { task };
       },
       async getTask(_args, extra) {
@@ -64,16 +76,32 @@ function buildServer(): McpServer {
 }
 
 /** One progress notification per second (queued for `tasks/result`, the SDK's channel for a task's messages), then the result. */
-async function runCountdown(taskId: string, seconds: number, progressToken: string | number | undefined): Promise<void> {
+async function runCountdown(
+  taskId: string,
+  seconds: number,
+  progressToken: string | number | undefined,
+): Promise<void> {
   const startedAt = Date.now();
   for (let elapsed = 1; elapsed <= seconds; elapsed++) {
     await new Promise((resolve) => setTimeout(resolve, startedAt + elapsed * 1000 - Date.now()));
     if (progressToken !== undefined) {
-      const params = { progressToken, progress: elapsed, total: seconds, message: `${seconds - elapsed} s left`, _meta: { "io.modelcontextprotocol/related-task": { taskId } } };
-      await taskMessageQueue.enqueue(taskId, { type: "notification", message: { jsonrpc: "2.0", method: "notifications/progress", params }, timestamp: Date.now() });
+      const params = {
+        progressToken,
+        progress: elapsed,
+        total: seconds,
+        message: `${seconds - elapsed} s left`,
+        _meta: { "io.modelcontextprotocol/related-task": { taskId } },
+      };
+      await taskMessageQueue.enqueue(taskId, {
+        type: "notification",
+        message: { jsonrpc: "2.0", method: "notifications/progress", params },
+        timestamp: Date.now(),
+      });
     }
   }
-  await taskStore.storeTaskResult(taskId, "completed", { content: [{ type: "text", text: `Countdown of ${seconds} s finished.` }] });
+  await taskStore.storeTaskResult(taskId, "completed", {
+    content: [{ type: "text", text: `Countdown of ${seconds} s finished.` }],
+  });
 }
 
 const http = createServer((req, res) => {
@@ -96,7 +124,10 @@ const http = createServer((req, res) => {
     .then(() => transport.handleRequest(req, res))
     .catch((error: unknown) => {
       console.error("request failed:", error);
-      if (!res.headersSent) res.writeHead(500, { "Content-Type": "application/json" }).end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+      if (!res.headersSent)
+        res
+          .writeHead(500, { "Content-Type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
     });
 });
 

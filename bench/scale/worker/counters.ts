@@ -105,7 +105,9 @@ export function snapshot(): CounterSnapshot {
     result.rowsRead[className] = (result.rowsRead[className] ?? 0) + cursor.rowsRead;
     result.rowsWritten[className] = (result.rowsWritten[className] ?? 0) + cursor.rowsWritten;
     result.sqlCalls[className] = (result.sqlCalls[className] ?? 0) + 1;
-    if (cursor.rowsWritten > 0) result.rowsWrittenBy[`${className}: ${statement}`] = (result.rowsWrittenBy[`${className}: ${statement}`] ?? 0) + cursor.rowsWritten;
+    if (cursor.rowsWritten > 0)
+      result.rowsWrittenBy[`${className}: ${statement}`] =
+        (result.rowsWrittenBy[`${className}: ${statement}`] ?? 0) + cursor.rowsWritten;
   }
   return result;
 }

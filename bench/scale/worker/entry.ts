@@ -5,7 +5,12 @@
  * `GET /__scale/bytes?principal=&taskId=` is the size of that task's database.
  * Nothing here is in the Worker that `wrangler deploy` ships.
  */
-import worker, { PrincipalObject as PrincipalBase, RateLimiterObject as RateLimiterBase, SessionObject as SessionBase, TaskObject as TaskBase } from "../../../src/index";
+import worker, {
+  PrincipalObject as PrincipalBase,
+  RateLimiterObject as RateLimiterBase,
+  SessionObject as SessionBase,
+  TaskObject as TaskBase,
+} from "../../../src/index";
 import { taskObjectName } from "../../../src/core/model/ids";
 import { add, countWorkerRequest, reset, snapshot } from "./counters";
 import { countedEnv, countedMessage, countHandlers, instrumentState } from "./instrument";
@@ -19,9 +24,28 @@ export class TaskObject extends TaskBase {
 // Each class's RPC methods (its public async methods): a call to one missing here is still counted
 // at the caller, only the object's active time during it is not.
 countHandlers(TaskObject.prototype, "TaskObject", [
-  "create", "prepare", "discard", "get", "deliver", "cancel", "answer", "failDelivery", "appendLog", "events",
-  "attachState", "lookupState", "detachState", "openState", "closeState", "reopenState", "storageBytes",
-  "claimSteps", "stepDone", "stepFailed", "stepHeartbeat", "stepUndeliverable",
+  "create",
+  "prepare",
+  "discard",
+  "get",
+  "deliver",
+  "cancel",
+  "answer",
+  "failDelivery",
+  "appendLog",
+  "events",
+  "attachState",
+  "lookupState",
+  "detachState",
+  "openState",
+  "closeState",
+  "reopenState",
+  "storageBytes",
+  "claimSteps",
+  "stepDone",
+  "stepFailed",
+  "stepHeartbeat",
+  "stepUndeliverable",
 ]);
 
 export class PrincipalObject extends PrincipalBase {
@@ -30,7 +54,14 @@ export class PrincipalObject extends PrincipalBase {
     super(ctx, countedEnv(env));
   }
 }
-countHandlers(PrincipalObject.prototype, "PrincipalObject", ["admit", "update", "remove", "list", "listEntries", "activeCount"]);
+countHandlers(PrincipalObject.prototype, "PrincipalObject", [
+  "admit",
+  "update",
+  "remove",
+  "list",
+  "listEntries",
+  "activeCount",
+]);
 
 export class SessionObject extends SessionBase {
   constructor(ctx: DurableObjectState, env: Env) {
@@ -38,7 +69,15 @@ export class SessionObject extends SessionBase {
     super(ctx, countedEnv(env));
   }
 }
-countHandlers(SessionObject.prototype, "SessionObject", ["start", "touch", "end", "subscribe", "unsubscribe", "subscriptions", "publish"]);
+countHandlers(SessionObject.prototype, "SessionObject", [
+  "start",
+  "touch",
+  "end",
+  "subscribe",
+  "unsubscribe",
+  "subscriptions",
+  "publish",
+]);
 
 export class RateLimiterObject extends RateLimiterBase {
   constructor(ctx: DurableObjectState, env: Env) {
@@ -66,6 +105,9 @@ export default {
     add("queueBatches", batch.queue);
     add("queueReads", batch.queue, batch.messages.length);
     const messages = batch.messages.map((message) => countedMessage(message, batch.queue));
-    return worker.queue(new Proxy(batch, { get: (target, prop) => (prop === "messages" ? messages : Reflect.get(target, prop, target)) }), countedEnv(env));
+    return worker.queue(
+      new Proxy(batch, { get: (target, prop) => (prop === "messages" ? messages : Reflect.get(target, prop, target)) }),
+      countedEnv(env),
+    );
   },
 } satisfies ExportedHandler<Env>;

@@ -67,7 +67,12 @@ export function countedMessage<T extends Message<unknown>>(message: T, queue: st
   });
 }
 
-const NAMESPACES: Record<string, string> = { TASKS: "TaskObject", SESSIONS: "SessionObject", PRINCIPALS: "PrincipalObject", RATE_LIMITER: "RateLimiterObject" };
+const NAMESPACES: Record<string, string> = {
+  TASKS: "TaskObject",
+  SESSIONS: "SessionObject",
+  PRINCIPALS: "PrincipalObject",
+  RATE_LIMITER: "RateLimiterObject",
+};
 const QUEUES: Record<string, string> = { JOBS: "jobs", STEPS: "steps", WEBHOOKS: "webhooks" };
 
 export function countedEnv(env: Env): Env {

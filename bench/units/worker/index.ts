@@ -96,7 +96,8 @@ export default {
     if (url.pathname === "/health") return new Response("ok\n");
     const op = OPS[url.pathname.slice(1)];
     const n = Number(url.searchParams.get("n") ?? "0");
-    if (!op || !Number.isInteger(n) || n < 0 || n > 100_000) return new Response("unknown op or bad n\n", { status: 404 });
+    if (!op || !Number.isInteger(n) || n < 0 || n > 100_000)
+      return new Response("unknown op or bad n\n", { status: 404 });
     await op(env, n);
     return new Response("ok\n");
   },

@@ -75,7 +75,8 @@ const slotLeases = new SlotLeases({ maxPrincipals: 1000 });
 /** This isolate's job messages, sent in batches; no request awaits another's send (job-dispatch.ts). */
 const jobDispatch = new JobDispatch();
 
-const decodeEvent = (wire: WireEvent): TaskEvent | undefined => taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
+const decodeEvent = (wire: WireEvent): TaskEvent | undefined =>
+  taskEventFromJson(wire.seq, wire.type, wire.at, wire.rawData);
 
 export class TaskGateway {
   /** Tasks this gateway created that ended within their creation: their logs, so following one opens no feed. */
@@ -114,12 +115,20 @@ export class TaskGateway {
         this.index().lease({ principal: this.principal, want, giveBack, waiting, maxActive }),
       );
       // A slot's task reports itself to the index; if writing it fails, the slot is taken back when it is overdue.
-      if (slot !== undefined) return { ok: true, snapshot: await this.write(slot, request, createdAt, true), created: true };
+      if (slot !== undefined)
+        return { ok: true, snapshot: await this.write(slot, request, createdAt, true), created: true };
     }
     // The index may swap this id for a pre-provisioned one (its object already exists, so creating the task is cheaper).
     let taskId = newTaskId();
     const preview = newTask(
-      { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, ...taskPolicy(settings) },
+      {
+        taskId,
+        principal: this.principal,
+        tool: request.tool,
+        args: request.args,
+        requestedTtlMs: request.requestedTtlMs,
+        ...taskPolicy(settings),
+      },
       createdAt,
     ).record;
     const admitted = await this.index().admit({
@@ -127,7 +136,10 @@ export class TaskGateway {
       principal: this.principal,
       tool: request.tool,
       maxActive: settings.maxActiveTasksPerPrincipal,
-      ...(request.idempotencyKey !== undefined && { idempotencyKey: request.idempotencyKey, call: await callFingerprint(request.tool, request.args) }),
+      ...(request.idempotencyKey !== undefined && {
+        idempotencyKey: request.idempotencyKey,
+        call: await callFingerprint(request.tool, request.args),
+      }),
     });
     // Whether the index entry is this request's (to remove if writing the task fails).
     let ownsEntry = true;
@@ -135,10 +147,17 @@ export class TaskGateway {
       taskId = admitted.taskId;
     } else {
       if (admitted.reason === "cap") {
-        return { ok: false, reason: "cap", message: `Too many unfinished tasks (${admitted.active} of ${admitted.limit}). Wait for some to finish or cancel them with tasks/cancel, then retry.` };
+        return {
+          ok: false,
+          reason: "cap",
+          message: `Too many unfinished tasks (${admitted.active} of ${admitted.limit}). Wait for some to finish or cancel them with tasks/cancel, then retry.`,
+        };
       }
       if (admitted.reason === "conflict") {
-        const other = admitted.tool === request.tool ? `the same tool "${request.tool}" with other arguments` : `another tool, "${admitted.tool}"`;
+        const other =
+          admitted.tool === request.tool
+            ? `the same tool "${request.tool}" with other arguments`
+            : `another tool, "${admitted.tool}"`;
         return {
           ok: false,
           reason: "key_conflict",
@@ -155,13 +174,21 @@ export class TaskGateway {
     try {
       return { ok: true, snapshot: await this.write(taskId, request, createdAt, false), created: true };
     } catch (error) {
-      if (ownsEntry) await this.index().remove(taskId).catch(() => undefined);
+      if (ownsEntry)
+        await this.index()
+          .remove(taskId)
+          .catch(() => undefined);
       throw error;
     }
   }
 
   /** The object stores the task, arms its alarm, starts the job (with no grace for the queue, the default: object/launch.ts) and enqueues it. */
-  private async write(taskId: string, request: CreateTaskRequest, createdAt: number, slotted: boolean): Promise<TaskSnapshot> {
+  private async write(
+    taskId: string,
+    request: CreateTaskRequest,
+    createdAt: number,
+    slotted: boolean,
+  ): Promise<TaskSnapshot> {
     const started = this.settings.dispatchGraceMs === 0;
     const options: CreateOptions = {
       ...(request.state !== undefined && { state: request.state }),
@@ -170,13 +197,24 @@ export class TaskGateway {
     };
     // Typed here: the stub's own types turn our JSON records into `never` (see test/pool/support.ts).
     const made: CreatedTask = await this.task(taskId).create(
-      { taskId, principal: this.principal, tool: request.tool, args: request.args, requestedTtlMs: request.requestedTtlMs, meta: request.meta ?? {}, createdAt },
+      {
+        taskId,
+        principal: this.principal,
+        tool: request.tool,
+        args: request.args,
+        requestedTtlMs: request.requestedTtlMs,
+        meta: request.meta ?? {},
+        createdAt,
+      },
       options,
     );
     const { ended, ...snapshot } = made;
     if (ended) {
       // The job ran to its end inside this call: there is nothing left to dispatch.
-      this.endedHere.set(taskId, { meta: snapshot.meta, events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []) });
+      this.endedHere.set(taskId, {
+        meta: snapshot.meta,
+        events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []),
+      });
       return snapshot;
     }
     // The queue stays the job's dispatch of record; a job already started needs nothing from it
@@ -187,7 +225,9 @@ export class TaskGateway {
     else {
       await this.bindings.jobs
         .sendBatch([message])
-        .catch((error: unknown) => console.error("job message could not be sent; the task's alarm starts it", taskId, error));
+        .catch((error: unknown) =>
+          console.error("job message could not be sent; the task's alarm starts it", taskId, error),
+        );
     }
     return snapshot;
   }
@@ -233,7 +273,10 @@ export class TaskGateway {
     if (!isTaskId(taskId)) return { ok: false, status: 404 };
     const ended = this.endedHere.get(taskId);
     if (ended && options.state === undefined && afterSeq <= (ended.events.at(-1)?.seq ?? 0)) {
-      return { ok: true, feed: Object.assign(feedOfEvents(ended.events.filter((event) => event.seq > afterSeq)), { meta: ended.meta }) };
+      return {
+        ok: true,
+        feed: Object.assign(feedOfEvents(ended.events.filter((event) => event.seq > afterSeq)), { meta: ended.meta }),
+      };
     }
     const opened: OpenFeed<TaskEvent> = await openFeed(this.task(taskId), afterSeq, decodeEvent, options);
     if (!opened.ok) return opened;

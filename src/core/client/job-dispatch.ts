@@ -62,7 +62,11 @@ export class JobDispatch {
         await queue.sendBatch(chunk);
       } catch (error) {
         // The tasks are written and their runs started or armed: their alarms carry them without these.
-        console.error("job messages could not be sent; the tasks' alarms start them", chunk.map((m) => m.taskId).join(", "), error);
+        console.error(
+          "job messages could not be sent; the tasks' alarms start them",
+          chunk.map((m) => m.taskId).join(", "),
+          error,
+        );
       }
     }
   }

@@ -13,11 +13,20 @@ export function applyTaskEvent(snapshot: TaskSnapshot, event: TaskEvent): TaskSn
     case "status": {
       // The questions hold only while the task waits (a commit's question events come before its status).
       const { inputRequests, ...rest } = snapshot;
-      return { ...rest, task: event.data, lastSeq: event.seq, ...(event.data.status === "input_required" && inputRequests && { inputRequests }) };
+      return {
+        ...rest,
+        task: event.data,
+        lastSeq: event.seq,
+        ...(event.data.status === "input_required" && inputRequests && { inputRequests }),
+      };
     }
     case "question": {
       const { key, message, requestedSchema } = event.data;
-      return { ...snapshot, inputRequests: { ...snapshot.inputRequests, [key]: { message, requestedSchema } }, lastSeq: event.seq };
+      return {
+        ...snapshot,
+        inputRequests: { ...snapshot.inputRequests, [key]: { message, requestedSchema } },
+        lastSeq: event.seq,
+      };
     }
     case "answer": {
       const { [event.data.key]: _answered, ...pending } = snapshot.inputRequests ?? {};

@@ -38,7 +38,9 @@ export interface GetOptions {
 }
 
 /** `createdAt` (ms) is the gateway's, so the principal's index and the task itself agree on it. */
-export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs"> & { createdAt?: number };
+export type CreateTaskInput = Omit<NewTaskInput, "defaultTtlMs" | "maxTtlMs" | "pollIntervalMs" | "dispatchGraceMs"> & {
+  createdAt?: number;
+};
 export interface CreateOptions {
   /** Adapter state to keep with a task this call creates (written with it, in the same turn). */
   state?: readonly AdapterStateEntry[];

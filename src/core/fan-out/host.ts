@@ -17,7 +17,13 @@ const MAX_SENDS_PER_ALARM = 1000;
 /** What a claim answers the consumer: run these, acknowledge the rest. */
 export type StepClaim =
   | { kind: "gone" }
-  | { kind: "claimed"; tool: string; step: string; items: { index: number; attempt: number; input: string }[]; skipped: number[] };
+  | {
+      kind: "claimed";
+      tool: string;
+      step: string;
+      items: { index: number; attempt: number; input: string }[];
+      skipped: number[];
+    };
 
 export type StepFailure = FailOutcome | { kind: "gone" };
 
@@ -100,9 +106,21 @@ export class FanOutHost {
       if (woken) return woken;
     }
     if (send.length > 0) {
-      const messages = send.map(({ key, index }): StepMessage => ({ v: 1, principal: record.principal, taskId: record.taskId, fanOut: key, index }));
+      const messages = send.map(
+        ({ key, index }): StepMessage => ({
+          v: 1,
+          principal: record.principal,
+          taskId: record.taskId,
+          fanOut: key,
+          index,
+        }),
+      );
       // A failed send leaves the items due again at their next check; the alarm retries them then.
-      await this.deps.send(messages).catch((error: unknown) => console.error("fan-out send failed; retried at the next check", record.taskId, error));
+      await this.deps
+        .send(messages)
+        .catch((error: unknown) =>
+          console.error("fan-out send failed; retried at the next check", record.taskId, error),
+        );
     }
     const current = this.deps.liveRecord();
     if (!current || !isAwaitingFanOut(current)) return undefined;
@@ -131,7 +149,13 @@ export class FanOutHost {
     const events: NewTaskEvent[] = finished.map(({ header, index, ok, error }) =>
       ok
         ? { type: "step", data: { name: `${header.step}[${index}]` } }
-        : { type: "log", data: { level: header.settle ? "warning" : "error", message: `${header.step}[${index}] failed: ${error ?? "unknown error"}`.slice(0, 2000) } },
+        : {
+            type: "log",
+            data: {
+              level: header.settle ? "warning" : "error",
+              message: `${header.step}[${index}] failed: ${error ?? "unknown error"}`.slice(0, 2000),
+            },
+          },
     );
     await this.refresh(record, finished.at(-1)?.header.key ?? key, events, true);
     const abandoned = finished.some((f) => !f.ok && f.header.abandoned);
@@ -154,8 +178,15 @@ export class FanOutHost {
     const done = header.done + header.failed;
     // No progress message: the statusMessage says the same, and the 2026 view shows both side by side.
     const progress: Progress | undefined =
-      header.progressBase === undefined || !finished ? undefined : { progress: header.progressBase + done, total: header.progressBase + header.total };
-    const moved = fanOutProgress(record, progress, statusMessage(done, header.total, this.deps.fanOuts.runningCount(key)), Date.now());
+      header.progressBase === undefined || !finished
+        ? undefined
+        : { progress: header.progressBase + done, total: header.progressBase + header.total };
+    const moved = fanOutProgress(
+      record,
+      progress,
+      statusMessage(done, header.total, this.deps.fanOuts.runningCount(key)),
+      Date.now(),
+    );
     if (moved.record === record) this.deps.append(events);
     else await this.deps.commit(record, { record: moved.record, events: [...events, ...moved.events] });
   }

@@ -37,7 +37,15 @@ export interface ItemPolicy {
 
 export const isFinished = (item: FanOutItem): boolean => item.state === "done" || item.state === "failed";
 
-export const newItem = (index: number): FanOutItem => ({ index, state: "pending", claims: 0, failures: 0, lost: 0, sends: 0, dueAt: 0 });
+export const newItem = (index: number): FanOutItem => ({
+  index,
+  state: "pending",
+  claims: 0,
+  failures: 0,
+  lost: 0,
+  sends: 0,
+  dueAt: 0,
+});
 
 /**
  * How long to wait for an unclaimed message before sending it again: the lease, doubling with each
@@ -56,12 +64,20 @@ export type ClaimOutcome = "run" | "finished" | "busy" | "lost";
  * duplicate delivery); one whose lease ran out was lost with its consumer and is taken over, and
  * after `maxAttempts` such losses it fails instead ("lost").
  */
-export function claimItem(item: FanOutItem, policy: ItemPolicy, now: number): { item: FanOutItem; outcome: ClaimOutcome } {
+export function claimItem(
+  item: FanOutItem,
+  policy: ItemPolicy,
+  now: number,
+): { item: FanOutItem; outcome: ClaimOutcome } {
   if (isFinished(item)) return { item, outcome: "finished" };
   if (item.state === "running" && item.dueAt > now) return { item, outcome: "busy" };
   const lost = item.state === "running" ? item.lost + 1 : item.lost;
-  if (lost >= policy.maxAttempts) return { item: { ...item, state: "failed", lost, error: lostMessage(lost) }, outcome: "lost" };
-  return { item: { ...item, state: "running", claims: item.claims + 1, lost, dueAt: now + policy.leaseMs }, outcome: "run" };
+  if (lost >= policy.maxAttempts)
+    return { item: { ...item, state: "failed", lost, error: lostMessage(lost) }, outcome: "lost" };
+  return {
+    item: { ...item, state: "running", claims: item.claims + 1, lost, dueAt: now + policy.leaseMs },
+    outcome: "run",
+  };
 }
 
 /** The consumer running the item is alive: extend its lease, writing only once a third of it is used. */
@@ -81,7 +97,13 @@ export type FailOutcome = { kind: "retry"; delaySeconds: number } | { kind: "fin
  * The step threw. Retried with exponential backoff through the queue (the consumer asks for the
  * delay), until the policy is exhausted or the error is permanent.
  */
-export function failItem(item: FanOutItem, message: string, permanent: boolean, policy: ItemPolicy, now: number): { item: FanOutItem; outcome: FailOutcome } {
+export function failItem(
+  item: FanOutItem,
+  message: string,
+  permanent: boolean,
+  policy: ItemPolicy,
+  now: number,
+): { item: FanOutItem; outcome: FailOutcome } {
   if (isFinished(item)) return { item, outcome: { kind: "ignored" } };
   const failures = item.failures + 1;
   if (permanent || failures >= policy.maxAttempts) {
@@ -91,12 +113,17 @@ export function failItem(item: FanOutItem, message: string, permanent: boolean, 
   const delaySeconds = backoff(failures, policy.retryBaseSeconds, 3600);
   // The retried message is due after its delay; only past that (plus a lease) is it presumed lost.
   const dueAt = now + delaySeconds * 1000 + policy.leaseMs;
-  return { item: { ...item, state: "pending", failures, error: message, dueAt }, outcome: { kind: "retry", delaySeconds } };
+  return {
+    item: { ...item, state: "pending", failures, error: message, dueAt },
+    outcome: { kind: "retry", delaySeconds },
+  };
 }
 
 /** The queue gave up on the item's message (the dead-letter queue): it fails for good. */
 export function giveUpItem(item: FanOutItem, message: string): FanOutItem {
-  return isFinished(item) ? item : { ...item, state: "failed", error: item.error ? `${message}; last error: ${item.error}` : message };
+  return isFinished(item)
+    ? item
+    : { ...item, state: "failed", error: item.error ? `${message}; last error: ${item.error}` : message };
 }
 
 /**
@@ -106,7 +133,11 @@ export function giveUpItem(item: FanOutItem, message: string): FanOutItem {
 export function resendItem(item: FanOutItem, policy: ItemPolicy, now: number): { item: FanOutItem; send: boolean } {
   if (isFinished(item) || item.dueAt > now) return { item, send: false };
   const lost = item.state === "running" ? item.lost + 1 : item.lost;
-  if (lost >= policy.maxAttempts) return { item: { ...item, state: "failed", lost, error: lostMessage(lost) }, send: false };
+  if (lost >= policy.maxAttempts)
+    return { item: { ...item, state: "failed", lost, error: lostMessage(lost) }, send: false };
   const sends = item.sends + 1;
-  return { item: { ...item, state: "pending", lost, sends, dueAt: now + redeliveryMs(sends, policy.leaseMs) }, send: true };
+  return {
+    item: { ...item, state: "pending", lost, sends, dueAt: now + redeliveryMs(sends, policy.leaseMs) },
+    send: true,
+  };
 }

@@ -26,7 +26,9 @@ export interface FanOutRequest {
   progress: boolean;
 }
 
-export type FanOutStatus = { state: "pending"; finished: number; total: number } | { state: "finished"; items: ItemResult[] };
+export type FanOutStatus =
+  | { state: "pending"; finished: number; total: number }
+  | { state: "finished"; items: ItemResult[] };
 
 /** An item that reached its end just now: what the task's log and progress must show. */
 export interface FinishedItem {
@@ -99,7 +101,8 @@ export class FanOuts {
       }
       const { item: next, outcome } = claimItem(item, this.policy, now);
       this.save(key, item, next);
-      if (outcome === "run") batch.claimed.push({ index, attempt: next.claims, input: this.storage.input(key, index) ?? "null" });
+      if (outcome === "run")
+        batch.claimed.push({ index, attempt: next.claims, input: this.storage.input(key, index) ?? "null" });
       else batch.skipped.push(index);
       if (outcome === "lost") batch.finished.push(this.finish(header, next));
     }
@@ -118,7 +121,13 @@ export class FanOuts {
     return this.finish(header, next);
   }
 
-  fail(key: string, index: number, message: string, permanent: boolean, now: number): { outcome: FailOutcome; finished?: FinishedItem } {
+  fail(
+    key: string,
+    index: number,
+    message: string,
+    permanent: boolean,
+    now: number,
+  ): { outcome: FailOutcome; finished?: FinishedItem } {
     const header = this.storage.header(key);
     const item = this.storage.item(key, index);
     if (!header || !item || header.abandoned) return { outcome: { kind: "ignored" } };

@@ -28,9 +28,19 @@ export function awaitFanOut(record: TaskRecord, leaseId: string, message: string
     ...record,
     statusMessage: message,
     lastUpdatedAt: now,
-    run: { ...record.run, phase: "sleeping", awaiting: "fan-out", leaseId: undefined, leaseUntil: undefined, wakeAt: now },
+    run: {
+      ...record.run,
+      phase: "sleeping",
+      awaiting: "fan-out",
+      leaseId: undefined,
+      leaseUntil: undefined,
+      wakeAt: now,
+    },
   };
-  return { record: next, events: message !== record.statusMessage ? [{ type: "status", data: toTaskView(next, now) }] : [] };
+  return {
+    record: next,
+    events: message !== record.statusMessage ? [{ type: "status", data: toTaskView(next, now) }] : [],
+  };
 }
 
 /** The next redelivery check (the alarm's time while the job waits); never past the task's expiry. */
@@ -52,10 +62,20 @@ export function wakeFromFanOut(record: TaskRecord, now: number): Transition {
  * statusMessage. The message changes with every claim and result, so it is kept without a status
  * event: one per item would be a webhook and a stream notification each.
  */
-export function fanOutProgress(record: TaskRecord, progress: Progress | undefined, statusMessage: string, now: number): Transition {
+export function fanOutProgress(
+  record: TaskRecord,
+  progress: Progress | undefined,
+  statusMessage: string,
+  now: number,
+): Transition {
   if (isTerminal(record.status)) return unchanged(record);
   const moves = progress !== undefined && (!record.progress || progress.progress > record.progress.progress);
   if (!moves && statusMessage === record.statusMessage) return unchanged(record);
-  const next: TaskRecord = { ...record, statusMessage, lastUpdatedAt: now, ...(moves && { progress, pace: paceAfter(record, progress.progress, now) }) };
+  const next: TaskRecord = {
+    ...record,
+    statusMessage,
+    lastUpdatedAt: now,
+    ...(moves && { progress, pace: paceAfter(record, progress.progress, now) }),
+  };
   return { record: next, events: moves ? [{ type: "progress", data: { ...progress } }] : [] };
 }

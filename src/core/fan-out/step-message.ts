@@ -15,7 +15,11 @@ export const StepMessageSchema = z.object({
   principal: z.string().min(1).max(512),
   taskId: z.string().refine(isTaskId, "taskId must be 32 hex characters"),
   fanOut: z.string().min(1).max(1024),
-  index: z.number().int().min(0).max(MAX_FAN_OUT_ITEMS - 1),
+  index: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_FAN_OUT_ITEMS - 1),
 });
 export type StepMessage = z.infer<typeof StepMessageSchema>;
 
@@ -27,7 +31,11 @@ export const SEND_BATCH_MAX_BYTES = 256 * 1000;
  * Splits message bodies into sendBatch calls within both limits. `bytes` is each body's JSON size;
  * the per-message overhead Cloudflare counts is left as headroom (our messages are ~200 bytes).
  */
-export function sendBatches<T>(bodies: readonly T[], maxMessages = SEND_BATCH_MAX_MESSAGES, maxBytes = SEND_BATCH_MAX_BYTES): T[][] {
+export function sendBatches<T>(
+  bodies: readonly T[],
+  maxMessages = SEND_BATCH_MAX_MESSAGES,
+  maxBytes = SEND_BATCH_MAX_BYTES,
+): T[][] {
   const batches: T[][] = [];
   let current: T[] = [];
   let bytes = 0;

@@ -46,8 +46,27 @@ const SCHEMA = `
   CREATE TABLE IF NOT EXISTS fan_out_results (key TEXT NOT NULL, idx INTEGER NOT NULL, value TEXT NOT NULL, PRIMARY KEY (key, idx));
 `;
 
-type HeaderRow = { key: string; step: string; total: number; done: number; failed: number; settle: number; progress_base: number | null; abandoned: number };
-type ItemRow = { key: string; idx: number; state: string; claims: number; failures: number; lost: number; sends: number; due_at: number; error: string | null };
+type HeaderRow = {
+  key: string;
+  step: string;
+  total: number;
+  done: number;
+  failed: number;
+  settle: number;
+  progress_base: number | null;
+  abandoned: number;
+};
+type ItemRow = {
+  key: string;
+  idx: number;
+  state: string;
+  claims: number;
+  failures: number;
+  lost: number;
+  sends: number;
+  due_at: number;
+  error: string | null;
+};
 
 const STATES: readonly string[] = ["pending", "running", "done", "failed"] satisfies FanOutItemState[];
 const isState = (value: string): value is FanOutItemState => STATES.includes(value);
@@ -90,7 +109,8 @@ export class FanOutStorage {
   }
 
   private ready(): boolean {
-    this.exists ??= this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'fan_outs'").toArray().length > 0;
+    this.exists ??=
+      this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'fan_outs'").toArray().length > 0;
     return this.exists;
   }
 
@@ -111,7 +131,14 @@ export class FanOutStorage {
       const item = newItem(idx);
       this.sql.exec(
         "INSERT INTO fan_out_items (key, idx, state, claims, failures, lost, sends, due_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        header.key, idx, item.state, item.claims, item.failures, item.lost, item.sends, item.dueAt,
+        header.key,
+        idx,
+        item.state,
+        item.claims,
+        item.failures,
+        item.lost,
+        item.sends,
+        item.dueAt,
       );
       this.sql.exec("INSERT INTO fan_out_inputs (key, idx, input) VALUES (?, ?, ?)", header.key, idx, input);
     });
@@ -120,25 +147,44 @@ export class FanOutStorage {
   saveHeader(h: FanOutHeader): void {
     this.sql.exec(
       "INSERT OR REPLACE INTO fan_outs (key, step, total, done, failed, settle, progress_base, abandoned) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-      h.key, h.step, h.total, h.done, h.failed, h.settle ? 1 : 0, h.progressBase ?? null, h.abandoned ? 1 : 0,
+      h.key,
+      h.step,
+      h.total,
+      h.done,
+      h.failed,
+      h.settle ? 1 : 0,
+      h.progressBase ?? null,
+      h.abandoned ? 1 : 0,
     );
   }
 
   item(key: string, index: number): FanOutItem | undefined {
     if (!this.ready()) return undefined;
-    const row = this.sql.exec<ItemRow>("SELECT * FROM fan_out_items WHERE key = ? AND idx = ?", key, index).toArray()[0];
+    const row = this.sql
+      .exec<ItemRow>("SELECT * FROM fan_out_items WHERE key = ? AND idx = ?", key, index)
+      .toArray()[0];
     return row && toItem(row);
   }
 
   saveItem(key: string, item: FanOutItem): void {
     this.sql.exec(
       "UPDATE fan_out_items SET state = ?, claims = ?, failures = ?, lost = ?, sends = ?, due_at = ?, error = ? WHERE key = ? AND idx = ?",
-      item.state, item.claims, item.failures, item.lost, item.sends, item.dueAt, item.error ?? null, key, item.index,
+      item.state,
+      item.claims,
+      item.failures,
+      item.lost,
+      item.sends,
+      item.dueAt,
+      item.error ?? null,
+      key,
+      item.index,
     );
   }
 
   input(key: string, index: number): string | undefined {
-    return this.sql.exec<{ input: string }>("SELECT input FROM fan_out_inputs WHERE key = ? AND idx = ?", key, index).toArray()[0]?.input;
+    return this.sql
+      .exec<{ input: string }>("SELECT input FROM fan_out_inputs WHERE key = ? AND idx = ?", key, index)
+      .toArray()[0]?.input;
   }
 
   saveResult(key: string, index: number, value: string): void {
@@ -148,7 +194,13 @@ export class FanOutStorage {
   /** Every item's outcome, in input order. */
   results(key: string): ItemResult[] {
     if (!this.ready()) return [];
-    const rows = this.sql.exec<{ idx: number; state: string; error: string | null; claims: number; value: string | null }>(
+    const rows = this.sql.exec<{
+      idx: number;
+      state: string;
+      error: string | null;
+      claims: number;
+      value: string | null;
+    }>(
       "SELECT i.idx, i.state, i.error, i.claims, r.value FROM fan_out_items i LEFT JOIN fan_out_results r ON r.key = i.key AND r.idx = i.idx WHERE i.key = ? ORDER BY i.idx",
       key,
     );
@@ -162,7 +214,9 @@ export class FanOutStorage {
   }
 
   runningCount(key: string): number {
-    return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM fan_out_items WHERE key = ? AND state = 'running'", key).one().n;
+    return this.sql
+      .exec<{ n: number }>("SELECT COUNT(*) AS n FROM fan_out_items WHERE key = ? AND state = 'running'", key)
+      .one().n;
   }
 
   /** Unfinished items whose due time has passed, in fan-outs still awaited, oldest first. */
@@ -171,7 +225,8 @@ export class FanOutStorage {
     const rows = this.sql.exec<ItemRow>(
       `SELECT i.* FROM fan_out_items i JOIN fan_outs f ON f.key = i.key
        WHERE i.state IN ('pending', 'running') AND i.due_at <= ? AND f.abandoned = 0 ORDER BY i.due_at LIMIT ?`,
-      now, limit,
+      now,
+      limit,
     );
     return [...rows].map((row) => ({ key: row.key, item: toItem(row) }));
   }
@@ -190,6 +245,8 @@ export class FanOutStorage {
   /** Whether some fan-out the job may still wait for has items to come. */
   anyUnfinished(): boolean {
     if (!this.ready()) return false;
-    return this.sql.exec("SELECT 1 FROM fan_outs WHERE abandoned = 0 AND done + failed < total LIMIT 1").toArray().length > 0;
+    return (
+      this.sql.exec("SELECT 1 FROM fan_outs WHERE abandoned = 0 AND done + failed < total LIMIT 1").toArray().length > 0
+    );
   }
 }

@@ -15,7 +15,8 @@ export function newTaskId(): string {
 /** Validate a client-supplied id before it is used in any name or URL. */
 export const isTaskId = (value: unknown): value is string => typeof value === "string" && TASK_ID.test(value);
 
-export const taskObjectName = (principal: string, taskId: string): string => JSON.stringify(["task", principal, taskId]);
+export const taskObjectName = (principal: string, taskId: string): string =>
+  JSON.stringify(["task", principal, taskId]);
 export const principalObjectName = (principal: string): string => JSON.stringify(["principal", principal]);
 
 /** The task's MCP resource URI. */

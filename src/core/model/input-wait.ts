@@ -14,7 +14,9 @@ function waitingMessage(record: TaskRecord): string | undefined {
   const pending = Object.values(pendingInputs(record));
   const first = pending[0];
   if (!first) return undefined;
-  return pending.length === 1 ? first.message : `${first.message} (and ${pending.length - 1} more question${pending.length === 2 ? "" : "s"})`;
+  return pending.length === 1
+    ? first.message
+    : `${first.message} (and ${pending.length - 1} more question${pending.length === 2 ? "" : "s"})`;
 }
 
 /** Due now: the run that follows replays its steps and finds every answer stored. */
@@ -30,7 +32,12 @@ const resumeNow = (record: TaskRecord, now: number): TaskRecord => ({
  * The run ended asking `questions`. Keys already asked are not asked again (a key is asked once per
  * task); if nothing is left to wait for (every question was answered meanwhile), the task is due at once.
  */
-export function waitForInput(record: TaskRecord, leaseId: string, questions: readonly AskedQuestion[], now: number): Transition {
+export function waitForInput(
+  record: TaskRecord,
+  leaseId: string,
+  questions: readonly AskedQuestion[],
+  now: number,
+): Transition {
   if (!holdsLease(record, leaseId)) return unchanged(record);
   const inputs: Record<string, AskedInput> = { ...record.inputs };
   const events: NewTaskEvent[] = [];
@@ -108,7 +115,8 @@ export function answerInputs(
   const message = waitingMessage(answered);
   let next: TaskRecord;
   if (message === undefined && record.run.phase === "waiting_input") next = resumeNow(answered, now);
-  else if (message !== undefined && message !== record.statusMessage) next = { ...answered, statusMessage: message, lastUpdatedAt: now };
+  else if (message !== undefined && message !== record.statusMessage)
+    next = { ...answered, statusMessage: message, lastUpdatedAt: now };
   else next = answered;
   if (next.status !== record.status || next.statusMessage !== record.statusMessage) events.push(statusEvent(next));
   return { ok: true, transition: { record: next, events }, accepted, ignored };

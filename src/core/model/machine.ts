@@ -58,7 +58,6 @@ export function newTask(input: NewTaskInput, now: number): Transition {
   return { record, events: [statusEvent(record)] };
 }
 
-
 /** The queue delivered the job: it is due now. A duplicate delivery changes nothing. */
 export function markDelivered(record: TaskRecord): Transition {
   if (record.run.delivered || record.run.phase !== "queued") return unchanged(record);
@@ -90,13 +89,25 @@ export function isDueToRun(record: TaskRecord, now: number): boolean {
  * takes its process down every time would be restarted until its ttl: after `maxLostRuns` lost runs
  * in a row (no run ending normally in between) the task fails instead.
  */
-export function beginRun(record: TaskRecord, leaseId: string, leaseMs: number, now: number, maxLostRuns = Number.POSITIVE_INFINITY): Transition {
+export function beginRun(
+  record: TaskRecord,
+  leaseId: string,
+  leaseMs: number,
+  now: number,
+  maxLostRuns = Number.POSITIVE_INFINITY,
+): Transition {
   if (!isDueToRun(record, now)) return unchanged(record);
   const recovering = record.run.phase === "running";
   const lostRuns = recovering ? (record.run.lostRuns ?? 0) + 1 : 0;
   if (lostRuns >= maxLostRuns) {
     const why = `The job's process stopped responding ${lostRuns} times in a row (it crashed, ran out of memory or hung), so it is not restarted again.`;
-    const failed = terminate(record, "failed", why, { kind: "result", result: { content: [{ type: "text", text: why }], isError: true } }, now);
+    const failed = terminate(
+      record,
+      "failed",
+      why,
+      { kind: "result", result: { content: [{ type: "text", text: why }], isError: true } },
+      now,
+    );
     failed.record.run.lostRuns = lostRuns;
     failed.record.run.lastError = why;
     return failed;
@@ -105,10 +116,22 @@ export function beginRun(record: TaskRecord, leaseId: string, leaseMs: number, n
     ...record,
     statusMessage: recovering ? "Resuming after the previous run stopped responding." : "Running.",
     lastUpdatedAt: now,
-    run: { ...record.run, phase: "running", runs: record.run.runs + 1, lostRuns, leaseId, leaseUntil: now + leaseMs, wakeAt: undefined },
+    run: {
+      ...record.run,
+      phase: "running",
+      runs: record.run.runs + 1,
+      lostRuns,
+      leaseId,
+      leaseUntil: now + leaseMs,
+      wakeAt: undefined,
+    },
   };
   const events: NewTaskEvent[] = [statusEvent(next)];
-  if (recovering) events.unshift({ type: "log", data: { level: "warning", message: "Lease expired; the job is restarted from its last finished step." } });
+  if (recovering)
+    events.unshift({
+      type: "log",
+      data: { level: "warning", message: "Lease expired; the job is restarted from its last finished step." },
+    });
   return { record: next, events };
 }
 
@@ -117,7 +140,13 @@ export function renewLease(record: TaskRecord, leaseId: string, leaseMs: number,
   return { record: { ...record, run: { ...record.run, leaseUntil: now + leaseMs } }, events: [] };
 }
 
-function terminate(record: TaskRecord, status: TaskStatus, statusMessage: string, outcome: TaskOutcome, now: number): Transition {
+function terminate(
+  record: TaskRecord,
+  status: TaskStatus,
+  statusMessage: string,
+  outcome: TaskOutcome,
+  now: number,
+): Transition {
   const next: TaskRecord = {
     ...record,
     status,
@@ -133,11 +162,23 @@ function terminate(record: TaskRecord, status: TaskStatus, statusMessage: string
 export function finishRun(record: TaskRecord, leaseId: string, result: JsonObject, now: number): Transition {
   if (!holdsLease(record, leaseId)) return unchanged(record);
   const failed = result["isError"] === true;
-  return terminate(record, failed ? "failed" : "completed", failed ? "The tool reported an error." : "Completed.", { kind: "result", result }, now);
+  return terminate(
+    record,
+    failed ? "failed" : "completed",
+    failed ? "The tool reported an error." : "Completed.",
+    { kind: "result", result },
+    now,
+  );
 }
 
 /** The run asked to sleep (or used up its slice): it stays `working` and wakes at `wakeAt`. */
-export function yieldRun(record: TaskRecord, leaseId: string, wakeAt: number, message: string | undefined, now: number): Transition {
+export function yieldRun(
+  record: TaskRecord,
+  leaseId: string,
+  wakeAt: number,
+  message: string | undefined,
+  now: number,
+): Transition {
   if (!holdsLease(record, leaseId)) return unchanged(record);
   const next: TaskRecord = {
     ...record,
@@ -159,7 +200,14 @@ export function retryDelayMs(failures: number, baseSeconds: number): number {
 }
 
 /** The run threw. Retry with exponential backoff until the policy is exhausted or the error is permanent. */
-export function failRun(record: TaskRecord, leaseId: string, message: string, permanent: boolean, policy: RetryPolicy, now: number): Transition {
+export function failRun(
+  record: TaskRecord,
+  leaseId: string,
+  message: string,
+  permanent: boolean,
+  policy: RetryPolicy,
+  now: number,
+): Transition {
   if (!holdsLease(record, leaseId)) return unchanged(record);
   const failures = record.run.failures + 1;
   if (permanent || failures >= policy.maxAttempts) {
@@ -175,11 +223,22 @@ export function failRun(record: TaskRecord, leaseId: string, message: string, pe
     ...record,
     statusMessage: `Attempt ${failures} failed: ${message}. Retrying at ${new Date(wakeAt).toISOString()}.`,
     lastUpdatedAt: now,
-    run: { ...record.run, phase: "backoff", failures, lastError: message, leaseId: undefined, leaseUntil: undefined, wakeAt },
+    run: {
+      ...record.run,
+      phase: "backoff",
+      failures,
+      lastError: message,
+      leaseId: undefined,
+      leaseUntil: undefined,
+      wakeAt,
+    },
   };
   return {
     record: next,
-    events: [{ type: "log", data: { level: "warning", message: `Attempt ${failures} failed: ${message}` } }, statusEvent(next)],
+    events: [
+      { type: "log", data: { level: "warning", message: `Attempt ${failures} failed: ${message}` } },
+      statusEvent(next),
+    ],
   };
 }
 
@@ -188,13 +247,23 @@ export function failRun(record: TaskRecord, leaseId: string, message: string, pe
  * input (waiting, input-wait.ts), failed (retried or given up), or aborted (cancelled or expired:
  * its terminal state is already written).
  */
-export function endRun(record: TaskRecord, leaseId: string, outcome: RunOutcome, policy: RetryPolicy, now: number): Transition {
+export function endRun(
+  record: TaskRecord,
+  leaseId: string,
+  outcome: RunOutcome,
+  policy: RetryPolicy,
+  now: number,
+): Transition {
   switch (outcome.kind) {
     case "completed":
       return finishRun(record, leaseId, outcome.result, now);
     case "yielded": {
       const long = outcome.wakeAt - now > 5000;
-      const message = outcome.statusMessage ?? (long ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.` : undefined);
+      const message =
+        outcome.statusMessage ??
+        (long
+          ? `Waiting until ${new Date(outcome.wakeAt).toISOString()}${outcome.reason ? `: ${outcome.reason}` : ""}.`
+          : undefined);
       return yieldRun(record, leaseId, outcome.wakeAt, message, now);
     }
     case "input":
@@ -232,7 +301,10 @@ export function recordProgress(record: TaskRecord, progress: Progress, now: numb
   const clean: Progress = { progress: progress.progress };
   if (progress.total !== undefined && Number.isFinite(progress.total)) clean.total = progress.total;
   if (progress.message !== undefined) clean.message = progress.message;
-  return { record: { ...record, progress: clean, pace: paceAfter(record, clean.progress, now) }, events: [{ type: "progress", data: { ...clean } }] };
+  return {
+    record: { ...record, progress: clean, pace: paceAfter(record, clean.progress, now) },
+    events: [{ type: "progress", data: { ...clean } }],
+  };
 }
 
 /** When the task's single alarm must next fire. */

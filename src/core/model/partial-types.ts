@@ -40,7 +40,10 @@ export const PartialBlockSchema = z.discriminatedUnion("type", [
 ]);
 export type PartialBlock = z.infer<typeof PartialBlockSchema>;
 /** One or more blocks, as a publisher hands them over: a string is a text block. */
-export const PublishedSchema = z.array(z.union([Text, PartialBlockSchema])).min(1).max(100);
+export const PublishedSchema = z
+  .array(z.union([Text, PartialBlockSchema]))
+  .min(1)
+  .max(100);
 
 /** A piece as readers get it: its number and its content block. */
 export interface PartialPiece {
@@ -74,8 +77,9 @@ export function parseBlocks(raw: unknown): { ok: true; blocks: PartialBlock[] } 
     const message = `publish takes 1 to 100 strings or content blocks (text, resource_link)${where}: ${why}`;
     return { ok: false, message };
   }
-  const blocks = parsed.data.map((item): PartialBlock =>
-    (typeof item === "string" ? { type: "text", text: item } : item));
+  const blocks = parsed.data.map(
+    (item): PartialBlock => (typeof item === "string" ? { type: "text", text: item } : item),
+  );
   const big = blocks.find((block) => pieceBytes(block) > MAX_PIECE_BYTES);
   if (big) {
     const message = `a piece is at most ${MAX_PIECE_BYTES} bytes; split it, or publish a resource_link to the data`;

@@ -36,7 +36,9 @@ const clamp = (ms: number, low: number, high: number): number => Math.min(high, 
 
 /** When the task last went back to work after waiting for a person (its last answer), if ever. */
 function resumedAt(record: TaskRecord): number | undefined {
-  const answered = Object.values(record.inputs ?? {}).flatMap((input) => (input.answeredAt === undefined ? [] : [input.answeredAt]));
+  const answered = Object.values(record.inputs ?? {}).flatMap((input) =>
+    input.answeredAt === undefined ? [] : [input.answeredAt],
+  );
   return answered.length > 0 ? Math.max(...answered) : undefined;
 }
 
@@ -45,7 +47,8 @@ export function paceAfter(record: TaskRecord, value: number, now: number): Progr
   const { pace, progress } = record;
   const resumed = resumedAt(record);
   // Waiting for a person is not work: a pace that began before the last answer starts again from it.
-  if (pace && progress && resumed !== undefined && pace.lastAt < resumed) return { firstAt: resumed, first: progress.progress, lastAt: now };
+  if (pace && progress && resumed !== undefined && pace.lastAt < resumed)
+    return { firstAt: resumed, first: progress.progress, lastAt: now };
   return pace ? { ...pace, lastAt: now } : { firstAt: now, first: value, lastAt: now };
 }
 
@@ -60,7 +63,8 @@ export function estimatedEndAt(record: TaskRecord): number | undefined {
   if (!progress || progress.total === undefined || !pace) return undefined;
   // Two reports give the pace since the first; a single one, the pace since the task began its work.
   const began = Math.max(record.createdAt, resumedAt(record) ?? 0);
-  const [from, since] = progress.progress > pace.first && pace.lastAt > pace.firstAt ? [pace.first, pace.firstAt] : [0, began];
+  const [from, since] =
+    progress.progress > pace.first && pace.lastAt > pace.firstAt ? [pace.first, pace.firstAt] : [0, began];
   const perMs = (progress.progress - from) / (pace.lastAt - since);
   if (!(perMs > 0) || !Number.isFinite(perMs)) return undefined;
   return pace.lastAt + Math.max(0, progress.total - progress.progress) / perMs;
@@ -84,7 +88,9 @@ function wakesIn(record: TaskRecord, now: number): number {
 
 /** How long a question has waited for an answer (the oldest one still pending). */
 function questionAge(record: TaskRecord, now: number): number {
-  const asked = Object.values(record.inputs ?? {}).filter((input) => input.answeredAt === undefined).map((input) => input.askedAt);
+  const asked = Object.values(record.inputs ?? {})
+    .filter((input) => input.answeredAt === undefined)
+    .map((input) => input.askedAt);
   return now - (asked.length > 0 ? Math.min(...asked) : record.lastUpdatedAt);
 }
 

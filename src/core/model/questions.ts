@@ -56,14 +56,27 @@ const StringField = z
     format: z.enum(["email", "uri", "date", "date-time"]).optional(),
     enum: z.array(z.string()).min(1).max(100).optional(),
     enumNames: z.array(z.string()).optional(),
-    oneOf: z.array(z.object({ const: z.string(), title: z.string() })).min(1).max(100).optional(),
+    oneOf: z
+      .array(z.object({ const: z.string(), title: z.string() }))
+      .min(1)
+      .max(100)
+      .optional(),
     default: z.string().optional(),
   })
   .strict();
 const NumberField = z
-  .object({ type: z.enum(["number", "integer"]), title: text, description: text, minimum: z.number().optional(), maximum: z.number().optional(), default: z.number().optional() })
+  .object({
+    type: z.enum(["number", "integer"]),
+    title: text,
+    description: text,
+    minimum: z.number().optional(),
+    maximum: z.number().optional(),
+    default: z.number().optional(),
+  })
   .strict();
-const BooleanField = z.object({ type: z.literal("boolean"), title: text, description: text, default: z.boolean().optional() }).strict();
+const BooleanField = z
+  .object({ type: z.literal("boolean"), title: text, description: text, default: z.boolean().optional() })
+  .strict();
 const MultiSelectField = z
   .object({
     type: z.literal("array"),
@@ -73,7 +86,14 @@ const MultiSelectField = z
     maxItems: z.number().int().min(0).optional(),
     items: z.union([
       z.object({ type: z.literal("string"), enum: z.array(z.string()).min(1).max(100) }).strict(),
-      z.object({ anyOf: z.array(z.object({ const: z.string(), title: z.string() })).min(1).max(100) }).strict(),
+      z
+        .object({
+          anyOf: z
+            .array(z.object({ const: z.string(), title: z.string() }))
+            .min(1)
+            .max(100),
+        })
+        .strict(),
     ]),
     default: z.array(z.string()).optional(),
   })
@@ -84,17 +104,30 @@ export const RequestedSchemaSchema = z
   .object({
     $schema: z.string().optional(),
     type: z.literal("object"),
-    properties: z.record(z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), z.union([StringField, NumberField, BooleanField, MultiSelectField])),
+    properties: z.record(
+      z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/),
+      z.union([StringField, NumberField, BooleanField, MultiSelectField]),
+    ),
     required: z.array(z.string()).optional(),
   })
   .strict()
-  .refine((schema) => (schema.required ?? []).every((name) => Object.hasOwn(schema.properties, name)), { message: "every name in required must be a property" })
+  .refine((schema) => (schema.required ?? []).every((name) => Object.hasOwn(schema.properties, name)), {
+    message: "every name in required must be a property",
+  })
   .refine((schema) => Object.keys(schema.properties).length <= 50, { message: "a form has at most 50 fields" });
 
 /** Why `question` cannot be asked, or undefined when it can. */
-export function questionProblem(key: unknown, question: { message?: unknown; requestedSchema?: unknown }): string | undefined {
-  if (!isInputKey(key)) return `the key must be 1 to 64 letters, digits or _ . : - (got ${JSON.stringify(key)?.slice(0, 80)})`;
-  if (typeof question.message !== "string" || question.message.trim() === "" || question.message.length > MAX_INPUT_MESSAGE) {
+export function questionProblem(
+  key: unknown,
+  question: { message?: unknown; requestedSchema?: unknown },
+): string | undefined {
+  if (!isInputKey(key))
+    return `the key must be 1 to 64 letters, digits or _ . : - (got ${JSON.stringify(key)?.slice(0, 80)})`;
+  if (
+    typeof question.message !== "string" ||
+    question.message.trim() === "" ||
+    question.message.length > MAX_INPUT_MESSAGE
+  ) {
     return `the message must be a non-empty string of at most ${MAX_INPUT_MESSAGE} characters`;
   }
   const schema = RequestedSchemaSchema.safeParse(question.requestedSchema);
@@ -133,7 +166,8 @@ function describeErrors(errors: readonly OutputUnit[]): string {
  */
 export function checkAnswer(question: InputQuestion, raw: unknown): AnswerCheck {
   const parsed = AnswerSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: 'an answer is { "action": "accept" | "decline" | "cancel", "content"?: { ... } }' };
+  if (!parsed.success)
+    return { ok: false, message: 'an answer is { "action": "accept" | "decline" | "cancel", "content"?: { ... } }' };
   const { action, content } = parsed.data;
   if (action !== "accept") return { ok: true, answer: { action } };
   const instance = content ?? {};

@@ -90,7 +90,8 @@ export function pendingInputs(record: TaskRecord): Record<string, { message: str
   const pending: Record<string, { message: string; requestedSchema: JsonObject }> = {};
   if (isTerminal(record.status)) return pending;
   for (const [key, asked] of Object.entries(record.inputs ?? {})) {
-    if (asked.answeredAt === undefined) pending[key] = { message: asked.message, requestedSchema: asked.requestedSchema };
+    if (asked.answeredAt === undefined)
+      pending[key] = { message: asked.message, requestedSchema: asked.requestedSchema };
   }
   return pending;
 }

@@ -3,7 +3,7 @@
  * record and the events it appends. A no-op returns the same record, so callers skip work by identity.
  */
 import type { NewTaskEvent } from "./events";
-import { type TaskRecord } from "./record";
+import type { TaskRecord } from "./record";
 import { toTaskView } from "./view";
 
 export { holdsLease } from "./record";
@@ -14,6 +14,9 @@ export interface Transition {
 }
 
 /** A status event shows the task as of the change that made it (its pollInterval at that moment). */
-export const statusEvent = (record: TaskRecord): NewTaskEvent => ({ type: "status", data: toTaskView(record, record.lastUpdatedAt) });
+export const statusEvent = (record: TaskRecord): NewTaskEvent => ({
+  type: "status",
+  data: toTaskView(record, record.lastUpdatedAt),
+});
 
 export const unchanged = (record: TaskRecord): Transition => ({ record, events: [] });

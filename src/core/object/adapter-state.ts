@@ -39,9 +39,11 @@ export interface AdapterStateWriter extends AdapterStateReader {
 export const STATE_SPANS_FIELD = "~spans";
 
 /** Whether `seq` was committed while the entry was open. */
-export const isOpenAt = (spans: readonly StateSpan[], seq: number): boolean => spans.some(([since, until]) => seq > since && (until === null || seq <= until));
+export const isOpenAt = (spans: readonly StateSpan[], seq: number): boolean =>
+  spans.some(([since, until]) => seq > since && (until === null || seq <= until));
 
-const TABLE = "CREATE TABLE IF NOT EXISTS adapter_state (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, spans TEXT NOT NULL DEFAULT '[]', PRIMARY KEY (kind, key))";
+const TABLE =
+  "CREATE TABLE IF NOT EXISTS adapter_state (kind TEXT NOT NULL, key TEXT NOT NULL, value TEXT NOT NULL, spans TEXT NOT NULL DEFAULT '[]', PRIMARY KEY (kind, key))";
 
 export class AdapterStateStore implements AdapterStateWriter {
   private readonly kinds = new Map<string, Map<string, { value: JsonObject; spans: StateSpan[] }>>();
@@ -142,9 +144,12 @@ export class AdapterStateStore implements AdapterStateWriter {
 
   private tableExists(): boolean {
     if (this.exists === undefined) {
-      const row = this.sql.exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'adapter_state'").toArray()[0];
+      const row = this.sql
+        .exec<{ sql: string }>("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'adapter_state'")
+        .toArray()[0];
       // A table made before entries had spans gets the column (its entries count as open since the start).
-      if (row && !row.sql.includes("spans")) this.sql.exec("ALTER TABLE adapter_state ADD COLUMN spans TEXT NOT NULL DEFAULT '[[0,null]]'");
+      if (row && !row.sql.includes("spans"))
+        this.sql.exec("ALTER TABLE adapter_state ADD COLUMN spans TEXT NOT NULL DEFAULT '[[0,null]]'");
       this.exists = row !== undefined;
     }
     return this.exists;
@@ -155,7 +160,10 @@ export class AdapterStateStore implements AdapterStateWriter {
     if (!entries) {
       entries = new Map();
       if (!this.madeHere && this.tableExists()) {
-        for (const row of this.sql.exec<{ key: string; value: string; spans: string }>("SELECT key, value, spans FROM adapter_state WHERE kind = ?", kind)) {
+        for (const row of this.sql.exec<{ key: string; value: string; spans: string }>(
+          "SELECT key, value, spans FROM adapter_state WHERE kind = ?",
+          kind,
+        )) {
           entries.set(row.key, { value: JSON.parse(row.value), spans: JSON.parse(row.spans) });
         }
       }

@@ -19,14 +19,25 @@ export interface AnswerDeps {
 }
 
 /** Applies `responses` (`{ <key>: { action, content? } }`) to the live `record` (undefined: no such task). */
-export async function answerTask(record: TaskRecord | undefined, responses: Record<string, unknown>, deps: AnswerDeps): Promise<AnswerOutcome> {
+export async function answerTask(
+  record: TaskRecord | undefined,
+  responses: Record<string, unknown>,
+  deps: AnswerDeps,
+): Promise<AnswerOutcome> {
   if (!record) return { ok: false, reason: "not_found" };
   const now = deps.now();
   const result = answerInputs(record, responses, now);
   if (!result.ok) {
-    return result.reason === "terminal" ? { ok: false, reason: "terminal", snapshot: deps.snapshot(record) } : { ...result, snapshot: deps.snapshot(record) };
+    return result.reason === "terminal"
+      ? { ok: false, reason: "terminal", snapshot: deps.snapshot(record) }
+      : { ...result, snapshot: deps.snapshot(record) };
   }
   for (const { key, answer } of result.accepted) deps.storage.putStep(answerStepName(key), answer, now);
   await deps.commit(record, result.transition);
-  return { ok: true, accepted: result.accepted.map((a) => a.key), ignored: result.ignored, snapshot: deps.snapshot(result.transition.record) };
+  return {
+    ok: true,
+    accepted: result.accepted.map((a) => a.key),
+    ignored: result.ignored,
+    snapshot: deps.snapshot(result.transition.record),
+  };
 }

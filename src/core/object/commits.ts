@@ -73,8 +73,10 @@ export class TaskCommits {
     // The index holds the status the task had before these commits (a new task: its first one), or,
     // for a task created under an admission slot, nothing yet.
     const { outbox } = this.deps;
-    if (outbox.tracking || (first.before ?? first.record).status !== last.record.status) await outbox.updateIndex(last.record);
-    for (const { record, appended } of held) await this.deps.observers.notify(record, appended, this.deps.storage.state);
+    if (outbox.tracking || (first.before ?? first.record).status !== last.record.status)
+      await outbox.updateIndex(last.record);
+    for (const { record, appended } of held)
+      await this.deps.observers.notify(record, appended, this.deps.storage.state);
   }
 
   /** Persist a transition from `before` (undefined for a new task); an unchanged record is a no-op. */
@@ -87,7 +89,12 @@ export class TaskCommits {
       this.held.push({ before, record, appended });
       return;
     }
-    if (!before || before.run.phase !== record.run.phase || before.run.leaseUntil !== record.run.leaseUntil || before.status !== record.status) {
+    if (
+      !before ||
+      before.run.phase !== record.run.phase ||
+      before.run.leaseUntil !== record.run.leaseUntil ||
+      before.status !== record.status
+    ) {
       await this.deps.setAlarm(nextAlarmAt(record));
     }
     // The index follows the status, not the message: a new task is already in it (the gateway

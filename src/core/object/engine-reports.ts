@@ -18,7 +18,9 @@ import { publishPieces } from "./partial-pieces";
 const Name = z.string().min(1).max(200);
 export const EngineReportSchema = z
   .object({
-    progress: z.object({ progress: z.number(), total: z.number().optional(), message: z.string().max(2000).optional() }).optional(),
+    progress: z
+      .object({ progress: z.number(), total: z.number().optional(), message: z.string().max(2000).optional() })
+      .optional(),
     log: z.object({ level: z.enum(["debug", "info", "notice", "warning", "error"]), message: z.string() }).optional(),
     /** A step of the engine finished: a `step` event, the first time only. */
     step: Name.optional(),
@@ -54,22 +56,35 @@ export interface ReportDeps {
 export function wakeRun(record: TaskRecord, now: number): Transition {
   const { phase, wakeAt } = record.run;
   if (phase === "waiting_input") {
-    const next: TaskRecord = { ...record, status: "working", statusMessage: "Resuming.", lastUpdatedAt: now, run: { ...record.run, phase: "sleeping", wakeAt: now } };
+    const next: TaskRecord = {
+      ...record,
+      status: "working",
+      statusMessage: "Resuming.",
+      lastUpdatedAt: now,
+      run: { ...record.run, phase: "sleeping", wakeAt: now },
+    };
     return { record: next, events: [statusEvent(next)] };
   }
-  if ((phase !== "sleeping" && phase !== "backoff") || (wakeAt !== undefined && wakeAt <= now)) return { record, events: [] };
+  if ((phase !== "sleeping" && phase !== "backoff") || (wakeAt !== undefined && wakeAt <= now))
+    return { record, events: [] };
   return { record: { ...record, run: { ...record.run, wakeAt: now } }, events: [] };
 }
 
-export async function applyReport(record: TaskRecord | undefined, raw: unknown, deps: ReportDeps): Promise<ReportReply> {
+export async function applyReport(
+  record: TaskRecord | undefined,
+  raw: unknown,
+  deps: ReportDeps,
+): Promise<ReportReply> {
   if (!record) return { state: "gone" };
   if (isTerminal(record.status)) return { state: "ended" };
   const report = EngineReportSchema.parse(raw);
   const now = Date.now();
   const { storage } = deps;
   if (report.note) storage.putStep(noteStepName(report.note.name), report.note.value, now);
-  if (report.step !== undefined && storage.putStep(`step:${report.step}`, null, now)) deps.append([{ type: "step", data: { name: report.step } }]);
-  if (report.log) deps.append([{ type: "log", data: { level: report.log.level, message: report.log.message.slice(0, 2000) } }]);
+  if (report.step !== undefined && storage.putStep(`step:${report.step}`, null, now))
+    deps.append([{ type: "step", data: { name: report.step } }]);
+  if (report.log)
+    deps.append([{ type: "log", data: { level: report.log.level, message: report.log.message.slice(0, 2000) } }]);
   let refused: string | undefined;
   if (report.publish) {
     const parsed = parseBlocks(report.publish.content);

@@ -36,7 +36,11 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
     progress: (progress, total, message) => {
       const current = storage.load();
       if (!current) return;
-      const p: Progress = { progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) };
+      const p: Progress = {
+        progress,
+        ...(total !== undefined && { total }),
+        ...(message !== undefined && { message }),
+      };
       commit(current, recordProgress(current, p, Date.now()));
     },
     log: (level, message) => {

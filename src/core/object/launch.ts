@@ -38,7 +38,11 @@ export interface LaunchDeps {
  * `waitMs` for its first slice to end. Resolves with the task's record if the job ended (a terminal
  * status) within that time, else undefined: the run goes on, and readers follow it on its feed.
  */
-export async function launchRun(created: Promise<void>, waitMs: number, deps: LaunchDeps): Promise<TaskRecord | undefined> {
+export async function launchRun(
+  created: Promise<void>,
+  waitMs: number,
+  deps: LaunchDeps,
+): Promise<TaskRecord | undefined> {
   if (waitMs <= 0) {
     // Nobody waits for the job: its start is written with the task (one commit), and its body runs
     // just after the answer, which it would otherwise delay by whatever it does before its first wait.
@@ -65,7 +69,8 @@ export async function launchRun(created: Promise<void>, waitMs: number, deps: La
   }
   const done = ended !== undefined && isTerminal(ended.status);
   const written = () => deps.commits.persist();
-  if (!done) deps.waitUntil(written()); // its writes happen now, before this call answers
+  if (!done)
+    deps.waitUntil(written()); // its writes happen now, before this call answers
   else {
     // The index hears of it now, so lists agree with the answer; the write waits until after the
     // answer, since a write issued now would hold the answer until it is durable.
@@ -79,5 +84,7 @@ export async function launchRun(created: Promise<void>, waitMs: number, deps: La
 function startRun(deps: LaunchDeps, hooks: RunHooks): Promise<void> {
   const record = deps.load();
   if (!record || record.run.phase !== "queued") return Promise.resolve();
-  return deps.runs.runSlice(markDelivered(record).record, Date.now(), hooks).catch((error: unknown) => console.error("task run failed to commit; its alarm retries", record.taskId, error));
+  return deps.runs
+    .runSlice(markDelivered(record).record, Date.now(), hooks)
+    .catch((error: unknown) => console.error("task run failed to commit; its alarm retries", record.taskId, error));
 }

@@ -21,7 +21,11 @@ export class TaskObservers {
   async notify(record: TaskRecord, events: TaskEvent[], state: AdapterStateWriter): Promise<void> {
     if (events.length === 0 || this.observers.length === 0) return;
     const done = Promise.all(
-      this.observers.map((observe) => observe({ env: this.env, record, events, state }).catch((error: unknown) => console.error("task observer failed", record.taskId, error))),
+      this.observers.map((observe) =>
+        observe({ env: this.env, record, events, state }).catch((error: unknown) =>
+          console.error("task observer failed", record.taskId, error),
+        ),
+      ),
     ).then(() => undefined);
     this.working.add(done);
     try {

@@ -5,7 +5,7 @@
  * leave one at a time, in order, so a later status never arrives before an earlier one.
  */
 import { sendBatches, type StepMessage } from "../fan-out/step-message";
-import { type TaskRecord } from "../model/record";
+import type { TaskRecord } from "../model/record";
 import { toTaskView } from "../model/view";
 import type { PrincipalIndex, PrincipalIndexes } from "../principal-index-port";
 import type { MessageQueue } from "../queue-port";
@@ -42,12 +42,16 @@ export class TaskOutbox {
     this.untracked = false;
     // The index keeps the view as of the task's last change.
     const view = toTaskView(record, record.lastUpdatedAt);
-    return this.inOrder("task index update failed", record, (index) => (track ? index.track(view, record.tool) : index.update(view)));
+    return this.inOrder("task index update failed", record, (index) =>
+      track ? index.track(view, record.tool) : index.update(view),
+    );
   }
 
   /** Tells the index of a task answered before it is written: listed at once, stored by the report that follows its write. */
   announceToIndex(record: TaskRecord): Promise<void> {
-    return this.inOrder("task index announcement failed", record, (index) => index.announce(toTaskView(record, record.lastUpdatedAt), record.tool));
+    return this.inOrder("task index announcement failed", record, (index) =>
+      index.announce(toTaskView(record, record.lastUpdatedAt), record.tool),
+    );
   }
 
   removeFromIndex(record: TaskRecord): Promise<void> {
@@ -57,7 +61,9 @@ export class TaskOutbox {
 
   private inOrder(failure: string, record: TaskRecord, call: (index: PrincipalIndex) => Promise<void>): Promise<void> {
     const index = this.indexes(record.principal);
-    const next = this.indexCalls.then(() => call(index)).catch((error: unknown) => console.error(failure, record.taskId, error));
+    const next = this.indexCalls
+      .then(() => call(index))
+      .catch((error: unknown) => console.error(failure, record.taskId, error));
     this.indexCalls = next;
     return next;
   }

@@ -23,7 +23,11 @@ export function eventStreamView(record: TaskRecord | undefined): EventStreamView
 }
 
 /** What a reader of `record` reads; undefined for an unknown or expired task (the feed answers 404). */
-export function feedSubject(storage: TaskStorage, record: TaskRecord | undefined, view: EventStreamView): FeedSubject | undefined {
+export function feedSubject(
+  storage: TaskStorage,
+  record: TaskRecord | undefined,
+  view: EventStreamView,
+): FeedSubject | undefined {
   if (!record) return undefined;
   return {
     view,

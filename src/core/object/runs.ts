@@ -73,10 +73,13 @@ export class TaskRuns {
     }
     const controller = new AbortController();
     this.active = { leaseId, controller };
-    const heartbeat = setInterval(() => {
-      const current = storage.load();
-      if (current) void this.deps.commit(current, renewLease(current, leaseId, settings.leaseMs, Date.now())); // heartbeat: errors surface on the next commit
-    }, Math.max(1000, Math.floor(settings.leaseMs / 3)));
+    const heartbeat = setInterval(
+      () => {
+        const current = storage.load();
+        if (current) void this.deps.commit(current, renewLease(current, leaseId, settings.leaseMs, Date.now())); // heartbeat: errors surface on the next commit
+      },
+      Math.max(1000, Math.floor(settings.leaseMs / 3)),
+    );
     let outcome: RunOutcome;
     try {
       if (deferJob) await new Promise((resolve) => setTimeout(resolve, 0));

@@ -56,13 +56,31 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
     this.observers = new TaskObservers(wiring.observers, env);
     this.onExpired = wiring.onExpired;
     this.outbox = new TaskOutbox(wiring.queues.steps, wiring.principalIndexes);
-    this.commits = new TaskCommits({ storage: this.storage, setAlarm: (at) => this.ctx.storage.setAlarm(at), feed: this.feed, observers: this.observers, outbox: this.outbox });
+    this.commits = new TaskCommits({
+      storage: this.storage,
+      setAlarm: (at) => this.ctx.storage.setAlarm(at),
+      feed: this.feed,
+      observers: this.observers,
+      outbox: this.outbox,
+    });
     const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);
     const append = (events: NewTaskEvent[]) => void this.commits.append(events);
     // Items get the job's retry policy; a running item's lease is a run's.
-    const policy = { leaseMs: this.settings.leaseMs, maxAttempts: this.settings.jobMaxAttempts, retryBaseSeconds: this.settings.jobRetryBaseSeconds };
+    const policy = {
+      leaseMs: this.settings.leaseMs,
+      maxAttempts: this.settings.jobMaxAttempts,
+      retryBaseSeconds: this.settings.jobRetryBaseSeconds,
+    };
     const fanOuts = (this.fanOuts = new FanOuts(this.storage.fanOuts, policy));
-    this.runs = new TaskRuns({ storage: this.storage, fanOuts, settings: this.settings, runJob: wiring.runJob, commit, append, flush: () => this.feed.flush() });
+    this.runs = new TaskRuns({
+      storage: this.storage,
+      fanOuts,
+      settings: this.settings,
+      runJob: wiring.runJob,
+      commit,
+      append,
+      flush: () => this.feed.flush(),
+    });
     this.fanOutHost = new FanOutHost({
       fanOuts,
       liveRecord: () => this.liveRecord(),

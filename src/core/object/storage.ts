@@ -94,15 +94,29 @@ export class TaskStorage {
     if (!this.hasSchema()) this.ensureSchema();
     for (const entry of buffer.state) this.state.attach(entry.kind, entry.value, entry.key);
     if (buffer.record) this.save(buffer.record);
-    for (const event of buffer.events) this.sql.exec("INSERT INTO events (seq, type, data, at) VALUES (?, ?, ?, ?)", event.seq, event.type, JSON.stringify(event.data), event.at);
+    for (const event of buffer.events)
+      this.sql.exec(
+        "INSERT INTO events (seq, type, data, at) VALUES (?, ?, ?, ?)",
+        event.seq,
+        event.type,
+        JSON.stringify(event.data),
+        event.at,
+      );
     // A new task's events are the first in its database.
     if (buffer.events.length > 0) this.seq = buffer.lastSeq();
-    for (const [name, step] of buffer.steps) this.sql.exec("INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING", name, step.json, step.at);
+    for (const [name, step] of buffer.steps)
+      this.sql.exec(
+        "INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING",
+        name,
+        step.json,
+        step.at,
+      );
   }
 
   private hasSchema(): boolean {
     if (this.ready === undefined) {
-      this.ready = this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
+      this.ready =
+        this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
       if (!this.ready) this.foundEmpty();
     }
     return this.ready;
@@ -124,7 +138,10 @@ export class TaskStorage {
       return;
     }
     if (!this.hasSchema()) this.ensureSchema();
-    this.sql.exec("INSERT INTO task (id, record) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record", JSON.stringify(record));
+    this.sql.exec(
+      "INSERT INTO task (id, record) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
+      JSON.stringify(record),
+    );
     this.known = { record };
   }
 
@@ -132,7 +149,12 @@ export class TaskStorage {
     if (this.buffer) return this.buffer.append(events, at);
     return events.map((event) => {
       const row = this.sql
-        .exec<{ seq: number }>("INSERT INTO events (type, data, at) VALUES (?, ?, ?) RETURNING seq", event.type, JSON.stringify(event.data), at)
+        .exec<{ seq: number }>(
+          "INSERT INTO events (type, data, at) VALUES (?, ?, ?) RETURNING seq",
+          event.type,
+          JSON.stringify(event.data),
+          at,
+        )
         .one();
       this.seq = row.seq;
       return { ...event, seq: row.seq, at };
@@ -142,7 +164,11 @@ export class TaskStorage {
   eventsAfter(seq: number, limit = 1000): TaskEvent[] {
     if (this.buffer) return this.buffer.eventsAfter(seq, limit);
     const events: TaskEvent[] = [];
-    for (const row of this.sql.exec<{ seq: number; type: string; data: string; at: number }>("SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)) {
+    for (const row of this.sql.exec<{ seq: number; type: string; data: string; at: number }>(
+      "SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+      seq,
+      limit,
+    )) {
       const event = taskEventFromJson(row.seq, row.type, row.at, row.data);
       if (event) events.push(event);
     }
@@ -151,9 +177,16 @@ export class TaskStorage {
 
   /** The same events as stored, their data left as JSON text. */
   wireEventsAfter(seq: number, limit = 1000): WireEvent[] {
-    if (this.buffer) return this.buffer.eventsAfter(seq, limit).map((event) => ({ seq: event.seq, type: event.type, at: event.at, rawData: JSON.stringify(event.data) }));
+    if (this.buffer)
+      return this.buffer
+        .eventsAfter(seq, limit)
+        .map((event) => ({ seq: event.seq, type: event.type, at: event.at, rawData: JSON.stringify(event.data) }));
     return this.sql
-      .exec<{ seq: number; type: string; data: string; at: number }>("SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?", seq, limit)
+      .exec<{ seq: number; type: string; data: string; at: number }>(
+        "SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+        seq,
+        limit,
+      )
       .toArray()
       .map((row) => ({ seq: row.seq, type: row.type, at: row.at, rawData: row.data }));
   }
@@ -199,7 +232,12 @@ export class TaskStorage {
   /** Stores a step's result once; returns false if it was already stored (a concurrent duplicate run). */
   putStep(name: string, value: unknown, at: number): boolean {
     if (this.buffer) return this.buffer.putStep(name, value, at);
-    const cursor = this.sql.exec("INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING", name, JSON.stringify(value ?? null), at);
+    const cursor = this.sql.exec(
+      "INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING",
+      name,
+      JSON.stringify(value ?? null),
+      at,
+    );
     return cursor.rowsWritten > 0;
   }
 

@@ -19,7 +19,14 @@ import { TaskObjectRuntime } from "./runtime";
 import type { Transition } from "../model/machine";
 import type { TaskRecord } from "../model/record";
 import { launchRun } from "./launch";
-import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, CreateTaskInput, TaskSnapshot } from "../client/task-rpc";
+import type {
+  AnswerOutcome,
+  CancelOutcome,
+  CreatedTask,
+  CreateOptions,
+  CreateTaskInput,
+  TaskSnapshot,
+} from "../client/task-rpc";
 import type { GetOptions } from "../client/task-rpc";
 import { publishItemPieces, readPieces } from "./partial-pieces";
 
@@ -48,7 +55,10 @@ export class TaskObjectBase extends TaskObjectRuntime {
     if (options.slotted) this.outbox.expectTracking();
     const written = this.commits.commit(undefined, transition);
     // Listed before anyone holds its id: tasks/list right after the answer shows it. A deferred task is reported when written.
-    const created = this.commits.deferred || !options.slotted ? written : Promise.all([written, this.outbox.updateIndex(transition.record)]).then(() => undefined);
+    const created =
+      this.commits.deferred || !options.slotted
+        ? written
+        : Promise.all([written, this.outbox.updateIndex(transition.record)]).then(() => undefined);
     const snapshot = this.snapshot(transition.record);
     if (!run) {
       await created;
@@ -60,7 +70,10 @@ export class TaskObjectBase extends TaskObjectRuntime {
       commits: this.commits,
       waitUntil: (promise) => this.ctx.waitUntil(promise),
     });
-    return { ...snapshot, ...(ended && { ended: { snapshot: this.snapshot(ended), events: this.storage.wireEventsAfter(0) } }) };
+    return {
+      ...snapshot,
+      ...(ended && { ended: { snapshot: this.snapshot(ended), events: this.storage.wireEventsAfter(0) } }),
+    };
   }
 
   /**
@@ -167,7 +180,12 @@ export class TaskObjectBase extends TaskObjectRuntime {
    * An item's result as JSON text; stored once, a duplicate or late one is ignored. `pieces`: what
    * the item published (StepContext.publish), recorded with its result, once, keyed by the item.
    */
-  async stepDone(fanOut: string, index: number, value: string, pieces?: unknown): Promise<"stored" | "ignored" | "gone"> {
+  async stepDone(
+    fanOut: string,
+    index: number,
+    value: string,
+    pieces?: unknown,
+  ): Promise<"stored" | "ignored" | "gone"> {
     // Before the result: the last item's result may end the task, which takes no pieces after that.
     if (pieces !== undefined && this.liveRecord()) {
       const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);

@@ -48,11 +48,20 @@ export function transitionLines(record: TaskRecord, events: readonly TaskEvent[]
 export type TransitionLogMode = "lines" | "batched";
 
 /** The console calls that print `lines` in `mode`: [level, text] in order. */
-export function transitionLogCalls(lines: readonly TransitionLine[], mode: TransitionLogMode): ["info" | "warn", string][] {
+export function transitionLogCalls(
+  lines: readonly TransitionLine[],
+  mode: TransitionLogMode,
+): ["info" | "warn", string][] {
   const level = (line: TransitionLine) => (line.status === "failed" ? "warn" : "info");
   if (mode === "lines") return lines.map((line) => [level(line), JSON.stringify(line)]);
   return (["info", "warn"] as const)
-    .map((wanted): ["info" | "warn", string] => [wanted, lines.filter((line) => level(line) === wanted).map((line) => JSON.stringify(line)).join("\n")])
+    .map((wanted): ["info" | "warn", string] => [
+      wanted,
+      lines
+        .filter((line) => level(line) === wanted)
+        .map((line) => JSON.stringify(line))
+        .join("\n"),
+    ])
     .filter(([, text]) => text !== "");
 }
 

@@ -1,5 +1,10 @@
 /** `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel` in 2025-11-25 (lookups era-free: protocol/tasks.ts). */
-import { CancelTaskRequestSchema, GetTaskPayloadRequestSchema, GetTaskRequestSchema, ListTasksRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CancelTaskRequestSchema,
+  GetTaskPayloadRequestSchema,
+  GetTaskRequestSchema,
+  ListTasksRequestSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import { isTerminal } from "../../core";
 import { ErrorCode, ProtocolError, taskNotFound } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
@@ -19,7 +24,8 @@ export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
   server.setRequestHandler(GetTaskPayloadRequestSchema, async (request, extra) => {
     const { taskId } = request.params;
     const snapshot = await requireTask(ctx.gateway, taskId);
-    if (isTerminal(snapshot.task.status) && snapshot.outcome) return finalResult(taskId, snapshot.outcome, snapshot.meta);
+    if (isTerminal(snapshot.task.status) && snapshot.outcome)
+      return finalResult(taskId, snapshot.outcome, snapshot.meta);
     const followed = await followTask(ctx, {
       taskId,
       requestId: extra.requestId,
@@ -29,7 +35,8 @@ export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
       ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
     });
     if (followed.kind === "result") return finalResult(taskId, followed.outcome, snapshot.meta);
-    if (followed.kind === "disconnected") throw new ProtocolError(ErrorCode.ConnectionClosed, "The client stopped reading.");
+    if (followed.kind === "disconnected")
+      throw new ProtocolError(ErrorCode.ConnectionClosed, "The client stopped reading.");
     throw taskNotFound();
   });
 
@@ -42,6 +49,9 @@ export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
     const cancelled = await cancelTask(ctx.gateway, request.params.taskId);
     if (cancelled.kind === "cancelled") return wireTask(cancelled.snapshot.task, cancelled.snapshot.meta);
     const snapshot = await ctx.gateway.get(request.params.taskId);
-    throw new ProtocolError(ErrorCode.InvalidParams, `Cannot cancel task: it is already ${snapshot?.task.status ?? "finished"} (only working or input_required tasks can be cancelled).`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Cannot cancel task: it is already ${snapshot?.task.status ?? "finished"} (only working or input_required tasks can be cancelled).`,
+    );
   });
 }

@@ -3,7 +3,12 @@
  * does; this frames its outcome for 2025-11-25 (a CreateTaskResult for a task-augmented call, the
  * call's SSE stream for a plain one).
  */
-import { CallToolRequestSchema, ListToolsRequestSchema, ListToolsResultSchema, type ListToolsResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  ListToolsRequestSchema,
+  ListToolsResultSchema,
+  type ListToolsResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { callTool, type TaskPreference } from "../../protocol/call-tool";
 import { ErrorCode, ProtocolError } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
@@ -29,36 +34,44 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
   server.onToolCall(CallToolRequestSchema, async (request, extra) => {
     const { name, task } = request.params;
     const preference: TaskPreference = task ? { kind: "requested", ttlMs: task.ttl ?? null } : { kind: "none" };
-    const outcome = await callTool({ name, arguments: request.params.arguments, meta: request.params._meta, task: preference, signal: extra.signal }, ctx, {
-      // A plain call's own stream is registered with the task it creates, so it is open from the
-      // task's first event: a question asked at once is asked here, not on the GET stream.
-      state: (meta) => [
-        ...sessionFeedFor(ctx, meta, task !== undefined),
-        ...(task === undefined && ctx.output.streaming ? [{ kind: RESPONSE_STREAM_STATE, key: CALL_STREAM_KEY, value: callStream(extra.requestId, meta, ctx) }] : []),
-      ],
-      onInlineProgress: (progress) => {
-        const token = request.params._meta?.progressToken;
-        if (token !== undefined && ctx.output.streaming) ctx.output.notify(progressNotification(token, progress));
+    const outcome = await callTool(
+      { name, arguments: request.params.arguments, meta: request.params._meta, task: preference, signal: extra.signal },
+      ctx,
+      {
+        // A plain call's own stream is registered with the task it creates, so it is open from the
+        // task's first event: a question asked at once is asked here, not on the GET stream.
+        state: (meta) => [
+          ...sessionFeedFor(ctx, meta, task !== undefined),
+          ...(task === undefined && ctx.output.streaming
+            ? [{ kind: RESPONSE_STREAM_STATE, key: CALL_STREAM_KEY, value: callStream(extra.requestId, meta, ctx) }]
+            : []),
+        ],
+        onInlineProgress: (progress) => {
+          const token = request.params._meta?.progressToken;
+          if (token !== undefined && ctx.output.streaming) ctx.output.notify(progressNotification(token, progress));
+        },
+        // Its stream carries the task's questions to a client that can answer them (callStream).
+        canAsk: ctx.output.streaming && ctx.clientElicitation,
+        follow: (snapshot, deadline, plan, created) => {
+          const follow = () =>
+            followTask(ctx, {
+              taskId: snapshot.task.taskId,
+              requestId: extra.requestId,
+              stream: callStream(extra.requestId, snapshot.meta, ctx),
+              meta: snapshot.meta,
+              afterSeq: 0,
+              deadline,
+              endAtQuestion: true,
+              ...(created && { registered: CALL_STREAM_KEY }),
+              ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
+            }).then((followed) =>
+              followed.kind === "disconnected" ? { kind: "ended" as const, lastSeq: 0 } : followed,
+            );
+          // While it is open, a notifications/cancelled naming this call stops its own task (cancellations.ts).
+          return plan.cancelOnLeave ? whileOpen(ctx, extra.requestId, snapshot.task.taskId, follow) : follow();
+        },
       },
-      // Its stream carries the task's questions to a client that can answer them (callStream).
-      canAsk: ctx.output.streaming && ctx.clientElicitation,
-      follow: (snapshot, deadline, plan, created) => {
-        const follow = () =>
-          followTask(ctx, {
-            taskId: snapshot.task.taskId,
-            requestId: extra.requestId,
-            stream: callStream(extra.requestId, snapshot.meta, ctx),
-            meta: snapshot.meta,
-            afterSeq: 0,
-            deadline,
-            endAtQuestion: true,
-            ...(created && { registered: CALL_STREAM_KEY }),
-            ...(snapshot.inputRequests && { pending: snapshot.inputRequests }),
-          }).then((followed) => (followed.kind === "disconnected" ? { kind: "ended" as const, lastSeq: 0 } : followed));
-        // While it is open, a notifications/cancelled naming this call stops its own task (cancellations.ts).
-        return plan.cancelOnLeave ? whileOpen(ctx, extra.requestId, snapshot.task.taskId, follow) : follow();
-      },
-    });
+    );
     switch (outcome.kind) {
       case "inline":
         return outcome.result;
@@ -77,7 +90,10 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
       case "still_running":
         return outcome.fallback;
       case "refused":
-        throw new ProtocolError(outcome.reason === "quota" ? ErrorCode.InvalidRequest : ErrorCode.MethodNotFound, outcome.message);
+        throw new ProtocolError(
+          outcome.reason === "quota" ? ErrorCode.InvalidRequest : ErrorCode.MethodNotFound,
+          outcome.message,
+        );
     }
   });
 }

@@ -25,7 +25,11 @@ export class ServiceUnavailableError extends Error {
   override readonly name = "ServiceUnavailableError";
 }
 
-export function submitExternalJob(durationSeconds: number, scenario: ExternalScenario, now = Date.now()): ExternalTicket {
+export function submitExternalJob(
+  durationSeconds: number,
+  scenario: ExternalScenario,
+  now = Date.now(),
+): ExternalTicket {
   return { jobId: `ext-${crypto.randomUUID()}`, submittedAt: now, durationSeconds, scenario };
 }
 
@@ -33,7 +37,10 @@ export function submitExternalJob(durationSeconds: number, scenario: ExternalSce
  * The job's state at `now`. `firstAttempt` says whether the caller is on its first run:
  * the "flaky" service fails only then, so a retry succeeds.
  */
-export function pollExternalJob(ticket: ExternalTicket, { now = Date.now(), firstAttempt = false }: { now?: number; firstAttempt?: boolean } = {}): ExternalStatus {
+export function pollExternalJob(
+  ticket: ExternalTicket,
+  { now = Date.now(), firstAttempt = false }: { now?: number; firstAttempt?: boolean } = {},
+): ExternalStatus {
   if (ticket.scenario === "outage" || (ticket.scenario === "flaky" && firstAttempt)) {
     throw new ServiceUnavailableError(`The external service is unavailable (HTTP 503) while polling ${ticket.jobId}.`);
   }
@@ -43,7 +50,11 @@ export function pollExternalJob(ticket: ExternalTicket, { now = Date.now(), firs
     return { state: "failed", reason: `The external service rejected ${ticket.jobId}: its input was invalid.` };
   }
   if (elapsedMs >= durationMs) {
-    return { state: "succeeded", outputUrl: `https://external.invalid/results/${ticket.jobId}`, finishedAt: ticket.submittedAt + durationMs };
+    return {
+      state: "succeeded",
+      outputUrl: `https://external.invalid/results/${ticket.jobId}`,
+      finishedAt: ticket.submittedAt + durationMs,
+    };
   }
   return { state: "running", percent: Math.floor((elapsedMs / durationMs) * 100) };
 }

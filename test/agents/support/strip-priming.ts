@@ -15,7 +15,13 @@ export function stripPriming(): Transform {
       pending += chunk.toString("utf8");
       const events = pending.split(/\r?\n\r?\n/);
       pending = events.pop() ?? "";
-      done(null, events.filter(hasData).map((event) => `${event}\n\n`).join(""));
+      done(
+        null,
+        events
+          .filter(hasData)
+          .map((event) => `${event}\n\n`)
+          .join(""),
+      );
     },
     flush(done) {
       done(null, pending);

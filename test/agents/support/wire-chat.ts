@@ -3,7 +3,7 @@
  * answered as `chat.completion.chunk` SSE ending in `[DONE]` (or one JSON `chat.completion`).
  */
 import * as z from "zod";
-import { textOf, type ModelTurn, type Reply, type Wire } from "./model-turn";
+import { textOf, type Wire } from "./model-turn";
 
 const ToolCallSchema = z.looseObject({
   id: z.string(),

@@ -3,7 +3,7 @@
  * (and `:generateContent`, `:countTokens` for its side requests), `functionCall` / `functionResponse` parts.
  */
 import * as z from "zod";
-import { textOf, type ModelTurn, type Reply, type Wire } from "./model-turn";
+import { textOf, type Wire } from "./model-turn";
 
 const PartSchema = z.looseObject({
   text: z.string().optional(),

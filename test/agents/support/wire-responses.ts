@@ -3,7 +3,7 @@
  * (`response.created`, `response.output_item.done`, `response.completed`).
  */
 import * as z from "zod";
-import { textOf, type ModelTurn, type Reply, type Wire } from "./model-turn";
+import { textOf, type Wire } from "./model-turn";
 
 const ItemSchema = z.looseObject({
   type: z.string().optional(),

@@ -38,7 +38,10 @@ export function makeClaudeHome(messagesApiUrl: string): ClaudeHome {
   mkdirSync(join(home, ".claude"));
   // Its scratch files (TMPDIR) go inside HOME too, so removing HOME removes everything it wrote.
   mkdirSync(join(home, "tmp"));
-  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ permissions: { allow: [`mcp__${SERVER_NAME}`], defaultMode: "default" } }, null, 2));
+  writeFileSync(
+    join(home, ".claude", "settings.json"),
+    JSON.stringify({ permissions: { allow: [`mcp__${SERVER_NAME}`], defaultMode: "default" } }, null, 2),
+  );
   // Only what the CLI needs: nothing of the caller's own Claude or Anthropic setup leaks in.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env["PATH"],
@@ -75,14 +78,23 @@ export interface Finished {
 /** Runs the CLI to its end; a run that outlives `timeoutMs` is killed (its process group) and reported. */
 export function runClaude(home: ClaudeHome, args: string[], timeoutMs: number): Promise<Finished> {
   return new Promise((resolve, reject) => {
-    const child = spawn(claudeBinary(), args, { cwd: home.project, env: home.env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(claudeBinary(), args, {
+      cwd: home.project,
+      env: home.env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const timer = setTimeout(() => {
       if (child.pid !== undefined) process.kill(-child.pid, "SIGKILL");
-      reject(new Error(`claude ${args.slice(0, 2).join(" ")} ran past ${timeoutMs} ms\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-2000)}`));
+      reject(
+        new Error(
+          `claude ${args.slice(0, 2).join(" ")} ran past ${timeoutMs} ms\nstdout: ${stdout.slice(-2000)}\nstderr: ${stderr.slice(-2000)}`,
+        ),
+      );
     }, timeoutMs);
     child.on("error", (error) => {
       clearTimeout(timer);
@@ -97,12 +109,26 @@ export function runClaude(home: ClaudeHome, args: string[], timeoutMs: number): 
 
 /** `claude mcp add -s user --transport http tasks <url>/mcp`, as the README tells a user. */
 export async function addServer(home: ClaudeHome, serverUrl: string): Promise<void> {
-  const added = await runClaude(home, ["mcp", "add", "-s", "user", "--transport", "http", SERVER_NAME, `${serverUrl}/mcp`], 60_000);
+  const added = await runClaude(
+    home,
+    ["mcp", "add", "-s", "user", "--transport", "http", SERVER_NAME, `${serverUrl}/mcp`],
+    60_000,
+  );
   if (added.code !== 0) throw new Error(`claude mcp add failed (${added.code}): ${added.stdout}${added.stderr}`);
 }
 
 /** One print-mode turn (`claude -p`), as a headless user runs it: stream-json output, our tools allowed. */
 export function printMode(home: ClaudeHome, prompt: string, timeoutMs: number): Promise<Finished> {
-  const args = ["-p", prompt, "--output-format", "stream-json", "--verbose", "--allowedTools", `mcp__${SERVER_NAME}`, "--debug-file", join(home.home, "debug.log")];
+  const args = [
+    "-p",
+    prompt,
+    "--output-format",
+    "stream-json",
+    "--verbose",
+    "--allowedTools",
+    `mcp__${SERVER_NAME}`,
+    "--debug-file",
+    join(home.home, "debug.log"),
+  ];
   return runClaude(home, args, timeoutMs);
 }

@@ -19,15 +19,29 @@ export async function installClaudeCode(): Promise<void> {
   if (existsSync(claudeBinary())) return;
   mkdirSync(CACHE, { recursive: true });
   // Its postinstall links the platform binary into place; allow it, and nothing else.
-  writeFileSync(join(CACHE, "package.json"), JSON.stringify({ private: true, allowScripts: { "@anthropic-ai/claude-code": true } }));
+  writeFileSync(
+    join(CACHE, "package.json"),
+    JSON.stringify({ private: true, allowScripts: { "@anthropic-ai/claude-code": true } }),
+  );
   const npm = process.env["npm_execpath"];
   const [command, args] = npm ? [process.execPath, [npm]] : ["npm", []];
   await new Promise<void>((done, fail) => {
-    const child = spawn(command, [...args, "install", "--no-audit", "--no-fund", "--no-save", `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`], { cwd: CACHE, stdio: "inherit" });
+    const child = spawn(
+      command,
+      [...args, "install", "--no-audit", "--no-fund", "--no-save", `@anthropic-ai/claude-code@${CLAUDE_CODE_VERSION}`],
+      { cwd: CACHE, stdio: "inherit" },
+    );
     child.on("error", fail);
-    child.on("exit", (code) => (code === 0 ? done() : fail(new Error(`npm install @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} exited ${code}`))));
+    child.on("exit", (code) =>
+      code === 0
+        ? done()
+        : fail(new Error(`npm install @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} exited ${code}`)),
+    );
   });
-  if (!existsSync(claudeBinary())) throw new Error(`installed @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} but found no binary at ${claudeBinary()}`);
+  if (!existsSync(claudeBinary()))
+    throw new Error(
+      `installed @anthropic-ai/claude-code@${CLAUDE_CODE_VERSION} but found no binary at ${claudeBinary()}`,
+    );
 }
 
 export default installClaudeCode;

@@ -29,7 +29,14 @@ export interface TurnOptions {
 
 const READY = /\? for shortcuts|manual mode on/;
 
-export async function interactiveTurn(name: string, api: MessagesApi, home: ClaudeHome, call: ScriptedCall, prompt: string, options: TurnOptions = {}): Promise<InteractiveSaw> {
+export async function interactiveTurn(
+  name: string,
+  api: MessagesApi,
+  home: ClaudeHome,
+  call: ScriptedCall,
+  prompt: string,
+  options: TurnOptions = {},
+): Promise<InteractiveSaw> {
   api.script(call);
   const target = mcpToolName(SERVER_NAME, call.tool);
   const terminal = await startInteractive(home);
@@ -38,20 +45,33 @@ export async function interactiveTurn(name: string, api: MessagesApi, home: Clau
     const before = api.requests().length;
     await terminal.type(prompt);
     await terminal.keys("Enter");
-    const first = await api.waitForRequest((r) => resultFor(r, target) !== undefined, 90_000, `a result of ${target}`, before);
+    const first = await api.waitForRequest(
+      (r) => resultFor(r, target) !== undefined,
+      90_000,
+      `a result of ${target}`,
+      before,
+    );
     const firstResult = resultFor(first, target);
     const immediate = firstResult ? resultText(firstResult) : "";
     const serverTaskId = immediate.match(/server-side task ([0-9a-f]+)/)?.[1];
-    if (serverTaskId === undefined) throw new Error(`Claude Code did not background ${target}; the model got: ${immediate}`);
+    if (serverTaskId === undefined)
+      throw new Error(`Claude Code did not background ${target}; the model got: ${immediate}`);
     if (options.meanwhile) await options.meanwhile(terminal);
-    const ended = await api.waitForRequest((r) => taskNotification(r, serverTaskId) !== undefined, options.endTimeoutMs ?? 90_000, `the end of task ${serverTaskId}`, before);
+    const ended = await api.waitForRequest(
+      (r) => taskNotification(r, serverTaskId) !== undefined,
+      options.endTimeoutMs ?? 90_000,
+      `the end of task ${serverTaskId}`,
+      before,
+    );
     const endHandedAt = Date.now();
     const notification = taskNotification(ended, serverTaskId);
     if (!notification) throw new Error("unreachable: the matched request has the notification");
     record(`interactive-${name}`, { call, immediate, notification });
     return { immediate, serverTaskId, notification, endHandedAt };
   } catch (error) {
-    throw new Error(`${error instanceof Error ? error.message : String(error)}\nlast screen:\n${await terminal.screen().catch(() => "")}`);
+    throw new Error(
+      `${error instanceof Error ? error.message : String(error)}\nlast screen:\n${await terminal.screen().catch(() => "")}`,
+    );
   } finally {
     await terminal.stop();
   }

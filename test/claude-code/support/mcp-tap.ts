@@ -25,11 +25,24 @@ export async function startMcpTap(target: string): Promise<McpTap> {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
-    seen.push({ method: header("mcp-method") ?? `${req.method ?? "?"} ${req.url ?? ""}`, name: header("mcp-name"), at: Date.now() });
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+    seen.push({
+      method: header("mcp-method") ?? `${req.method ?? "?"} ${req.url ?? ""}`,
+      name: header("mcp-name"),
+      at: Date.now(),
     });
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     forward.on("error", (error) => {
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
       res.end(`tap: ${error.message}`);

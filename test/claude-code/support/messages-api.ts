@@ -22,7 +22,12 @@ export interface MessagesApi {
   /** Every `POST /v1/messages` body so far, in order. */
   requests(): MessagesRequest[];
   /** Resolves with the first request from the `from`-th on (past or future) that `match` accepts; rejects after `timeoutMs`. */
-  waitForRequest(match: (request: MessagesRequest) => boolean, timeoutMs: number, what: string, from?: number): Promise<MessagesRequest>;
+  waitForRequest(
+    match: (request: MessagesRequest) => boolean,
+    timeoutMs: number,
+    what: string,
+    from?: number,
+  ): Promise<MessagesRequest>;
   close(): Promise<void>;
 }
 
@@ -73,7 +78,9 @@ export async function startMessagesApi(): Promise<MessagesApi> {
         };
         const timer = setTimeout(() => {
           arrivals.off("request", onRequest);
-          reject(new Error(`the model was not sent ${what} within ${timeoutMs} ms (${recorded.length} requests so far)`));
+          reject(
+            new Error(`the model was not sent ${what} within ${timeoutMs} ms (${recorded.length} requests so far)`),
+          );
         }, timeoutMs);
         arrivals.on("request", onRequest);
       });
@@ -105,9 +112,21 @@ const USAGE = { input_tokens: 100, output_tokens: 10, cache_creation_input_token
 let messageCount = 0;
 
 function message(model: string, reply: Reply) {
-  const content = reply.kind === "text" ? [{ type: "text", text: reply.text }] : [{ type: "tool_use", id: reply.id, name: reply.name, input: reply.input }];
+  const content =
+    reply.kind === "text"
+      ? [{ type: "text", text: reply.text }]
+      : [{ type: "tool_use", id: reply.id, name: reply.name, input: reply.input }];
   const stop_reason = reply.kind === "text" ? "end_turn" : "tool_use";
-  return { id: `msg_standin_${++messageCount}`, type: "message", role: "assistant", model, content, stop_reason, stop_sequence: null, usage: USAGE };
+  return {
+    id: `msg_standin_${++messageCount}`,
+    type: "message",
+    role: "assistant",
+    model,
+    content,
+    stop_reason,
+    stop_sequence: null,
+    usage: USAGE,
+  };
 }
 
 /** The streaming shape: message_start, one content block, message_delta with the stop reason, message_stop. */
@@ -115,16 +134,35 @@ function stream(res: ServerResponse, model: string, reply: Reply): void {
   const whole = message(model, reply);
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
   const send = (event: string, data: unknown) => res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
-  send("message_start", { type: "message_start", message: { ...whole, content: [], stop_reason: null, usage: { ...USAGE, output_tokens: 1 } } });
+  send("message_start", {
+    type: "message_start",
+    message: { ...whole, content: [], stop_reason: null, usage: { ...USAGE, output_tokens: 1 } },
+  });
   if (reply.kind === "text") {
     send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } });
-    send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "text_delta", text: reply.text } });
+    send("content_block_delta", {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "text_delta", text: reply.text },
+    });
   } else {
-    send("content_block_start", { type: "content_block_start", index: 0, content_block: { type: "tool_use", id: reply.id, name: reply.name, input: {} } });
-    send("content_block_delta", { type: "content_block_delta", index: 0, delta: { type: "input_json_delta", partial_json: JSON.stringify(reply.input) } });
+    send("content_block_start", {
+      type: "content_block_start",
+      index: 0,
+      content_block: { type: "tool_use", id: reply.id, name: reply.name, input: {} },
+    });
+    send("content_block_delta", {
+      type: "content_block_delta",
+      index: 0,
+      delta: { type: "input_json_delta", partial_json: JSON.stringify(reply.input) },
+    });
   }
   send("content_block_stop", { type: "content_block_stop", index: 0 });
-  send("message_delta", { type: "message_delta", delta: { stop_reason: whole.stop_reason, stop_sequence: null }, usage: { output_tokens: 10 } });
+  send("message_delta", {
+    type: "message_delta",
+    delta: { stop_reason: whole.stop_reason, stop_sequence: null },
+    usage: { output_tokens: 10 },
+  });
   send("message_stop", { type: "message_stop" });
   res.end();
 }

@@ -2,7 +2,9 @@
 import * as z from "zod";
 import { modern, resultOf } from "../../e2e/support/modern";
 
-const ListSchema = z.object({ tasks: z.array(z.object({ taskId: z.string(), status: z.string(), tool: z.string() }).loose()) });
+const ListSchema = z.object({
+  tasks: z.array(z.object({ taskId: z.string(), status: z.string(), tool: z.string() }).loose()),
+});
 
 /** The newest task of `tool` on the server (the list is newest first). */
 export async function newestTask(baseUrl: string, tool: string): Promise<{ taskId: string; status: string }> {

@@ -4,7 +4,12 @@
  * to `window.hostCallTool`, which the test exposes from Node (where the MCP client runs).
  * Bundled by app-host.ts at test time.
  */
-import { AppBridge, McpUiHostStylesSchema, PostMessageTransport, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import {
+  AppBridge,
+  McpUiHostStylesSchema,
+  PostMessageTransport,
+  type McpUiHostContext,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
 
 type ToolHandler = NonNullable<AppBridge["oncalltool"]>;
 export type CallToolParams = Parameters<ToolHandler>[0];
@@ -43,7 +48,10 @@ function bridgeOf(id: string): AppBridge {
   return bridge;
 }
 
-function hostContextFor(options: MountOptions, tool: { name: string; inputSchema: { type: "object" } }): McpUiHostContext {
+function hostContextFor(
+  options: MountOptions,
+  tool: { name: string; inputSchema: { type: "object" } },
+): McpUiHostContext {
   const context: McpUiHostContext = { toolInfo: { tool }, displayMode: "inline" };
   if (options.theme) context.theme = options.theme;
   // The SDK's own schema turns a partial set of variables into its full McpUiStyles record.
@@ -65,9 +73,14 @@ async function mount(options: MountOptions): Promise<void> {
   if (!contentWindow) throw new Error("The iframe has no window.");
 
   const tool = { name: options.toolName, inputSchema: { type: "object" as const } };
-  const bridge = new AppBridge(null, { name: "test-host", version: "1.0.0" }, options.noServerTools ? { logging: {} } : { serverTools: {}, logging: {} }, {
-    hostContext: hostContextFor(options, tool),
-  });
+  const bridge = new AppBridge(
+    null,
+    { name: "test-host", version: "1.0.0" },
+    options.noServerTools ? { logging: {} } : { serverTools: {}, logging: {} },
+    {
+      hostContext: hostContextFor(options, tool),
+    },
+  );
   bridge.oncalltool = (params) => window.hostCallTool(options.id, params);
   bridge.addEventListener("sizechange", ({ height }) => {
     if (height !== undefined) iframe.style.height = `${height}px`;

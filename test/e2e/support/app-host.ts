@@ -61,20 +61,34 @@ const HOST_PAGE = `<!doctype html><html><head><meta charset="utf-8"><title>Test 
 </style></head><body><div id="views"></div><script>__SCRIPT__</script></body></html>`;
 
 async function hostScript(): Promise<string> {
-  const result = await build({ entryPoints: [resolve(import.meta.dirname, "app-host-page.ts")], bundle: true, write: false, format: "iife", platform: "browser", target: "es2022", logLevel: "silent" });
+  const result = await build({
+    entryPoints: [resolve(import.meta.dirname, "app-host-page.ts")],
+    bundle: true,
+    write: false,
+    format: "iife",
+    platform: "browser",
+    target: "es2022",
+    logLevel: "silent",
+  });
   const [output] = result.outputFiles;
   if (!output) throw new Error("esbuild produced no host script.");
   return output.text.replace(/<\/script/gi, "<\\/script");
 }
 
-export async function startAppHost(browser: Browser, view: { html: string; csp: AppCsp }, onToolCall: ToolCallHandler): Promise<AppHost> {
+export async function startAppHost(
+  browser: Browser,
+  view: { html: string; csp: AppCsp },
+  onToolCall: ToolCallHandler,
+): Promise<AppHost> {
   const script = await hostScript();
   const page = HOST_PAGE.replace("__SCRIPT__", () => script);
   const server: Server = createServer((request, response) => {
     if (request.url === "/") {
       response.writeHead(200, { "Content-Type": "text/html; charset=utf-8" }).end(page);
     } else if (request.url?.startsWith("/view")) {
-      response.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": cspFor(view.csp) }).end(view.html);
+      response
+        .writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Security-Policy": cspFor(view.csp) })
+        .end(view.html);
     } else {
       response.writeHead(404).end();
     }

@@ -13,7 +13,13 @@ import { chromium, type Browser } from "playwright-core";
 const DROPPED = new Set(["--disable-web-security", "--allow-running-insecure-content", "--single-process"]);
 
 /** Flags that keep Chromium off the network this machine does not have (it retries refused connections otherwise). */
-const QUIET = ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"];
+const QUIET = [
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
 
 export async function launchBrowser(): Promise<Browser> {
   const args = [...sparticuz.args.filter((arg) => !DROPPED.has(arg)), ...QUIET];

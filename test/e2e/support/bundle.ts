@@ -31,8 +31,21 @@ export async function bundleSize(config?: string): Promise<BundleSize> {
   const outdir = mkdtempSync(join(tmpdir(), "worker-bundle-"));
   const metafile = join(outdir, "meta.json");
   try {
-    const args = [WRANGLER, "deploy", "--dry-run", "--outdir", outdir, "--metafile", metafile, ...(config !== undefined ? ["--config", config] : [])];
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" } });
+    const args = [
+      WRANGLER,
+      "deploy",
+      "--dry-run",
+      "--outdir",
+      outdir,
+      "--metafile",
+      metafile,
+      ...(config !== undefined ? ["--config", config] : []),
+    ];
+    const child = spawn(process.execPath, args, {
+      cwd: ROOT,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true", NO_COLOR: "1" },
+    });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
@@ -52,7 +65,8 @@ export async function bundleSize(config?: string): Promise<BundleSize> {
     const meta = JSON.parse(readFileSync(metafile, "utf8")) as Metafile;
     for (const [name, out] of Object.entries(meta.outputs)) {
       if (!/\.(m?js|cjs)$/.test(name)) continue;
-      for (const [source, { bytesInOutput }] of Object.entries(out.inputs)) sources.set(source, (sources.get(source) ?? 0) + bytesInOutput);
+      for (const [source, { bytesInOutput }] of Object.entries(out.inputs))
+        sources.set(source, (sources.get(source) ?? 0) + bytesInOutput);
     }
     return { rawKiB: raw / 1024, gzipKiB: gzip / 1024, sources, modules };
   } finally {

@@ -18,7 +18,12 @@ export interface FreshClone {
 /** The tracked and new (not ignored) files of this checkout, copied; node_modules linked. */
 export function freshClone(): FreshClone {
   const dir = mkdtempSync(join(tmpdir(), "mcp-task-worker-clone-"));
-  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: ROOT, encoding: "utf8" }).split("\0").filter(Boolean);
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: ROOT,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter(Boolean);
   for (const file of files) {
     mkdirSync(dirname(join(dir, file)), { recursive: true });
     try {
@@ -45,7 +50,13 @@ export function run(cwd: string, command: string, args: string[]): Command {
     cwd,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false", CI: "true", NO_COLOR: "1" },
+    env: {
+      ...process.env,
+      WRANGLER_SEND_METRICS: "false",
+      CLOUDFLARE_CF_FETCH_ENABLED: "false",
+      CI: "true",
+      NO_COLOR: "1",
+    },
   });
   let text = "";
   child.stdout?.on("data", (chunk: Buffer) => (text += chunk.toString()));
@@ -75,7 +86,8 @@ export function run(cwd: string, command: string, args: string[]): Command {
 export async function answers(url: string, command: Command, timeoutMs = 90_000): Promise<Response> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (command.child.exitCode !== null) throw new Error(`the command exited (${command.child.exitCode}) before ${url} answered:\n${command.output()}`);
+    if (command.child.exitCode !== null)
+      throw new Error(`the command exited (${command.child.exitCode}) before ${url} answered:\n${command.output()}`);
     try {
       const response = await fetch(url);
       if (response.ok) return response;

@@ -44,7 +44,8 @@ export async function startGitHubStandIn(): Promise<GitHubStandIn> {
     if (request.method === "GET" && url.pathname === "/login/oauth/authorize") {
       const redirect = new URL(url.searchParams.get("redirect_uri") ?? "");
       redirect.searchParams.set("state", url.searchParams.get("state") ?? "");
-      if (url.searchParams.get("client_id") !== standIn.clientId) return json(response, 404, { error: "unknown client" });
+      if (url.searchParams.get("client_id") !== standIn.clientId)
+        return json(response, 404, { error: "unknown client" });
       if (standIn.user.deny) redirect.searchParams.set("error", "access_denied");
       else {
         const code = randomBytes(10).toString("hex");
@@ -57,8 +58,10 @@ export async function startGitHubStandIn(): Promise<GitHubStandIn> {
     if (request.method === "POST" && url.pathname === "/login/oauth/access_token") {
       const form = new URLSearchParams(await body(request));
       const grant = codes.get(form.get("code") ?? "");
-      if (form.get("client_id") !== standIn.clientId || form.get("client_secret") !== standIn.clientSecret) return json(response, 200, { error: "incorrect_client_credentials" });
-      if (!grant || grant.redirectUri !== form.get("redirect_uri")) return json(response, 200, { error: "bad_verification_code" });
+      if (form.get("client_id") !== standIn.clientId || form.get("client_secret") !== standIn.clientSecret)
+        return json(response, 200, { error: "incorrect_client_credentials" });
+      if (!grant || grant.redirectUri !== form.get("redirect_uri"))
+        return json(response, 200, { error: "bad_verification_code" });
       codes.delete(form.get("code") ?? "");
       const token = `gho_${randomBytes(12).toString("hex")}`;
       tokens.set(token, grant.user);

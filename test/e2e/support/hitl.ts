@@ -14,7 +14,11 @@ export const answeredOnItsOwn = (did: "declined" | "cancelled"): string =>
 
 export interface InputRequestDoc {
   method: string;
-  params: { mode?: string; message: string; requestedSchema: { type: string; properties: Record<string, { type: string }>; required?: string[] } };
+  params: {
+    mode?: string;
+    message: string;
+    requestedSchema: { type: string; properties: Record<string, { type: string }>; required?: string[] };
+  };
 }
 
 export interface DeployDoc {
@@ -27,14 +31,31 @@ export interface DeployDoc {
 }
 
 /** Starts deploy as a task (task-augmented tools/call, stateless) and returns its id. */
-export async function startDeploy(baseUrl: string, headers: Record<string, string> = {}, args: Record<string, unknown> = DEPLOY): Promise<string> {
-  const reply = await rpc(baseUrl, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "deploy", arguments: args, task: { ttl: 600_000 } } }, { headers });
+export async function startDeploy(
+  baseUrl: string,
+  headers: Record<string, string> = {},
+  args: Record<string, unknown> = DEPLOY,
+): Promise<string> {
+  const reply = await rpc(
+    baseUrl,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "deploy", arguments: args, task: { ttl: 600_000 } },
+    },
+    { headers },
+  );
   const taskId = (reply.body as { result?: { task?: { taskId?: string } } } | undefined)?.result?.task?.taskId;
   if (!taskId) throw new Error(`no task created: ${reply.status} ${reply.text}`);
   return taskId;
 }
 
-export async function taskDoc(baseUrl: string, taskId: string, headers: Record<string, string> = {}): Promise<DeployDoc> {
+export async function taskDoc(
+  baseUrl: string,
+  taskId: string,
+  headers: Record<string, string> = {},
+): Promise<DeployDoc> {
   const response = await fetch(`${baseUrl}/tasks/${taskId}`, { headers });
   if (!response.ok) throw new Error(`GET /tasks/${taskId}: ${response.status}`);
   return (await response.json()) as DeployDoc;
@@ -43,7 +64,12 @@ export async function taskDoc(baseUrl: string, taskId: string, headers: Record<s
 const settle = { timeout: 30_000, interval: 100 };
 
 /** Waits until the task has status `status`; returns its document. */
-export async function waitForStatus(baseUrl: string, taskId: string, status: string, headers: Record<string, string> = {}): Promise<DeployDoc> {
+export async function waitForStatus(
+  baseUrl: string,
+  taskId: string,
+  status: string,
+  headers: Record<string, string> = {},
+): Promise<DeployDoc> {
   let doc: DeployDoc | undefined;
   await vi.waitFor(async () => {
     doc = await taskDoc(baseUrl, taskId, headers);
@@ -55,12 +81,20 @@ export async function waitForStatus(baseUrl: string, taskId: string, status: str
 
 /** POST /tasks/{id}/input. */
 export async function postInput(baseUrl: string, taskId: string, body: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${baseUrl}/tasks/${taskId}/input`, { method: "POST", headers: { "Content-Type": "application/json", ...headers }, body: JSON.stringify(body) });
+  const response = await fetch(`${baseUrl}/tasks/${taskId}/input`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
 /** The names of the task's `step` events, from its event log (the task must have ended). */
-export async function stepNames(baseUrl: string, taskId: string, headers: Record<string, string> = {}): Promise<string[]> {
+export async function stepNames(
+  baseUrl: string,
+  taskId: string,
+  headers: Record<string, string> = {},
+): Promise<string[]> {
   const text = await (await fetch(`${baseUrl}/tasks/${taskId}/events`, { headers })).text();
   const names: string[] = [];
   for (const block of text.split("\n\n")) {

@@ -2,9 +2,14 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 
-export async function connectClient(baseUrl: string, options: { headers?: Record<string, string>; capabilities?: Record<string, unknown> } = {}): Promise<Client> {
+export async function connectClient(
+  baseUrl: string,
+  options: { headers?: Record<string, string>; capabilities?: Record<string, unknown> } = {},
+): Promise<Client> {
   const client = new Client({ name: "e2e", version: "1.0.0" }, { capabilities: options.capabilities ?? {} });
-  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers: options.headers ?? {} } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), {
+    requestInit: { headers: options.headers ?? {} },
+  });
   await client.connect(transport);
   return client;
 }
@@ -17,14 +22,18 @@ export interface RpcReply {
 }
 
 /** POST one JSON-RPC message (or any body) and return the parsed JSON reply, or the raw SSE text. */
-export async function rpc(baseUrl: string, body: unknown, init: { headers?: Record<string, string>; raw?: boolean } = {}): Promise<RpcReply> {
+export async function rpc(
+  baseUrl: string,
+  body: unknown,
+  init: { headers?: Record<string, string>; raw?: boolean } = {},
+): Promise<RpcReply> {
   const response = await fetch(`${baseUrl}/mcp`, {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...init.headers },
     body: init.raw ? (body as string) : JSON.stringify(body),
   });
   const text = await response.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   if ((response.headers.get("Content-Type") ?? "").includes("application/json")) {
     try {
       parsed = JSON.parse(text);

@@ -10,7 +10,8 @@ import { ErrorV2Schema } from "@modelcontextprotocol/ext-tasks/core/v2";
 import { parseSse } from "./mcp";
 
 type JsonRecord = Record<string, unknown>;
-const isRecord = (value: unknown): value is JsonRecord => typeof value === "object" && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is JsonRecord =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** A JSON object from the wire (anything else is a test failure worth its text). */
 function jsonObject(text: string): JsonRecord {
@@ -24,7 +25,14 @@ export const TASKS = { extensions: { "io.modelcontextprotocol/tasks": {} } };
 export const CLIENT_INFO = { name: "e2e-2026", version: "1.0.0" };
 
 /** Which body field `Mcp-Name` mirrors. */
-const NAME_FIELD: Record<string, string> = { "tools/call": "name", "resources/read": "uri", "prompts/get": "name", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId" };
+const NAME_FIELD: Record<string, string> = {
+  "tools/call": "name",
+  "resources/read": "uri",
+  "prompts/get": "name",
+  "tasks/get": "taskId",
+  "tasks/update": "taskId",
+  "tasks/cancel": "taskId",
+};
 
 /** A header value as a 2026 client sends it: plain when safe, else the Base64 sentinel. */
 export function headerValue(value: string): string {
@@ -53,7 +61,11 @@ export interface ModernReply {
   text: string;
 }
 
-export function modernBody(method: string, params: Record<string, unknown> = {}, options: ModernOptions = {}): Record<string, unknown> {
+export function modernBody(
+  method: string,
+  params: Record<string, unknown> = {},
+  options: ModernOptions = {},
+): Record<string, unknown> {
   const meta: Record<string, unknown> = {
     "io.modelcontextprotocol/protocolVersion": MODERN,
     "io.modelcontextprotocol/clientInfo": CLIENT_INFO,
@@ -69,7 +81,12 @@ export function modernBody(method: string, params: Record<string, unknown> = {},
 export function modernHeaders(body: Record<string, unknown>, options: ModernOptions = {}): Record<string, string> {
   const method = String(body["method"]);
   const params = isRecord(body["params"]) ? body["params"] : {};
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": MODERN, "Mcp-Method": method };
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "MCP-Protocol-Version": MODERN,
+    "Mcp-Method": method,
+  };
   const field = NAME_FIELD[method];
   const named = field ? params[field] : undefined;
   if (typeof named === "string") headers["Mcp-Name"] = headerValue(named);
@@ -81,8 +98,18 @@ export function modernHeaders(body: Record<string, unknown>, options: ModernOpti
   return headers;
 }
 
-export async function post(baseUrl: string, body: unknown, headers: Record<string, string>, signal?: AbortSignal): Promise<ModernReply> {
-  const response = await fetch(`${baseUrl}/mcp`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body), ...(signal && { signal }) });
+export async function post(
+  baseUrl: string,
+  body: unknown,
+  headers: Record<string, string>,
+  signal?: AbortSignal,
+): Promise<ModernReply> {
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: "POST",
+    headers,
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    ...(signal && { signal }),
+  });
   const text = await response.text();
   const type = response.headers.get("Content-Type") ?? "";
   let messages: Record<string, unknown>[] = [];
@@ -93,7 +120,12 @@ export async function post(baseUrl: string, body: unknown, headers: Record<strin
 }
 
 /** A 2026-07-28 request as a conforming client sends it (and any part of it overridden). */
-export function modern(baseUrl: string, method: string, params: Record<string, unknown> = {}, options: ModernOptions = {}): Promise<ModernReply> {
+export function modern(
+  baseUrl: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  options: ModernOptions = {},
+): Promise<ModernReply> {
   const body = modernBody(method, params, options);
   return post(baseUrl, body, modernHeaders(body, options), options.signal);
 }
@@ -111,16 +143,28 @@ export const errorOf = (reply: ModernReply): { code: number; message: string; da
 };
 
 /** Starts a task through the Tasks extension and returns its id. */
-export async function startTask(baseUrl: string, name: string, args: Record<string, unknown>, options: ModernOptions = {}): Promise<string> {
-  const result = resultOf(await modern(baseUrl, "tools/call", { name, arguments: args }, { capabilities: TASKS, ...options }));
+export async function startTask(
+  baseUrl: string,
+  name: string,
+  args: Record<string, unknown>,
+  options: ModernOptions = {},
+): Promise<string> {
+  const result = resultOf(
+    await modern(baseUrl, "tools/call", { name, arguments: args }, { capabilities: TASKS, ...options }),
+  );
   if (result["resultType"] !== "task") throw new Error(`expected a task, got ${JSON.stringify(result).slice(0, 300)}`);
   return String(result["taskId"]);
 }
 
-export const getTask = async (baseUrl: string, taskId: string, options: ModernOptions = {}) => resultOf(await modern(baseUrl, "tasks/get", { taskId }, { capabilities: TASKS, ...options }));
+export const getTask = async (baseUrl: string, taskId: string, options: ModernOptions = {}) =>
+  resultOf(await modern(baseUrl, "tasks/get", { taskId }, { capabilities: TASKS, ...options }));
 
 /** The SDK v2 client, negotiating the era as asked. */
-export async function connectV2(baseUrl: string, mode: "auto" | { pin: string }, headers: Record<string, string> = {}): Promise<Client> {
+export async function connectV2(
+  baseUrl: string,
+  mode: "auto" | { pin: string },
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const client = new Client({ name: "e2e-v2", version: "1.0.0" }, { versionNegotiation: { mode } });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/mcp`), { requestInit: { headers } }));
   return client;
@@ -136,7 +180,12 @@ export function rawDispatch(baseUrl: string, headers: Record<string, string> = {
   return async (request, options) => {
     if (!isRecord(request)) throw new Error("a JSON-RPC request must be an object");
     const body = { jsonrpc: "2.0", id: `raw-${++next}`, ...request };
-    const reply = await post(baseUrl, body, { ...modernHeaders(body), ...headers, ...(options?.context?.headers ?? {}) }, options?.signal);
+    const reply = await post(
+      baseUrl,
+      body,
+      { ...modernHeaders(body), ...headers, ...(options?.context?.headers ?? {}) },
+      options?.signal,
+    );
     if (!reply.body) throw new Error(`no JSON-RPC response: ${reply.status} ${reply.text.slice(0, 300)}`);
     if ("error" in reply.body) return { kind: "error", error: ErrorV2Schema.parse(reply.body["error"]) };
     const result = reply.body["result"];
@@ -156,10 +205,20 @@ export interface LiveStream {
   close(): void;
 }
 
-export async function openStream(baseUrl: string, method: string, params: Record<string, unknown>, options: ModernOptions = {}): Promise<LiveStream> {
+export async function openStream(
+  baseUrl: string,
+  method: string,
+  params: Record<string, unknown>,
+  options: ModernOptions = {},
+): Promise<LiveStream> {
   const controller = new AbortController();
   const body = modernBody(method, params, options);
-  const response = await fetch(`${baseUrl}/mcp`, { method: "POST", headers: modernHeaders(body, options), body: JSON.stringify(body), signal: controller.signal });
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: "POST",
+    headers: modernHeaders(body, options),
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
   const messages: Record<string, unknown>[] = [];
   let raw = "";
   let pending = "";
@@ -182,5 +241,12 @@ export async function openStream(baseUrl: string, method: string, params: Record
       // aborted by close()
     }
   })();
-  return { status: response.status, headers: response.headers, messages, text: () => raw, ended, close: () => controller.abort() };
+  return {
+    status: response.status,
+    headers: response.headers,
+    messages,
+    text: () => raw,
+    ended,
+    close: () => controller.abort(),
+  };
 }

@@ -28,14 +28,30 @@ async function call(baseUrl: string, method: string, params: Json, name: string,
     "io.modelcontextprotocol/clientInfo": { name: "poll-follower", version: "1" },
     "io.modelcontextprotocol/clientCapabilities": { extensions: { "io.modelcontextprotocol/tasks": {} } },
   };
-  const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "MCP-Protocol-Version": MODERN, "Mcp-Method": method, "Mcp-Name": name };
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json",
+    Accept: "application/json, text/event-stream",
+    "MCP-Protocol-Version": MODERN,
+    "Mcp-Method": method,
+    "Mcp-Name": name,
+  };
   if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
-  const response = await fetch(`${baseUrl}/mcp`, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }) });
+  const response = await fetch(`${baseUrl}/mcp`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { ...params, _meta: meta } }),
+  });
   const text = await response.text();
   // A reply may come as JSON or as one SSE message.
-  const json = text.trimStart().startsWith("{") ? text : (text.split("\n").find((line) => line.startsWith("data: "))?.slice(6) ?? "");
+  const json = text.trimStart().startsWith("{")
+    ? text
+    : (text
+        .split("\n")
+        .find((line) => line.startsWith("data: "))
+        ?.slice(6) ?? "");
   const parsed = JSON.parse(json) as { result?: Json; error?: { message?: string } };
-  if (!parsed.result) throw new Error(`${method}: ${parsed.error?.message ?? `HTTP ${response.status}: ${text.slice(0, 300)}`}`);
+  if (!parsed.result)
+    throw new Error(`${method}: ${parsed.error?.message ?? `HTTP ${response.status}: ${text.slice(0, 300)}`}`);
   return parsed.result;
 }
 
@@ -49,9 +65,14 @@ export interface FollowOptions {
 }
 
 /** Starts `countdown { seconds }` as a task and follows it to its end. */
-export async function followTask(baseUrl: string, seconds: number, { token, fixedMs }: FollowOptions = {}): Promise<FollowedTask> {
+export async function followTask(
+  baseUrl: string,
+  seconds: number,
+  { token, fixedMs }: FollowOptions = {},
+): Promise<FollowedTask> {
   const created = await call(baseUrl, "tools/call", { name: "countdown", arguments: { seconds } }, "countdown", token);
-  if (created["resultType"] !== "task") throw new Error(`expected a task, got ${JSON.stringify(created).slice(0, 300)}`);
+  if (created["resultType"] !== "task")
+    throw new Error(`expected a task, got ${JSON.stringify(created).slice(0, 300)}`);
   const taskId = String(created["taskId"]);
   const told = [Number(created["pollIntervalMs"])];
   for (let gets = 1; ; gets++) {

@@ -23,7 +23,8 @@ export const PoolRequest = z.object({ vars: z.record(z.string(), z.string()) });
 export const PoolAnswer = z.object({ url: z.string(), port: z.number(), logFile: z.string() });
 
 /** One key per set of settings, whatever the order its vars were written in. */
-export const settingsKey = (vars: Record<string, string>) => JSON.stringify(Object.entries(vars).sort(([a], [b]) => (a < b ? -1 : 1)));
+export const settingsKey = (vars: Record<string, string>) =>
+  JSON.stringify(Object.entries(vars).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 const LOG_DIR = resolve(import.meta.dirname, "../../../.test-results/e2e-servers");
 

@@ -15,9 +15,17 @@ export interface SseReader {
   drop(): void;
 }
 
-export async function openSse(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<SseReader> {
+export async function openSse(
+  url: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<SseReader> {
   const controller = new AbortController();
-  const response = await fetch(url, { method: init.method ?? "GET", headers: init.headers ?? {}, body: init.body, signal: controller.signal });
+  const response = await fetch(url, {
+    method: init.method ?? "GET",
+    headers: init.headers ?? {},
+    body: init.body,
+    signal: controller.signal,
+  });
   const reader = response.body?.getReader();
   const decoder = new TextDecoder();
   let buffer = "";
@@ -42,7 +50,8 @@ export async function openSse(url: string, init: { method?: string; headers?: Re
       for (const block of blocks) {
         const events = parseSse(`${block}\n\n`);
         // parseSse drops events without data; keep id-only (priming) events too.
-        if (events.length === 0 && /^id: /m.test(block)) queue.push({ id: /^id: (.*)$/m.exec(block)?.[1] ?? "", data: "" });
+        if (events.length === 0 && /^id: /m.test(block))
+          queue.push({ id: /^id: (.*)$/m.exec(block)?.[1] ?? "", data: "" });
         queue.push(...events);
       }
       return true;
@@ -62,7 +71,9 @@ export async function openSse(url: string, init: { method?: string; headers?: Re
         const remaining = deadline - Date.now();
         pending ??= pump().finally(() => (pending = undefined));
         let timer: ReturnType<typeof setTimeout> | undefined;
-        const timeout = new Promise<"timeout">((resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, remaining))));
+        const timeout = new Promise<"timeout">(
+          (resolve) => (timer = setTimeout(() => resolve("timeout"), Math.max(0, remaining))),
+        );
         const outcome = await Promise.race([pending, timeout]);
         clearTimeout(timer);
         if (outcome === "timeout") throw new Error(`no SSE event within ${timeoutMs} ms; got so far:\n${all}`);

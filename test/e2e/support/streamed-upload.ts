@@ -16,15 +16,18 @@ export function heldOpenUpload(url: string, headers: Record<string, string>, byt
   return new Promise((resolve, reject) => {
     const path = `${target.pathname}${target.search}`;
     const chunked = { ...headers, "Transfer-Encoding": "chunked" };
-    const req = httpRequest({ host: target.hostname, port: target.port, path, method: "POST", headers: chunked }, (res) => {
-      const parts: Buffer[] = [];
-      res.on("data", (part: Buffer) => parts.push(part));
-      res.on("end", () => {
-        resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString("utf8") });
-        req.destroy();
-      });
-      res.on("error", reject);
-    });
+    const req = httpRequest(
+      { host: target.hostname, port: target.port, path, method: "POST", headers: chunked },
+      (res) => {
+        const parts: Buffer[] = [];
+        res.on("data", (part: Buffer) => parts.push(part));
+        res.on("end", () => {
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(parts).toString("utf8") });
+          req.destroy();
+        });
+        res.on("error", reject);
+      },
+    );
     req.on("error", reject);
     req.write(Buffer.alloc(bytes, "a"));
   });

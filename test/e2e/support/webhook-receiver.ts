@@ -41,7 +41,13 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
         failure.left -= 1;
         status = failure.status;
       }
-      received.push({ path, headers: flatHeaders(req.headers), body: Buffer.concat(chunks).toString("utf8"), at: Date.now(), status });
+      received.push({
+        path,
+        headers: flatHeaders(req.headers),
+        body: Buffer.concat(chunks).toString("utf8"),
+        at: Date.now(),
+        status,
+      });
       res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "try again");
     });
   });

@@ -11,16 +11,30 @@ export const YES = { action: "accept", content: { publish: true } };
 export const NO = { action: "accept", content: { publish: false } };
 
 /** Starts publish_report as a task (2025-11-25, task-augmented tools/call) and returns its id. */
-export async function startPublish(baseUrl: string, pages: number, headers: Record<string, string> = {}): Promise<string> {
-  const reply = await rpc(baseUrl, { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "publish_report", arguments: { pages }, task: { ttl: 600_000 } } }, { headers });
+export async function startPublish(
+  baseUrl: string,
+  pages: number,
+  headers: Record<string, string> = {},
+): Promise<string> {
+  const reply = await rpc(
+    baseUrl,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "publish_report", arguments: { pages }, task: { ttl: 600_000 } },
+    },
+    { headers },
+  );
   const taskId = (reply.body as { result?: { task?: { taskId?: string } } } | undefined)?.result?.task?.taskId;
   if (!taskId) throw new Error(`no task created: ${reply.status} ${reply.text}`);
   return taskId;
 }
 
-
-export const stepsOf = (events: LoggedEvent[]): string[] => events.filter((e) => e.event === "step").map((e) => String(e.data["name"]));
-export const progressOf = (events: LoggedEvent[]): number[] => events.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
+export const stepsOf = (events: LoggedEvent[]): string[] =>
+  events.filter((e) => e.event === "step").map((e) => String(e.data["name"]));
+export const progressOf = (events: LoggedEvent[]): number[] =>
+  events.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]));
 export const pageSteps = (pages: number): string[] => Array.from({ length: pages }, (_, i) => `page ${i + 1}`);
 
 const LocalApiAnswer = z.object({ success: z.boolean(), result: z.unknown(), errors: z.unknown() });

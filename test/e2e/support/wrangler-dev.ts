@@ -81,7 +81,21 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
   let output = "";
 
   const launch = async () => {
-    const args = [WRANGLER, "dev", "--ip", "127.0.0.1", "--port", String(port), "--inspector-port", String(inspectorPort), "--persist-to", stateDir, "--show-interactive-dev-session=false", "--log-level", options.logLevel ?? "info"];
+    const args = [
+      WRANGLER,
+      "dev",
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--inspector-port",
+      String(inspectorPort),
+      "--persist-to",
+      stateDir,
+      "--show-interactive-dev-session=false",
+      "--log-level",
+      options.logLevel ?? "info",
+    ];
     if (options.config !== undefined) args.push("--config", options.config);
     if (options.envFile !== undefined) args.push("--env-file", options.envFile);
     for (const [key, value] of Object.entries(options.vars ?? {})) args.push("--var", `${key}:${value}`);

@@ -11,7 +11,8 @@ export function applyHostStyle(context: HostContext): void {
     root.setAttribute("data-theme", context.theme);
     root.style.colorScheme = context.theme;
   }
-  for (const [name, value] of Object.entries(context.styles?.variables ?? {})) if (value !== undefined) root.style.setProperty(name, value);
+  for (const [name, value] of Object.entries(context.styles?.variables ?? {}))
+    if (value !== undefined) root.style.setProperty(name, value);
   const fonts = context.styles?.css?.fonts;
   if (fonts && !document.getElementById("__mcp-host-fonts")) {
     const style = document.createElement("style");

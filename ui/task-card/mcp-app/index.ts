@@ -6,7 +6,17 @@
  * Worker now carries in its script (docs/bundle.md, "The task card").
  */
 import { watchSize } from "./auto-size";
-import { HostContextSchema, IncomingCallSchema, IncomingResponseSchema, InitializeResultSchema, PROTOCOL_VERSION, ToolCancelledParamsSchema, ToolInputParamsSchema, type HostContext, type InitializeResult } from "./schema";
+import {
+  HostContextSchema,
+  IncomingCallSchema,
+  IncomingResponseSchema,
+  InitializeResultSchema,
+  PROTOCOL_VERSION,
+  ToolCancelledParamsSchema,
+  ToolInputParamsSchema,
+  type HostContext,
+  type InitializeResult,
+} from "./schema";
 
 export type { HostContext };
 type Params = Record<string, unknown>;
@@ -54,8 +64,15 @@ export class McpAppView {
   /** The handshake: `ui/initialize`, then `ui/notifications/initialized`; then sizes follow the document. */
   async connect(): Promise<void> {
     window.addEventListener("message", this.onMessage);
-    const result = InitializeResultSchema.safeParse(await this.request("ui/initialize", { appInfo: this.appInfo, appCapabilities: {}, protocolVersion: PROTOCOL_VERSION }));
-    if (!result.success) throw new Error(`The chat client's ui/initialize answer is not MCP Apps': ${result.error.message}`);
+    const result = InitializeResultSchema.safeParse(
+      await this.request("ui/initialize", {
+        appInfo: this.appInfo,
+        appCapabilities: {},
+        protocolVersion: PROTOCOL_VERSION,
+      }),
+    );
+    if (!result.success)
+      throw new Error(`The chat client's ui/initialize answer is not MCP Apps': ${result.error.message}`);
     this.host = result.data;
     this.send({ method: "ui/notifications/initialized" });
     watchSize((size) => this.send({ method: "ui/notifications/size-changed", params: size }));

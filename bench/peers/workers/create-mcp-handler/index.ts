@@ -16,13 +16,19 @@ function buildServer(): McpServer {
   );
   server.registerTool(
     "countdown",
-    { description: "Counts down the given number of seconds, reporting progress every second.", inputSchema: z.object({ seconds: z.number().int().min(1).max(86_400) }) },
+    {
+      description: "Counts down the given number of seconds, reporting progress every second.",
+      inputSchema: z.object({ seconds: z.number().int().min(1).max(86_400) }),
+    },
     async ({ seconds }, ctx) => {
       const progressToken = ctx.mcpReq._meta?.progressToken;
       for (let elapsed = 1; elapsed <= seconds; elapsed++) {
         await new Promise((resolve) => setTimeout(resolve, 1000));
         if (progressToken !== undefined) {
-          await ctx.mcpReq.notify({ method: "notifications/progress", params: { progressToken, progress: elapsed, total: seconds, message: `${seconds - elapsed} s left` } });
+          await ctx.mcpReq.notify({
+            method: "notifications/progress",
+            params: { progressToken, progress: elapsed, total: seconds, message: `${seconds - elapsed} s left` },
+          });
         }
       }
       return { content: [{ type: "text", text: `Countdown of ${seconds} s finished.` }] };

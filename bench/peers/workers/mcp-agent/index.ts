@@ -10,7 +10,10 @@ import { McpAgent } from "agents/mcp";
 import { z } from "zod";
 
 export class PeerMcpAgent extends McpAgent {
-  server = new McpServer({ name: "peer-mcp-agent", version: "1.0.0" }, { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() });
+  server = new McpServer(
+    { name: "peer-mcp-agent", version: "1.0.0" },
+    { jsonSchemaValidator: new CfWorkerJsonSchemaValidator() },
+  );
 
   async init(): Promise<void> {
     this.server.registerTool(
@@ -20,13 +23,19 @@ export class PeerMcpAgent extends McpAgent {
     );
     this.server.registerTool(
       "countdown",
-      { description: "Counts down the given number of seconds, reporting progress every second.", inputSchema: { seconds: z.number().int().min(1).max(86_400) } },
+      {
+        description: "Counts down the given number of seconds, reporting progress every second.",
+        inputSchema: { seconds: z.number().int().min(1).max(86_400) },
+      },
       async ({ seconds }, extra) => {
         const progressToken = extra._meta?.progressToken;
         for (let elapsed = 1; elapsed <= seconds; elapsed++) {
           await new Promise((resolve) => setTimeout(resolve, 1000));
           if (progressToken !== undefined) {
-            await extra.sendNotification({ method: "notifications/progress", params: { progressToken, progress: elapsed, total: seconds, message: `${seconds - elapsed} s left` } });
+            await extra.sendNotification({
+              method: "notifications/progress",
+              params: { progressToken, progress: elapsed, total: seconds, message: `${seconds - elapsed} s left` },
+            });
           }
         }
         return { content: [{ type: "text", text: `Countdown of ${seconds} s finished.` }] };

@@ -5,7 +5,7 @@
  * URIs and their localised variants). The provider checks what the values mean.
  */
 import type { Context } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { spendForAddress } from "./address-rate-limit";
 import { readBodyWithLimit } from "./body";
 import type { AppEnv } from "./env";

@@ -376,6 +376,10 @@ describe("the task card in a host page", () => {
       host.page.locator('iframe[data-view="size"]').evaluate((frame: HTMLIFrameElement) => frame.style.height);
     const cardHeight = () =>
       view.locator("html").evaluate((root) => `${Math.ceil(root.getBoundingClientRect().height)}px`);
+    // In view, as a card a person looks at is: Chromium throttles rendering (animation frames, resize
+    // observers) in cross-origin iframes outside the viewport, and the views mounted before this one
+    // push it below the fold.
+    await host.page.locator('iframe[data-view="size"]').scrollIntoViewIfNeeded();
     await vi.waitFor(async () => expect(await iframeHeight()).toBe(await cardHeight()), settle);
     expect(Number.parseInt(await iframeHeight(), 10)).toBeGreaterThan(120); // the host's default height
     await call("task_cancel", { taskId: taskIdOf(result) });

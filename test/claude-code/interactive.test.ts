@@ -77,6 +77,27 @@ describe.skipIf(noTmux !== undefined)("interactive claude (tmux)", () => {
     expect.soft(endSeenMs).toBeLessThanOrEqual(expected.END_SEEN_MS_LONG);
   }, 240_000);
 
+  it("shows batch_process's newest partial output in its task panel while it runs", async ({ expect }) => {
+    const shown: string[] = [];
+    const watchPanel = async (terminal: Terminal) => {
+      // Once the turn ends the screen says "1 MCP task still running"; ↓ opens the task's panel.
+      shown.push(await terminal.waitForScreen(/MCP tasks? still running/, 30_000));
+      const panel = await terminal
+        .waitForScreen(expected.PANEL_PARTIAL, 5_000)
+        .catch(async () => terminal.press("Down", expected.PANEL_PARTIAL, 5));
+      shown.push(panel);
+      await terminal.keys("Escape");
+    };
+    const call = { tool: "batch_process", input: expected.BATCH };
+    const options = { meanwhile: watchPanel };
+    const saw = await interactiveTurn("batch-partial", api, home, call, "Process 6 items.", options)
+      .catch((e: unknown) => failWithLogs(server, e));
+    record("interactive-batch-partial-panel", { screens: shown });
+    expect(shown.at(-1)).toMatch(expected.PANEL_PARTIAL);
+    expect(saw.notification.status).toBe("completed");
+    await polling("batch-partial", saw);
+  });
+
   it("asks deploy's question as a form and, answered yes, hands the model deploy's own result sentence", async ({ expect }) => {
     const saw = await interactiveTurn("deploy", api, home, { tool: "deploy", input: expected.DEPLOY }, "Deploy api v2.", { meanwhile: answerYes }).catch((e: unknown) => failWithLogs(server, e));
     expect(saw.immediate).toMatch(expected.BACKGROUNDED);

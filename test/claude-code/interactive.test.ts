@@ -54,8 +54,11 @@ async function answerYes(terminal: Terminal): Promise<void> {
 /** How many times Claude Code polled the task, and how long after its end the model was handed it. */
 async function polling(name: string, saw: InteractiveSaw): Promise<{ tasksGet: number; endSeenMs: number }> {
   const task = await taskDoc(server.url, saw.serverTaskId);
-  const tasksGet = tap.seen().filter((t) => t.method === "tasks/get" && t.name === saw.serverTaskId).length;
-  const figures = { status: task.status, tasksGet, endSeenMs: saw.endHandedAt - Date.parse(task.lastUpdatedAt) };
+  const gets = tap.seen().filter((t) => t.method === "tasks/get" && t.name === saw.serverTaskId);
+  const ended = Date.parse(task.lastUpdatedAt);
+  // Each poll, from the task's end (negative: before it), with the interval the answer suggested.
+  const polls = gets.map((t) => ({ fromEndMs: t.at - ended, pollIntervalMs: t.pollIntervalMs }));
+  const figures = { status: task.status, tasksGet: gets.length, endSeenMs: saw.endHandedAt - ended, polls };
   record(`interactive-${name}-polling`, figures);
   return figures;
 }

@@ -20,13 +20,15 @@ export const COUNTDOWN_SAID = /Countdown of 3 s finished\./;
 /** deploy, when the form was cancelled because no one could be asked (print mode cancels at once). */
 export const DEPLOY_NOT_DEPLOYED = /Not deployed/;
 /** …says why in words the model can relay: nobody was there to answer the question. */
-export const DEPLOY_NOBODY_ANSWERED = /\b(no one|nobody|no person|no user)\b[^.]*\b(answer|confirm|asked)|\bcould not (ask|be asked)|\bcannot ask\b/i;
+export const DEPLOY_NOBODY_ANSWERED =
+  /\b(no one|nobody|no person|no user)\b[^.]*\b(answer|confirm|asked)|\bcould not (ask|be asked)|\bcannot ask\b/i;
 /**
  * …and what a person can still do: answer a task that keeps waiting (the console page or
  * `POST /tasks/{taskId}/input`), or, since a cancel ends deploy's task (docs/model-facing.md), call
  * it again where a person can confirm (or answer) it.
  */
-export const DEPLOY_WHAT_NEXT = (baseUrl: string) => new RegExp(`${escape(baseUrl)}/|/tasks/[\\w-]+/input\\b|\\bcall deploy again where a person can (confirm|answer)\\b`);
+export const DEPLOY_WHAT_NEXT = (baseUrl: string) =>
+  new RegExp(`${escape(baseUrl)}/|/tasks/[\\w-]+/input\\b|\\bcall deploy again where a person can (confirm|answer)\\b`);
 
 /** deploy, answered yes in the form (interactive mode): its own result sentence. */
 export const DEPLOY_DONE = /Deployed api v2 to production in 3 steps\./;
@@ -39,7 +41,8 @@ export const BACKGROUNDED = /moved to the background/;
 /** The still-running fallback: not the result… */
 export const FALLBACK_NOT_RESULT = /\bnot (its|the) result\b|\bstill running\b/i;
 /** …call the check-back tool with this taskId… */
-export const FALLBACK_CALL_BACK = (taskId: string) => new RegExp(`\\btask_result\\b[\\s\\S]*${escape(taskId)}|${escape(taskId)}[\\s\\S]*\\btask_result\\b`);
+export const FALLBACK_CALL_BACK = (taskId: string) =>
+  new RegExp(`\\btask_result\\b[\\s\\S]*${escape(taskId)}|${escape(taskId)}[\\s\\S]*\\btask_result\\b`);
 /** …and when: a time to come back ("in about 50 s", "after 2 minutes"). */
 export const FALLBACK_WHEN = /\b(in|after) (about |roughly |~)?\d+(\.\d+)? ?(s|sec|seconds?|min|minutes?)\b/i;
 
@@ -81,7 +84,8 @@ export const INSTRUCTIONS_CHECK_BACK = /\btask_result\b/;
 /** …say how questions are answered… */
 export const INSTRUCTIONS_QUESTIONS = /\bquestion|\bconfirm|\bask(s|ed)?\b/i;
 /** …and no wire jargon a model cannot act on. */
-export const INSTRUCTIONS_NO_WIRE = /tasks\/(get|result|list|update|cancel)|subscriptions\/listen|io\.modelcontextprotocol|\bJSON-RPC\b/;
+export const INSTRUCTIONS_NO_WIRE =
+  /tasks\/(get|result|list|update|cancel)|subscriptions\/listen|io\.modelcontextprotocol|\bJSON-RPC\b/;
 
 /** The text as sent plus every string inside it when it is JSON. */
 export function readable(text: string): string {

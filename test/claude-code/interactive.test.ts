@@ -65,7 +65,13 @@ async function polling(name: string, saw: InteractiveSaw): Promise<{ tasksGet: n
 
 describe.skipIf(noTmux !== undefined)("interactive claude (tmux)", () => {
   it("backgrounds countdown and hands the model its result sentence when it ends", async ({ expect }) => {
-    const saw = await interactiveTurn("countdown", api, home, { tool: "countdown", input: expected.COUNTDOWN }, "Count down 3 seconds.").catch((e: unknown) => failWithLogs(server, e));
+    const saw = await interactiveTurn(
+      "countdown",
+      api,
+      home,
+      { tool: "countdown", input: expected.COUNTDOWN },
+      "Count down 3 seconds.",
+    ).catch((e: unknown) => failWithLogs(server, e));
     expect(saw.immediate).toMatch(expected.BACKGROUNDED);
     expect(saw.notification.status).toBe("completed");
     expect(expected.readable(saw.notification.result)).toMatch(expected.COUNTDOWN_SAID);
@@ -73,7 +79,14 @@ describe.skipIf(noTmux !== undefined)("interactive claude (tmux)", () => {
   });
 
   it("polls a 90 s countdown little and still hands the model its end promptly", async ({ expect }) => {
-    const saw = await interactiveTurn("countdown-90", api, home, { tool: "countdown", input: expected.POLL_LONG_COUNTDOWN }, "Count down 90 seconds.", { endTimeoutMs: 150_000 }).catch((e: unknown) => failWithLogs(server, e));
+    const saw = await interactiveTurn(
+      "countdown-90",
+      api,
+      home,
+      { tool: "countdown", input: expected.POLL_LONG_COUNTDOWN },
+      "Count down 90 seconds.",
+      { endTimeoutMs: 150_000 },
+    ).catch((e: unknown) => failWithLogs(server, e));
     const { tasksGet, endSeenMs } = await polling("countdown-90", saw);
     expect(saw.notification.status).toBe("completed");
     expect.soft(tasksGet).toBeLessThanOrEqual(expected.POLL_MAX_TASKS_GET_LONG);
@@ -93,16 +106,26 @@ describe.skipIf(noTmux !== undefined)("interactive claude (tmux)", () => {
     };
     const call = { tool: "batch_process", input: expected.BATCH };
     const options = { meanwhile: watchPanel };
-    const saw = await interactiveTurn("batch-partial", api, home, call, "Process 6 items.", options)
-      .catch((e: unknown) => failWithLogs(server, e));
+    const saw = await interactiveTurn("batch-partial", api, home, call, "Process 6 items.", options).catch(
+      (e: unknown) => failWithLogs(server, e),
+    );
     record("interactive-batch-partial-panel", { screens: shown });
     expect(shown.at(-1)).toMatch(expected.PANEL_PARTIAL);
     expect(saw.notification.status).toBe("completed");
     await polling("batch-partial", saw);
   });
 
-  it("asks deploy's question as a form and, answered yes, hands the model deploy's own result sentence", async ({ expect }) => {
-    const saw = await interactiveTurn("deploy", api, home, { tool: "deploy", input: expected.DEPLOY }, "Deploy api v2.", { meanwhile: answerYes }).catch((e: unknown) => failWithLogs(server, e));
+  it("asks deploy's question as a form and, answered yes, hands the model deploy's own result sentence", async ({
+    expect,
+  }) => {
+    const saw = await interactiveTurn(
+      "deploy",
+      api,
+      home,
+      { tool: "deploy", input: expected.DEPLOY },
+      "Deploy api v2.",
+      { meanwhile: answerYes },
+    ).catch((e: unknown) => failWithLogs(server, e));
     expect(saw.immediate).toMatch(expected.BACKGROUNDED);
     expect(saw.notification.status).toBe("completed");
     expect(expected.readable(saw.notification.result)).toMatch(expected.DEPLOY_DONE);

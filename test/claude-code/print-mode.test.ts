@@ -19,7 +19,10 @@ let api: MessagesApi;
 let home: ClaudeHome;
 
 beforeAll(async () => {
-  [server, api] = await Promise.all([startDevServer({ vars: { INLINE_WAIT_MS: String(INLINE_WAIT_MS) } }), startMessagesApi()]);
+  [server, api] = await Promise.all([
+    startDevServer({ vars: { INLINE_WAIT_MS: String(INLINE_WAIT_MS) } }),
+    startMessagesApi(),
+  ]);
   home = makeClaudeHome(api.url);
   await addServer(home, server.url);
 });
@@ -32,7 +35,13 @@ afterAll(async () => {
 
 describe("claude -p", () => {
   it("hands the model countdown's own result sentence", async ({ expect }) => {
-    const saw = await printTurn("countdown", api, home, { tool: "countdown", input: expected.COUNTDOWN }, "Count down 3 seconds.").catch((e: unknown) => failWithLogs(server, e));
+    const saw = await printTurn(
+      "countdown",
+      api,
+      home,
+      { tool: "countdown", input: expected.COUNTDOWN },
+      "Count down 3 seconds.",
+    ).catch((e: unknown) => failWithLogs(server, e));
     expect(saw.isError).toBe(false);
     expect(expected.readable(saw.text)).toMatch(expected.COUNTDOWN_SAID);
   });
@@ -45,16 +54,32 @@ describe("claude -p", () => {
     expect(saw.description).toMatch(expected.DESCRIPTION_LONG_CALL);
   });
 
-  it("hands the model deploy's 'not deployed, no one could answer' and what a person can still do", async ({ expect }) => {
-    const saw = await printTurn("deploy", api, home, { tool: "deploy", input: expected.DEPLOY }, "Deploy api v2.").catch((e: unknown) => failWithLogs(server, e));
+  it("hands the model deploy's 'not deployed, no one could answer' and what a person can still do", async ({
+    expect,
+  }) => {
+    const saw = await printTurn(
+      "deploy",
+      api,
+      home,
+      { tool: "deploy", input: expected.DEPLOY },
+      "Deploy api v2.",
+    ).catch((e: unknown) => failWithLogs(server, e));
     const text = expected.readable(saw.text);
     expect.soft(text).toMatch(expected.DEPLOY_NOT_DEPLOYED);
     expect.soft(text).toMatch(expected.DEPLOY_NOBODY_ANSWERED);
     expect.soft(text).toMatch(expected.DEPLOY_WHAT_NEXT(server.url));
   });
 
-  it("hands the model, for a call past the inline wait, the sentence to call task_result with the taskId and when", async ({ expect }) => {
-    const saw = await printTurn("fallback", api, home, { tool: "countdown", input: expected.LONG_COUNTDOWN }, "Count down a minute.").catch((e: unknown) => failWithLogs(server, e));
+  it("hands the model, for a call past the inline wait, the sentence to call task_result with the taskId and when", async ({
+    expect,
+  }) => {
+    const saw = await printTurn(
+      "fallback",
+      api,
+      home,
+      { tool: "countdown", input: expected.LONG_COUNTDOWN },
+      "Count down a minute.",
+    ).catch((e: unknown) => failWithLogs(server, e));
     const task = await newestTask(server.url, "countdown");
     await cancelTask(server.url, task.taskId);
     const text = expected.readable(saw.text);
@@ -64,8 +89,16 @@ describe("claude -p", () => {
     expect.soft(text).toMatch(expected.FALLBACK_WHEN);
   });
 
-  it("tells the model, for a tool that only runs as a task, why in words it can relay (or does not offer the tool)", async ({ expect }) => {
-    const saw = await printTurn("build-report", api, home, { tool: "build_report", input: expected.BUILD_REPORT }, "Build a 2-page report.").catch((e: unknown) => failWithLogs(server, e));
+  it("tells the model, for a tool that only runs as a task, why in words it can relay (or does not offer the tool)", async ({
+    expect,
+  }) => {
+    const saw = await printTurn(
+      "build-report",
+      api,
+      home,
+      { tool: "build_report", input: expected.BUILD_REPORT },
+      "Build a 2-page report.",
+    ).catch((e: unknown) => failWithLogs(server, e));
     // A server may also leave the tool out of what print mode is offered: then there is nothing to misread.
     if (!systemText(saw.request).includes("mcp__tasks__build_report")) return;
     expect.soft(saw.text).toMatch(expected.TASK_ONLY_SAYS_WHY);
@@ -73,11 +106,14 @@ describe("claude -p", () => {
   });
 
   it("puts the server's instructions, written for a model, in the system prompt", async ({ expect }) => {
-    const saw = await printTurn("echo", api, home, { tool: "echo", input: { text: "hi" } }, "Say hi.").catch((e: unknown) => failWithLogs(server, e));
+    const saw = await printTurn("echo", api, home, { tool: "echo", input: { text: "hi" } }, "Say hi.").catch(
+      (e: unknown) => failWithLogs(server, e),
+    );
     const instructions = await discoverInstructions(server.url);
     const system = systemText(saw.request);
     const heading = system.indexOf("# MCP Server Instructions");
-    const section = heading < 0 ? "" : system.slice(heading, system.indexOf(instructions, heading) + instructions.length);
+    const section =
+      heading < 0 ? "" : system.slice(heading, system.indexOf(instructions, heading) + instructions.length);
     record("print-instructions", { instructions, section });
     expect(system).toMatch(expected.INSTRUCTIONS_HEADING);
     expect(system).toContain(`## tasks\n${instructions}`);

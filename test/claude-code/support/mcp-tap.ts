@@ -30,19 +30,28 @@ export async function startMcpTap(target: string): Promise<McpTap> {
     const method = header("mcp-method") ?? `${req.method ?? "?"} ${req.url ?? ""}`;
     const tapped: Tapped = { method, name: header("mcp-name"), at: Date.now() };
     seen.push(tapped);
-    const forward = httpRequest({ host: upstream.hostname, port: upstream.port, path: req.url, method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      // A copy of a tasks/get answer, to note the interval Claude Code was told; the original goes through as is.
-      if (tapped.method === "tasks/get") {
-        let body = "";
-        answer.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
-        answer.on("end", () => {
-          const interval = body.match(/"pollIntervalMs":(\d+)/)?.[1];
-          if (interval !== undefined) tapped.pollIntervalMs = Number(interval);
-        });
-      }
-      answer.pipe(res);
-    });
+    const forward = httpRequest(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, host: upstream.host },
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // A copy of a tasks/get answer, to note the interval Claude Code was told; the original goes through as is.
+        if (tapped.method === "tasks/get") {
+          let body = "";
+          answer.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+          answer.on("end", () => {
+            const interval = body.match(/"pollIntervalMs":(\d+)/)?.[1];
+            if (interval !== undefined) tapped.pollIntervalMs = Number(interval);
+          });
+        }
+        answer.pipe(res);
+      },
+    );
     forward.on("error", (error) => {
       if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
       res.end(`tap: ${error.message}`);

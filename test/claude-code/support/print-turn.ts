@@ -16,15 +16,26 @@ export interface ModelSaw {
   description: string | undefined;
 }
 
-export async function printTurn(name: string, api: MessagesApi, home: ClaudeHome, call: ScriptedCall, prompt: string): Promise<ModelSaw> {
+export async function printTurn(
+  name: string,
+  api: MessagesApi,
+  home: ClaudeHome,
+  call: ScriptedCall,
+  prompt: string,
+): Promise<ModelSaw> {
   api.script(call);
   const before = api.requests().length;
   const run = await printMode(home, prompt, 120_000);
   const target = mcpToolName(SERVER_NAME, call.tool);
-  const request = api.requests().slice(before).find((r) => resultFor(r, target) !== undefined);
+  const request = api
+    .requests()
+    .slice(before)
+    .find((r) => resultFor(r, target) !== undefined);
   const result = request && resultFor(request, target);
   if (run.code !== 0 || !request || !result) {
-    throw new Error(`claude -p exited ${run.code} and the model ${result ? "got" : "never got"} a result of ${target}\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-2000)}`);
+    throw new Error(
+      `claude -p exited ${run.code} and the model ${result ? "got" : "never got"} a result of ${target}\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-2000)}`,
+    );
   }
   const description = toolDescription(request, target);
   const saw = { text: resultText(result), isError: result.is_error === true, request, description };

@@ -45,8 +45,27 @@ let sessions = 0;
 export async function startInteractive(home: ClaudeHome): Promise<Terminal> {
   const socket = join(home.home, `tmux-${++sessions}`);
   const tmux = (...args: string[]) => run("tmux", ["-S", socket, ...args], { env: { ...home.env, TMUX: "" } });
-  const env = Object.entries(home.env).flatMap(([key, value]) => (value === undefined ? [] : ["-e", `${key}=${value}`]));
-  await tmux("new-session", "-d", "-s", "claude", "-x", "160", "-y", "50", "-c", home.project, ...env, claudeBinary(), "--permission-mode", "default", "--allowedTools", `mcp__${SERVER_NAME}`);
+  const env = Object.entries(home.env).flatMap(([key, value]) =>
+    value === undefined ? [] : ["-e", `${key}=${value}`],
+  );
+  await tmux(
+    "new-session",
+    "-d",
+    "-s",
+    "claude",
+    "-x",
+    "160",
+    "-y",
+    "50",
+    "-c",
+    home.project,
+    ...env,
+    claudeBinary(),
+    "--permission-mode",
+    "default",
+    "--allowedTools",
+    `mcp__${SERVER_NAME}`,
+  );
   const screen = async () => (await tmux("capture-pane", "-p", "-t", "claude")).stdout;
   const waitFor = async (done: (shown: string) => boolean, timeoutMs: number, what: string) => {
     const deadline = Date.now() + timeoutMs;
@@ -59,7 +78,8 @@ export async function startInteractive(home: ClaudeHome): Promise<Terminal> {
     }
     throw new Error(`the terminal never ${what} within ${timeoutMs} ms; last screen:\n${last}`);
   };
-  const waitForScreen = (pattern: RegExp, timeoutMs: number) => waitFor((shown) => pattern.test(shown), timeoutMs, `showed ${pattern}`);
+  const waitForScreen = (pattern: RegExp, timeoutMs: number) =>
+    waitFor((shown) => pattern.test(shown), timeoutMs, `showed ${pattern}`);
   return {
     screen,
     waitForScreen,

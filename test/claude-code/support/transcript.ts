@@ -2,7 +2,9 @@
 import * as z from "zod";
 
 const TextBlockSchema = z.object({ type: z.literal("text"), text: z.string() }).loose();
-const ToolUseBlockSchema = z.object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() }).loose();
+const ToolUseBlockSchema = z
+  .object({ type: z.literal("tool_use"), id: z.string(), name: z.string(), input: z.unknown() })
+  .loose();
 const ToolResultBlockSchema = z
   .object({
     type: z.literal("tool_result"),
@@ -11,7 +13,12 @@ const ToolResultBlockSchema = z
     is_error: z.boolean().optional(),
   })
   .loose();
-const BlockSchema = z.union([TextBlockSchema, ToolUseBlockSchema, ToolResultBlockSchema, z.looseObject({ type: z.string() })]);
+const BlockSchema = z.union([
+  TextBlockSchema,
+  ToolUseBlockSchema,
+  ToolResultBlockSchema,
+  z.looseObject({ type: z.string() }),
+]);
 
 export const MessagesRequestSchema = z
   .object({
@@ -28,7 +35,9 @@ export type ToolUse = z.infer<typeof ToolUseBlockSchema>;
 export type ToolResult = z.infer<typeof ToolResultBlockSchema>;
 
 function blocks(request: MessagesRequest, role: "user" | "assistant" | "system"): unknown[] {
-  return request.messages.filter((m) => m.role === role).flatMap((m) => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content));
+  return request.messages
+    .filter((m) => m.role === role)
+    .flatMap((m) => (typeof m.content === "string" ? [{ type: "text", text: m.content }] : m.content));
 }
 
 export function toolUses(request: MessagesRequest): ToolUse[] {
@@ -57,7 +66,9 @@ export function userTexts(request: MessagesRequest): string[] {
 export function resultText(result: ToolResult): string {
   if (result.content === undefined) return "";
   if (typeof result.content === "string") return result.content;
-  return result.content.map((part) => (part.type === "text" && typeof part["text"] === "string" ? part["text"] : JSON.stringify(part))).join("\n");
+  return result.content
+    .map((part) => (part.type === "text" && typeof part["text"] === "string" ? part["text"] : JSON.stringify(part)))
+    .join("\n");
 }
 
 /**
@@ -66,7 +77,12 @@ export function resultText(result: ToolResult): string {
  * "# MCP Server Instructions" section).
  */
 export function systemText(request: MessagesRequest): string {
-  const field = request.system === undefined ? [] : typeof request.system === "string" ? [request.system] : request.system.map((part) => part.text ?? "");
+  const field =
+    request.system === undefined
+      ? []
+      : typeof request.system === "string"
+        ? [request.system]
+        : request.system.map((part) => part.text ?? "");
   const messages = blocks(request, "system").flatMap((b) => {
     const parsed = TextBlockSchema.safeParse(b);
     return parsed.success ? [parsed.data.text] : [];
@@ -87,8 +103,14 @@ export function toolDescription(request: MessagesRequest, toolName: string): str
 
 /** The result the model got for its call of `toolName` (the last such call in this request), if any. */
 export function resultFor(request: MessagesRequest, toolName: string): ToolResult | undefined {
-  const ids = new Set(toolUses(request).filter((use) => use.name === toolName).map((use) => use.id));
-  return toolResults(request).filter((result) => ids.has(result.tool_use_id)).at(-1);
+  const ids = new Set(
+    toolUses(request)
+      .filter((use) => use.name === toolName)
+      .map((use) => use.id),
+  );
+  return toolResults(request)
+    .filter((result) => ids.has(result.tool_use_id))
+    .at(-1);
 }
 
 export interface TaskNotification {
@@ -106,7 +128,8 @@ export function taskNotification(request: MessagesRequest, serverTaskId: string)
   for (const text of userTexts(request)) {
     for (const [, body = ""] of text.matchAll(/<task-notification>([\s\S]*?)<\/task-notification>/g)) {
       const field = (name: string) => body.match(new RegExp(`<${name}>\\n?([\\s\\S]*?)\\n?</${name}>`))?.[1] ?? "";
-      if (field("summary").includes(serverTaskId)) return { status: field("status"), summary: field("summary"), result: field("result") };
+      if (field("summary").includes(serverTaskId))
+        return { status: field("status"), summary: field("summary"), result: field("result") };
     }
   }
   return undefined;

@@ -83,6 +83,16 @@ describe("expected.ts", () => {
     expect(said).not.toMatch(expected.DEPLOY_NOBODY_ANSWERED);
   });
 
+  it("takes a description with the line on long calls and refuses the tool's own words alone", ({ expect }) => {
+    const own = "Counts down the given number of seconds, reporting progress each second.";
+    const line =
+      "If a call takes more than a few seconds, it keeps running in the background " +
+      'and answers "Still running" with a taskId ' +
+      "instead of its result: then call task_result with that taskId when the answer says (not this tool again).";
+    expect(`${own} ${line}`).toMatch(expected.DESCRIPTION_LONG_CALL);
+    expect(own).not.toMatch(expected.DESCRIPTION_LONG_CALL);
+  });
+
   it("takes instructions for a model and refuses wire jargon", ({ expect }) => {
     const forModel =
       "Long tool calls keep running in the background. If a call answers with a task link instead of a result, call task_result with its taskId when it says; if a tool asks a question, the person answers it.";

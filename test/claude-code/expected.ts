@@ -64,6 +64,21 @@ export const POLL_MAX_TASKS_GET_LONG = 15;
 export const END_SEEN_MS_SHORT = 1500;
 export const END_SEEN_MS_LONG = 3000;
 
+/**
+ * Each task-capable tool's description, as the model is handed it once ToolSearch loads the tool: one
+ * line on long calls (src/protocol/instructions.ts), since most agents drop `instructions`. For an
+ * optional tool: it may answer "Still running" with a taskId, and then task_result, not the tool again.
+ */
+export const DESCRIPTION_LONG_CALL = /Still running[\s\S]*\btask_result\b[\s\S]*\bnot this tool again\b/;
+
+/**
+ * Partial output (docs/partial-results.md) in interactive Claude Code's task panel: batch_process
+ * publishes "Item n of N: n²." per item, and a working task's 2026 statusMessage names the newest
+ * piece ("… · output n: Item n of N: n²."), which Claude Code shows for the backgrounded task.
+ */
+export const BATCH = { items: 6, secondsPerItem: 4 };
+export const PANEL_PARTIAL = /output \d+: Item \d+ of 6/;
+
 /** The server's `instructions`, pasted by Claude Code under "# MCP Server Instructions" / "## tasks". */
 export const INSTRUCTIONS_HEADING = /# MCP Server Instructions[\s\S]*\n## tasks\n/;
 /** …written for a model: name the check-back tool… */

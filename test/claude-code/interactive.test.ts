@@ -54,8 +54,11 @@ async function answerYes(terminal: Terminal): Promise<void> {
 /** How many times Claude Code polled the task, and how long after its end the model was handed it. */
 async function polling(name: string, saw: InteractiveSaw): Promise<{ tasksGet: number; endSeenMs: number }> {
   const task = await taskDoc(server.url, saw.serverTaskId);
-  const tasksGet = tap.seen().filter((t) => t.method === "tasks/get" && t.name === saw.serverTaskId).length;
-  const figures = { status: task.status, tasksGet, endSeenMs: saw.endHandedAt - Date.parse(task.lastUpdatedAt) };
+  const gets = tap.seen().filter((t) => t.method === "tasks/get" && t.name === saw.serverTaskId);
+  const ended = Date.parse(task.lastUpdatedAt);
+  // Each poll, from the task's end (negative: before it), with the interval the answer suggested.
+  const polls = gets.map((t) => ({ fromEndMs: t.at - ended, pollIntervalMs: t.pollIntervalMs }));
+  const figures = { status: task.status, tasksGet: gets.length, endSeenMs: saw.endHandedAt - ended, polls };
   record(`interactive-${name}-polling`, figures);
   return figures;
 }
@@ -89,6 +92,28 @@ describe.skipIf(noTmux !== undefined)("interactive claude (tmux)", () => {
     expect.soft(tasksGet).toBeLessThanOrEqual(expected.POLL_MAX_TASKS_GET_LONG);
     expect.soft(endSeenMs).toBeLessThanOrEqual(expected.END_SEEN_MS_LONG);
   }, 240_000);
+
+  it("shows batch_process's newest partial output in its task panel while it runs", async ({ expect }) => {
+    const shown: string[] = [];
+    const watchPanel = async (terminal: Terminal) => {
+      // Once the turn ends the screen says "1 MCP task still running"; ↓ opens the task's panel.
+      shown.push(await terminal.waitForScreen(/MCP tasks? still running/, 30_000));
+      const panel = await terminal
+        .waitForScreen(expected.PANEL_PARTIAL, 5_000)
+        .catch(async () => terminal.press("Down", expected.PANEL_PARTIAL, 5));
+      shown.push(panel);
+      await terminal.keys("Escape");
+    };
+    const call = { tool: "batch_process", input: expected.BATCH };
+    const options = { meanwhile: watchPanel };
+    const saw = await interactiveTurn("batch-partial", api, home, call, "Process 6 items.", options).catch(
+      (e: unknown) => failWithLogs(server, e),
+    );
+    record("interactive-batch-partial-panel", { screens: shown });
+    expect(shown.at(-1)).toMatch(expected.PANEL_PARTIAL);
+    expect(saw.notification.status).toBe("completed");
+    await polling("batch-partial", saw);
+  });
 
   it("asks deploy's question as a form and, answered yes, hands the model deploy's own result sentence", async ({
     expect,

@@ -46,6 +46,14 @@ describe("claude -p", () => {
     expect(expected.readable(saw.text)).toMatch(expected.COUNTDOWN_SAID);
   });
 
+  it("hands the model, in countdown's description, the line on how long calls work", async ({ expect }) => {
+    const call = { tool: "countdown", input: expected.COUNTDOWN };
+    const saw = await printTurn("description", api, home, call, "Count down 3 seconds.").catch((e: unknown) =>
+      failWithLogs(server, e),
+    );
+    expect(saw.description).toMatch(expected.DESCRIPTION_LONG_CALL);
+  });
+
   it("hands the model deploy's 'not deployed, no one could answer' and what a person can still do", async ({
     expect,
   }) => {

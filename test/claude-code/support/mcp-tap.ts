@@ -9,6 +9,8 @@ export interface Tapped {
   method: string;
   name: string | undefined;
   at: number;
+  /** The `pollIntervalMs` the answer suggested (read from a copy of the body), if it carried one. */
+  pollIntervalMs?: number;
 }
 
 export interface McpTap {
@@ -25,11 +27,9 @@ export async function startMcpTap(target: string): Promise<McpTap> {
       const value = req.headers[name];
       return Array.isArray(value) ? value[0] : value;
     };
-    seen.push({
-      method: header("mcp-method") ?? `${req.method ?? "?"} ${req.url ?? ""}`,
-      name: header("mcp-name"),
-      at: Date.now(),
-    });
+    const method = header("mcp-method") ?? `${req.method ?? "?"} ${req.url ?? ""}`;
+    const tapped: Tapped = { method, name: header("mcp-name"), at: Date.now() };
+    seen.push(tapped);
     const forward = httpRequest(
       {
         host: upstream.hostname,
@@ -40,6 +40,15 @@ export async function startMcpTap(target: string): Promise<McpTap> {
       },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
+        // A copy of a tasks/get answer, to note the interval Claude Code was told; the original goes through as is.
+        if (tapped.method === "tasks/get") {
+          let body = "";
+          answer.on("data", (chunk: Buffer) => (body += chunk.toString("utf8")));
+          answer.on("end", () => {
+            const interval = body.match(/"pollIntervalMs":(\d+)/)?.[1];
+            if (interval !== undefined) tapped.pollIntervalMs = Number(interval);
+          });
+        }
         answer.pipe(res);
       },
     );

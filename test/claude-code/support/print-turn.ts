@@ -4,7 +4,7 @@ import { printMode } from "./claude-cli";
 import { SERVER_NAME, type MessagesApi, type ScriptedCall } from "./messages-api";
 import { mcpToolName } from "./model-script";
 import { record } from "./record";
-import { resultFor, resultText, type MessagesRequest } from "./transcript";
+import { resultFor, resultText, toolDescription, type MessagesRequest } from "./transcript";
 
 export interface ModelSaw {
   /** The tool result's content as the model reads it. */
@@ -12,6 +12,8 @@ export interface ModelSaw {
   isError: boolean;
   /** The request that carried it (system prompt, tools, the whole conversation). */
   request: MessagesRequest;
+  /** The tool's description as the model was handed it (after ToolSearch loaded it), if it was. */
+  description: string | undefined;
 }
 
 export async function printTurn(
@@ -35,7 +37,8 @@ export async function printTurn(
       `claude -p exited ${run.code} and the model ${result ? "got" : "never got"} a result of ${target}\nstdout: ${run.stdout.slice(-3000)}\nstderr: ${run.stderr.slice(-2000)}`,
     );
   }
-  const saw = { text: resultText(result), isError: result.is_error === true, request };
-  record(`print-${name}`, { call, text: saw.text, isError: saw.isError });
+  const description = toolDescription(request, target);
+  const saw = { text: resultText(result), isError: result.is_error === true, request, description };
+  record(`print-${name}`, { call, text: saw.text, isError: saw.isError, description: saw.description });
   return saw;
 }

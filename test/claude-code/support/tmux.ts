@@ -3,6 +3,7 @@
  * so the test sees and stops only its own tmux server and leaves no socket behind. The screen is read with `capture-pane`; keys go in with `send-keys`.
  */
 import { execFile, execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import type { ClaudeHome } from "./claude-cli";
@@ -95,6 +96,31 @@ export async function startInteractive(home: ClaudeHome): Promise<Terminal> {
     },
     type: async (text) => void (await tmux("send-keys", "-t", "claude", "-l", text)),
     keys: async (...names) => void (await tmux("send-keys", "-t", "claude", ...names)),
-    stop: async () => void (await tmux("kill-server").catch(() => undefined)),
+    async stop() {
+      const shown = await tmux("display-message", "-p", "-t", "claude", "#{pane_pid}").catch(() => ({ stdout: "" }));
+      const pid = Number(shown.stdout);
+      await tmux("kill-server").catch(() => undefined);
+      // The CLI writes into the throwaway HOME as it exits: removing the HOME before it is gone fails (ENOTEMPTY).
+      if (Number.isInteger(pid) && pid > 0) await exited(pid, 10_000);
+    },
   };
+}
+
+/** Whether `pid` still runs: a zombie (exited, not yet reaped, as orphans stay where no init reaps them) does not. */
+function running(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"));
+  } catch {
+    return false;
+  }
+}
+
+/** Resolves once process `pid` is gone (no exit event for a process we did not spawn: look every 50 ms). */
+async function exited(pid: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!running(pid)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`Claude Code (pid ${pid}) was still running ${timeoutMs} ms after its tmux server was killed`);
 }

@@ -90,6 +90,17 @@ export function systemText(request: MessagesRequest): string {
   return [...field, ...messages].join("\n");
 }
 
+const DescribedToolSchema = z.object({ name: z.string(), description: z.string() }).loose();
+
+/** The description of `toolName` among the tools this request offers the model, if it offers it. */
+export function toolDescription(request: MessagesRequest, toolName: string): string | undefined {
+  for (const tool of request.tools ?? []) {
+    const parsed = DescribedToolSchema.safeParse(tool);
+    if (parsed.success && parsed.data.name === toolName) return parsed.data.description;
+  }
+  return undefined;
+}
+
 /** The result the model got for its call of `toolName` (the last such call in this request), if any. */
 export function resultFor(request: MessagesRequest, toolName: string): ToolResult | undefined {
   const ids = new Set(

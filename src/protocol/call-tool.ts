@@ -87,7 +87,7 @@ export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolC
   const { name, task } = call;
   if (isCheckBackTool(name)) {
     if (task.kind === "requested") return forbidden(name);
-    return { kind: "inline", result: await callCheckBackTool(name, call.arguments, { gateway: ctx.gateway, inlineWaitMs: ctx.settings.inlineWaitMs }) };
+    return { kind: "inline", result: await callCheckBackTool(name, call.arguments, { gateway: ctx.gateway }) };
   }
   const tool = ctx.tools.find(name);
   if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);

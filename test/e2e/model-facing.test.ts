@@ -111,9 +111,9 @@ for (const era of MODEL_ERA) {
 
     it("the still-running fallback conforms to the tool's outputSchema and says it is not the result and when to call task_result", async ({ expect }) => {
       const client = await connect(era);
-      const fallback = oneMeaning(expect, await client.callTool({ name: "countdown", arguments: { seconds: 30 } }));
+      const fallback = oneMeaning(expect, await client.callTool({ name: "countdown", arguments: { seconds: 60 } }));
       const taskId = String(fallback.data["taskId"]);
-      expect(fallback.summary).toMatch(new RegExp(`^Still running: "countdown" continues in the background as task ${taskId} \\(\\d+ of 30, about \\d+ s left\\)\\. This is not its result\\.$`));
+      expect(fallback.summary).toMatch(new RegExp(`^Still running: "countdown" continues in the background as task ${taskId} \\(\\d+ of 60, about \\d+ s left\\)\\. This is not its result\\.$`));
       expect(fallback.next).toMatch(new RegExp(`^Call task_result with taskId "${taskId}" in about \\d+ s to get the result;`));
       // Self-contained, for clients that hand their model no instructions.
       expect(fallback.next).toMatch(/ Calling "countdown" again would start a second run\.$/);
@@ -124,6 +124,7 @@ for (const era of MODEL_ERA) {
       const status = oneMeaning(expect, await client.callTool({ name: "task_status", arguments: { taskId } }));
       expect(status.summary).toMatch(new RegExp(`^Task ${taskId} \\("countdown"\\) is still running`));
       expect(status.next).toContain("task_result");
+      // 60 s outlasts the inline wait (8 s) and task_result's wait (25 s) together.
       const notYet = oneMeaning(expect, await client.callTool({ name: "task_result", arguments: { taskId } }));
       expect(notYet.summary).toMatch(/^Not the result yet: /);
       const cancelled = oneMeaning(expect, await client.callTool({ name: "task_cancel", arguments: { taskId } }));
@@ -132,7 +133,7 @@ for (const era of MODEL_ERA) {
 
     it("task_result of a finished task gives the tool's own words", async ({ expect }) => {
       const client = await connect(era);
-      // It outlasts the inline wait (8 s); task_result waits up to 5 s more for it.
+      // It outlasts the inline wait (8 s); task_result waits up to 25 s more for it.
       const fallback = oneMeaning(expect, await client.callTool({ name: "countdown", arguments: { seconds: 10 } }));
       const result = oneMeaning(expect, await client.callTool({ name: "task_result", arguments: { taskId: String(fallback.data["taskId"]) } }));
       expect(result.summary).toBe("Countdown of 10 s finished.");

@@ -19,7 +19,7 @@ export interface Script {
   follow?: boolean;
 }
 
-/** At most this many task_result calls per conversation (each waits up to 5 s on the server). */
+/** At most this many task_result calls per conversation (each waits up to 25 s on the server). */
 export const MAX_FOLLOW_UPS = 40;
 /** The taskId in a "Still running" answer: `task <id>`, `taskId "<id>"` (JSON-escaped in Codex's), `task://<id>`. */
 export const TASK_ID = /\btaskId \\?"([^"\\]+)\\?"|\btask(?::\/\/| )([\w-]{8,})/i;

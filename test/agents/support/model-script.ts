@@ -4,7 +4,8 @@
  * with the taskId it was given, again while the task runs, until the end; then it ends its turn.
  * It calls back when the answer says ("in about 81 s"), up to WAIT_CAP_MS later, as a model that
  * waits would: Qwen Code (and Gemini CLI, whose loop detection it shares) halts a model that makes the
- * same call five times in a row, which immediate polling of a 90 s task does.
+ * same call five times in a row, which immediate polling of a 90 s task did while task_result waited
+ * 5 s (it now waits up to 25 s: docs/model-facing.md).
  * Agents that hide MCP tools behind a search tool (Qwen Code's `tool_search`) get that search first.
  * Side requests (titles, summaries, next-speaker checks) get a short text.
  */

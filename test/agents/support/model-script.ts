@@ -18,6 +18,8 @@ export interface Script {
   args: Record<string, unknown>;
   /** Follow a "Still running" answer with task_result calls until the task's end. */
   follow?: boolean;
+  /** Call task_result again at once rather than when the answer says: a model that does not wait. */
+  callBackAtOnce?: boolean;
 }
 
 /** At most this many task_result calls per conversation (each waits up to 25 s on the server). */
@@ -82,7 +84,8 @@ export function decide(turn: ModelTurn, script: Script | undefined): Reply {
   const followed = resultsOf(turn, "task_result").length;
   if (script.follow && STILL_RUNNING.test(readable(last.text)) && taskId && followed < MAX_FOLLOW_UPS) {
     const comeBack = Number(readable(last.text).match(COME_BACK_IN)?.[1] ?? 0) * 1000;
-    return call("task_result", { taskId: taskId[1] ?? taskId[2] }, Math.min(comeBack, WAIT_CAP_MS));
+    const afterMs = script.callBackAtOnce ? 0 : Math.min(comeBack, WAIT_CAP_MS);
+    return call("task_result", { taskId: taskId[1] ?? taskId[2] }, afterMs);
   }
   return { kind: "text", text: "Done." };
 }

@@ -4,7 +4,16 @@
  * outcome their own way (2025: CreateTaskResult and SSE notifications; 2026: `resultType: "task"`).
  */
 import type { WebhookSettings } from "../config";
-import { isTerminal, type AdapterStateEntry, type LogLevel, type Progress, type TaskGateway, type TaskMeta, type TaskOutcome, type TaskSnapshot } from "../core";
+import {
+  isTerminal,
+  type AdapterStateEntry,
+  type LogLevel,
+  type Progress,
+  type TaskGateway,
+  type TaskMeta,
+  type TaskOutcome,
+  type TaskSnapshot,
+} from "../core";
 import type { JsonObject } from "../json";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";
@@ -83,14 +92,22 @@ export const taskOnlyMessage = (name: string): string =>
   `Not started: "${name}" runs only as a background task, and this client cannot follow background tasks. Run it from a client that supports MCP tasks (for example interactive Claude Code).`;
 
 /** The call in `ctx` (the caller's gateway, the settings, the session a 2025 call came in); `hooks` are the era's part. */
-export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolCallHooks = {}): Promise<ToolCallOutcome> {
+export async function callTool(
+  call: ToolCall,
+  ctx: RequestContext,
+  hooks: ToolCallHooks = {},
+): Promise<ToolCallOutcome> {
   const { name, task } = call;
   if (isCheckBackTool(name)) {
     if (task.kind === "requested") return forbidden(name);
     return { kind: "inline", result: await callCheckBackTool(name, call.arguments, { gateway: ctx.gateway }) };
   }
   const tool = ctx.tools.find(name);
-  if (!tool) throw new ProtocolError(ErrorCode.InvalidParams, `Unknown tool "${name}". Call tools/list to see the tools this server offers.`);
+  if (!tool)
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Unknown tool "${name}". Call tools/list to see the tools this server offers.`,
+    );
   const meta = parseCallMeta(call.meta);
   const args = parseArguments(tool, call.arguments, ctx.settings.maxArgumentBytes);
 
@@ -114,7 +131,8 @@ export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolC
     wait: task.kind === "none",
   });
   // A key reused for another call is the client's mistake, not a state of the task: a protocol error.
-  if (!created.ok && created.reason === "key_conflict") throw new ProtocolError(ErrorCode.InvalidParams, created.message);
+  if (!created.ok && created.reason === "key_conflict")
+    throw new ProtocolError(ErrorCode.InvalidParams, created.message);
   if (!created.ok) return { kind: "refused", reason: "quota", message: created.message };
   const { snapshot } = created;
   if (task.kind !== "none") return { kind: "task", snapshot, created: created.created };
@@ -128,18 +146,25 @@ export async function callTool(call: ToolCall, ctx: RequestContext, hooks: ToolC
   if (followed?.kind === "result") return { kind: "result", snapshot, outcome: followed.outcome };
   // A fresh look, so the data beside the link shows the progress made while the call waited.
   const latest = (await ctx.gateway.get(snapshot.task.taskId)) ?? snapshot;
-  if (isTerminal(latest.task.status) && latest.outcome) return { kind: "result", snapshot: latest, outcome: latest.outcome };
+  if (isTerminal(latest.task.status) && latest.outcome)
+    return { kind: "result", snapshot: latest, outcome: latest.outcome };
   const fallback = stillRunningResult(latest, ctx.baseUrl);
   return { kind: "still_running", snapshot: latest, fallback, created: created.created };
 }
 
 function parseArguments(tool: Tool, args: unknown, maxBytes: number): JsonObject {
   if (new TextEncoder().encode(JSON.stringify(args ?? {})).byteLength > maxBytes) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Arguments for "${tool.name}" exceed ${maxBytes} bytes (MAX_ARGUMENT_BYTES); pass large inputs by reference (a URL or key) instead.`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Arguments for "${tool.name}" exceed ${maxBytes} bytes (MAX_ARGUMENT_BYTES); pass large inputs by reference (a URL or key) instead.`,
+    );
   }
   const parsed = tool.inputSchema.safeParse(args ?? {});
   if (!parsed.success) {
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${tool.name}": ${describeIssues(parsed.error.issues)}`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid arguments for tool "${tool.name}": ${describeIssues(parsed.error.issues)}`,
+    );
   }
   return parsed.data;
 }
@@ -163,13 +188,20 @@ function checkedWebhook(raw: unknown, settings: WebhookSettings): NonNullable<Ta
 
 async function waitFor(gateway: TaskGateway, snapshot: TaskSnapshot, deadline: number): Promise<FollowResult> {
   const feed = await gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
-  return feed ? followFeed(feed, { afterSeq: snapshot.lastSeq, deadline, stopOnQuestion: true }) : { kind: "ended", lastSeq: snapshot.lastSeq };
+  return feed
+    ? followFeed(feed, { afterSeq: snapshot.lastSeq, deadline, stopOnQuestion: true })
+    : { kind: "ended", lastSeq: snapshot.lastSeq };
 }
 
 async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, hooks: ToolCallHooks): Promise<JsonObject> {
   const host = inlineJobHost({
     signal,
-    onProgress: (progress, total, message) => hooks.onInlineProgress?.({ progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) }),
+    onProgress: (progress, total, message) =>
+      hooks.onInlineProgress?.({
+        progress,
+        ...(total !== undefined && { total }),
+        ...(message !== undefined && { message }),
+      }),
     onLog: (level, message) => hooks.onInlineLog?.(level, message),
   });
   const outcome = await runTool(tool, args, host);
@@ -180,9 +212,25 @@ async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, hook
       return { content: [{ type: "text", text: outcome.message }], isError: true };
     case "yielded":
     case "awaiting_fan_out": // the inline host runs fan-outs in place, so only a durable sleep gets here
-      return { content: [{ type: "text", text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.` }], isError: true };
+      return {
+        content: [
+          {
+            type: "text",
+            text: `"${tool.name}" tried to wait durably, which a quick tool cannot do; declare taskSupport "optional" for it.`,
+          },
+        ],
+        isError: true,
+      };
     case "input":
-      return { content: [{ type: "text", text: `"${tool.name}" asked a question (job.elicit), which a quick tool cannot do: the answer may take days. Declare taskSupport "optional" for it.` }], isError: true };
+      return {
+        content: [
+          {
+            type: "text",
+            text: `"${tool.name}" asked a question (job.elicit), which a quick tool cannot do: the answer may take days. Declare taskSupport "optional" for it.`,
+          },
+        ],
+        isError: true,
+      };
     case "aborted":
       throw new ProtocolError(ErrorCode.RequestTimeout, "The call was cancelled.");
   }

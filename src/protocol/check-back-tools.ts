@@ -33,17 +33,28 @@ export interface CheckBackContext {
  */
 export const RESULT_WAIT_MS = 25_000;
 
-const TaskIdField = z.string().min(1).max(128).describe("The taskId from the task link (task://<taskId>) a long tool call returned.");
+const TaskIdField = z
+  .string()
+  .min(1)
+  .max(128)
+  .describe("The taskId from the task link (task://<taskId>) a long tool call returned.");
 const TaskIdInput = z.object({ taskId: TaskIdField });
 const InputInput = z.object({
   taskId: TaskIdField,
   inputResponses: z
     .record(z.string().max(64), z.unknown())
-    .describe('The answers by question key, as the task asked them: { "<key>": { "action": "accept", "content": { ... } } }, or { "action": "decline" } / { "action": "cancel" }.'),
+    .describe(
+      'The answers by question key, as the task asked them: { "<key>": { "action": "accept", "content": { ... } } }, or { "action": "decline" } / { "action": "cancel" }.',
+    ),
 });
 const ActivityInput = z.object({
   taskId: TaskIdField,
-  after: z.number().int().min(0).optional().describe("The cursor an earlier call returned; omit to read from the start."),
+  after: z
+    .number()
+    .int()
+    .min(0)
+    .optional()
+    .describe("The cursor an earlier call returned; omit to read from the start."),
 });
 
 interface CheckBackTool {
@@ -58,7 +69,12 @@ interface CheckBackTool {
 }
 
 /** Binds a tool's parsed input type to its schema, then erases it for the list below. */
-function define<Input extends z.ZodObject>(tool: Omit<CheckBackTool, "inputSchema" | "run"> & { inputSchema: Input; run(args: z.infer<Input>, ctx: CheckBackContext): Promise<JsonObject> }): CheckBackTool {
+function define<Input extends z.ZodObject>(
+  tool: Omit<CheckBackTool, "inputSchema" | "run"> & {
+    inputSchema: Input;
+    run(args: z.infer<Input>, ctx: CheckBackContext): Promise<JsonObject>;
+  },
+): CheckBackTool {
   return { ...tool, run: (args, ctx) => tool.run(tool.inputSchema.parse(args), ctx) };
 }
 
@@ -68,7 +84,11 @@ async function awaitEnd(ctx: CheckBackContext, snapshot: TaskSnapshot, ms: numbe
   if (ms <= 0 || snapshot.task.status === "input_required") return false;
   const feed = await ctx.gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
   if (!feed) return false;
-  const followed = await followFeed(feed, { afterSeq: snapshot.lastSeq, deadline: Date.now() + ms, stopOnQuestion: true });
+  const followed = await followFeed(feed, {
+    afterSeq: snapshot.lastSeq,
+    deadline: Date.now() + ms,
+    stopOnQuestion: true,
+  });
   return followed.kind !== "timeout";
 }
 
@@ -76,7 +96,8 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
   define({
     name: "task_status",
     title: "Check a running task",
-    description: "Shows the status and progress of a long tool call that is running in the background as a task. Use it when a tool answered with a task link (task://...) instead of a result.",
+    description:
+      "Shows the status and progress of a long tool call that is running in the background as a task. Use it when a tool answered with a task link (task://...) instead of a result.",
     inputSchema: TaskIdInput,
     readOnly: true,
     async run({ taskId }, ctx) {
@@ -88,7 +109,8 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
   define({
     name: "task_result",
     title: "Get a task's result",
-    description: "Returns the result of a background task once it has finished; if it is still running, waits up to 25 s for its end and otherwise says so and when to call again. Use it when a tool answered with a task link (task://...).",
+    description:
+      "Returns the result of a background task once it has finished; if it is still running, waits up to 25 s for its end and otherwise says so and when to call again. Use it when a tool answered with a task link (task://...).",
     inputSchema: TaskIdInput,
     readOnly: true,
     async run({ taskId }, ctx) {
@@ -113,7 +135,11 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
     readOnly: false,
     async run({ taskId }, ctx) {
       const outcome = await ctx.gateway.cancel(taskId);
-      if (outcome.ok) return statusResult({ summary: `Cancelled task ${taskId} ("${outcome.snapshot.tool}"); it will not finish and has no result.` }, outcome.snapshot);
+      if (outcome.ok)
+        return statusResult(
+          { summary: `Cancelled task ${taskId} ("${outcome.snapshot.tool}"); it will not finish and has no result.` },
+          outcome.snapshot,
+        );
       if (outcome.reason === "not_found") return notFound(taskId);
       const snapshot = await ctx.gateway.get(taskId);
       const text = `Task ${taskId} is already ${snapshot?.task.status ?? "finished"}; only a running task can be cancelled.`;
@@ -134,7 +160,8 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
   define({
     name: "task_activity",
     title: "Follow a task (task card)",
-    description: "The task card's poll: a task's status as data, plus the steps it finished and the log lines it wrote after a cursor.",
+    description:
+      "The task card's poll: a task's status as data, plus the steps it finished and the log lines it wrote after a cursor.",
     inputSchema: ActivityInput,
     appOnly: true,
     readOnly: true,
@@ -146,7 +173,10 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
       const activity = taskActivity(events, after);
       const text = `Task ${taskId} is ${snapshot.task.status}: ${activity.steps.length} step(s) finished and ${activity.logs.length} log line(s) since ${after}.`;
       // Only the card calls it (the model never sees it), so the task as data is its structured answer.
-      return textResult(text, { structuredContent: { summary: text, ...taskStatusContent(snapshot), ...activity }, _meta: metaFor(snapshot) });
+      return textResult(text, {
+        structuredContent: { summary: text, ...taskStatusContent(snapshot), ...activity },
+        _meta: metaFor(snapshot),
+      });
     },
   }),
 ];
@@ -190,7 +220,10 @@ export async function callCheckBackTool(name: string, args: unknown, ctx: CheckB
   const parsed = tool.inputSchema.safeParse(args ?? {});
   if (!parsed.success) {
     const fields = Object.keys(tool.inputSchema.shape).join(", ");
-    throw new ProtocolError(ErrorCode.InvalidParams, `Invalid arguments for tool "${name}": pass { ${fields} } (taskId: the 32 hex characters of the task link).`);
+    throw new ProtocolError(
+      ErrorCode.InvalidParams,
+      `Invalid arguments for tool "${name}": pass { ${fields} } (taskId: the 32 hex characters of the task link).`,
+    );
   }
   return tool.run(parsed.data, ctx);
 }

@@ -23,8 +23,13 @@ afterAll(async () => {
   await client?.close();
 });
 
-const call = async (name: string, args: Record<string, unknown>): Promise<ToolReply> => (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply;
-const textOf = (reply: ToolReply): string => reply.content.filter((c) => c.type === "text").map((c) => c.text).join("\n");
+const call = async (name: string, args: Record<string, unknown>): Promise<ToolReply> =>
+  (await client.callTool({ name, arguments: args }, undefined, { timeout: 60_000 })) as ToolReply;
+const textOf = (reply: ToolReply): string =>
+  reply.content
+    .filter((c) => c.type === "text")
+    .map((c) => c.text)
+    .join("\n");
 
 /** What the model does with a task link: pull the taskId out of the resource_link. */
 function taskIdFrom(reply: ToolReply): string {
@@ -68,7 +73,9 @@ describe("check-back tools for clients without the tasks capability", () => {
     expect(result.content).toEqual([{ type: "text", text: "Countdown of 4 s finished." }]);
   });
 
-  it("task_result holds a running task's call for its end (25 s at most), then says it is not finished yet", async ({ expect }) => {
+  it("task_result holds a running task's call for its end (25 s at most), then says it is not finished yet", async ({
+    expect,
+  }) => {
     const first = await call("countdown", { seconds: 60 });
     const taskId = taskIdFrom(first);
     const reply = await call("task_result", { taskId });

@@ -69,9 +69,7 @@ export function agentSuite(agent: AgentCli): void {
     });
 
     const long = `answers a ${expected.LONG_SECONDS} s call "Still running" before its tool timeout`;
-    it(`${long}, says how to get the result, and task_result brings the end`, async ({
-      expect,
-    }) => {
+    it(`${long}, says how to get the result, and task_result brings the end`, async ({ expect }) => {
       const seen = await turn(
         "long",
         { tool: "countdown", args: expected.LONG, follow: true },

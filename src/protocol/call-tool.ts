@@ -100,13 +100,7 @@ export async function callTool(
   const { name, task } = call;
   if (isCheckBackTool(name)) {
     if (task.kind === "requested") return forbidden(name);
-    return {
-      kind: "inline",
-      result: await callCheckBackTool(name, call.arguments, {
-        gateway: ctx.gateway,
-        inlineWaitMs: ctx.settings.inlineWaitMs,
-      }),
-    };
+    return { kind: "inline", result: await callCheckBackTool(name, call.arguments, { gateway: ctx.gateway }) };
   }
   const tool = ctx.tools.find(name);
   if (!tool)

@@ -21,14 +21,17 @@ import { statusSentences } from "./task-sentences";
 import { withNewestPieces } from "./partial-sentences";
 import { taskStatusContent } from "./task-status-data";
 
-/** What a check-back tool reaches: the caller's tasks, and how long a call may wait inline. */
+/** What a check-back tool reaches: the caller's tasks. */
 export interface CheckBackContext {
   gateway: TaskGateway;
-  inlineWaitMs: number;
 }
 
-/** task_result waits at most this long (and never past INLINE_WAIT_MS) before answering "still running". */
-const RESULT_WAIT_MS = 5000;
+/**
+ * task_result holds a running task's call this long for its end: inside every agent's 60 s tool timeout,
+ * and long enough that agents halting at the 5th identical call in a row do so after ~2 min, not 25 s.
+ * Not INLINE_WAIT_MS, which is how soon a first call answers (docs/model-facing.md, "How long task_result waits").
+ */
+export const RESULT_WAIT_MS = 25_000;
 
 const TaskIdField = z
   .string()
@@ -75,12 +78,17 @@ function define<Input extends z.ZodObject>(
   return { ...tool, run: (args, ctx) => tool.run(tool.inputSchema.parse(args), ctx) };
 }
 
-/** Wait up to `ms` for the task's terminal event; false if it is surely still running. */
+/** Wait up to `ms` for the task's end or its first question; false if it surely still runs as it did. */
 async function awaitEnd(ctx: CheckBackContext, snapshot: TaskSnapshot, ms: number): Promise<boolean> {
-  if (ms <= 0) return false;
+  // A task waiting for a person ends no sooner for a held call: say so at once.
+  if (ms <= 0 || snapshot.task.status === "input_required") return false;
   const feed = await ctx.gateway.feed(snapshot.task.taskId, snapshot.lastSeq);
   if (!feed) return false;
-  const followed = await followFeed(feed, { afterSeq: snapshot.lastSeq, deadline: Date.now() + ms });
+  const followed = await followFeed(feed, {
+    afterSeq: snapshot.lastSeq,
+    deadline: Date.now() + ms,
+    stopOnQuestion: true,
+  });
   return followed.kind !== "timeout";
 }
 
@@ -102,14 +110,14 @@ const CHECK_BACK_TOOLS: CheckBackTool[] = [
     name: "task_result",
     title: "Get a task's result",
     description:
-      "Returns the result of a background task once it has finished; if it is still running, waits a few seconds and otherwise says so (call it again later). Use it when a tool answered with a task link (task://...).",
+      "Returns the result of a background task once it has finished; if it is still running, waits up to 25 s for its end and otherwise says so and when to call again. Use it when a tool answered with a task link (task://...).",
     inputSchema: TaskIdInput,
     readOnly: true,
     async run({ taskId }, ctx) {
       const snapshot = await ctx.gateway.get(taskId);
       if (!snapshot) return notFound(taskId);
       if (isTerminal(snapshot.task.status)) return resultOf(snapshot);
-      if (await awaitEnd(ctx, snapshot, Math.min(RESULT_WAIT_MS, ctx.inlineWaitMs))) {
+      if (await awaitEnd(ctx, snapshot, RESULT_WAIT_MS)) {
         const ended = await ctx.gateway.get(taskId);
         if (!ended) return notFound(taskId);
         if (isTerminal(ended.task.status)) return resultOf(ended);

@@ -12,7 +12,7 @@ const server = sharedServer({ INLINE_WAIT_MS: "3000" });
 const LONG = { seconds: 8 };
 const LONG_SAID = /Countdown of 8 s finished\./;
 const TASK_ID = /taskId "([^"]+)"/;
-/** task_result waits up to the inline wait per call: 8 s takes about three; this bounds a stuck loop. */
+/** task_result waits up to 25 s per call, so 8 s takes one; this bounds a stuck loop. */
 const MAX_FOLLOW_UPS = 10;
 
 interface Followed {

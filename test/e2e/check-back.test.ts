@@ -73,14 +73,26 @@ describe("check-back tools for clients without the tasks capability", () => {
     expect(result.content).toEqual([{ type: "text", text: "Countdown of 4 s finished." }]);
   });
 
-  it("task_result says a running task is not finished yet, without blocking for long", async ({ expect }) => {
+  it("task_result holds a running task's call for its end (25 s at most), then says it is not finished yet", async ({
+    expect,
+  }) => {
     const first = await call("countdown", { seconds: 60 });
     const taskId = taskIdFrom(first);
     const reply = await call("task_result", { taskId });
     expect(reply.isError).toBeFalsy();
     expect(textOf(reply)).toMatch(/^Not the result yet: /);
+    expect(textOf(reply)).toMatch(new RegExp(`Call task_result with taskId "${taskId}" in about \\d+ s`));
     expect(reply.structuredContent?.status).toBe("working");
     await call("task_cancel", { taskId });
+  });
+
+  it("task_result brings the result of a task that ends while it waits, in one call", async ({ expect }) => {
+    // 8 s outlasts the 1 s inline wait by far, but not task_result's wait: a model that calls back at
+    // once (agents halt a turn at the 5th identical call in a row) gets the end, not "not yet".
+    const taskId = taskIdFrom(await call("countdown", { seconds: 8 }));
+    const reply = await call("task_result", { taskId });
+    expect(reply.isError).toBeFalsy();
+    expect(reply.content).toEqual([{ type: "text", text: "Countdown of 8 s finished." }]);
   });
 
   it("task_cancel stops a running task; a second cancel and unknown tasks are tool errors", async ({ expect }) => {

@@ -155,11 +155,11 @@ for (const era of MODEL_ERA) {
       expect,
     }) => {
       const client = await connect(era);
-      const fallback = oneMeaning(expect, await client.callTool({ name: "countdown", arguments: { seconds: 30 } }));
+      const fallback = oneMeaning(expect, await client.callTool({ name: "countdown", arguments: { seconds: 60 } }));
       const taskId = String(fallback.data["taskId"]);
       expect(fallback.summary).toMatch(
         new RegExp(
-          `^Still running: "countdown" continues in the background as task ${taskId} \\(\\d+ of 30, about \\d+ s left\\)\\. This is not its result\\.$`,
+          `^Still running: "countdown" continues in the background as task ${taskId} \\(\\d+ of 60, about \\d+ s left\\)\\. This is not its result\\.$`,
         ),
       );
       expect(fallback.next).toMatch(
@@ -175,6 +175,7 @@ for (const era of MODEL_ERA) {
       const status = oneMeaning(expect, await client.callTool({ name: "task_status", arguments: { taskId } }));
       expect(status.summary).toMatch(new RegExp(`^Task ${taskId} \\("countdown"\\) is still running`));
       expect(status.next).toContain("task_result");
+      // 60 s outlasts the inline wait (8 s) and task_result's wait (25 s) together.
       const notYet = oneMeaning(expect, await client.callTool({ name: "task_result", arguments: { taskId } }));
       expect(notYet.summary).toMatch(/^Not the result yet: /);
       const cancelled = oneMeaning(expect, await client.callTool({ name: "task_cancel", arguments: { taskId } }));
@@ -183,7 +184,7 @@ for (const era of MODEL_ERA) {
 
     it("task_result of a finished task gives the tool's own words", async ({ expect }) => {
       const client = await connect(era);
-      // It outlasts the inline wait (8 s); task_result waits up to 5 s more for it.
+      // It outlasts the inline wait (8 s); task_result waits up to 25 s more for it.
       const fallback = oneMeaning(expect, await client.callTool({ name: "countdown", arguments: { seconds: 10 } }));
       const result = oneMeaning(
         expect,

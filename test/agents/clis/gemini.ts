@@ -15,6 +15,7 @@ export const gemini: AgentCli = {
   wire: geminiWire,
   // Gemini CLI's MCP request timeout default (`mcpServers.<name>.timeout`, 10 minutes).
   toolTimeoutMs: 600_000,
+  haltsAtRepeatedCall: 5,
   configure(bare, modelUrl, mcpUrl) {
     mkdirSync(join(bare.home, ".gemini"));
     const settings = {

@@ -14,6 +14,7 @@ export const qwen: AgentCli = {
   wire: chatCompletions,
   // Qwen Code's MCP request timeout default (`mcpServers.<name>.timeout`, 10 minutes, as Gemini CLI it forked).
   toolTimeoutMs: 600_000,
+  haltsAtRepeatedCall: 5,
   configure(bare, modelUrl, mcpUrl) {
     mkdirSync(join(bare.home, ".qwen"));
     const settings = {

@@ -25,6 +25,8 @@ export interface AgentCli {
   wire: Wire;
   /** How long the agent lets one MCP tool call run before it gives up (its default; documented in docs/clients.md). */
   toolTimeoutMs: number;
+  /** Its loop detection halts a turn at this many identical tool calls in a row (Gemini CLI, Qwen Code: 5). */
+  haltsAtRepeatedCall?: number;
   /** Writes the agent's config into `home` so that it uses `modelUrl` as its model and `mcpUrl` as server "tasks". */
   configure(home: BareHome, modelUrl: string, mcpUrl: string): AgentHome;
 }

@@ -4,7 +4,8 @@
  * with the taskId it was given, again while the task runs, until the end; then it ends its turn.
  * It calls back when the answer says ("in about 81 s"), up to WAIT_CAP_MS later, as a model that
  * waits would: Qwen Code (and Gemini CLI, whose loop detection it shares) halts a model that makes the
- * same call five times in a row, which immediate polling of a 90 s task does.
+ * same call five times in a row, which immediate polling of a 90 s task did while task_result waited
+ * 5 s (it now waits up to 25 s: docs/model-facing.md).
  * Agents that hide MCP tools behind a search tool (Qwen Code's `tool_search`) get that search first.
  * Side requests (titles, summaries, next-speaker checks) get a short text.
  */
@@ -17,9 +18,11 @@ export interface Script {
   args: Record<string, unknown>;
   /** Follow a "Still running" answer with task_result calls until the task's end. */
   follow?: boolean;
+  /** Call task_result again at once rather than when the answer says: a model that does not wait. */
+  callBackAtOnce?: boolean;
 }
 
-/** At most this many task_result calls per conversation (each waits up to 5 s on the server). */
+/** At most this many task_result calls per conversation (each waits up to 25 s on the server). */
 export const MAX_FOLLOW_UPS = 40;
 /** The taskId in a "Still running" answer: `task <id>`, `taskId "<id>"` (JSON-escaped in Codex's), `task://<id>`. */
 export const TASK_ID = /\btaskId \\?"([^"\\]+)\\?"|\btask(?::\/\/| )([\w-]{8,})/i;
@@ -81,7 +84,8 @@ export function decide(turn: ModelTurn, script: Script | undefined): Reply {
   const followed = resultsOf(turn, "task_result").length;
   if (script.follow && STILL_RUNNING.test(readable(last.text)) && taskId && followed < MAX_FOLLOW_UPS) {
     const comeBack = Number(readable(last.text).match(COME_BACK_IN)?.[1] ?? 0) * 1000;
-    return call("task_result", { taskId: taskId[1] ?? taskId[2] }, Math.min(comeBack, WAIT_CAP_MS));
+    const afterMs = script.callBackAtOnce ? 0 : Math.min(comeBack, WAIT_CAP_MS);
+    return call("task_result", { taskId: taskId[1] ?? taskId[2] }, afterMs);
   }
   return { kind: "text", text: "Done." };
 }

@@ -89,6 +89,23 @@ export function agentSuite(agent: AgentCli): void {
       expect(end, `${seen.followUps.length} task_result calls; ${described(seen)}`).toMatch(expected.LONG_SAID);
     });
 
+    // A model that calls task_result again at once: agents with loop detection halt the turn at the
+    // Nth identical call, so task_result's own wait (25 s) must carry a 90 s task past that.
+    const halts = agent.haltsAtRepeatedCall;
+    it.runIf(halts !== undefined)(
+      `follows a ${expected.LONG_SECONDS} s call to its end when its model calls task_result again at once`,
+      async ({ expect }) => {
+        const seen = await turn(
+          "eager",
+          { tool: "countdown", args: expected.LONG, follow: true, callBackAtOnce: true },
+          `Count down ${expected.LONG_SECONDS} seconds.`,
+        );
+        const end = expected.readable(seen.followUps.at(-1)?.text ?? "");
+        expect(end, `${seen.followUps.length} task_result calls; ${described(seen)}`).toMatch(expected.LONG_SAID);
+        expect(seen.followUps.length).toBeLessThan(halts ?? 0);
+      },
+    );
+
     it("ends deploy's question in words that say what really happened", async ({ expect }) => {
       const seen = await turn("deploy", { tool: "deploy", args: expected.DEPLOY }, "Deploy api v2.");
       expect(seen.results.length, `the model got no deploy result: ${described(seen)}`).toBeGreaterThan(0);

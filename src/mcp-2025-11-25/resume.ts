@@ -46,7 +46,7 @@ export async function handleMcpGet(input: McpRequest): Promise<Response> {
       return openSessionStream({ ...stream, sessionId: route.sessionId, afterSeq: route.seq });
     }
     // Another session's id (whoever's it is) replays nothing here: the caller's own session's stream, fresh.
-    return openSessionStream({ ...stream, sessionId: session.sessionId });
+    return openSessionStream({ ...stream, sessionId: session.sessionId, unreplayable: true });
   }
   if (lastEventId && request.headers.get(SESSION_HEADER) === null) {
     const message = "Bad Request: Last-Event-ID is not an event id this server issued. Reconnect without it.";
@@ -56,7 +56,11 @@ export async function handleMcpGet(input: McpRequest): Promise<Response> {
   // of the session's GET stream that cannot resume, so it gets the session's stream fresh, not an error.
   const session = await requireSession(request, input.env, input.principal);
   if (!session.ok) return session.response;
-  return openSessionStream({ ...stream, sessionId: session.sessionId });
+  return openSessionStream({
+    ...stream,
+    sessionId: session.sessionId,
+    unreplayable: lastEventId !== null && lastEventId !== "",
+  });
 }
 
 /**

@@ -17,6 +17,8 @@ export interface SessionStreamInput {
   sessionId: string;
   /** Resume after this sequence number; undefined opens the stream at its current end. */
   afterSeq?: number;
+  /** The GET carried a Last-Event-ID this stream cannot replay: a reconnect of a stream that is gone. */
+  unreplayable?: boolean;
   retryMs: number;
   /** Aborts when the client disconnects (with the enable_request_signal compatibility flag). */
   signal?: AbortSignal;
@@ -26,9 +28,24 @@ export interface SessionStreamInput {
 /** What the SessionObject sends its reader: one event of the log, or a probe of the reader. */
 const FrameSchema = z.union([z.object({ seq: z.number(), data: z.string() }), z.object({ probe: z.literal(1) })]);
 
-function refusal(status: number, resuming: boolean): Response {
+/**
+ * A reconnect of a stream that cannot be resumed (a POST response's, another session's) while this
+ * session's GET stream has a live reader: there is no further stream to offer, and 405 is the answer
+ * clients take quietly for that (the SDKs before the "response received, do not resume" check send
+ * such a GET after every POST stream with an id; a 409 they retry and report as an error).
+ */
+const noFurtherStream = (): Response =>
+  jsonRpcErrorResponse(
+    405,
+    ErrorCode.InvalidRequest,
+    "Method Not Allowed: the stream that Last-Event-ID names cannot be resumed (a POST response's stream ends with its response), and this session's GET stream is already open elsewhere: keep using that one.",
+    { Allow: "POST, DELETE" },
+  );
+
+function refusal(status: number, resuming: boolean, unreplayable: boolean): Response {
   switch (status) {
     case 409:
+      if (unreplayable) return noFurtherStream();
       return jsonRpcErrorResponse(
         409,
         ErrorCode.InvalidRequest,
@@ -59,7 +76,7 @@ export async function openSessionStream(input: SessionStreamInput): Promise<Resp
     { headers: { Upgrade: "websocket" } },
   );
   const ws = upgrade.webSocket;
-  if (!ws) return refusal(upgrade.status, afterSeq !== undefined);
+  if (!ws) return refusal(upgrade.status, afterSeq !== undefined, input.unreplayable === true);
   ws.accept();
 
   const sse = new SseStream({ retryMs: input.retryMs, headers: { [SESSION_HEADER]: sessionId } });

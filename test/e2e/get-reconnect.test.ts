@@ -97,6 +97,23 @@ describe("a GET reconnect whose Last-Event-ID its stream cannot replay", () => {
     });
   }
 
+  it("while the session's GET stream has a live reader: 405 for an unreplayable id, 409 without one", async ({
+    expect,
+  }) => {
+    // Gemini CLI 0.61.0's SDK sends such a GET after every POST stream with an id; 405 it takes quietly.
+    const mine = await session(alice, "2025-06-18");
+    const open = await getStream(mine.headers);
+    expect(open.status).toBe(200);
+    const reconnect = await getStream(mine.headers, await oneOffId(mine.headers));
+    expect(reconnect.status).toBe(405);
+    const plain = await getStream(mine.headers);
+    expect(plain.status).toBe(409);
+    // The open reader keeps its stream.
+    const taskId = await watch(mine.headers);
+    expect(await open.until(updateOf(taskId))).toBeDefined();
+    for (const stream of [reconnect, plain, open]) stream.drop();
+  });
+
   it("an id past the session's log gets a fresh stream of that session", async ({ expect }) => {
     const mine = await session(alice);
     const stream = await getStream(mine.headers, `s.${mine.id}.999999`);

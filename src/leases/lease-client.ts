@@ -83,9 +83,10 @@ export class Leases<Unit, Refusal, Answer> {
     // A lease run out gives its unspent units back; one used up in time gives nothing back.
     if (!this.usable(held)) held.stale.push(...held.units.splice(0));
     const giveBack = held.stale.splice(0);
-    // The first spend to find no unit sizes the next lease; those that come while its ask is in flight
-    // ask for their own unit and whatever the lease under way lacks (usually nothing).
-    if (held.waiting === 0) held.want = sizing(held.want, giveBack.length > 0);
+    // A spend that finds no unit and none on the way sizes the next lease (so it still grows under a
+    // steady load); those that come while its ask is in flight ask for their own unit and whatever
+    // the lease under way lacks (usually nothing).
+    if (held.coming === 0) held.want = sizing(held.want, giveBack.length > 0);
     const extra = Math.max(0, held.want - 1 - held.coming);
     held.waiting += 1;
     held.coming += extra;

@@ -55,10 +55,15 @@ export async function signIn(request: Request, authRequest: AuthRequest, env: En
 /**
  * The provider is loaded on first use, so a server with another AUTH_MODE never runs its module
  * (which logs a warning at load): it stays in the bundle, but out of every isolate's startup.
+ * The isolate keeps the module, not the import's promise: each request awaits its own import()
+ * (the runtime evaluates the module once; no I/O), never one another request started.
  */
 type Provider = typeof import("@cloudflare/workers-oauth-provider");
-let provider: Promise<Provider> | undefined;
-export const loadProvider = (): Promise<Provider> => (provider ??= import("@cloudflare/workers-oauth-provider"));
+let provider: Provider | undefined;
+export async function loadProvider(): Promise<Provider> {
+  provider ??= await import("@cloudflare/workers-oauth-provider");
+  return provider;
+}
 
 /** One authorization server per origin: the issuer and resource are this server's own URLs. */
 const servers = new Map<string, OAuthAuthorizationServer<Env>>();

@@ -41,7 +41,7 @@ export class TokenLeases {
   /** Spend one token of `key`'s bucket, refilling the local lease with `size` tokens when it is empty. */
   async spend(key: string, size: number, refill: RefillLease): Promise<RateVerdict> {
     const spent = await this.leases.take(key, () => size, {
-      // The bucket's own answer, unwrapped: every waiting request reads it itself (lease-client.ts).
+      // Read when the bucket's answer arrives, by the request that asked for it (lease-client.ts).
       ask: (want, giveBack) => refill(want, giveBack.length),
       grant: (grant) => {
         if (!grant.ok) return { ok: false, refusal: grant };

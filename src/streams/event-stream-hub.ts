@@ -80,39 +80,32 @@ export async function joinEventStream(
   afterSeq: number,
 ): Promise<JoinedEventStream> {
   const key = `${objectName}/${format}`;
-  for (;;) {
-    const existing = hubs.get(key);
-    if (!existing) {
-      const hub = new EventStreamHub(key, format, afterSeq);
-      hubs.set(key, hub);
-      const reader = hub.add(source, afterSeq);
-      hub.opening = hub.open(reader);
-      const opened = await hub.opening;
-      hub.opening = undefined;
-      if (!opened.ok) return opened;
-      return opened.finished
-        ? { ok: true, complete: framesAfter(opened.finished, afterSeq) ?? new Uint8Array() }
-        : { ok: true, reader };
-    }
-    if (existing.opening) {
-      // Another reader is opening it: join once it is open (or start over if that failed).
-      await existing.opening;
-      continue;
-    }
-    const reader = existing.add(source, afterSeq);
-    // The hub delivered events up to its position before this reader joined; fetch those it lacks.
-    // (Past the position, the replay request is still made: it says whether the id was ever issued.)
-    if (afterSeq !== existing.position) {
-      const replay = await fetchReplay(source, format, afterSeq);
-      if (!replay.ok || replay.chunk.final) {
-        reader.stop();
-        existing.remove(reader);
-        return replay.ok ? { ok: true, complete: framesAfter(replay.chunk, afterSeq) ?? new Uint8Array() } : replay;
-      }
-      reader.prepend(replay.chunk);
-    }
+  const existing = hubs.get(key);
+  if (!existing) {
+    // Listed only once open: a reader that comes while a socket opens opens one of its own rather
+    // than await that opening, another request's I/O, which never settles if that request ends
+    // first. The first open hub is the one later readers join (an extra socket, only at the start).
+    const hub = new EventStreamHub(key, format, afterSeq);
+    const reader = hub.add(source, afterSeq);
+    const opened = await hub.open(reader);
+    if (!opened.ok) return opened;
+    if (opened.finished) return { ok: true, complete: framesAfter(opened.finished, afterSeq) ?? new Uint8Array() };
+    if (!hubs.has(key)) hubs.set(key, hub);
     return { ok: true, reader };
   }
+  const reader = existing.add(source, afterSeq);
+  // The hub delivered events up to its position before this reader joined; fetch those it lacks.
+  // (Past the position, the replay request is still made: it says whether the id was ever issued.)
+  if (afterSeq !== existing.position) {
+    const replay = await fetchReplay(source, format, afterSeq);
+    if (!replay.ok || replay.chunk.final) {
+      reader.stop();
+      existing.remove(reader);
+      return replay.ok ? { ok: true, complete: framesAfter(replay.chunk, afterSeq) ?? new Uint8Array() } : replay;
+    }
+    reader.prepend(replay.chunk);
+  }
+  return { ok: true, reader };
 }
 
 async function fetchReplay(
@@ -209,8 +202,6 @@ class EventStreamHub {
   readonly readers = new Set<EventStreamReader>();
   /** The last event the hub has handed to its readers. */
   position: number;
-  /** Pending while the first socket opens: readers that arrive meanwhile wait for it. */
-  opening: Promise<Opened> | undefined;
   /** The socket, held by the owner's request; undefined while the next one opens. */
   private socket: HubSocket | undefined;
   private owner: EventStreamReader | undefined;

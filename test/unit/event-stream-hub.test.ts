@@ -60,12 +60,18 @@ class FakeTaskFeed implements EventStreamSource {
   sockets: FakeSocket[] = [];
   exists = true;
   unreachable = false;
+  /** The next fetch never answers: it stands for one of a request that ended while it was in flight. */
+  hangNext = false;
 
   get ended(): boolean {
     return this.log.at(-1)?.type === "result";
   }
 
   async fetch(input: string, init?: RequestInit) {
+    if (this.hangNext) {
+      this.hangNext = false;
+      return new Promise<never>(() => {});
+    }
     await tick();
     if (this.unreachable) throw new Error("Durable Object reset");
     const url = new URL(input);
@@ -285,6 +291,31 @@ describe("readers of one task share one socket", () => {
     feed.commit(1, true);
     await until(reader.done);
     expect(reader.sink.seqs()).toEqual([1, 2]);
+    expect(openHubCount()).toBe(0);
+  });
+
+  it("a reader that comes while another's socket opens does not wait on that opening, which may never end", async ({
+    expect,
+  }) => {
+    const feed = new FakeTaskFeed();
+    const key = `k${++keys}`;
+    feed.hangNext = true;
+    void joinEventStream(feed, key, "sse", 0);
+    let joined = false;
+    const second = join(feed, 0, key).then((reader) => {
+      joined = true;
+      return reader;
+    });
+    await settle();
+    expect(joined).toBe(true);
+    const reader = await second;
+    // Its hub, the first open, is the one later readers join: no further socket.
+    const third = await until(join(feed, 0, key));
+    expect(feed.sockets).toHaveLength(1);
+    feed.commit(1, true);
+    await until(Promise.all([reader.done, third.done]));
+    expect(reader.sink.seqs()).toEqual([1, 2]);
+    expect(third.sink.seqs()).toEqual([1, 2]);
     expect(openHubCount()).toBe(0);
   });
 

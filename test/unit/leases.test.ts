@@ -119,25 +119,34 @@ describe.each(uses)("the lease, for $name", (use) => {
     expect(allowed).toBeLessThanOrEqual(granted(owners.trips()));
   });
 
-  it("keeps one round trip in flight per key: concurrent spends that find the lease empty wait for it", async ({
+  it("has every spend that finds the lease empty ask the owner itself, and later spends use the extras", async ({
     expect,
   }) => {
     const owners = new Owners(1000);
     const spend = use.client(owners, { maxPrincipals: 10, now: clock().now });
     const spent = await Promise.all(Array.from({ length: 10 }, () => spend("p")));
     expect(spent.every(Boolean)).toBe(true);
-    expect(owners.maxInFlight).toBe(1);
+    // A burst's start costs a round trip per spend: none waits on another's.
+    expect(owners.trips()).toHaveLength(10);
+    expect(owners.maxInFlight).toBe(10);
+    // The first asked for a lease, the others (once one with extras was on its way) only for their own
+    // unit: the burst asks for no more than its spends plus one lease's extras.
+    const wants = owners.trips().map((trip) => trip.want);
+    expect(wants.reduce((sum, want) => sum + want, 0) - 10).toBeLessThanOrEqual(Math.max(...wants) - 1);
+    const extras = granted(owners.trips()) - 10;
+    for (let i = 0; i < extras; i++) expect(await spend("p")).toBe(true);
+    expect(owners.trips()).toHaveLength(10);
   });
 
-  it("answers every spend that waited on a round trip with its refusal", async ({ expect }) => {
+  it("answers each spend with the refusal of its own round trip", async ({ expect }) => {
     const owners = new Owners(0);
     const spend = use.client(owners, { maxPrincipals: 10, now: clock().now });
     const spent = await Promise.all(Array.from({ length: 5 }, () => spend("p")));
     expect(spent.some(Boolean)).toBe(false);
-    expect(owners.trips()).toHaveLength(1);
+    expect(owners.trips()).toHaveLength(5);
   });
 
-  it("fails every spend waiting on a failed round trip, and asks again on the next", async ({ expect }) => {
+  it("fails each spend whose own round trip failed, and asks again on the next", async ({ expect }) => {
     const owners = new Owners(10);
     const spend = use.client(owners, { maxPrincipals: 10, now: clock().now });
     owners.failing = true;
@@ -176,30 +185,103 @@ describe.each(uses)("the lease, for $name", (use) => {
 });
 
 describe("Leases (the shared client)", () => {
-  it("hands every spend waiting on a round trip the owner's own answer, which each reads itself", async ({
+  /** An owner whose every ask is a promise of the test's own, answered (units, or none) when the test says. */
+  function manual() {
+    const asks: { want: number; settle: (units: string[]) => void; fail: (error: Error) => void }[] = [];
+    const request = {
+      ask: (want: number) =>
+        new Promise<string[]>((resolve, reject) => asks.push({ want, settle: resolve, fail: reject })),
+      grant: ([first, ...rest]: string[]) =>
+        first === undefined
+          ? { ok: false as const, refusal: "none" }
+          : { ok: true as const, units: [first, ...rest] as const, until: 1 },
+    };
+    return { asks, request, leases: new Leases<string, string, string[]>({ maxKeys: 10, now: () => 0 }) };
+  }
+
+  it("has a spend await only its own ask: another's, never answered, does not hold it", async ({ expect }) => {
+    // Under workerd a request's I/O may be cancelled when it ends, and a continuation runs in the
+    // context of whoever resolved its promise (lease-client.ts): the first spend's ask stands for one
+    // whose request went away. The second spend found the lease empty while it was in flight.
+    const { asks, request, leases } = manual();
+    const first = leases.take("k", () => 3, request);
+    const second = leases.take("k", () => 3, request);
+    expect(asks).toHaveLength(2);
+    asks[1]?.settle(["b-0"]);
+    expect(await second).toEqual({ ok: true, unit: "b-0" });
+    asks[0]?.fail(new Error("the first request was cancelled"));
+    await expect(first).rejects.toThrow("cancelled");
+  });
+
+  it("asks for a lease once per burst: spends that come while it is in flight ask for their own unit", async ({
     expect,
   }) => {
-    // Under workerd a waiter must await the owner's RPC promise, not one resolved by another
-    // request's code (lease-client.ts); here: one ask, and the answer read once per spend.
-    const leases = new Leases<string, string, string>({ maxKeys: 10, now: () => 0 });
-    let answer: (value: string) => void = () => {};
-    const asked = new Promise<string>((resolve) => (answer = resolve));
-    let asks = 0;
-    const read: string[] = [];
+    const { asks, request, leases } = manual();
+    const spends = Array.from({ length: 4 }, () => leases.take("k", () => 3, request));
+    expect(asks.map((ask) => ask.want)).toEqual([3, 1, 1, 1]);
+    asks[0]?.settle(["a-0", "a-1", "a-2"]);
+    for (const i of [1, 2, 3]) asks[i]?.settle([`b${i}`]);
+    expect(await Promise.all(spends)).toEqual(["a-0", "b1", "b2", "b3"].map((unit) => ({ ok: true, unit })));
+    // The first lease's extras serve the next spends with no round trip; then a new lease is asked for.
+    expect(await leases.take("k", () => 3, request)).toEqual({ ok: true, unit: "a-1" });
+    expect(await leases.take("k", () => 3, request)).toEqual({ ok: true, unit: "a-2" });
+    expect(asks).toHaveLength(4);
+    void leases.take("k", () => 3, request);
+    expect(asks.map((ask) => ask.want)).toEqual([3, 1, 1, 1, 3]);
+  });
+
+  it("grows the lease while spends keep finding it empty, even with a round trip always in flight", async ({
+    expect,
+  }) => {
+    const { asks, request, leases } = manual();
+    const doubling = (last: number) => Math.min(16, Math.max(1, last * 2));
+    // Each spend comes while the one before it still waits: only the lease on its way counts.
+    const answered = [leases.take("k", doubling, request), leases.take("k", doubling, request)];
+    void leases.take("k", doubling, request);
+    expect(asks.map((ask) => ask.want)).toEqual([1, 2, 1]);
+    asks[0]?.settle(["a-0"]);
+    asks[1]?.settle(["b-0", "b-1"]);
+    await Promise.all(answered);
+    expect(await leases.take("k", doubling, request)).toEqual({ ok: true, unit: "b-1" });
+    void leases.take("k", doubling, request);
+    expect(asks.at(-1)?.want).toBe(4);
+  });
+
+  it("serves a spend the owner refused from units another spend's grant brought meanwhile", async ({ expect }) => {
+    const { asks, request, leases } = manual();
+    const spends = Array.from({ length: 2 }, () => leases.take("k", () => 3, request));
+    asks[0]?.settle(["a-0", "a-1", "a-2"]);
+    asks[1]?.settle([]);
+    expect(await Promise.all(spends)).toEqual(["a-0", "a-1"].map((unit) => ({ ok: true, unit })));
+    expect(await leases.take("k", () => 3, request)).toEqual({ ok: true, unit: "a-2" });
+    expect(asks).toHaveLength(2);
+  });
+
+  it("spends two grants held together no later than the earlier one's end", async ({ expect }) => {
+    let now = 0;
+    const leases = new Leases<string, string, { units: string[]; until: number }>({ maxKeys: 10, now: () => now });
+    const answers: ((answer: { units: string[]; until: number }) => void)[] = [];
     const request = {
-      ask: () => {
-        asks += 1;
-        return asked;
-      },
-      grant: (value: string) => {
-        read.push(value);
-        return { ok: false as const, refusal: value };
+      ask: () => new Promise<{ units: string[]; until: number }>((resolve) => answers.push(resolve)),
+      grant: ({ units: [first, ...rest], until }: { units: string[]; until: number }) =>
+        first === undefined
+          ? { ok: false as const, refusal: "none" }
+          : { ok: true as const, units: [first, ...rest] as const, until },
+    };
+    const spends = Array.from({ length: 2 }, () => leases.take("k", () => 3, request));
+    answers[0]?.({ units: ["a-0", "a-1"], until: 100 });
+    answers[1]?.({ units: ["b-0", "b-1"], until: 50 });
+    await Promise.all(spends);
+    now = 50;
+    const gaveBack: string[][] = [];
+    const giving = {
+      ...request,
+      ask: (_want: number, giveBack: string[]) => {
+        gaveBack.push(giveBack);
+        return request.ask();
       },
     };
-    const spends = Array.from({ length: 4 }, () => leases.take("k", () => 1, request));
-    answer("full");
-    expect(await Promise.all(spends)).toEqual(Array.from({ length: 4 }, () => ({ ok: false, refusal: "full" })));
-    expect(asks).toBe(1);
-    expect(read).toEqual(["full", "full", "full", "full"]);
+    void leases.take("k", () => 3, giving);
+    expect(gaveBack).toEqual([["a-1", "b-1"]]);
   });
 });

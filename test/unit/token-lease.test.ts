@@ -64,12 +64,18 @@ describe("TokenLeases", () => {
     expect(verdicts[3]).toEqual({ ok: false, retryAfterSeconds: 7 });
   });
 
-  it("shares one round trip among concurrent requests that found the lease empty", async ({ expect }) => {
+  it("has each request of a burst that finds the lease empty ask itself; the first lease's extras serve the next", async ({
+    expect,
+  }) => {
     const { state, refill } = bucket(100);
     const leases = new TokenLeases({ leaseMs: 1000, maxPrincipals: 10, now: clock().now });
     const verdicts = await Promise.all(Array.from({ length: 8 }, () => leases.spend("p", 10, refill)));
     expect(verdicts.every((v) => v.ok)).toBe(true);
-    expect(state.trips).toBe(1);
+    // 8 round trips, the first for a lease of 10 and the others for one token each: 17 taken.
+    expect(state.trips).toBe(8);
+    expect(state.tokens).toBe(100 - 17);
+    await spendMany(leases, 9, 10, refill);
+    expect(state.trips).toBe(8);
   });
 
   it("lets a burst through no further than the bucket holds, and refuses the rest", async ({ expect }) => {

@@ -4,7 +4,7 @@
  * against the principal's cap of unfinished tasks from the moment it is leased until its task
  * reports itself, so the cap is never exceeded; here they are spent one per creation, so most
  * creations skip that round trip. The lease itself is the one the rate limiter's tokens use too
- * (src/leases/lease-client.ts): an injected clock, a bounded map, concurrent requests sharing one round trip.
+ * (src/leases/lease-client.ts): an injected clock, a bounded map, and each creation that finds no slot asking itself.
  */
 import { Leases, type LeaseSizing } from "../../leases/lease-client";
 
@@ -20,7 +20,8 @@ export interface SlotGrant {
 
 /**
  * One round trip to the index: up to `want` slots, first giving back `giveBack` unspent ones.
- * `waiting`: this isolate's creations waiting for a slot now (one, or a burst's many).
+ * `waiting`: this isolate's creations whose own round trip for a slot is in flight now, this one
+ * included (one, or a burst's many).
  */
 export type RequestSlots = (want: number, giveBack: string[], waiting: number) => Promise<SlotGrant>;
 
@@ -53,7 +54,7 @@ export class SlotLeases {
   /** A slot of `key` to create one task under, or undefined when the index grants none (ask it the exact way). */
   async take(key: string, request: RequestSlots): Promise<string | undefined> {
     const spent = await this.leases.take(key, slotLeaseSize, {
-      // The index's own answer, unwrapped: every waiting creation reads it itself (lease-client.ts).
+      // Read when the index's answer arrives, by the creation that asked for it (lease-client.ts).
       ask: request,
       grant: ({ ids, ms }) => {
         const [first, ...rest] = ids;

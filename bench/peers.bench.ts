@@ -52,7 +52,7 @@ export default async function peers(report: Report): Promise<void> {
             .join(" ")}`,
         );
         const targets = await prepareLatency(workers, WARMUP_ROUNDS);
-        const creationTargets = await prepareCreation(workers.ours.url, WARMUP_ROUNDS);
+        const creationTargets = await prepareCreation(workers.ours.url, node.url, WARMUP_ROUNDS);
         const oursBurst = burstTarget(workers.ours.url);
         const nodeBurst = burstTarget(node.url);
         await Promise.all([countdownBurst(oursBurst, 5), countdownBurst(nodeBurst, 5)]);
@@ -85,13 +85,22 @@ function reportLatency(report: Report, run: number, l: LatencyRun): void {
     `run ${run} (load average ${loadavg()[0]?.toFixed(1)}), latency (n=${l.oursBare.n} each, interleaved): p50 bare ours ${ms(l.oursBare.p50)} / createMcpHandler ${ms(l.peerBare.p50)}; echo ours ${ms(l.oursEcho.p50)} / createMcpHandler ${ms(l.peerEcho.p50)} / McpAgent ${ms(l.agentEcho.p50)}; batch_process plain ${ms(l.oursTaskTool.p50)}; tasks/get ${ms(l.oursTasksGet.p50)} (2026: ${ms(l.oursTasksGet2026.p50)})`,
   );
   report(
-    `  bare ${ratio(l.oursBare.p50 / l.peerBare.p50)} createMcpHandler; echo ${ratio(l.oursEcho.p50 / l.peerEcho.p50)} createMcpHandler, ${ratio(l.oursEcho.p50 / l.agentEcho.p50)} McpAgent; batch_process plain ${ratio(l.oursTaskTool.p50 / l.oursEcho.p50)} our echo (goal ≤ 1.3×), ${ratio(l.oursTaskTool.p50 / l.peerEcho.p50)} createMcpHandler echo; tasks/get ${ratio(l.oursTasksGet.p50 / l.oursBare.p50)} our bare, 2026 ${ratio(l.oursTasksGet2026.p50 / l.oursBare.p50)} (goal ≤ 1.5×)`,
+    `  p99 bare ours ${ms(l.oursBare.p99)} / createMcpHandler ${ms(l.peerBare.p99)}; echo ours ${ms(l.oursEcho.p99)} / createMcpHandler ${ms(l.peerEcho.p99)} / McpAgent ${ms(l.agentEcho.p99)}; batch_process plain ${ms(l.oursTaskTool.p99)} = ${ratio(l.oursTaskTool.p99 / l.peerEcho.p99)} createMcpHandler echo (goal ≤ 2×); tasks/get ${ms(l.oursTasksGet.p99)} (2026: ${ms(l.oursTasksGet2026.p99)})`,
+  );
+  report(
+    `  bare ${ratio(l.oursBare.p50 / l.peerBare.p50)} createMcpHandler; echo ${ratio(l.oursEcho.p50 / l.peerEcho.p50)} createMcpHandler, ${ratio(l.oursEcho.p50 / l.agentEcho.p50)} McpAgent; batch_process plain ${ratio(l.oursTaskTool.p50 / l.oursEcho.p50)} our echo (goal ≤ 1.3×), ${ratio(l.oursTaskTool.p50 / l.peerEcho.p50)} createMcpHandler echo (goal ≤ 1.3×); tasks/get ${ratio(l.oursTasksGet.p50 / l.oursBare.p50)} our bare, 2026 ${ratio(l.oursTasksGet2026.p50 / l.oursBare.p50)} (goal ≤ 1.5×)`,
   );
 }
 
 function reportCreation(report: Report, run: number, c: CreationRun): void {
   report(
     `run ${run}, creation and resume (n=${c.bare.n} each, interleaved): p50 bare ${ms(c.bare.p50)}; creation ${ms(c.create.p50)} (2026: ${ms(c.create2026.p50)}); resume ${ms(c.resume.p50)}`,
+  );
+  report(
+    `  p99 bare ${ms(c.bare.p99)}; creation ${ms(c.create.p99)} = ${ratio(c.create.p99 / c.bare.p99)} bare (2026: ${ms(c.create2026.p99)} = ${ratio(c.create2026.p99 / c.bare.p99)}; goal ≤ 3×); Node creation p50 ${ms(c.nodeCreate.p50)} p99 ${ms(c.nodeCreate.p99)}`,
+  );
+  report(
+    `  tasks/get right after creation p50 ${ms(c.getFresh.p50)} p99 ${ms(c.getFresh.p99)} (max ${ms(c.getFresh.max)}); of a long-finished task p50 ${ms(c.getOld.p50)} p99 ${ms(c.getOld.p99)}; Node's right after creation p50 ${ms(c.nodeGetFresh.p50)} p99 ${ms(c.nodeGetFresh.p99)}; p99 fresh / old ${ratio(c.getFresh.p99 / c.getOld.p99)} (goal ≤ 1.5×), fresh / Node ${ratio(c.getFresh.p99 / c.nodeGetFresh.p99)} (goal ≤ 3×)`,
   );
   report(
     `  creation ${ratio(c.create.p50 / c.bare.p50)} bare, 2026 ${ratio(c.create2026.p50 / c.bare.p50)} (goal ≤ 2×); resume ${ratio(c.resume.p50 / c.bare.p50)} bare (goal ≤ 2×)`,
@@ -122,6 +131,7 @@ function reportSummary(
   bursts: BurstRun[],
 ): void {
   const p50 = (pick: (l: LatencyRun) => { p50: number }) => latency.map((l) => pick(l).p50);
+  const p99 = (pick: (l: LatencyRun) => { p99: number }) => latency.map((l) => pick(l).p99);
   const over = (a: (l: LatencyRun) => { p50: number }, b: (l: LatencyRun) => { p50: number }) =>
     latency.map((l) => a(l).p50 / b(l).p50);
   const s = (value: number) => `${(value / 1000).toFixed(2)} s`;
@@ -172,6 +182,15 @@ function reportSummary(
         (l) => l.peerEcho,
       ),
       ratio,
+      "≤ 1.3×",
+    ],
+    ["batch_process plain p99, ours", p99((l) => l.oursTaskTool), ms],
+    ["echo p99, createMcpHandler", p99((l) => l.peerEcho), ms],
+    [
+      "  batch_process p99 / createMcpHandler echo p99",
+      latency.map((l) => l.oursTaskTool.p99 / l.peerEcho.p99),
+      ratio,
+      "≤ 2×",
     ],
     ["tasks/get p50, ours", p50((l) => l.oursTasksGet), ms],
     [
@@ -198,6 +217,16 @@ function reportSummary(
     ["  / bare", creations.map((c) => c.create.p50 / c.bare.p50), ratio, "≤ 2×"],
     ["task creation (2026-07-28) p50", creations.map((c) => c.create2026.p50), ms],
     ["  / bare", creations.map((c) => c.create2026.p50 / c.bare.p50), ratio, "≤ 2×"],
+    ["bare GET /health p99, creation rounds", creations.map((c) => c.bare.p99), ms],
+    ["task creation p99", creations.map((c) => c.create.p99), ms],
+    ["  / bare p99", creations.map((c) => c.create.p99 / c.bare.p99), ratio, "≤ 3×"],
+    ["task creation (2026-07-28) p99", creations.map((c) => c.create2026.p99), ms],
+    ["  / bare p99", creations.map((c) => c.create2026.p99 / c.bare.p99), ratio, "≤ 3×"],
+    ["tasks/get right after creation p99", creations.map((c) => c.getFresh.p99), ms],
+    ["tasks/get of a long-finished task p99", creations.map((c) => c.getOld.p99), ms],
+    ["  fresh / long-finished", creations.map((c) => c.getFresh.p99 / c.getOld.p99), ratio, "≤ 1.5×"],
+    ["Node: tasks/get right after creation p99", creations.map((c) => c.nodeGetFresh.p99), ms],
+    ["  ours fresh / Node fresh", creations.map((c) => c.getFresh.p99 / c.nodeGetFresh.p99), ratio, "≤ 3×"],
     ["resume → first replayed event p50", creations.map((c) => c.resume.p50), ms],
     ["  / bare", creations.map((c) => c.resume.p50 / c.bare.p50), ratio, "≤ 2×"],
     ["one countdown alone, ours", bursts.map((b) => b.one.ours), s],

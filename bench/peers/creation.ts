@@ -1,10 +1,12 @@
 /**
- * Issue 15's goal 5 on the configuration at hand: task creation and a stream's resume, each as a
- * ratio to our bare route, sampled interleaved in rounds of their own (so the 1-s countdowns they
- * create do not load the other latency rows). Creation is a task-augmented `tools/call` of
- * `countdown {seconds: 1}` as in bench/core.bench.ts, in both eras; resume is `GET /mcp` with the
- * `Last-Event-ID` of a finished plain call's first event, timed to its first replayed event, as in
- * bench/streams.bench.ts.
+ * Issue 15's goal 5 and issue 35's tails on the configuration at hand: task creation and a stream's
+ * resume, each as a ratio to our bare route, sampled interleaved in rounds of their own (so the 1-s
+ * countdowns they create do not load the other latency rows). Creation is a task-augmented
+ * `tools/call` of `countdown {seconds: 1}` as in bench/core.bench.ts, in both eras; resume is
+ * `GET /mcp` with the `Last-Event-ID` of a finished plain call's first event, timed to its first
+ * replayed event, as in bench/streams.bench.ts. Issue 35: the `tasks/get` sent the moment a creation
+ * is answered (while the task's job starts and writes), beside a `tasks/get` of a task that ended
+ * before the rounds began, and the same creation and read on the Node in-memory task server (P3).
  */
 import { finishedCallFirstEventId, summarize, type Summary } from "../support.ts";
 import { get, getUntil, oneSocket, rpc, rpcModern, socketPool, type RpcTarget } from "./client.ts";
@@ -14,27 +16,52 @@ export interface CreationRun {
   create: Summary;
   create2026: Summary;
   resume: Summary;
+  /** `tasks/get` of the task just created, sent as its creation is answered. */
+  getFresh: Summary;
+  /** `tasks/get` of a task that finished before the rounds began. */
+  getOld: Summary;
+  /** The Node in-memory task server: creation, and `tasks/get` right after it. */
+  nodeCreate: Summary;
+  nodeGetFresh: Summary;
 }
 
 export interface CreationTargets {
   ours: RpcTarget;
+  node: RpcTarget;
+  /** A task that ended before the rounds began. */
+  oldTaskId: string;
   /** The `Last-Event-ID` a resume starts from. */
   resumeFrom: string;
   /** Tasks created while sampling, awaited afterwards so they do not load what follows. */
   created: string[];
+  nodeCreated: string[];
 }
 
 const COUNTDOWN = { name: "countdown", arguments: { seconds: 1 } };
 
-export async function prepareCreation(url: string, warmupRounds: number): Promise<CreationTargets> {
+export async function prepareCreation(url: string, nodeUrl: string, warmupRounds: number): Promise<CreationTargets> {
   const resumeFrom = await finishedCallFirstEventId(url, 2, "peers");
-  const targets = { ours: { url, agent: oneSocket() }, resumeFrom, created: [] };
+  const ours = { url, agent: oneSocket() };
+  const old = await rpc(ours, "tools/call", { ...COUNTDOWN, task: {} });
+  const oldTaskId = taskIdOf(old.result, url);
+  await rpc(ours, "tasks/result", { taskId: oldTaskId });
+  const node = { url: nodeUrl, agent: oneSocket() };
+  const targets = { ours, node, oldTaskId, resumeFrom, created: [], nodeCreated: [] };
   await sampleCreation(targets, warmupRounds);
   return targets;
 }
 
 export async function sampleCreation(t: CreationTargets, rounds: number): Promise<CreationRun> {
-  const series: Record<keyof CreationRun, number[]> = { bare: [], create: [], create2026: [], resume: [] };
+  const series: Record<keyof CreationRun, number[]> = {
+    bare: [],
+    create: [],
+    create2026: [],
+    resume: [],
+    getFresh: [],
+    getOld: [],
+    nodeCreate: [],
+    nodeGetFresh: [],
+  };
   const resumeHeaders = {
     Accept: "text/event-stream",
     "MCP-Protocol-Version": "2025-11-25",
@@ -46,7 +73,20 @@ export async function sampleCreation(t: CreationTargets, rounds: number): Promis
       "create",
       async () => {
         const made = await rpc(t.ours, "tools/call", { ...COUNTDOWN, task: {} });
-        t.created.push(String((made.result["task"] as { taskId: string }).taskId));
+        const taskId = taskIdOf(made.result, t.ours.url);
+        t.created.push(taskId);
+        series.getFresh.push((await rpc(t.ours, "tasks/get", { taskId })).ms);
+        return made.ms;
+      },
+    ],
+    ["getOld", async () => (await rpc(t.ours, "tasks/get", { taskId: t.oldTaskId })).ms],
+    [
+      "nodeCreate",
+      async () => {
+        const made = await rpc(t.node, "tools/call", { ...COUNTDOWN, task: {} });
+        const taskId = taskIdOf(made.result, t.node.url);
+        t.nodeCreated.push(taskId);
+        series.nodeGetFresh.push((await rpc(t.node, "tasks/get", { taskId })).ms);
         return made.ms;
       },
     ],
@@ -74,10 +114,27 @@ export async function sampleCreation(t: CreationTargets, rounds: number): Promis
   for (let i = 0; i < created.length; i += 50)
     await Promise.all(created.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
   pool.agent.destroy();
+  const nodeCreated = t.nodeCreated.splice(0);
+  const nodePool = { url: t.node.url, agent: socketPool() };
+  for (let i = 0; i < nodeCreated.length; i += 50)
+    await Promise.all(nodeCreated.slice(i, i + 50).map((taskId) => rpc(nodePool, "tasks/result", { taskId })));
+  nodePool.agent.destroy();
   return {
     bare: summarize(series.bare),
     create: summarize(series.create),
     create2026: summarize(series.create2026),
     resume: summarize(series.resume),
+    getFresh: summarize(series.getFresh),
+    getOld: summarize(series.getOld),
+    nodeCreate: summarize(series.nodeCreate),
+    nodeGetFresh: summarize(series.nodeGetFresh),
   };
+}
+
+function taskIdOf(result: Record<string, unknown>, url: string): string {
+  const task = result["task"];
+  const taskId = typeof task === "object" && task !== null && "taskId" in task ? task.taskId : undefined;
+  if (typeof taskId !== "string")
+    throw new Error(`no task in the answer of ${url}: ${JSON.stringify(result).slice(0, 200)}`);
+  return taskId;
 }

@@ -30,14 +30,19 @@ let nextId = 1;
 
 /** GET `${url}${path}` to the end of its body; resolves with the time it took. */
 export function get(target: RpcTarget, path: string): Promise<number> {
+  return send(target, "GET", path);
+}
+
+/** `method` `${url}${path}` with no body, to the end of its answer; resolves with the time it took. */
+export function send(target: RpcTarget, method: string, path: string): Promise<number> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
-    const req = request(`${target.url}${path}`, { agent: target.agent }, (response) => {
+    const req = request(`${target.url}${path}`, { agent: target.agent, method }, (response) => {
       response.resume();
       response.on("end", () =>
         response.statusCode === 200
           ? resolve(performance.now() - started)
-          : reject(new Error(`GET ${path}: HTTP ${response.statusCode}`)),
+          : reject(new Error(`${method} ${path}: HTTP ${response.statusCode}`)),
       );
       response.on("error", reject);
     });

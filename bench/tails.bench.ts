@@ -1,0 +1,174 @@
+/**
+ * Issue 35: where the slowest status reads and creations go. Ours and a bare task Worker
+ * (bench/tails/worker/: the same storage calls, no code of ours) run side by side, in the
+ * configurations of the peers section ("bench": state on tmpfs; "default": on disk, as `npm run
+ * dev`), sampled in rounds that rotate: the bare route, a task creation followed at once by a
+ * `tasks/get` of it, and a `tasks/get` of a task that ended before the rounds began; the bare
+ * Worker's creation also with its job in an object of its own (`split`). Figures are p50 and p99
+ * per run and their ratios in the same run (docs/peers.md, "Tails").
+ *
+ * BENCH_TAILS_RUNS (2), BENCH_TAILS_ROUNDS (300), BENCH_TAILS_CONFIGS ("bench,default").
+ */
+import { resolve } from "node:path";
+import { mkdirSync } from "node:fs";
+import { loadavg } from "node:os";
+import { ms, ratio, STATE_ROOT, startBenchServer, summarize, type Summary } from "./support.ts";
+import { get, oneSocket, rpc, send, socketPool, type RpcTarget } from "./peers/client.ts";
+import { startDevServer, type DevServer } from "../test/e2e/support/wrangler-dev.ts";
+
+const RUNS = Number(process.env["BENCH_TAILS_RUNS"] ?? 2);
+const ROUNDS = Number(process.env["BENCH_TAILS_ROUNDS"] ?? 300);
+const WARMUP_ROUNDS = 20;
+const CONFIGS = (process.env["BENCH_TAILS_CONFIGS"] ?? "bench,default").split(",");
+const BARE_CONFIG = "bench/tails/worker/wrangler.toml";
+const COUNTDOWN = { name: "countdown", arguments: { seconds: 1 } };
+
+type Series =
+  | "oursBare"
+  | "oursCreate"
+  | "oursFresh"
+  | "oursOld"
+  | "bareRoute"
+  | "bareCreate"
+  | "bareFresh"
+  | "bareSplitCreate"
+  | "bareSplitFresh"
+  | "bareOld";
+
+type Report = (line: string) => void;
+
+export default async function tails(report: Report): Promise<void> {
+  for (const config of CONFIGS) {
+    const stateRoot = config === "bench" ? STATE_ROOT : resolve(import.meta.dirname, "../.wrangler/bench-state");
+    if (stateRoot !== undefined) mkdirSync(stateRoot, { recursive: true });
+    const servers: DevServer[] = [];
+    try {
+      // One after another: two wrangler starts at once on two cores time out now and then.
+      const ours = await startBenchServer({ observability: false, ...(stateRoot !== undefined && { stateRoot }) });
+      servers.push(ours);
+      const bare = await startDevServer({
+        config: BARE_CONFIG,
+        observability: false,
+        ...(stateRoot !== undefined && { stateRoot }),
+      });
+      servers.push(bare);
+      report("");
+      report(
+        `-- ${config} config: state in ${stateRoot ?? "the OS temp dir"}; ours ${ours.url}, bare task Worker ${bare.url}; load average ${loadavg()
+          .map((l) => l.toFixed(1))
+          .join(" ")}`,
+      );
+      const rounds = await prepare(ours.url, bare.url);
+      await sample(rounds, WARMUP_ROUNDS);
+      for (let run = 1; run <= RUNS; run++) reportRun(report, run, await sample(rounds, ROUNDS));
+    } finally {
+      await Promise.all(servers.map((s) => s.stop()));
+    }
+  }
+}
+
+interface Targets {
+  ours: RpcTarget;
+  bare: RpcTarget;
+  oursOldTask: string;
+  bareOldTask: string;
+  created: string[];
+  sequence: number;
+}
+
+async function prepare(oursUrl: string, bareUrl: string): Promise<Targets> {
+  const ours = { url: oursUrl, agent: oneSocket() };
+  const bare = { url: bareUrl, agent: oneSocket() };
+  const oursOldTask = await createOurs(ours);
+  await rpc(ours, "tasks/result", { taskId: oursOldTask });
+  const bareOldTask = `old-${Date.now()}`;
+  await send(bare, "POST", `/create?id=${bareOldTask}`);
+  return { ours, bare, oursOldTask, bareOldTask, created: [], sequence: 0 };
+}
+
+async function createOurs(ours: RpcTarget): Promise<string> {
+  const { result } = await rpc(ours, "tools/call", { ...COUNTDOWN, task: {} });
+  const task = result["task"];
+  const taskId = typeof task === "object" && task !== null && "taskId" in task ? task.taskId : undefined;
+  if (typeof taskId !== "string") throw new Error(`no task in the answer: ${JSON.stringify(result).slice(0, 200)}`);
+  return taskId;
+}
+
+async function sample(t: Targets, rounds: number): Promise<Record<Series, Summary>> {
+  const series: Record<Series, number[]> = {
+    oursBare: [],
+    oursCreate: [],
+    oursFresh: [],
+    oursOld: [],
+    bareRoute: [],
+    bareCreate: [],
+    bareFresh: [],
+    bareSplitCreate: [],
+    bareSplitFresh: [],
+    bareOld: [],
+  };
+  const bareTask = async (split: boolean) => {
+    const id = `t-${Date.now()}-${t.sequence++}`;
+    const made = await send(t.bare, "POST", `/create?id=${id}${split ? "&split=1" : ""}`);
+    series[split ? "bareSplitFresh" : "bareFresh"].push(await get(t.bare, `/get?id=${id}`));
+    return made;
+  };
+  const steps: [Series, () => Promise<number>][] = [
+    ["oursBare", () => get(t.ours, "/health")],
+    [
+      "oursCreate",
+      async () => {
+        const started = performance.now();
+        const taskId = await createOurs(t.ours);
+        const made = performance.now() - started;
+        t.created.push(taskId);
+        series.oursFresh.push((await rpc(t.ours, "tasks/get", { taskId })).ms);
+        return made;
+      },
+    ],
+    ["oursOld", async () => (await rpc(t.ours, "tasks/get", { taskId: t.oursOldTask })).ms],
+    ["bareRoute", () => get(t.bare, "/health")],
+    ["bareCreate", () => bareTask(false)],
+    ["bareSplitCreate", () => bareTask(true)],
+    ["bareOld", () => get(t.bare, `/get?id=${t.bareOldTask}`)],
+  ];
+  for (let i = 0; i < rounds; i++) {
+    for (let k = 0; k < steps.length; k++) {
+      const step = steps[(i + k) % steps.length];
+      if (step) series[step[0]].push(await step[1]());
+    }
+  }
+  // Our countdowns end before the next run; the bare Worker's jobs end on their own a second later.
+  const pool = { url: t.ours.url, agent: socketPool() };
+  const created = t.created.splice(0);
+  for (let i = 0; i < created.length; i += 50)
+    await Promise.all(created.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
+  pool.agent.destroy();
+  await new Promise((wait) => setTimeout(wait, 1500));
+  return {
+    oursBare: summarize(series.oursBare),
+    oursCreate: summarize(series.oursCreate),
+    oursFresh: summarize(series.oursFresh),
+    oursOld: summarize(series.oursOld),
+    bareRoute: summarize(series.bareRoute),
+    bareCreate: summarize(series.bareCreate),
+    bareFresh: summarize(series.bareFresh),
+    bareSplitCreate: summarize(series.bareSplitCreate),
+    bareSplitFresh: summarize(series.bareSplitFresh),
+    bareOld: summarize(series.bareOld),
+  };
+}
+
+function reportRun(report: Report, run: number, s: Record<Series, Summary>): void {
+  const line = (label: string, x: Summary) => `${label} ${ms(x.p50)} / ${ms(x.p99)}`;
+  report(`run ${run} (load average ${loadavg()[0]?.toFixed(1)}), n=${s.oursBare.n} rounds, p50 / p99:`);
+  report(
+    `  ours: ${line("bare", s.oursBare)}; ${line("creation", s.oursCreate)}; ${line("tasks/get right after", s.oursFresh)}; ${line("tasks/get long-finished", s.oursOld)}`,
+  );
+  report(
+    `  bare task Worker: ${line("bare", s.bareRoute)}; ${line("creation", s.bareCreate)}; ${line("get right after", s.bareFresh)}; ${line("split: creation", s.bareSplitCreate)}; ${line("get right after", s.bareSplitFresh)}; ${line("get long-finished", s.bareOld)}`,
+  );
+  report(
+    `  p99 ratios: ours fresh / old ${ratio(s.oursFresh.p99 / s.oursOld.p99)} (goal ≤ 1.5×), creation / bare ${ratio(s.oursCreate.p99 / s.oursBare.p99)} (goal ≤ 3×); bare task Worker fresh / old ${ratio(s.bareFresh.p99 / s.bareOld.p99)}, split ${ratio(s.bareSplitFresh.p99 / s.bareOld.p99)}, creation / bare ${ratio(s.bareCreate.p99 / s.bareRoute.p99)}; ours / bare task Worker: fresh get ${ratio(s.oursFresh.p99 / s.bareFresh.p99)}, creation ${ratio(s.oursCreate.p99 / s.bareCreate.p99)}, bare route ${ratio(s.oursBare.p99 / s.bareRoute.p99)}`,
+  );
+}

@@ -15,6 +15,7 @@ import { loadavg } from "node:os";
 import { ms, ratio, STATE_ROOT, startBenchServer, summarize, type Summary } from "./support.ts";
 import { get, oneSocket, rpc, send, socketPool, type RpcTarget } from "./peers/client.ts";
 import { startDevServer, type DevServer } from "../test/e2e/support/wrangler-dev.ts";
+import { startNodePeer } from "./peers/servers.ts";
 
 const RUNS = Number(process.env["BENCH_TAILS_RUNS"] ?? 2);
 const ROUNDS = Number(process.env["BENCH_TAILS_ROUNDS"] ?? 300);
@@ -33,60 +34,74 @@ type Series =
   | "bareFresh"
   | "bareSplitCreate"
   | "bareSplitFresh"
-  | "bareOld";
+  | "bareOld"
+  | "nodeCreate"
+  | "nodeFresh";
 
 type Report = (line: string) => void;
 
 export default async function tails(report: Report): Promise<void> {
-  for (const config of CONFIGS) {
-    const stateRoot = config === "bench" ? STATE_ROOT : resolve(import.meta.dirname, "../.wrangler/bench-state");
-    if (stateRoot !== undefined) mkdirSync(stateRoot, { recursive: true });
-    const servers: DevServer[] = [];
-    try {
-      // One after another: two wrangler starts at once on two cores time out now and then.
-      const ours = await startBenchServer({ observability: false, ...(stateRoot !== undefined && { stateRoot }) });
-      servers.push(ours);
-      const bare = await startDevServer({
-        config: BARE_CONFIG,
-        observability: false,
-        ...(stateRoot !== undefined && { stateRoot }),
-      });
-      servers.push(bare);
-      report("");
-      report(
-        `-- ${config} config: state in ${stateRoot ?? "the OS temp dir"}; ours ${ours.url}, bare task Worker ${bare.url}; load average ${loadavg()
-          .map((l) => l.toFixed(1))
-          .join(" ")}`,
-      );
-      const rounds = await prepare(ours.url, bare.url);
-      await sample(rounds, WARMUP_ROUNDS);
-      for (let run = 1; run <= RUNS; run++) reportRun(report, run, await sample(rounds, ROUNDS));
-    } finally {
-      await Promise.all(servers.map((s) => s.stop()));
-    }
+  const node = await startNodePeer();
+  try {
+    for (const config of CONFIGS) await tailsOf(config, node.url, report);
+  } finally {
+    await node.stop();
+  }
+}
+
+async function tailsOf(config: string, nodeUrl: string, report: Report): Promise<void> {
+  const stateRoot = config === "bench" ? STATE_ROOT : resolve(import.meta.dirname, "../.wrangler/bench-state");
+  if (stateRoot !== undefined) mkdirSync(stateRoot, { recursive: true });
+  const servers: DevServer[] = [];
+  try {
+    // One after another: two wrangler starts at once on two cores time out now and then.
+    const ours = await startBenchServer({ observability: false, ...(stateRoot !== undefined && { stateRoot }) });
+    servers.push(ours);
+    const bare = await startDevServer({
+      config: BARE_CONFIG,
+      observability: false,
+      ...(stateRoot !== undefined && { stateRoot }),
+    });
+    servers.push(bare);
+    report("");
+    report(
+      `-- ${config} config: state in ${stateRoot ?? "the OS temp dir"}; ours ${ours.url}, bare task Worker ${bare.url}, Node in-memory tasks ${nodeUrl}; load average ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")}`,
+    );
+    const rounds = await prepare(ours.url, bare.url, nodeUrl);
+    await sample(rounds, WARMUP_ROUNDS);
+    for (let run = 1; run <= RUNS; run++) reportRun(report, run, await sample(rounds, ROUNDS));
+  } finally {
+    await Promise.all(servers.map((s) => s.stop()));
   }
 }
 
 interface Targets {
   ours: RpcTarget;
   bare: RpcTarget;
+  /** The SDK's in-memory task server on Node (the peers section's P3). */
+  node: RpcTarget;
   oursOldTask: string;
   bareOldTask: string;
   created: string[];
+  nodeCreated: string[];
   sequence: number;
 }
 
-async function prepare(oursUrl: string, bareUrl: string): Promise<Targets> {
+async function prepare(oursUrl: string, bareUrl: string, nodeUrl: string): Promise<Targets> {
   const ours = { url: oursUrl, agent: oneSocket() };
+  const node = { url: nodeUrl, agent: oneSocket() };
   const bare = { url: bareUrl, agent: oneSocket() };
-  const oursOldTask = await createOurs(ours);
+  const oursOldTask = await createCountdown(ours);
   await rpc(ours, "tasks/result", { taskId: oursOldTask });
   const bareOldTask = `old-${Date.now()}`;
   await send(bare, "POST", `/create?id=${bareOldTask}`);
-  return { ours, bare, oursOldTask, bareOldTask, created: [], sequence: 0 };
+  return { ours, bare, node, oursOldTask, bareOldTask, created: [], nodeCreated: [], sequence: 0 };
 }
 
-async function createOurs(ours: RpcTarget): Promise<string> {
+/** A task-augmented countdown on ours or the Node peer: its id. */
+async function createCountdown(ours: RpcTarget): Promise<string> {
   const { result } = await rpc(ours, "tools/call", { ...COUNTDOWN, task: {} });
   const task = result["task"];
   const taskId = typeof task === "object" && task !== null && "taskId" in task ? task.taskId : undefined;
@@ -106,6 +121,8 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
     bareSplitCreate: [],
     bareSplitFresh: [],
     bareOld: [],
+    nodeCreate: [],
+    nodeFresh: [],
   };
   const bareTask = async (split: boolean) => {
     const id = `t-${Date.now()}-${t.sequence++}`;
@@ -119,7 +136,7 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
       "oursCreate",
       async () => {
         const started = performance.now();
-        const taskId = await createOurs(t.ours);
+        const taskId = await createCountdown(t.ours);
         const made = performance.now() - started;
         t.created.push(taskId);
         series.oursFresh.push((await rpc(t.ours, "tasks/get", { taskId })).ms);
@@ -131,6 +148,17 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
     ["bareCreate", () => bareTask(false)],
     ["bareSplitCreate", () => bareTask(true)],
     ["bareOld", () => get(t.bare, `/get?id=${t.bareOldTask}`)],
+    [
+      "nodeCreate",
+      async () => {
+        const started = performance.now();
+        const taskId = await createCountdown(t.node);
+        const made = performance.now() - started;
+        t.nodeCreated.push(taskId);
+        series.nodeFresh.push((await rpc(t.node, "tasks/get", { taskId })).ms);
+        return made;
+      },
+    ],
   ];
   for (let i = 0; i < rounds; i++) {
     for (let k = 0; k < steps.length; k++) {
@@ -138,12 +166,9 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
       if (step) series[step[0]].push(await step[1]());
     }
   }
-  // Our countdowns end before the next run; the bare Worker's jobs end on their own a second later.
-  const pool = { url: t.ours.url, agent: socketPool() };
-  const created = t.created.splice(0);
-  for (let i = 0; i < created.length; i += 50)
-    await Promise.all(created.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
-  pool.agent.destroy();
+  // The countdowns end before the next run; the bare Worker's jobs end on their own a second later.
+  await awaitResults(t.ours.url, t.created.splice(0));
+  await awaitResults(t.node.url, t.nodeCreated.splice(0));
   await new Promise((wait) => setTimeout(wait, 1500));
   return {
     oursBare: summarize(series.oursBare),
@@ -156,7 +181,16 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
     bareSplitCreate: summarize(series.bareSplitCreate),
     bareSplitFresh: summarize(series.bareSplitFresh),
     bareOld: summarize(series.bareOld),
+    nodeCreate: summarize(series.nodeCreate),
+    nodeFresh: summarize(series.nodeFresh),
   };
+}
+
+async function awaitResults(url: string, taskIds: string[]): Promise<void> {
+  const pool = { url, agent: socketPool() };
+  for (let i = 0; i < taskIds.length; i += 50)
+    await Promise.all(taskIds.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
+  pool.agent.destroy();
 }
 
 function reportRun(report: Report, run: number, s: Record<Series, Summary>): void {
@@ -168,7 +202,8 @@ function reportRun(report: Report, run: number, s: Record<Series, Summary>): voi
   report(
     `  bare task Worker: ${line("bare", s.bareRoute)}; ${line("creation", s.bareCreate)}; ${line("get right after", s.bareFresh)}; ${line("split: creation", s.bareSplitCreate)}; ${line("get right after", s.bareSplitFresh)}; ${line("get long-finished", s.bareOld)}`,
   );
+  report(`  Node in-memory tasks: ${line("creation", s.nodeCreate)}; ${line("tasks/get right after", s.nodeFresh)}`);
   report(
-    `  p99 ratios: ours fresh / old ${ratio(s.oursFresh.p99 / s.oursOld.p99)} (goal ≤ 1.5×), creation / bare ${ratio(s.oursCreate.p99 / s.oursBare.p99)} (goal ≤ 3×); bare task Worker fresh / old ${ratio(s.bareFresh.p99 / s.bareOld.p99)}, split ${ratio(s.bareSplitFresh.p99 / s.bareOld.p99)}, creation / bare ${ratio(s.bareCreate.p99 / s.bareRoute.p99)}; ours / bare task Worker: fresh get ${ratio(s.oursFresh.p99 / s.bareFresh.p99)}, creation ${ratio(s.oursCreate.p99 / s.bareCreate.p99)}, bare route ${ratio(s.oursBare.p99 / s.bareRoute.p99)}`,
+    `  p99 ratios: ours fresh / Node fresh ${ratio(s.oursFresh.p99 / s.nodeFresh.p99)} (goal ≤ 3×), bare task Worker fresh / Node fresh ${ratio(s.bareFresh.p99 / s.nodeFresh.p99)}; ours fresh / old ${ratio(s.oursFresh.p99 / s.oursOld.p99)} (goal ≤ 1.5×), creation / bare ${ratio(s.oursCreate.p99 / s.oursBare.p99)} (goal ≤ 3×); bare task Worker fresh / old ${ratio(s.bareFresh.p99 / s.bareOld.p99)}, split ${ratio(s.bareSplitFresh.p99 / s.bareOld.p99)}, creation / bare ${ratio(s.bareCreate.p99 / s.bareRoute.p99)}; ours / bare task Worker: fresh get ${ratio(s.oursFresh.p99 / s.bareFresh.p99)}, creation ${ratio(s.oursCreate.p99 / s.bareCreate.p99)}, bare route ${ratio(s.oursBare.p99 / s.bareRoute.p99)}`,
   );
 }

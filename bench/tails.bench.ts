@@ -4,8 +4,9 @@
  * configurations of the peers section ("bench": state on tmpfs; "default": on disk, as `npm run
  * dev`), sampled in rounds that rotate: the bare route, a task creation followed at once by a
  * `tasks/get` of it, and a `tasks/get` of a task that ended before the rounds began; the bare
- * Worker's creation also with its job in an object of its own (`split`). Figures are p50 and p99
- * per run and their ratios in the same run (docs/peers.md, "Tails").
+ * Worker's creation also with its job in an object of its own (`split`); and on each a plain call of
+ * a tool that ends at once. With the Node peer's creation and read. Figures are p50 and p99 per run
+ * and their ratios in the same run (docs/peers.md, "Tails (issue 35)").
  *
  * BENCH_TAILS_RUNS (2), BENCH_TAILS_ROUNDS (300), BENCH_TAILS_CONFIGS ("bench,default").
  */
@@ -23,6 +24,8 @@ const WARMUP_ROUNDS = 20;
 const CONFIGS = (process.env["BENCH_TAILS_CONFIGS"] ?? "bench,default").split(",");
 const BARE_CONFIG = "bench/tails/worker/wrangler.toml";
 const COUNTDOWN = { name: "countdown", arguments: { seconds: 1 } };
+/** A task-capable tool that ends at once, called plainly (the peers section's goal-1 row). */
+const PLAIN_CALL = { name: "batch_process", arguments: { items: 1, secondsPerItem: 0 } };
 
 type Series =
   | "oursBare"
@@ -36,7 +39,9 @@ type Series =
   | "bareSplitFresh"
   | "bareOld"
   | "nodeCreate"
-  | "nodeFresh";
+  | "nodeFresh"
+  | "oursPlain"
+  | "barePlain";
 
 type Report = (line: string) => void;
 
@@ -123,6 +128,8 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
     bareOld: [],
     nodeCreate: [],
     nodeFresh: [],
+    oursPlain: [],
+    barePlain: [],
   };
   const bareTask = async (split: boolean) => {
     const id = `t-${Date.now()}-${t.sequence++}`;
@@ -144,7 +151,17 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
       },
     ],
     ["oursOld", async () => (await rpc(t.ours, "tasks/get", { taskId: t.oursOldTask })).ms],
+    [
+      "oursPlain",
+      async () => {
+        const { ms: took, result } = await rpc(t.ours, "tools/call", PLAIN_CALL);
+        if (!JSON.stringify(result["content"]).includes("Processed 1 items."))
+          throw new Error(`the plain call did not end at once: ${JSON.stringify(result).slice(0, 200)}`);
+        return took;
+      },
+    ],
     ["bareRoute", () => get(t.bare, "/health")],
+    ["barePlain", () => send(t.bare, "POST", "/call")],
     ["bareCreate", () => bareTask(false)],
     ["bareSplitCreate", () => bareTask(true)],
     ["bareOld", () => get(t.bare, `/get?id=${t.bareOldTask}`)],
@@ -183,6 +200,8 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
     bareOld: summarize(series.bareOld),
     nodeCreate: summarize(series.nodeCreate),
     nodeFresh: summarize(series.nodeFresh),
+    oursPlain: summarize(series.oursPlain),
+    barePlain: summarize(series.barePlain),
   };
 }
 

@@ -223,6 +223,9 @@ function reportRun(report: Report, run: number, s: Record<Series, Summary>): voi
   );
   report(`  Node in-memory tasks: ${line("creation", s.nodeCreate)}; ${line("tasks/get right after", s.nodeFresh)}`);
   report(
+    `  plain call of a tool that ends at once: ours ${ms(s.oursPlain.p50)} / ${ms(s.oursPlain.p99)}, bare task Worker ${ms(s.barePlain.p50)} / ${ms(s.barePlain.p99)}; p99 / own bare route: ours ${ratio(s.oursPlain.p99 / s.oursBare.p99)}, bare task Worker ${ratio(s.barePlain.p99 / s.bareRoute.p99)}`,
+  );
+  report(
     `  p99 ratios: ours fresh / Node fresh ${ratio(s.oursFresh.p99 / s.nodeFresh.p99)} (goal ≤ 3×), bare task Worker fresh / Node fresh ${ratio(s.bareFresh.p99 / s.nodeFresh.p99)}; ours fresh / old ${ratio(s.oursFresh.p99 / s.oursOld.p99)} (goal ≤ 1.5×), creation / bare ${ratio(s.oursCreate.p99 / s.oursBare.p99)} (goal ≤ 3×); bare task Worker fresh / old ${ratio(s.bareFresh.p99 / s.bareOld.p99)}, split ${ratio(s.bareSplitFresh.p99 / s.bareOld.p99)}, creation / bare ${ratio(s.bareCreate.p99 / s.bareRoute.p99)}; ours / bare task Worker: fresh get ${ratio(s.oursFresh.p99 / s.bareFresh.p99)}, creation ${ratio(s.oursCreate.p99 / s.bareCreate.p99)}, bare route ${ratio(s.oursBare.p99 / s.bareRoute.p99)}`,
   );
 }

@@ -19,7 +19,6 @@ export class Provisioning {
   /** One refill at a time: during a burst it adds a single fresh object's work, not one per creation. */
   private refilling = false;
   private refillScheduled = false;
-  private lastAdmitAt = 0;
   /** When the alarm is set for, as far as this instance knows (after an eviction it is checked again). */
   private armedFor: number | undefined;
   private principalStored = false;
@@ -34,7 +33,6 @@ export class Provisioning {
 
   /** A task was admitted: refill the pool behind it. */
   admitted(principal: string): void {
-    this.lastAdmitAt = this.clock.now();
     this.scheduleRefill(principal);
   }
 
@@ -59,27 +57,23 @@ export class Provisioning {
     }, REFILL_DELAY_MS);
   }
 
-  private quiet(): boolean {
-    return this.clock.now() - this.lastAdmitAt >= REFILL_DELAY_MS;
-  }
-
   /**
-   * Adds one object to the pool, then more while admits pause, up to POOL_SIZE; while creations go
-   * on it stops after one and comes back REFILL_DELAY_MS later, so a burst meets at most one
-   * object being built at a time. Also arms the alarm that discards unused ids.
+   * Adds one object to the pool and, short of POOL_SIZE, comes back REFILL_DELAY_MS later for the
+   * next: never two built back to back. Locally a new object's SQLite file and its fsyncs take the
+   * runtime's one thread (on disk, tens of ms), and a request that needs the thread a few times
+   * while several are built in a row waits for all of them (docs/peers.md, "Tails (issue 35)").
+   * Also arms the alarm that discards unused ids.
    */
   private async refill(principal: string): Promise<void> {
     if (this.refilling) return;
     this.refilling = true;
     let more = false;
     try {
-      do {
-        if (this.pool.size() >= POOL_SIZE) return;
-        const taskId = newTaskId();
-        await this.env.TASKS.getByName(taskObjectName(principal, taskId)).prepare();
-        this.pool.add(taskId, this.clock.now());
-        await this.armAlarm(principal);
-      } while (this.quiet());
+      if (this.pool.size() >= POOL_SIZE) return;
+      const taskId = newTaskId();
+      await this.env.TASKS.getByName(taskObjectName(principal, taskId)).prepare();
+      this.pool.add(taskId, this.clock.now());
+      await this.armAlarm(principal);
       more = this.pool.size() < POOL_SIZE;
     } catch (error) {
       // Creation still works without a pool (with fresh ids); the next admit tries again.

@@ -66,4 +66,28 @@ describe("the pool's refill", () => {
       expect(grewAt).toEqual(Array.from({ length: POOL_SIZE }, (_, i) => (i + 1) * REFILL_DELAY_MS));
     });
   });
+
+  it("after one admit, builds one object each REFILL_DELAY_MS, never two back to back, up to POOL_SIZE", async ({
+    expect,
+  }) => {
+    const principal = `p-${crypto.randomUUID()}`;
+    const index = env.PRINCIPALS.getByName(principalObjectName(principal));
+    await runInDurableObject(index, async (_instance: PrincipalObject, state: DurableObjectState) => {
+      const clock = new HandClock();
+      const pool = new TaskIdPool(state.storage.sql);
+      const provisioning = new Provisioning(state, env, pool, new AdmissionSlots(state.storage.sql), clock);
+      // Admits pause after this one: a refill that went on building while they pause (it did) would
+      // build every missing object in a row, each a new SQLite file on the runtime's one thread.
+      provisioning.admitted(principal);
+      for (let built = 1; built <= POOL_SIZE; built++) {
+        expect(clock.advance(REFILL_DELAY_MS)).toBe(1);
+        const next = built < POOL_SIZE ? 1 : 0;
+        await vi.waitFor(() =>
+          expect({ pooled: pool.size(), timers: clock.pending() }).toEqual({ pooled: built, timers: next }),
+        );
+      }
+      expect(clock.advance(REFILL_DELAY_MS)).toBe(0);
+      expect(pool.size()).toBe(POOL_SIZE);
+    });
+  });
 });

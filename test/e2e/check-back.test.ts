@@ -39,7 +39,9 @@ function taskIdFrom(reply: ToolReply): string {
   return match[1];
 }
 
-describe("check-back tools for clients without the tasks capability", () => {
+// Concurrent: the tests share one client but each follows its own task, and the longest waits out
+// task_result's 25 s on the server's clock while the others run.
+describe.concurrent("check-back tools for clients without the tasks capability", () => {
   it("are listed as quick tools taking a taskId", async ({ expect }) => {
     const { tools } = await client.listTools();
     for (const name of ["task_status", "task_result", "task_cancel"]) {

@@ -1,10 +1,10 @@
 #!/usr/bin/env node
 // Runs the gate: the type check and Biome's format and lint check (each counted as one check), the
-// three test suites (unit, Workers pool, end-to-end on wrangler dev), then prints each stage's wall
+// three test suites (unit, Workers pool, end-to-end on wrangler dev), then prints each one's wall
 // time and one closing line, "N passed, N failed", across all of them.
-// The checks and the unit suite run first, side by side; pool and e2e then run side by side, since
-// the e2e suite mostly waits on its dev servers (docs/testing.md). The e2e output streams; a suite
-// beside it prints when it ends. `node scripts/test.mjs typecheck biome` runs just the named ones.
+// All five run at once: the e2e suite is the longest and starts its longest files first, and the
+// others fill the CPU it leaves (docs/testing.md, "Where the time goes"). The e2e output streams;
+// the others print when they end. `node scripts/test.mjs typecheck biome` runs just the named ones.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { resolve } from "node:path";

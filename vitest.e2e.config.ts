@@ -1,6 +1,6 @@
 // End-to-end tests: a real `wrangler dev` (workerd, no eval) driven by the SDK's real Client and raw HTTP.
 import { defineConfig } from "vitest/config";
-import { LongestFirst } from "./test/e2e/support/sequencer";
+import { LongestFirst } from "./test/e2e/support/sequencer.ts";
 
 /** Files whose assertions are timings: they run after the rest, alone, so the suite's own load is off them. */
 const TIMING = ["test/e2e/polling.test.ts"];

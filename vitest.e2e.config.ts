@@ -1,5 +1,6 @@
 // End-to-end tests: a real `wrangler dev` (workerd, no eval) driven by the SDK's real Client and raw HTTP.
 import { defineConfig } from "vitest/config";
+import { LongestFirst } from "./test/e2e/support/sequencer.ts";
 
 /** Files whose assertions are timings: they run after the rest, alone, so the suite's own load is off them. */
 const TIMING = ["test/e2e/polling.test.ts"];
@@ -13,6 +14,12 @@ export default defineConfig({
     // The files mostly wait on the servers (a run used ~0.4 of the 2 cores at 2 workers), so more
     // files in flight shorten the run; docs/testing.md has the figures.
     maxWorkers: 5,
+    // Each worker keeps the modules it loaded (the SDKs, zod, the support files) for its next file:
+    // loading them again per file cost ~90 s of the workers' time. Every file still gets its own
+    // server handles and clients (support/dev-server.ts).
+    isolate: false,
+    // Longest first from a committed table, so a fresh clone packs the files as well as a warm cache.
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,

@@ -14,6 +14,10 @@ export default defineConfig({
   ],
   test: {
     include: ["test/pool/**/*.test.ts"],
+    // One runner for every file: a runner's start (loading src/ and its dependencies into workerd)
+    // cost 10-20 s per file, 16 files one after another; its own storage per test still isolates
+    // them (docs/testing.md, "Where the time goes").
+    isolate: false,
     // A hang guard only: tests wait on events (vi.waitFor, up to 45 s), and Vitest's default 5 s cut
     // those waits short on a loaded 2-core machine (a run under load failed 8 tests on it, none hung).
     testTimeout: 60_000,

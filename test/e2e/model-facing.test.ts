@@ -110,8 +110,10 @@ function oneMeaning(
   return { summary: String(summary), ...(typeof next === "string" && { next }), data };
 }
 
+// Concurrent: each test connects its own client and starts its own tasks, and most of the file's time
+// is two 34 s waits on the server's clocks (8 s inline, then task_result's 25 s), which overlap so.
 for (const era of MODEL_ERA) {
-  describe(`model-facing results, ${era}`, () => {
+  describe.concurrent(`model-facing results, ${era}`, () => {
     it("every tool declares an outputSchema that requires the summary", async ({ expect }) => {
       const { tools } = await (await connect(era)).listTools();
       for (const tool of tools)
@@ -236,7 +238,7 @@ for (const era of MODEL_ERA) {
   });
 }
 
-describe("a question nobody can answer", () => {
+describe.concurrent("a question nobody can answer", () => {
   it("2026: a plain call from a client that cannot ask anyone shows the question and how a person can answer", async ({
     expect,
   }) => {
@@ -270,7 +272,7 @@ describe("a question nobody can answer", () => {
   }
 });
 
-describe("2026 tasks/get", () => {
+describe.concurrent("2026 tasks/get", () => {
   it("inlines the finished result with its words in structuredContent and text alike", async ({ expect }) => {
     const taskId = await startTask(server.url, "countdown", { seconds: 1 }, { token: "alice-token" });
     const task = await vi.waitFor(

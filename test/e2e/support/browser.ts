@@ -10,7 +10,16 @@ import { chromium, type Browser } from "playwright-core";
  * Flags of the Lambda build that would hide real browser behaviour from the tests, and
  * `--single-process`, with which closing a page's context ends the whole browser.
  */
-const DROPPED = new Set(["--disable-web-security", "--allow-running-insecure-content", "--single-process"]);
+const DROPPED = new Set([
+  "--disable-web-security",
+  "--allow-running-insecure-content",
+  "--single-process",
+  "--use-gl=angle",
+  "--use-angle=swiftshader",
+  "--enable-unsafe-swiftshader",
+  "--in-process-gpu",
+  "--ignore-gpu-blocklist",
+]);
 
 /** Flags that keep Chromium off the network this machine does not have (it retries refused connections otherwise). */
 const QUIET = [
@@ -19,6 +28,7 @@ const QUIET = [
   "--disable-sync",
   "--no-first-run",
   "--disable-quic",
+  "--disable-gpu",
 ];
 
 export async function launchBrowser(): Promise<Browser> {

@@ -84,6 +84,8 @@ export interface Settings {
   workflowCheckMs: number;
   /** Each check also nudges a running instance: only local emulation needs it (docs/workflows.md). */
   workflowNudge: boolean;
+  /** A decline or cancel sooner than this after its question is the client's own (docs/human-in-the-loop.md). */
+  personFloorMs: number;
   /** One console call per transition line, or the lines of one moment in one call (`npm run dev`). */
   transitionLog: "lines" | "batched";
   webhooks: WebhookSettings;
@@ -171,6 +173,7 @@ const VarsSchema = z.object({
   OAUTH_REGISTRATIONS_PER_MINUTE: int(10, 0),
   WORKFLOW_CHECK_SECONDS: int(60, 1),
   WORKFLOW_NUDGE: flag,
+  PERSON_FLOOR_MS: int(1000, 0, 600_000),
   TRANSITION_LOG: word,
   WEBHOOK_SECRET: text,
   WEBHOOK_ALLOW_LOOPBACK: flag,
@@ -231,6 +234,7 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
     oauthRegistrationsPerMinute: vars.OAUTH_REGISTRATIONS_PER_MINUTE,
     workflowCheckMs: vars.WORKFLOW_CHECK_SECONDS * 1000,
     workflowNudge: vars.WORKFLOW_NUDGE,
+    personFloorMs: vars.PERSON_FLOOR_MS,
     transitionLog: vars.TRANSITION_LOG === "batched" ? "batched" : "lines",
     webhooks,
     problems,

@@ -14,8 +14,15 @@ import { TASKS, modern, resultOf, startTask } from "./support/modern";
 import { openSse } from "./support/sse-reader";
 import { question } from "./support/workflows";
 
-// The Workflow tests' settings: a Workflow-backed call has room to end inline.
-const server = sharedServer({ INLINE_WAIT_MS: "20000", WORKFLOW_CHECK_SECONDS: "2" });
+// The Workflow tests' settings: a Workflow-backed call has room to end inline. The person floor at
+// 5 s: an answer this test sends at once stays "at once" on a machine loaded enough to delay it by
+// seconds (at 1 s, two loaded runs took longer and read as a person's).
+const FLOOR_SECONDS = 5;
+const server = sharedServer({
+  INLINE_WAIT_MS: "20000",
+  WORKFLOW_CHECK_SECONDS: "2",
+  PERSON_FLOOR_MS: String(FLOOR_SECONDS * 1000),
+});
 const closers: (() => Promise<unknown>)[] = [];
 
 afterAll(async () => {
@@ -89,15 +96,15 @@ describe("a person answered", () => {
   it("a decline after the floor reads as the person's", async ({ expect }) => {
     const taskId = await startDeploy(server.url);
     await untilEvent(taskId, (event) => statusOf(event) === "input_required");
-    // A countdown of 1 s that ends after the question was asked: at least the floor (1 s) has passed
-    // on the task's clock too, with no sleep in the test.
+    // A countdown as long as the floor that ends after the question was asked: at least the floor has
+    // passed on the task's clock too, with no sleep in the test.
     const timer = await rpc(server.url, {
       jsonrpc: "2.0",
       id: 1,
       method: "tools/call",
-      params: { name: "countdown", arguments: { seconds: 1 } },
+      params: { name: "countdown", arguments: { seconds: FLOOR_SECONDS } },
     });
-    expect(JSON.stringify(timer.body)).toContain("Countdown of 1 s finished.");
+    expect(JSON.stringify(timer.body)).toContain(`Countdown of ${FLOOR_SECONDS} s finished.`);
     expect((await postInput(server.url, taskId, { confirm: { action: "decline" } })).status).toBe(200);
     expect(await finalText(taskId)).toBe("Not deployed: the person declined deploying api v2 to production.");
   });

@@ -22,6 +22,7 @@ describe("readSettings", () => {
       keepaliveMs: 25_000,
       workflowCheckMs: 60_000,
       workflowNudge: false,
+      personFloorMs: 1000,
       transitionLog: "lines",
       webhooks: { allowLoopback: false, allowedPorts: [], retryBaseSeconds: 10, maxAttempts: 14 },
     });
@@ -35,10 +36,12 @@ describe("readSettings", () => {
       LEASE_MS: undefined,
       WEBHOOK_MAX_ATTEMPTS: 100,
       RATE_LIMIT_PER_MINUTE: null,
+      PERSON_FLOOR_MS: "5000",
     });
     expect(settings).toMatchObject({
       inlineWaitMs: 10_000,
       pollIntervalMs: 250,
+      personFloorMs: 5000,
       leaseMs: 30_000,
       rateLimitPerMinute: 3000,
       problems: [],

@@ -41,7 +41,8 @@ export interface InputAnswer {
 /**
  * The quickest a person answers a question: a decline or cancel sooner than this after the task
  * asked is the client's own (docs/human-in-the-loop.md, "Who answered"). Measured by the task
- * from the time it recorded the question, so no request's memory is involved.
+ * from the time it recorded the question, so no request's memory is involved. The default of the
+ * `PERSON_FLOOR_MS` setting (config.ts), which the TaskObject passes in.
  */
 export const PERSON_FLOOR_MS = 1000;
 

@@ -16,6 +16,8 @@ export interface AnswerDeps {
   snapshot(record: TaskRecord): TaskSnapshot;
   /** The task's clock: when an answer arrived decides whether a person could have given it. */
   now(): number;
+  /** How soon after its question an answer can only be the client's own (PERSON_FLOOR_MS). */
+  floorMs: number;
 }
 
 /** Applies `responses` (`{ <key>: { action, content? } }`) to the live `record` (undefined: no such task). */
@@ -26,7 +28,7 @@ export async function answerTask(
 ): Promise<AnswerOutcome> {
   if (!record) return { ok: false, reason: "not_found" };
   const now = deps.now();
-  const result = answerInputs(record, responses, now);
+  const result = answerInputs(record, responses, now, deps.floorMs);
   if (!result.ok) {
     return result.reason === "terminal"
       ? { ok: false, reason: "terminal", snapshot: deps.snapshot(record) }

@@ -136,6 +136,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
       commit: (before, transition) => this.commits.commit(before, transition),
       snapshot: (record) => this.snapshot(record),
       now: Date.now,
+      floorMs: this.settings.personFloorMs,
     });
   }
 

@@ -70,8 +70,11 @@ export async function freePort(): Promise<number> {
 const PORT_TAKEN = /Address already in use/;
 /** Launches a run of tests can retry after such a race with another server starting in parallel. */
 const LAUNCH_ATTEMPTS = 3;
+/** The log levels at which wrangler prints its "Ready on <url>" line. */
+const READY_LINE_LEVELS: readonly string[] = ["debug", "info", "log"];
 
 export async function startDevServer(options: DevServerOptions = {}): Promise<DevServer> {
+  const printsReady = READY_LINE_LEVELS.includes(options.logLevel ?? "info");
   let port = await freePort();
   let inspectorPort = await freePort();
   const ownsState = options.stateDir === undefined;
@@ -116,8 +119,17 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
     const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+    const from = output.length;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`wrangler dev exited early (${child.exitCode}):\n${output}`);
+      const ours = output.slice(from);
+      // Another run's server may hold the port and answer /health: only our own "Ready on" line
+      // says the server at `url` is this one (a run beside another once tested the other's server).
+      if (PORT_TAKEN.test(ours)) throw new Error(`wrangler dev could not take its port:\n${output}`);
+      if (printsReady && !ours.includes(`Ready on ${url}`)) {
+        await new Promise((r) => setTimeout(r, 200));
+        continue;
+      }
       try {
         // wrangler dev holds requests while its build is broken: without a time limit this fetch
         // would outwait the start deadline (and the test's hook) instead of failing it.

@@ -37,17 +37,31 @@ class HandClock implements RefillClock {
   }
 }
 
+interface Refilling {
+  principal: string;
+  clock: HandClock;
+  pool: TaskIdPool;
+  provisioning: Provisioning;
+}
+
+/** Runs `test` inside a new principal's real index, with its pool and a Provisioning on a hand-moved clock. */
+async function inPrincipalIndex(test: (refilling: Refilling) => Promise<void>): Promise<void> {
+  const principal = `p-${crypto.randomUUID()}`;
+  const index = env.PRINCIPALS.getByName(principalObjectName(principal));
+  await runInDurableObject(index, async (_instance: PrincipalObject, state: DurableObjectState) => {
+    const clock = new HandClock();
+    const pool = new TaskIdPool(state.storage.sql);
+    const provisioning = new Provisioning(state, env, pool, new AdmissionSlots(state.storage.sql), clock);
+    await test({ principal, clock, pool, provisioning });
+  });
+}
+
 describe("the pool's refill", () => {
   it("goes on under steady creation that never pauses for REFILL_DELAY_MS: one object each REFILL_DELAY_MS, up to POOL_SIZE", async ({
     expect,
   }) => {
-    const principal = `p-${crypto.randomUUID()}`;
-    const index = env.PRINCIPALS.getByName(principalObjectName(principal));
-    await runInDurableObject(index, async (_instance: PrincipalObject, state: DurableObjectState) => {
-      const clock = new HandClock();
+    await inPrincipalIndex(async ({ principal, clock, pool, provisioning }) => {
       const start = clock.now();
-      const pool = new TaskIdPool(state.storage.sql);
-      const provisioning = new Provisioning(state, env, pool, new AdmissionSlots(state.storage.sql), clock);
       // An admit every REFILL_DELAY_MS / 2 for 40 × REFILL_DELAY_MS: a refill put off by each admit
       // (one that waits for a pause) would never start, and the pool would stay empty.
       const grewAt: number[] = [];
@@ -70,12 +84,7 @@ describe("the pool's refill", () => {
   it("after one admit, builds one object each REFILL_DELAY_MS, never two back to back, up to POOL_SIZE", async ({
     expect,
   }) => {
-    const principal = `p-${crypto.randomUUID()}`;
-    const index = env.PRINCIPALS.getByName(principalObjectName(principal));
-    await runInDurableObject(index, async (_instance: PrincipalObject, state: DurableObjectState) => {
-      const clock = new HandClock();
-      const pool = new TaskIdPool(state.storage.sql);
-      const provisioning = new Provisioning(state, env, pool, new AdmissionSlots(state.storage.sql), clock);
+    await inPrincipalIndex(async ({ principal, clock, pool, provisioning }) => {
       // Admits pause after this one: a refill that went on building while they pause (it did) would
       // build every missing object in a row, each a new SQLite file on the runtime's one thread.
       provisioning.admitted(principal);

@@ -14,7 +14,7 @@ import { resolve } from "node:path";
 import { mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { ms, ratio, STATE_ROOT, startBenchServer, summarize, type Summary } from "./support.ts";
-import { get, oneSocket, rpc, send, socketPool, type RpcTarget } from "./peers/client.ts";
+import { awaitResults, get, oneSocket, rpc, send, taskIdOf, type RpcTarget } from "./peers/client.ts";
 import { startDevServer, type DevServer } from "../test/e2e/support/wrangler-dev.ts";
 import { startNodePeer } from "./peers/servers.ts";
 
@@ -108,10 +108,7 @@ async function prepare(oursUrl: string, bareUrl: string, nodeUrl: string): Promi
 /** A task-augmented countdown on ours or the Node peer: its id. */
 async function createCountdown(ours: RpcTarget): Promise<string> {
   const { result } = await rpc(ours, "tools/call", { ...COUNTDOWN, task: {} });
-  const task = result["task"];
-  const taskId = typeof task === "object" && task !== null && "taskId" in task ? task.taskId : undefined;
-  if (typeof taskId !== "string") throw new Error(`no task in the answer: ${JSON.stringify(result).slice(0, 200)}`);
-  return taskId;
+  return taskIdOf(result, ours.url);
 }
 
 async function sample(t: Targets, rounds: number): Promise<Record<Series, Summary>> {
@@ -203,13 +200,6 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
     oursPlain: summarize(series.oursPlain),
     barePlain: summarize(series.barePlain),
   };
-}
-
-async function awaitResults(url: string, taskIds: string[]): Promise<void> {
-  const pool = { url, agent: socketPool() };
-  for (let i = 0; i < taskIds.length; i += 50)
-    await Promise.all(taskIds.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
-  pool.agent.destroy();
 }
 
 function reportRun(report: Report, run: number, s: Record<Series, Summary>): void {

@@ -191,3 +191,20 @@ function post(
     req.end(body);
   });
 }
+
+/** The task id of a task-augmented `tools/call`'s answer; throws naming the server if there is none. */
+export function taskIdOf(result: Record<string, unknown>, url: string): string {
+  const task = result["task"];
+  const taskId = typeof task === "object" && task !== null && "taskId" in task ? task.taskId : undefined;
+  if (typeof taskId !== "string")
+    throw new Error(`no task in the answer of ${url}: ${JSON.stringify(result).slice(0, 200)}`);
+  return taskId;
+}
+
+/** Awaits `tasks/result` of every task, 50 at a time on a pool of sockets, so none is left running. */
+export async function awaitResults(url: string, taskIds: readonly string[]): Promise<void> {
+  const pool = { url, agent: socketPool() };
+  for (let i = 0; i < taskIds.length; i += 50)
+    await Promise.all(taskIds.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
+  pool.agent.destroy();
+}

@@ -9,7 +9,7 @@
  * before the rounds began, and the same creation and read on the Node in-memory task server (P3).
  */
 import { finishedCallFirstEventId, summarize, type Summary } from "../support.ts";
-import { get, getUntil, oneSocket, rpc, rpcModern, socketPool, type RpcTarget } from "./client.ts";
+import { awaitResults, get, getUntil, oneSocket, rpc, rpcModern, taskIdOf, type RpcTarget } from "./client.ts";
 
 export interface CreationRun {
   bare: Summary;
@@ -109,16 +109,8 @@ export async function sampleCreation(t: CreationTargets, rounds: number): Promis
     }
   }
   // Let the countdowns end before anything else is measured.
-  const created = t.created.splice(0);
-  const pool = { url: t.ours.url, agent: socketPool() };
-  for (let i = 0; i < created.length; i += 50)
-    await Promise.all(created.slice(i, i + 50).map((taskId) => rpc(pool, "tasks/result", { taskId })));
-  pool.agent.destroy();
-  const nodeCreated = t.nodeCreated.splice(0);
-  const nodePool = { url: t.node.url, agent: socketPool() };
-  for (let i = 0; i < nodeCreated.length; i += 50)
-    await Promise.all(nodeCreated.slice(i, i + 50).map((taskId) => rpc(nodePool, "tasks/result", { taskId })));
-  nodePool.agent.destroy();
+  await awaitResults(t.ours.url, t.created.splice(0));
+  await awaitResults(t.node.url, t.nodeCreated.splice(0));
   return {
     bare: summarize(series.bare),
     create: summarize(series.create),
@@ -129,12 +121,4 @@ export async function sampleCreation(t: CreationTargets, rounds: number): Promis
     nodeCreate: summarize(series.nodeCreate),
     nodeGetFresh: summarize(series.nodeGetFresh),
   };
-}
-
-function taskIdOf(result: Record<string, unknown>, url: string): string {
-  const task = result["task"];
-  const taskId = typeof task === "object" && task !== null && "taskId" in task ? task.taskId : undefined;
-  if (typeof taskId !== "string")
-    throw new Error(`no task in the answer of ${url}: ${JSON.stringify(result).slice(0, 200)}`);
-  return taskId;
 }

@@ -9,3 +9,12 @@
  * one of 1 s (core's inline answer) does not. sessions.test.ts makes only task-augmented calls.
  */
 export const SHORT_INLINE_VARS = { INLINE_WAIT_MS: "3000" };
+
+/**
+ * A long inline wait, and Workflows checked every 2 s: a plain call of a few seconds, a Workflow's
+ * included, ends inline (no file here expects a fallback). The person floor at 5 s: an answer
+ * who-answered.test.ts sends at once stays "at once" on a machine loaded enough to delay it by
+ * seconds (at 1 s, two loaded runs took longer and read as a person's); no other file here
+ * declines or cancels a question (workflows-answers.test.ts accepts either reading of its decline).
+ */
+export const LONG_INLINE_VARS = { INLINE_WAIT_MS: "30000", WORKFLOW_CHECK_SECONDS: "2", PERSON_FLOOR_MS: "5000" };

@@ -18,3 +18,16 @@ export const SHORT_INLINE_VARS = { INLINE_WAIT_MS: "3000" };
  * declines or cancels a question (workflows-answers.test.ts accepts either reading of its decline).
  */
 export const LONG_INLINE_VARS = { INLINE_WAIT_MS: "30000", WORKFLOW_CHECK_SECONDS: "2", PERSON_FLOOR_MS: "5000" };
+
+/** The principal clients.test.ts's real clients (Claude Desktop's bridge, the Inspector) call as. */
+export const CLIENTS_TOKEN = "client-token-0123456789";
+
+/**
+ * An 8 s inline wait: a call of 1-2 s answers inline, one of 15 s or more falls back. alice and bob
+ * are mcp-2026-tasks.test.ts's and model-facing.test.ts's, which list no task of theirs; carol only
+ * mcp-2026-tasks.test.ts uses (it lists her one task); claude is clients.test.ts's.
+ */
+export const MIDDLE_INLINE_VARS = {
+  API_KEYS: `alice:alice-token,bob:bob-token,carol:carol-token,claude:${CLIENTS_TOKEN}`,
+  INLINE_WAIT_MS: "8000",
+};

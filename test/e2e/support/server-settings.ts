@@ -31,3 +31,16 @@ export const MIDDLE_INLINE_VARS = {
   API_KEYS: `alice:alice-token,bob:bob-token,carol:carol-token,claude:${CLIENTS_TOKEN}`,
   INLINE_WAIT_MS: "8000",
 };
+
+/**
+ * Keepalives every 100 ms: wrangler dev notices a client gone only when its stream is written, and
+ * mcp-2026-listen.test.ts waits for keepalives on a quiet stream. A long inline wait: a call of
+ * call-policy.test.ts that waited for it instead of answering at once outlives its test (listen's
+ * calls are all task-augmented). p0…p8 are call-policy's, one per test (it lists their tasks);
+ * alice and bob are listen's.
+ */
+export const KEEPALIVE_VARS = {
+  API_KEYS: [...Array.from({ length: 9 }, (_, i) => `p${i}:t${i}`), "alice:alice-token", "bob:bob-token"].join(","),
+  INLINE_WAIT_MS: "120000",
+  KEEPALIVE_MS: "100",
+};

@@ -3,7 +3,6 @@
  * starts one `wrangler dev` per distinct set of vars, and each start costs seconds of CPU.
  * Each set says what its files need of it; a file whose tests need other settings asks for its own.
  */
-
 /**
  * A short inline wait: a call of a few seconds (core's 6 s, agent-sdks' 8 s countdown) outlasts it,
  * one of 1 s (core's inline answer) does not. sessions.test.ts makes only task-augmented calls.
@@ -44,3 +43,9 @@ export const KEEPALIVE_VARS = {
   INLINE_WAIT_MS: "120000",
   KEEPALIVE_MS: "100",
 };
+
+/**
+ * A 1 s inline wait: a call of a few seconds already outlasts it. alice and bob are check-back's
+ * and get-reconnect's, which list no task of theirs; card is task-card.test.ts's.
+ */
+export const ONE_SECOND_VARS = { INLINE_WAIT_MS: "1000", API_KEYS: "alice:alice-token,bob:bob-token,card:card-token" };

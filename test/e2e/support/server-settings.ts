@@ -49,3 +49,16 @@ export const KEEPALIVE_VARS = {
  * and get-reconnect's, which list no task of theirs; card is task-card.test.ts's.
  */
 export const ONE_SECOND_VARS = { INLINE_WAIT_MS: "1000", API_KEYS: "alice:alice-token,bob:bob-token,card:card-token" };
+
+/**
+ * An inline wait far past any test's timeout: a plain call that waited for an answer would time out.
+ * A dispatch grace of 60 s: jobs start on their queue message (about a second locally), not at once
+ * from the alarm, so a stream opened right after a task is created is open before it asks. alice
+ * and bob are hitl-http.test.ts's, which lists no task of theirs; deep is deep-input.test.ts's (it
+ * lists its tasks).
+ */
+export const NO_INLINE_END_VARS = {
+  API_KEYS: "alice:tokA,bob:tokB,deep:deep-token",
+  INLINE_WAIT_MS: "600000",
+  DISPATCH_GRACE_MS: "60000",
+};

@@ -3,6 +3,8 @@
  * starts one `wrangler dev` per distinct set of vars, and each start costs seconds of CPU.
  * Each set says what its files need of it; a file whose tests need other settings asks for its own.
  */
+import { createHash } from "node:crypto";
+
 /**
  * A short inline wait: a call of a few seconds (core's 6 s, agent-sdks' 8 s countdown) outlasts it,
  * one of 1 s (core's inline answer) does not. sessions.test.ts makes only task-augmented calls.
@@ -42,6 +44,40 @@ export const KEEPALIVE_VARS = {
   API_KEYS: [...Array.from({ length: 9 }, (_, i) => `p${i}:t${i}`), "alice:alice-token", "bob:bob-token"].join(","),
   INLINE_WAIT_MS: "120000",
   KEEPALIVE_MS: "100",
+};
+
+/** A principal's token on the KEYED_VARS server, by name. */
+export const KEYED_TOKENS = {
+  demo: "demo-token-0123456789",
+  era: "era-token",
+  "iso-alice": "iso-tokA",
+  "iso-bob": "iso-tokB",
+  alice: "tokA",
+  bob: "tokB",
+  tasks: "tasks-token",
+  idem: "idem-token",
+  auth: "auth-tokA",
+  views: "views-token",
+} as const;
+
+/** auth.test.ts's second principal's token: the server holds only its digest, as a `sha256:` key. */
+export const HASHED_TOKEN = "auth-tokB-secret";
+export const HASHED_DIGEST = createHash("sha256").update(HASHED_TOKEN).digest("hex");
+
+/**
+ * API keys and otherwise the defaults, for files that need a principal of their own: one that lists
+ * its tasks sees only its own. demo is demo.test.ts's; era era-handlers.test.ts's; iso-alice and
+ * iso-bob isolation.test.ts's; alice and bob console-auth.test.ts's (the console shows their
+ * names); tasks tasks.test.ts's; idem idempotency.test.ts's; views partial-views.test.ts's; auth and
+ * auth-hashed auth.test.ts's (it creates no task). auth-oauth.test.ts only needs API keys on. One
+ * allowed browser origin, for auth.test.ts: no other file here sends an Origin but the server's own.
+ */
+export const KEYED_VARS = {
+  API_KEYS: [
+    ...Object.entries(KEYED_TOKENS).map(([name, token]) => `${name}:${token}`),
+    `auth-hashed:sha256:${HASHED_DIGEST}`,
+  ].join(","),
+  ALLOWED_ORIGINS: "https://app.example.com",
 };
 
 /**

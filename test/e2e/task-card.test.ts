@@ -20,7 +20,7 @@ const CARD_URI = "ui://mcp-task-worker/task-card.html";
 const APP_MIME = "text/html;profile=mcp-app";
 const settle = { timeout: 60_000, interval: 250 };
 
-// A 1 s inline wait, card a principal of its own (support/server-settings.ts): it was the 1 s server's only file.
+// check-back's 1 s inline wait, card a principal of its own (support/server-settings.ts).
 const server = sharedServer(ONE_SECOND_VARS);
 let client: Client;
 

@@ -8,7 +8,7 @@ import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { freePort } from "./support/wrangler-dev";
 
 const DEMO = resolve(import.meta.dirname, "../../scripts/demo.ts");
-// The keyed server (support/server-settings.ts), demo a principal of its own: its run is a task, so it needs only a key.
+// The keyed server (support/server-settings.ts), demo its own principal: its run is a task, it needs only a key.
 const TOKEN = KEYED_TOKENS.demo;
 const server = sharedServer(KEYED_VARS);
 

@@ -6,9 +6,10 @@ import { createMCPClient, type MCPClient } from "@ai-sdk/mcp";
 import { MCPServerStreamableHttp } from "@openai/agents";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { SHORT_INLINE_VARS } from "./support/server-settings";
 
-/** Short, so the 8 s countdown outlasts it: the same settings as core.test.ts, so the server is shared. */
-const server = sharedServer({ INLINE_WAIT_MS: "3000" });
+/** Short, so the 8 s countdown outlasts it: the settings core.test.ts uses, so the server is shared. */
+const server = sharedServer(SHORT_INLINE_VARS);
 const LONG = { seconds: 8 };
 const LONG_SAID = /Countdown of 8 s finished\./;
 const TASK_ID = /taskId "([^"]+)"/;

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { describe, it } from "vitest";
 import { ownServer, sharedServer } from "./support/dev-server";
+import { KEYED_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 
 // It reads the server's output, so the server is its own.
@@ -124,7 +125,8 @@ describe("AUTH_MODE=oauth", () => {
 });
 
 describe("API-key mode", () => {
-  const plain = sharedServer({ API_KEYS: "alice:tokA" });
+  // Any server with API keys: the one of support/server-settings.ts.
+  const plain = sharedServer(KEYED_VARS);
   it("keeps the OAuth endpoints off", async ({ expect }) => {
     expect((await fetch(`${plain.url}/.well-known/oauth-authorization-server`)).status).toBe(404);
     expect((await fetch(`${plain.url}/oauth/token`, { method: "POST" })).status).toBe(404);

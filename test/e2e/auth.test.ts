@@ -1,18 +1,16 @@
 // API keys, the RFC 9728 challenge, Origin allow-list, CORS and DNS-rebinding protection on a real wrangler dev.
-import { createHash } from "node:crypto";
 import { describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { HASHED_DIGEST, HASHED_TOKEN, KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { connectClient, rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
 
-const bobDigest = createHash("sha256").update("tokB-secret").digest("hex");
-const alice = { Authorization: "Bearer tokA" };
-const bob = { Authorization: "Bearer tokB-secret" };
+// A plaintext key (auth) and a sha256: one (auth-hashed), and one allowed Origin, on the server of
+// the files that need API keys (support/server-settings.ts): its requests create no task.
+const alice = { Authorization: `Bearer ${KEYED_TOKENS.auth}` };
+const bob = { Authorization: `Bearer ${HASHED_TOKEN}` };
 const list = { jsonrpc: "2.0", id: 1, method: "tasks/list", params: {} };
-const server = sharedServer({
-  API_KEYS: `alice:tokA,bob:sha256:${bobDigest}`,
-  ALLOWED_ORIGINS: "https://app.example.com",
-});
+const server = sharedServer(KEYED_VARS);
 
 describe("API keys", () => {
   it("keeps /health open", async ({ expect }) => {
@@ -33,10 +31,10 @@ describe("API keys", () => {
   it("answers a wrong token, or another scheme, with 401 invalid_token", async ({ expect }) => {
     for (const authorization of [
       "Bearer tokX",
-      "Bearer tokA2",
+      `Bearer ${KEYED_TOKENS.auth}2`,
       "Bearer ",
-      "Basic YWxpY2U6dG9rQQ==",
-      `Bearer sha256:${bobDigest}`,
+      `Basic ${Buffer.from(`auth:${KEYED_TOKENS.auth}`).toString("base64")}`,
+      `Bearer sha256:${HASHED_DIGEST}`,
     ]) {
       const reply = await rpc(server.url, list, { headers: { Authorization: authorization } });
       expect(reply.status, authorization).toBe(401);

@@ -7,6 +7,7 @@ import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { sharedServer } from "./support/dev-server";
+import { KEEPALIVE_VARS } from "./support/server-settings";
 import { DEPLOY, waitForStatus, YES } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { modern, openStream, resultOf, startTask as startModernTask, TASKS } from "./support/modern";
@@ -15,9 +16,8 @@ import { getTask, startTask } from "./support/tasks";
 
 // A long inline budget: a call that waited for it instead of answering at once outlives its test.
 // Frequent keepalives: wrangler dev notices a client gone only when the stream is written, and a
-// deploy's rollout (3 s) must not end before that.
-const keys = Array.from({ length: 9 }, (_, i) => `p${i}:t${i}`).join(",");
-const server = sharedServer({ API_KEYS: keys, INLINE_WAIT_MS: "120000", KEEPALIVE_MS: "100" });
+// deploy's rollout (3 s) must not end before that. Principals p0…p8 (support/server-settings.ts).
+const server = sharedServer(KEEPALIVE_VARS);
 const as = (n: number) => ({ Authorization: `Bearer t${n}` });
 const settle = { timeout: 30_000, interval: 100 };
 const KEY = "mcp-task-worker/idempotency-key";

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { sharedServer } from "./support/dev-server";
+import { ONE_SECOND_VARS } from "./support/server-settings";
 import { connectClient } from "./support/mcp";
 
-const server = sharedServer({ INLINE_WAIT_MS: "1000", API_KEYS: "alice:alice-token,bob:bob-token" });
+// A 1 s inline wait (support/server-settings.ts), shared with get-reconnect and task-card.
+const server = sharedServer(ONE_SECOND_VARS);
 let client: Client;
 
 type Content = { type: string; text?: string; uri?: string };

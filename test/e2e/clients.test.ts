@@ -9,14 +9,15 @@ import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { sharedServer } from "./support/dev-server";
+import { CLIENTS_TOKEN, MIDDLE_INLINE_VARS } from "./support/server-settings";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const MCP_REMOTE = join(ROOT, "node_modules/mcp-remote/dist/proxy.js");
 const INSPECTOR = join(ROOT, "node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
-const TOKEN = "client-token-0123456789";
-const AUTH_HEADER = `Authorization: Bearer ${TOKEN}`;
+const AUTH_HEADER = `Authorization: Bearer ${CLIENTS_TOKEN}`;
 
-const server = sharedServer({ API_KEYS: `claude:${TOKEN}`, INLINE_WAIT_MS: "5000" });
+// A principal of its own on the 8 s server (support/server-settings.ts): its 15 s call outlasts the wait.
+const server = sharedServer(MIDDLE_INLINE_VARS);
 let home: string;
 
 beforeAll(async () => {
@@ -80,7 +81,7 @@ describe("mcp-remote 0.15.1 (Claude Desktop's bridge)", () => {
   it("gets the check-back link for a call longer than the inline budget, and finishes it with task_status and task_result", async ({
     expect,
   }) => {
-    const first = await call("countdown", { seconds: 10 });
+    const first = await call("countdown", { seconds: 15 });
     const link = first.content.find((c) => c.type === "resource_link");
     const taskId = /^task:\/\/([0-9a-f]{32})$/.exec(link?.uri ?? "")?.[1];
     expect(taskId, JSON.stringify(first)).toBeDefined();
@@ -90,7 +91,7 @@ describe("mcp-remote 0.15.1 (Claude Desktop's bridge)", () => {
       { timeout: 60_000, interval: 1000 },
     );
     expect((await call("task_result", { taskId })).content).toEqual([
-      { type: "text", text: "Countdown of 10 s finished." },
+      { type: "text", text: "Countdown of 15 s finished." },
     ]);
   });
 });

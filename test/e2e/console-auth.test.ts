@@ -5,13 +5,14 @@ import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { launchBrowser } from "./support/browser";
 import { getTask, startTask } from "./support/tasks";
-import { ownServer } from "./support/dev-server";
+import { sharedServer } from "./support/dev-server";
+import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 
-// It lists alice's tasks, which other files' tasks for an alice on a shared server would change.
-const server = ownServer({ vars: { API_KEYS: "alice:tokA,bob:tokB" } });
+// It lists alice's and bob's tasks: no other file uses them on this shared server (support/server-settings.ts).
+const server = sharedServer(KEYED_VARS);
 let browser: Browser;
-const alice = { Authorization: "Bearer tokA" };
-const bob = { Authorization: "Bearer tokB" };
+const alice = { Authorization: `Bearer ${KEYED_TOKENS.alice}` };
+const bob = { Authorization: `Bearer ${KEYED_TOKENS.bob}` };
 const aliceTasks: string[] = []; // oldest first
 let bobTask = "";
 const settle = { timeout: 30_000, interval: 200 };
@@ -173,7 +174,7 @@ describe("the console with API keys", () => {
   }) => {
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
-    await page.getByLabel("Token").fill("tokA");
+    await page.getByLabel("Token").fill(KEYED_TOKENS.alice);
     await page.getByRole("button", { name: "Sign in" }).click();
     await vi.waitFor(
       async () => expect(await page.locator("[data-task-id]").count()).toBeGreaterThanOrEqual(aliceTasks.length),
@@ -204,7 +205,7 @@ describe("the console with API keys", () => {
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
 
     // Signed in as someone else in the same tab: nothing of alice's comes back.
-    await page.getByLabel("Token").fill("tokB");
+    await page.getByLabel("Token").fill(KEYED_TOKENS.bob);
     await page.getByLabel("Token").press("Enter");
     await vi.waitFor(async () => expect(await page.locator("#principal").textContent()).toBe("bob"), settle);
     await vi.waitFor(

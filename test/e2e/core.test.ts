@@ -2,9 +2,11 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { sharedServer } from "./support/dev-server";
+import { SHORT_INLINE_VARS } from "./support/server-settings";
 import { connectClient, rpc } from "./support/mcp";
 
-const server = sharedServer({ INLINE_WAIT_MS: "3000" });
+// A short inline wait: its 6 s countdown falls back, its 1 s one answers inline (support/server-settings.ts).
+const server = sharedServer(SHORT_INLINE_VARS);
 let client: Client;
 /** The versions this server negotiates (those of its SDK, @modelcontextprotocol/sdk 1.32.2), newest first. */
 const VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05", "2024-10-07"];

@@ -5,11 +5,18 @@
 import { describe, expect as expectOutside, it } from "vitest";
 import { MAX_JSON_DEPTH } from "../../src/http/json-input";
 import { sharedServer } from "./support/dev-server";
+import { NO_INLINE_END_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { errorOf, MODERN, modernBody, modernHeaders, post, TASKS } from "./support/modern";
 import { DEPLOY, startDeploy, taskDoc, waitForStatus, YES } from "./support/hitl";
 
-const server = sharedServer({ INLINE_WAIT_MS: "600000", DISPATCH_GRACE_MS: "60000" });
+// hitl-http.test.ts's server (a deploy waits for its answer, never ends inline); deep is its own principal,
+// so the tasks it lists are its own.
+const server = sharedServer(NO_INLINE_END_VARS);
+const auth = { Authorization: "Bearer deep-token" };
+
+/** A POST to the MCP endpoint as deep. */
+const postMcp = (body: string, headers: Record<string, string>) => post(server.url, body, { ...auth, ...headers });
 
 /** Arrays nested `depth` deep, as text (built as text: the test must not overflow its own stack). */
 const nested = (depth: number): string => "[".repeat(depth) + "]".repeat(depth);
@@ -21,12 +28,12 @@ const JSON_HEADERS = { "Content-Type": "application/json", Accept: "application/
 const UNKNOWN_TASK = "0".repeat(32);
 
 async function listTaskIds(): Promise<string[]> {
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 99, method: "tasks/list", params: {} });
+  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 99, method: "tasks/list", params: {} }, { headers: auth });
   return (reply.body as { result: { tasks: { taskId: string }[] } }).result.tasks.map((t) => t.taskId);
 }
 
 async function postText(path: string, body: string, headers: Record<string, string> = JSON_HEADERS) {
-  const response = await fetch(`${server.url}${path}`, { method: "POST", headers, body });
+  const response = await fetch(`${server.url}${path}`, { method: "POST", headers: { ...auth, ...headers }, body });
   const text = await response.text();
   return {
     status: response.status,
@@ -56,8 +63,8 @@ describe("deeply nested answers", () => {
   });
 
   it("every answer path refuses them and leaves the task waiting for a good answer", async ({ expect }) => {
-    const taskId = await startDeploy(server.url, {}, DEPLOY);
-    await waitForStatus(server.url, taskId, "input_required");
+    const taskId = await startDeploy(server.url, auth, DEPLOY);
+    await waitForStatus(server.url, taskId, "input_required", auth);
     const http = await postText(`/tasks/${taskId}/input`, withDeep(answer, 8000), {
       "Content-Type": "application/json",
     });
@@ -87,10 +94,10 @@ describe("deeply nested answers", () => {
     expectTooDeep(modernUpdate);
     expect(modernUpdate.json?.["error"]).toMatchObject({ code: -32600 });
 
-    expect((await taskDoc(server.url, taskId)).status).toBe("input_required");
+    expect((await taskDoc(server.url, taskId, auth)).status).toBe("input_required");
     const good = await fetch(`${server.url}/tasks/${taskId}/input`, {
       method: "POST",
-      headers: { "Content-Type": "application/json" },
+      headers: { ...auth, "Content-Type": "application/json" },
       body: JSON.stringify({ confirm: YES }),
     });
     expect(good.status).toBe(200);
@@ -138,7 +145,7 @@ describe("tools/call with deeply nested arguments", () => {
   it("still serves arguments nested within the limit", async ({ expect }) => {
     // The envelope takes 3 levels (body, params, arguments); the rest is the argument's own.
     const body = modernBody("tools/call", { name: "echo", arguments: { text: "deep enough", extra: DEEP } });
-    const reply = await post(server.url, withDeep(body, MAX_JSON_DEPTH - 3), modernHeaders(body));
+    const reply = await postMcp(withDeep(body, MAX_JSON_DEPTH - 3), modernHeaders(body));
     expect(reply.status).toBe(200);
     expect(reply.text).toContain("deep enough");
   });
@@ -159,7 +166,7 @@ describe("the era claim in any JSON spelling", () => {
     for (const key of SPELLINGS) {
       const body = modernBody("tools/list");
       const headers = modernHeaders(body, { headers: { "MCP-Protocol-Version": null } });
-      const reply = await post(server.url, spelled(body, key), headers);
+      const reply = await postMcp(spelled(body, key), headers);
       expect(reply.status, key).toBe(400);
       expect(errorOf(reply).code, key).toBe(-32020);
     }
@@ -169,7 +176,7 @@ describe("the era claim in any JSON spelling", () => {
     for (const key of SPELLINGS) {
       const body = modernBody("tools/list", {}, { meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" } });
       const headers = modernHeaders(body, { headers: { "MCP-Protocol-Version": null } });
-      const reply = await post(server.url, spelled(body, key), headers);
+      const reply = await postMcp(spelled(body, key), headers);
       expect(reply.status, key).toBe(400);
       expect(errorOf(reply).code, key).toBe(-32022);
     }
@@ -177,7 +184,7 @@ describe("the era claim in any JSON spelling", () => {
 
   it("a well-formed escaped claim is served as 2026-07-28", async ({ expect }) => {
     const body = modernBody("tools/list");
-    const reply = await post(server.url, spelled(body, SPELLINGS[1] ?? ""), modernHeaders(body));
+    const reply = await postMcp(spelled(body, SPELLINGS[1] ?? ""), modernHeaders(body));
     expect(reply.status).toBe(200);
     expect(reply.body?.["result"]).toMatchObject({ tools: expect.any(Array) });
     expect(MODERN).toBe("2026-07-28");

@@ -4,11 +4,13 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { freePort } from "./support/wrangler-dev";
 
 const DEMO = resolve(import.meta.dirname, "../../scripts/demo.ts");
-const TOKEN = "demo-token-0123456789";
-const server = sharedServer({ API_KEYS: `demo:${TOKEN}` });
+// The keyed server (support/server-settings.ts), demo its own principal: its run is a task, it needs only a key.
+const TOKEN = KEYED_TOKENS.demo;
+const server = sharedServer(KEYED_VARS);
 
 interface Run {
   code: number | null;

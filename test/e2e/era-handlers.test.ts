@@ -3,36 +3,45 @@
  * era frames them: the exact JSON of every answer, so moving a handler cannot change a byte.
  */
 import { beforeAll, describe, it } from "vitest";
-import { ownServer } from "./support/dev-server";
+import { sharedServer } from "./support/dev-server";
+import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { TASKS, modern } from "./support/modern";
 
-// Its own server: the exact answers include tasks/list, which other files' tasks would change.
-const server = ownServer();
+// A principal of its own on a shared server: resources/list lists only its task (other files' tasks
+// could push it to a later page); no answer compared here names the principal.
+const server = sharedServer(KEYED_VARS);
+const auth = { Authorization: `Bearer ${KEYED_TOKENS.era}` };
 let taskId: string;
 const UNKNOWN_TASK = "0123456789abcdef0123456789abcdef";
 
 beforeAll(async () => {
-  const created = await rpc(server.url, {
-    jsonrpc: "2.0",
-    id: 1,
-    method: "tools/call",
-    params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } },
-  });
+  const created = await rpc(
+    server.url,
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } },
+    },
+    { headers: auth },
+  );
   taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
-  await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } });
+  await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } }, { headers: auth });
 });
 
 /** The answer (result or error) of a 2025 request, as JSON with the task's id named. */
 async function legacy(method: string, params: Record<string, unknown>): Promise<string> {
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 7, method, params });
+  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 7, method, params }, { headers: auth });
   const body: unknown = Array.isArray(reply.body) ? reply.body[reply.body.length - 1] : reply.body;
   return named(body);
 }
 
 /** The same for a 2026-07-28 request from a client that declared the Tasks extension. */
 async function modernAnswer(method: string, params: Record<string, unknown>): Promise<string> {
-  return named((await modern(server.url, method, params, { capabilities: TASKS, id: 7 })).body);
+  return named(
+    (await modern(server.url, method, params, { capabilities: TASKS, id: 7, token: KEYED_TOKENS.era })).body,
+  );
 }
 
 const named = (body: unknown): string => JSON.stringify(body).replaceAll(taskId, "<task>");

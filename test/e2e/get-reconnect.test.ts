@@ -4,11 +4,13 @@
 // another session or principal. Raw HTTP, read with eventsource-parser as the SDK clients read it.
 import { describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { ONE_SECOND_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { startTask } from "./support/tasks";
 import { messageOf, openWire, type WireEvent, type WireStream } from "./support/wire-events";
 
-const server = sharedServer({ INLINE_WAIT_MS: "1000", API_KEYS: "alice:alice-token,bob:bob-token" });
+// A 1 s inline wait (support/server-settings.ts), shared with check-back and task-card.
+const server = sharedServer(ONE_SECOND_VARS);
 const alice = { Authorization: "Bearer alice-token" };
 const bob = { Authorization: "Bearer bob-token" };
 type Headers_ = Record<string, string>;

@@ -3,6 +3,7 @@
 // shows it and task_input passes an answer on; two principals, cancel while waiting, late answers.
 import { beforeAll, describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { NO_INLINE_END_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
 import {
@@ -17,7 +18,8 @@ import {
   YES,
 } from "./support/hitl";
 
-const server = sharedServer({ API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "600000", DISPATCH_GRACE_MS: "60000" });
+// Shared with deep-input.test.ts, whose principal is its own (support/server-settings.ts).
+const server = sharedServer(NO_INLINE_END_VARS);
 const alice = { Authorization: "Bearer tokA" };
 const bob = { Authorization: "Bearer tokB" };
 

@@ -1,21 +1,26 @@
 // Idempotent creation on the real runtime: a tools/call repeated with the same
 // `_meta["mcp-task-worker/idempotency-key"]` answers with the same task and starts no second job.
 import { describe, it, vi } from "vitest";
-import { ownServer } from "./support/dev-server";
+import { sharedServer } from "./support/dev-server";
+import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { parseSse, rpc } from "./support/mcp";
 import { eventLog, type LoggedEvent } from "./support/tasks";
 import { errorOf, modern, resultOf, TASKS } from "./support/modern";
 
 const KEY = "mcp-task-worker/idempotency-key";
 const RELATED = "io.modelcontextprotocol/related-task";
-// It lists the principal's tasks (or times its polls), which other files' tasks on a shared server would change.
-const server = ownServer();
+// It lists its principal's tasks: a principal of its own (idem) on a shared server.
+const server = sharedServer(KEYED_VARS);
+const auth = { Authorization: `Bearer ${KEYED_TOKENS.idem}` };
+/** One JSON-RPC request as idem. */
+const send = (body: unknown, headers: Record<string, string> = {}) =>
+  rpc(server.url, body, { headers: { ...auth, ...headers } });
 
 const call = (id: number, name: string, args: Record<string, unknown>, extra: Record<string, unknown>) =>
   ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args, ...extra } }) as const;
 
 async function listTaskIds(): Promise<string[]> {
-  const reply = await rpc(server.url, { jsonrpc: "2.0", id: 99, method: "tasks/list", params: {} });
+  const reply = await send({ jsonrpc: "2.0", id: 99, method: "tasks/list", params: {} });
   return (reply.body as { result: { tasks: { taskId: string }[] } }).result.tasks.map((t) => t.taskId);
 }
 
@@ -28,13 +33,13 @@ describe("idempotency keys on tools/call", () => {
     const key = `k-${crypto.randomUUID()}`;
     const request = (id: number) =>
       call(id, "countdown", { seconds: 2 }, { task: { ttl: 60_000 }, _meta: { [KEY]: key } });
-    const first = (await rpc(server.url, request(1))).body as { result: { task: { taskId: string } } };
-    const second = (await rpc(server.url, request(2))).body as { result: { task: { taskId: string } } };
+    const first = (await send(request(1))).body as { result: { task: { taskId: string } } };
+    const second = (await send(request(2))).body as { result: { task: { taskId: string } } };
     const taskId = first.result.task.taskId;
     expect(taskId).toMatch(/^[0-9a-f]{32}$/);
     expect(second.result.task.taskId).toBe(taskId);
 
-    const log = await eventLog(server.url, taskId);
+    const log = await eventLog(server.url, taskId, auth);
     expect(log.at(-1)?.event).toBe("result");
     expect(runsStarted(log)).toBe(1);
     expect((await listTaskIds()).filter((id) => id === taskId)).toHaveLength(1);
@@ -43,7 +48,7 @@ describe("idempotency keys on tools/call", () => {
   it("returns the same task to a plain call repeated after its response was lost", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
     const body = JSON.stringify(call(1, "countdown", { seconds: 3 }, { _meta: { [KEY]: key, progressToken: "p1" } }));
-    const headers = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
+    const headers = { ...auth, "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
     const before = new Set(await listTaskIds());
 
     // The first attempt's response is lost: the client hangs up as soon as the stream opens.
@@ -72,16 +77,16 @@ describe("idempotency keys on tools/call", () => {
     });
 
     expect((await listTaskIds()).filter((id) => !before.has(id))).toEqual([taskId]);
-    expect(runsStarted(await eventLog(server.url, taskId))).toBe(1);
+    expect(runsStarted(await eventLog(server.url, taskId, auth))).toBe(1);
   });
 
   it("keeps different keys apart", async ({ expect }) => {
     const request = (id: number, key: string) =>
       call(id, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } });
-    const a = (await rpc(server.url, request(1, `a-${crypto.randomUUID()}`))).body as {
+    const a = (await send(request(1, `a-${crypto.randomUUID()}`))).body as {
       result: { task: { taskId: string } };
     };
-    const b = (await rpc(server.url, request(2, `b-${crypto.randomUUID()}`))).body as {
+    const b = (await send(request(2, `b-${crypto.randomUUID()}`))).body as {
       result: { task: { taskId: string } };
     };
     expect(a.result.task.taskId).not.toBe(b.result.task.taskId);
@@ -89,11 +94,11 @@ describe("idempotency keys on tools/call", () => {
 
   it("refuses a key reused for another tool, naming the key, and creates nothing", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
-    const first = (await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } })))
-      .body as { result: { task: { taskId: string } } };
+    const first = (await send(call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }))).body as {
+      result: { task: { taskId: string } };
+    };
     const before = await listTaskIds();
-    const reused = await rpc(
-      server.url,
+    const reused = await send(
       call(2, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } }),
     );
     expect(reused.status).toBe(200);
@@ -103,25 +108,26 @@ describe("idempotency keys on tools/call", () => {
     expect(error?.message).toMatch(/another call.*"countdown".*nothing was created/);
     expect(await listTaskIds()).toEqual(before);
     // The first call repeated still finds its task.
-    const again = (await rpc(server.url, call(3, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } })))
-      .body as { result: { task: { taskId: string } } };
+    const again = (await send(call(3, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }))).body as {
+      result: { task: { taskId: string } };
+    };
     expect(again.result.task.taskId).toBe(first.result.task.taskId);
   });
 
   it("refuses a key reused for the same tool with other arguments, and creates nothing", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
-    await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }));
+    await send(call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: key } }));
     const before = await listTaskIds();
     for (const args of [{ seconds: 2 }, { seconds: 30 }]) {
-      const reused = await rpc(server.url, call(2, "countdown", args, { task: {}, _meta: { [KEY]: key } }));
+      const reused = await send(call(2, "countdown", args, { task: {}, _meta: { [KEY]: key } }));
       const error = (reused.body as { error?: { code: number; message: string } }).error;
       expect(error?.code, JSON.stringify(args)).toBe(-32602);
       expect(error?.message).toContain(`"${key}"`);
       expect(error?.message).toContain('the same tool "countdown" with other arguments');
     }
     // A plain call (no params.task) with other arguments is refused the same way.
-    const plain = await rpc(server.url, call(3, "countdown", { seconds: 3 }, { _meta: { [KEY]: key } }), {
-      headers: { Accept: "application/json" },
+    const plain = await send(call(3, "countdown", { seconds: 3 }, { _meta: { [KEY]: key } }), {
+      Accept: "application/json",
     });
     expect((plain.body as { error?: { code: number } }).error?.code).toBe(-32602);
     expect(await listTaskIds()).toEqual(before);
@@ -136,7 +142,7 @@ describe("idempotency keys on tools/call", () => {
         server.url,
         "tools/call",
         { name: "countdown", arguments: args },
-        { capabilities: TASKS, meta: { [KEY]: key } },
+        { capabilities: TASKS, meta: { [KEY]: key }, token: KEYED_TOKENS.idem },
       );
     const first = resultOf(await call2026({ seconds: 1 }));
     expect(resultOf(await call2026({ seconds: 1 }))["taskId"]).toBe(first["taskId"]);
@@ -148,17 +154,15 @@ describe("idempotency keys on tools/call", () => {
 
   it("treats the same arguments in another key order as the same call", async ({ expect }) => {
     const key = `k-${crypto.randomUUID()}`;
-    const a = (
-      await rpc(server.url, call(1, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } }))
-    ).body as { result: { task: { taskId: string } } };
-    const b = (
-      await rpc(server.url, call(2, "deploy", { version: "v1", service: "api" }, { task: {}, _meta: { [KEY]: key } }))
-    ).body as { result: { task: { taskId: string } } };
+    const a = (await send(call(1, "deploy", { service: "api", version: "v1" }, { task: {}, _meta: { [KEY]: key } })))
+      .body as { result: { task: { taskId: string } } };
+    const b = (await send(call(2, "deploy", { version: "v1", service: "api" }, { task: {}, _meta: { [KEY]: key } })))
+      .body as { result: { task: { taskId: string } } };
     expect(b.result.task.taskId).toBe(a.result.task.taskId);
   });
 
   it("refuses a malformed key with a JSON-RPC error", async ({ expect }) => {
-    const reply = await rpc(server.url, call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: 42 } }));
+    const reply = await send(call(1, "countdown", { seconds: 1 }, { task: {}, _meta: { [KEY]: 42 } }));
     expect(reply.status).toBeLessThan(500);
     expect(reply.body).toMatchObject({ error: { code: -32602 } });
   });

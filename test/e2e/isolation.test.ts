@@ -2,13 +2,14 @@
 // session ids and idempotency keys must behave exactly like unknown ones.
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import { ownServer } from "./support/dev-server";
+import { sharedServer } from "./support/dev-server";
+import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { parseSse, rpc } from "./support/mcp";
 
-// It lists the principal's tasks (or times its polls), which other files' tasks on a shared server would change.
-const server = ownServer({ vars: { API_KEYS: "alice:tokA,bob:tokB" } });
-const alice = { Authorization: "Bearer tokA" };
-const bob = { Authorization: "Bearer tokB" };
+// It lists its principals' tasks: two of its own (iso-alice, iso-bob) on a shared server (support/server-settings.ts).
+const server = sharedServer(KEYED_VARS);
+const alice = { Authorization: `Bearer ${KEYED_TOKENS["iso-alice"]}` };
+const bob = { Authorization: `Bearer ${KEYED_TOKENS["iso-bob"]}` };
 let running = ""; // alice's long task, working throughout
 let finished = ""; // alice's completed task
 let eventId = ""; // an SSE event id from alice's streams

@@ -6,9 +6,11 @@
  */
 import { describe, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { KEEPALIVE_VARS } from "./support/server-settings";
 import { TASKS, errorOf, getTask, modern, openStream, startTask } from "./support/modern";
 
-const server = sharedServer({ API_KEYS: "alice:alice-token,bob:bob-token", KEEPALIVE_MS: "300" });
+// Frequent keepalives, on call-policy.test.ts's server; its calls are all task-augmented (support/server-settings.ts).
+const server = sharedServer(KEEPALIVE_VARS);
 const alice = { token: "alice-token" };
 const bob = { token: "bob-token" };
 const settle = { timeout: 30_000, interval: 100 };

@@ -5,10 +5,12 @@
  */
 import { describe, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { MIDDLE_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { TASKS, errorOf, getTask, modern, resultOf, startTask } from "./support/modern";
 
-const server = sharedServer({ API_KEYS: "alice:alice-token,bob:bob-token,carol:carol-token", INLINE_WAIT_MS: "8000" });
+// An 8 s inline wait; carol is this file's alone, as it lists her tasks (support/server-settings.ts).
+const server = sharedServer(MIDDLE_INLINE_VARS);
 const alice = { token: "alice-token" };
 const bob = { token: "bob-token" };
 const settle = { timeout: 30_000, interval: 200 };

@@ -10,6 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { connectClient } from "./support/mcp";
 import { sharedServer } from "./support/dev-server";
+import { MIDDLE_INLINE_VARS } from "./support/server-settings";
 import { DEPLOY, QUESTION, YES, answeredOnItsOwn } from "./support/hitl";
 import { MODERN, TASKS, modern, resultOf, startTask } from "./support/modern";
 
@@ -33,7 +34,8 @@ interface AnyClient {
   getInstructions(): string | undefined;
 }
 
-const server = sharedServer({ API_KEYS: "alice:alice-token", INLINE_WAIT_MS: "8000" });
+// An 8 s inline wait, on mcp-2026-tasks.test.ts's server: it lists no task of alice's (support/server-settings.ts).
+const server = sharedServer(MIDDLE_INLINE_VARS);
 const auth = { Authorization: "Bearer alice-token" };
 const clients: { close(): Promise<void> }[] = [];
 // The line the listing adds to a task-capable tool's description (src/protocol/instructions.ts).

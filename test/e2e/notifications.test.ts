@@ -12,10 +12,12 @@ import {
   type CallToolResult,
 } from "@modelcontextprotocol/sdk/types.js";
 import { sharedServer } from "./support/dev-server";
+import { LONG_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
 
-const server = sharedServer({ INLINE_WAIT_MS: "20000" });
+// A long inline wait: its plain calls (2 s) answer inline (support/server-settings.ts).
+const server = sharedServer(LONG_INLINE_VARS);
 const settle = { timeout: 15_000, interval: 100 };
 
 interface Status {

@@ -4,12 +4,15 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchBrowser } from "./support/browser";
-import { ownServer } from "./support/dev-server";
+import { sharedServer } from "./support/dev-server";
+import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { getTask, startTask } from "./support/tasks";
 
-// The console lists the anonymous principal's tasks, which other files' tasks on a shared server would change.
-const server = ownServer();
+// The console lists its principal's tasks: views is its own on a shared server, signed in with its token
+// (the console reads the same event streams signed in or not; console.test.ts has the anonymous view).
+const server = sharedServer(KEYED_VARS);
+const auth = { Authorization: `Bearer ${KEYED_TOKENS.views}` };
 const settle = { timeout: 60_000, interval: 200 };
 let browser: Browser;
 
@@ -28,10 +31,12 @@ describe("the console", () => {
     const page = await browser.newPage();
     try {
       await page.goto(`${server.url}/`);
-      const taskId = await startTask(server.url, "batch_process", { items: 4, secondsPerItem: 1 });
+      await page.getByLabel("Token").fill(KEYED_TOKENS.views);
+      await page.getByRole("button", { name: "Sign in" }).click();
+      const taskId = await startTask(server.url, "batch_process", { items: 4, secondsPerItem: 1 }, auth);
       const pieces = page.locator(`[data-task-id="${taskId}"] [data-partial] li`);
       await vi.waitFor(async () => expect(await pieces.count()).toBeGreaterThanOrEqual(1), settle);
-      expect((await getTask(server.url, taskId)).status).toBe("working");
+      expect((await getTask(server.url, taskId, auth)).status).toBe("working");
       await vi.waitFor(async () => expect(await pieces.allTextContents()).toEqual(items(4)), settle);
       expect(await pieces.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-n")))).toEqual([
         "1",
@@ -47,12 +52,16 @@ describe("the console", () => {
 
 describe("task_activity, the card's poll", () => {
   const activity = async (taskId: string, after?: number) => {
-    const reply = await rpc(server.url, {
-      jsonrpc: "2.0",
-      id: 5,
-      method: "tools/call",
-      params: { name: "task_activity", arguments: { taskId, ...(after !== undefined && { after }) } },
-    });
+    const reply = await rpc(
+      server.url,
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/call",
+        params: { name: "task_activity", arguments: { taskId, ...(after !== undefined && { after }) } },
+      },
+      { headers: auth },
+    );
     // A tools/call may answer as an SSE stream: its last message is the answer.
     const answer: unknown = Array.isArray(reply.body) ? reply.body.at(-1) : reply.body;
     return (answer as { result: { structuredContent: { partial: { n: number; text: string }[]; cursor: number } } })
@@ -60,8 +69,8 @@ describe("task_activity, the card's poll", () => {
   };
 
   it("returns the pieces after its cursor, and only what is new after it", async ({ expect }) => {
-    const taskId = await startTask(server.url, "batch_process", { items: 3, secondsPerItem: 0 });
-    await vi.waitFor(async () => expect((await getTask(server.url, taskId)).status).toBe("completed"), settle);
+    const taskId = await startTask(server.url, "batch_process", { items: 3, secondsPerItem: 0 }, auth);
+    await vi.waitFor(async () => expect((await getTask(server.url, taskId, auth)).status).toBe("completed"), settle);
     const all = await activity(taskId);
     expect(all.partial.map(({ n, text }) => ({ n, text }))).toEqual(items(3).map((text, i) => ({ n: i + 1, text })));
     expect((await activity(taskId, all.cursor)).partial).toEqual([]);

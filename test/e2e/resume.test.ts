@@ -5,10 +5,12 @@ import { describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { sharedServer } from "./support/dev-server";
+import { LONG_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
 
-const server = sharedServer({ INLINE_WAIT_MS: "30000" });
+// A long inline wait: its plain calls (up to 5 s) answer inline on their resumed streams (support/server-settings.ts).
+const server = sharedServer(LONG_INLINE_VARS);
 const V = { "MCP-Protocol-Version": "2025-11-25" };
 const SSE_POST = { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...V };
 

@@ -1,11 +1,13 @@
 // Sessions, the GET stream and task subscriptions against a real `wrangler dev`.
 import { describe, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { SHORT_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { startTask } from "./support/tasks";
 import { openSse, type SseReader } from "./support/sse-reader";
 
-const server = sharedServer({ INLINE_WAIT_MS: "2000" });
+// Its calls are all task-augmented, so the inline wait is not its concern: it shares core.test.ts's server.
+const server = sharedServer(SHORT_INLINE_VARS);
 const V = { "MCP-Protocol-Version": "2025-11-25" };
 
 /** A client that declares the tasks capability: only such a client hears a task's notifications. */

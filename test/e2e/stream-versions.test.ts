@@ -7,12 +7,14 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { LONG_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { modernBody, modernHeaders, TASKS } from "./support/modern";
 import { startTask } from "./support/tasks";
 import { messageOf, oldSdkProblem, openWire, wireEvents, type WireEvent, type WireStream } from "./support/wire-events";
 
-const server = sharedServer({ INLINE_WAIT_MS: "30000" });
+// A long inline wait: its plain calls (up to 3 s) answer on their own streams (support/server-settings.ts).
+const server = sharedServer(LONG_INLINE_VARS);
 type Headers_ = Record<string, string>;
 
 /** A session negotiated at `version`, with the headers its client sends afterwards. */

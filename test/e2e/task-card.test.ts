@@ -11,6 +11,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { CallToolResultSchema, CreateTaskResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Browser, FrameLocator } from "playwright-core";
 import { sharedServer } from "./support/dev-server";
+import { ONE_SECOND_VARS } from "./support/server-settings";
 import { connectClient } from "./support/mcp";
 import { launchBrowser } from "./support/browser";
 import { startAppHost, type AppCsp, type AppHost, type CallToolParams } from "./support/app-host";
@@ -19,12 +20,13 @@ const CARD_URI = "ui://mcp-task-worker/task-card.html";
 const APP_MIME = "text/html;profile=mcp-app";
 const settle = { timeout: 60_000, interval: 250 };
 
-const server = sharedServer({ INLINE_WAIT_MS: "1000" });
+// check-back's 1 s inline wait, card a principal of its own (support/server-settings.ts).
+const server = sharedServer(ONE_SECOND_VARS);
 let client: Client;
 
 beforeAll(async () => {
   // A short inline budget: a plain call of a long tool falls back to the task link within a second.
-  client = await connectClient(server.url);
+  client = await connectClient(server.url, { headers: { Authorization: "Bearer card-token" } });
 });
 
 afterAll(async () => {

@@ -11,17 +11,19 @@ import {
   McpError,
   type CreateTaskResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { ownServer } from "./support/dev-server";
+import { sharedServer } from "./support/dev-server";
+import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { connectClient, parseSse, rpc } from "./support/mcp";
 import { taskResponse } from "./support/tasks";
 
-// It lists the principal's tasks (or times its polls), which other files' tasks on a shared server would change.
-const server = ownServer();
+// It lists its principal's tasks (and pages through them): a principal of its own on a shared server.
+const server = sharedServer(KEYED_VARS);
+const auth = { Authorization: `Bearer ${KEYED_TOKENS.tasks}` };
 let client: Client;
 const settle = { timeout: 30_000, interval: 200 };
 
 beforeAll(async () => {
-  client = await connectClient(server.url);
+  client = await connectClient(server.url, { headers: auth });
 });
 
 afterAll(async () => {
@@ -155,14 +157,14 @@ describe("tasks/cancel", () => {
     await vi.waitFor(
       async () =>
         expect(
-          ((await taskResponse(server.url, task.taskId)).body["progress"] as { progress?: number } | undefined)
+          ((await taskResponse(server.url, task.taskId, auth)).body["progress"] as { progress?: number } | undefined)
             ?.progress ?? 0,
         ).toBeGreaterThanOrEqual(1),
       settle,
     );
     const cancelled = await client.experimental.tasks.cancelTask(task.taskId);
     expect(cancelled.status).toBe("cancelled");
-    const frozen = (await taskResponse(server.url, task.taskId)).body["progress"];
+    const frozen = (await taskResponse(server.url, task.taskId, auth)).body["progress"];
     // The job's signal ends the run; the event log shows no progress after the cancellation.
     const events = await readEvents(task.taskId);
     const cancelAt = events.findIndex((e) => e.event === "status" && JSON.parse(e.data).status === "cancelled");
@@ -171,7 +173,7 @@ describe("tasks/cancel", () => {
     // A second countdown ticks a full second meanwhile: a countdown still running would have ticked too.
     const witness = await createTask("countdown", { seconds: 1 });
     await client.experimental.tasks.getTaskResult(witness.taskId, CallToolResultSchema);
-    expect((await taskResponse(server.url, task.taskId)).body["progress"]).toEqual(frozen);
+    expect((await taskResponse(server.url, task.taskId, auth)).body["progress"]).toEqual(frozen);
     expect((await client.experimental.tasks.getTask(task.taskId)).status).toBe("cancelled");
     const error = await expectInvalidParams(client.experimental.tasks.cancelTask(task.taskId));
     expect(error.message).toMatch(/already cancelled/);
@@ -194,7 +196,7 @@ describe("tasks/cancel", () => {
 });
 
 async function readEvents(taskId: string, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.url}/tasks/${taskId}/events`, { headers });
+  const response = await fetch(`${server.url}/tasks/${taskId}/events`, { headers: { ...auth, ...headers } });
   if (response.status !== 200) throw new Error(`events: HTTP ${response.status}`);
   // text() resolves only when the server ends the stream.
   return parseSse(await response.text());
@@ -204,7 +206,7 @@ describe("the plain HTTP view", () => {
   it("GET /tasks/{id} returns the task document with progress and, once done, the result", async ({ expect }) => {
     const task = await createTask("countdown", { seconds: 1 });
     await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-    const { status, body } = await taskResponse(server.url, task.taskId);
+    const { status, body } = await taskResponse(server.url, task.taskId, auth);
     expect(status).toBe(200);
     expect(body).toMatchObject({
       taskId: task.taskId,
@@ -219,7 +221,7 @@ describe("the plain HTTP view", () => {
 
   it("GET /tasks/{id}/events streams named events with routable ids and ends after the result", async ({ expect }) => {
     const task = await createTask("batch_process", { items: 2, secondsPerItem: 0.2 });
-    const response = await fetch(`${server.url}/tasks/${task.taskId}/events`);
+    const response = await fetch(`${server.url}/tasks/${task.taskId}/events`, { headers: auth });
     expect(response.status).toBe(200);
     expect(response.headers.get("Content-Type")).toMatch(/^text\/event-stream/);
     const events = parseSse(await response.text());
@@ -249,12 +251,12 @@ describe("the plain HTTP view", () => {
   });
 
   it("answers 404 for an unknown task and 400 for a foreign Last-Event-ID", async ({ expect }) => {
-    expect((await fetch(`${server.url}/tasks/${UNKNOWN}`)).status).toBe(404);
-    expect((await fetch(`${server.url}/tasks/${UNKNOWN}/events`)).status).toBe(404);
-    expect((await fetch(`${server.url}/tasks/nope`)).status).toBe(404);
+    expect((await fetch(`${server.url}/tasks/${UNKNOWN}`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${server.url}/tasks/${UNKNOWN}/events`, { headers: auth })).status).toBe(404);
+    expect((await fetch(`${server.url}/tasks/nope`, { headers: auth })).status).toBe(404);
     const task = await createTask("countdown", { seconds: 1 });
     const bad = await fetch(`${server.url}/tasks/${task.taskId}/events`, {
-      headers: { "Last-Event-ID": `t.${UNKNOWN}.0.3` },
+      headers: { ...auth, "Last-Event-ID": `t.${UNKNOWN}.0.3` },
     });
     expect(bad.status).toBe(400);
     expect(await bad.json()).toMatchObject({ error: "bad_last_event_id" });
@@ -266,16 +268,15 @@ describe("TTL", () => {
     const task = await createTask("countdown", { seconds: 1 }, 2500);
     expect(task.ttl).toBe(2500);
     await client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema);
-    await vi.waitFor(async () => expect((await taskResponse(server.url, task.taskId)).status).toBe(404), settle);
+    await vi.waitFor(async () => expect((await taskResponse(server.url, task.taskId, auth)).status).toBe(404), settle);
     await expectInvalidParams(client.experimental.tasks.getTask(task.taskId));
     await expectInvalidParams(client.experimental.tasks.getTaskResult(task.taskId, CallToolResultSchema));
-    expect((await fetch(`${server.url}/tasks/${task.taskId}/events`)).status).toBe(404);
-    const read = await rpc(server.url, {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "resources/read",
-      params: { uri: `task://${task.taskId}` },
-    });
+    expect((await fetch(`${server.url}/tasks/${task.taskId}/events`, { headers: auth })).status).toBe(404);
+    const read = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 1, method: "resources/read", params: { uri: `task://${task.taskId}` } },
+      { headers: auth },
+    );
     expect(read.body).toMatchObject({ error: { code: -32602 } });
     await vi.waitFor(async () => {
       const ids: string[] = [];
@@ -296,7 +297,7 @@ describe("independent tasks", () => {
     await vi.waitFor(
       async () =>
         expect(
-          ((await taskResponse(server.url, long.taskId)).body["progress"] as { progress?: number } | undefined)
+          ((await taskResponse(server.url, long.taskId, auth)).body["progress"] as { progress?: number } | undefined)
             ?.progress ?? 0,
         ).toBeGreaterThanOrEqual(1),
       settle,

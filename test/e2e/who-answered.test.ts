@@ -8,6 +8,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { sharedServer } from "./support/dev-server";
+import { LONG_INLINE_VARS } from "./support/server-settings";
 import { answeredOnItsOwn, postInput, startDeploy, taskDoc, textOf } from "./support/hitl";
 import { rpc, type ParsedSseEvent } from "./support/mcp";
 import { TASKS, modern, resultOf, startTask } from "./support/modern";
@@ -15,14 +16,9 @@ import { openSse } from "./support/sse-reader";
 import { question } from "./support/workflows";
 
 // The Workflow tests' settings: a Workflow-backed call has room to end inline. The person floor at
-// 5 s: an answer this test sends at once stays "at once" on a machine loaded enough to delay it by
-// seconds (at 1 s, two loaded runs took longer and read as a person's).
-const FLOOR_SECONDS = 5;
-const server = sharedServer({
-  INLINE_WAIT_MS: "20000",
-  WORKFLOW_CHECK_SECONDS: "2",
-  PERSON_FLOOR_MS: String(FLOOR_SECONDS * 1000),
-});
+// 5 s, so an answer sent at once stays "at once" under load (support/server-settings.ts says why).
+const server = sharedServer(LONG_INLINE_VARS);
+const FLOOR_SECONDS = Number(LONG_INLINE_VARS.PERSON_FLOOR_MS) / 1000;
 const closers: (() => Promise<unknown>)[] = [];
 
 afterAll(async () => {

@@ -13,12 +13,14 @@ import {
   resultFromTaskOutcome,
 } from "@modelcontextprotocol/ext-tasks/client";
 import { sharedServer } from "./support/dev-server";
+import { LONG_INLINE_VARS } from "./support/server-settings";
 import { failWithLogs } from "./support/wrangler-dev";
 import { textOf, waitForStatus } from "./support/hitl";
 import { CLIENT_INFO, MODERN, connectV2, modern, rawDispatch, resultOf } from "./support/modern";
 import { question, startPublish, taskDoc, terminateInstance, YES } from "./support/workflows";
 
-const server = sharedServer({ INLINE_WAIT_MS: "20000", WORKFLOW_CHECK_SECONDS: "2" });
+// A long inline wait and Workflows checked every 2 s: a Workflow-backed call has room to end inline.
+const server = sharedServer(LONG_INLINE_VARS);
 const ELICIT = { elicitation: {} };
 const settle = { timeout: 60_000, interval: 100 };
 const closers: (() => Promise<unknown>)[] = [];

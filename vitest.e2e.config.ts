@@ -1,34 +1,40 @@
 // End-to-end tests: a real `wrangler dev` (workerd, no eval) driven by the SDK's real Client and raw HTTP.
 import { defineConfig } from "vitest/config";
 import { LongestFirst } from "./test/e2e/support/sequencer.ts";
+import { EXTERNAL, TIMING } from "./test/e2e/support/suites.ts";
 
-/** Files whose assertions are timings: they run after the rest, alone, so the suite's own load is off them. */
-const TIMING = ["test/e2e/polling.test.ts"];
+/** How e2e files run, here and in vitest.external.config.ts. */
+export const E2E_OPTIONS = {
+  environment: "node",
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
+  fileParallelism: true,
+  // The files mostly wait on the servers (a run used ~0.4 of the 2 cores at 2 workers), so more
+  // files in flight shorten the run; docs/testing.md has the figures.
+  maxWorkers: 5,
+  // Each worker keeps the modules it loaded (the SDKs, zod, the support files) for its next file:
+  // loading them again per file cost ~90 s of the workers' time. Every file still gets its own
+  // server handles and clients (support/dev-server.ts).
+  isolate: false,
+  // Longest first from a committed table, so a fresh clone packs the files as well as a warm cache.
+  sequence: { sequencer: LongestFirst },
+} as const;
+
+/** Files with the same settings share one wrangler dev (support/dev-server.ts); the pool starts them. */
+export const SERVER_POOL = ["test/e2e/support/server-pool.ts"];
 
 export default defineConfig({
   test: {
-    environment: "node",
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-    fileParallelism: true,
-    // The files mostly wait on the servers (a run used ~0.4 of the 2 cores at 2 workers), so more
-    // files in flight shorten the run; docs/testing.md has the figures.
-    maxWorkers: 5,
-    // Each worker keeps the modules it loaded (the SDKs, zod, the support files) for its next file:
-    // loading them again per file cost ~90 s of the workers' time. Every file still gets its own
-    // server handles and clients (support/dev-server.ts).
-    isolate: false,
-    // Longest first from a committed table, so a fresh clone packs the files as well as a warm cache.
-    sequence: { sequencer: LongestFirst },
+    ...E2E_OPTIONS,
     projects: [
       {
         extends: true,
         test: {
           name: "e2e",
           include: ["test/e2e/**/*.test.ts"],
-          exclude: TIMING,
-          // Files with the same settings share one wrangler dev (support/dev-server.ts); the pool starts them.
-          globalSetup: ["test/e2e/support/server-pool.ts"],
+          // The external programs' files run in `npm run test:external` (vitest.external.config.ts).
+          exclude: [...TIMING, ...EXTERNAL],
+          globalSetup: SERVER_POOL,
           sequence: { groupOrder: 0 },
         },
       },

@@ -76,7 +76,7 @@ export function run(cwd: string, command: string, args: string[]): Command {
     async stop() {
       if (child.exitCode !== null) return;
       signal("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000).unref())]);
       signal("SIGKILL");
     },
   };

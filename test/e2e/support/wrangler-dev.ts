@@ -152,7 +152,8 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     } catch {
       return;
     }
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+    // unref: a stop that has ended leaves no 10 s timer holding the process (the e2e run's end waited on it).
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000).unref())]);
   };
 
   /**

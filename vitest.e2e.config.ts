@@ -11,7 +11,7 @@ export const E2E_OPTIONS = {
   fileParallelism: true,
   // The files mostly wait on the servers (a run used ~0.4 of the 2 cores at 2 workers), so more
   // files in flight shorten the run; docs/testing.md has the figures.
-  maxWorkers: 5,
+  maxWorkers: 6,
   // Each worker keeps the modules it loaded (the SDKs, zod, the support files) for its next file:
   // loading them again per file cost ~90 s of the workers' time. Every file still gets its own
   // server handles and clients (support/dev-server.ts).

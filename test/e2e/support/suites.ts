@@ -1,11 +1,12 @@
 /**
  * Which e2e files run where. Most run in `npm test` (vitest.e2e.config.ts); two kinds do not run
  * with the rest:
- * - TIMING: files whose assertions are timings run after the others, alone, so the suite's own load is off them.
+ * - TIMING: files whose assertions are timings run after the others, alone, so the suite's own load
+ *   is off them.
  * - EXTERNAL: files that drive large programs of someone else's (headless Chromium, the public MCP
- *   conformance CLI, npm and wrangler in a fresh clone). Together a fifth of `npm test`'s CPU, so
- *   they run in `npm run test:external` (vitest.external.config.ts), which `.ci/run` runs after
- *   `npm test` (docs/testing.md).
+ *   conformance CLI, the Inspector CLI and mcp-remote, npm and wrangler in a fresh clone): about a
+ *   fifth of the e2e suite's CPU, and its longest file. They run in `npm run test:external`
+ *   (vitest.external.config.ts), which `.ci/run` runs after `npm test` (docs/testing.md).
  */
 export const TIMING = ["test/e2e/polling.test.ts"];
 
@@ -14,5 +15,6 @@ export const EXTERNAL = [
   "test/e2e/console.test.ts",
   "test/e2e/task-card.test.ts",
   "test/e2e/conformance.test.ts",
+  "test/e2e/clients.test.ts",
   "test/e2e/fresh-clone.test.ts",
 ];

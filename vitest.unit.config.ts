@@ -7,9 +7,10 @@ const MOCKING = ["test/unit/era-table.test.ts"];
 export default defineConfig({
   test: {
     environment: "node",
-    // A hang guard only. Two tests are CPU work with no event to wait on (dependency-cruiser over src/,
-    // a 172,804-poll simulation): 27 s and 6.5 s in a run at load average 30, past Vitest's default 5 s.
-    testTimeout: 60_000,
+    // A hang guard only: no unit test waits on time or events. Two are CPU work (dependency-cruiser
+    // over src/, a 172,804-poll simulation): the layer check, 1.4 s on an idle machine, took 27 s at
+    // load average 30 and 61 s beside a second `npm test` at load 22, past an earlier 60 s guard.
+    testTimeout: 300_000,
     projects: [
       {
         extends: true,

@@ -50,14 +50,22 @@ describe("npm run demo", () => {
       expect(out).toMatch(/reconnecting: GET \/mcp with Last-Event-ID=t\.[0-9a-f]{32}\.\d+\.\d+/);
       expect(out).toMatch(/replayed \d+ missed events?/);
       expect(out).toContain('result: Processed 12 items. {"items":12,"checksum":650}');
-      expect(out).toContain("every progress value arrived exactly once, in order (1 to 12)");
+      // The task runs from its creation: on a loaded machine the creation's answer came 11 s late and
+      // the stream opened after items 1-2 had ended, so the demo checks from the first value it saw
+      // (before the drop at item 6, so the drop and the resumption are inside what it followed).
+      const checked = out.match(
+        /every progress value arrived exactly once, in order \((\d+) to 12\), across the dropped connection/,
+      );
+      const first = Number(checked?.[1]);
+      expect(first, out).toBeGreaterThanOrEqual(1);
+      expect(first, out).toBeLessThanOrEqual(6);
       // The steps come in the order they happened.
       const order = ["created task", "dropping the connection", "reconnecting", "replayed", "result:"].map((step) =>
         out.indexOf(step),
       );
       expect(order).toEqual([...order].sort((a, b) => a - b));
       // Plain lines for CI: one per progress value, no escape codes, nothing on stderr.
-      expect(out.match(/progress \d+\/12/g)).toHaveLength(12);
+      expect(out.match(/progress \d+\/12/g)).toHaveLength(12 - first + 1);
       expect(out).not.toContain("\u001b");
       expect(demoRun.stderr).toBe("");
     });

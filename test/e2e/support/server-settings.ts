@@ -26,11 +26,15 @@ export const CLIENTS_TOKEN = "client-token-0123456789";
 /**
  * An 8 s inline wait: a call of 1-2 s answers inline, one of 15 s or more falls back. alice and bob
  * are mcp-2026-tasks.test.ts's and model-facing.test.ts's, which list no task of theirs; carol only
- * mcp-2026-tasks.test.ts uses (it lists her one task); claude is clients.test.ts's.
+ * mcp-2026-tasks.test.ts uses (it lists her one task); claude is clients.test.ts's. The person floor
+ * at 5 s, as LONG_INLINE_VARS's: model-facing.test.ts declines and cancels "at once" and expects the
+ * client's own answer, which beside a second `npm test` (load 25) took more than 1 s and read as a
+ * person's; no file here answers a question late.
  */
 export const MIDDLE_INLINE_VARS = {
   API_KEYS: `alice:alice-token,bob:bob-token,carol:carol-token,claude:${CLIENTS_TOKEN}`,
   INLINE_WAIT_MS: "8000",
+  PERSON_FLOOR_MS: "5000",
 };
 
 /**

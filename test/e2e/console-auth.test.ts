@@ -219,4 +219,37 @@ describe("the console with API keys", () => {
     );
     await page.close();
   });
+
+  it("drops a list that answers after sign-out: the signed-out principal's tasks do not come back", async ({
+    expect,
+  }) => {
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    await page.getByLabel("Token").fill(KEYED_TOKENS.alice);
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await vi.waitFor(async () => expect(await page.locator("[data-task-id]").count()).toBeGreaterThan(0), settle);
+    // Hold the console's next list until it has signed out (beside a second `npm test` the list
+    // answered that late on its own, and put alice's tasks back on the sign-in screen).
+    let held: (() => void) | undefined;
+    const asked = new Promise<void>((heard) =>
+      page.route(`${server.url}/tasks`, async (route) => {
+        await new Promise<void>((release) => {
+          held = release;
+          heard();
+        });
+        await route.continue();
+      }),
+    );
+    await asked;
+    const late = page.waitForResponse(`${server.url}/tasks`);
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await page.getByLabel("Token").waitFor({ state: "visible" });
+    held?.();
+    await (await late).finished();
+    // Two turns of the page's event loop: the old console merged the late list in the first.
+    await page.evaluate(() => new Promise((turned) => setTimeout(() => setTimeout(turned))));
+    expect(await page.locator("[data-task-id]").count()).toBe(0);
+    expect(await page.locator("#console").isHidden()).toBe(true);
+    await page.close();
+  });
 });

@@ -36,6 +36,12 @@ export class Live {
   private turn = 0;
   private stopped = false;
   private listedOnce = false;
+  /**
+   * Which start() the work in flight belongs to: a list or read answered after a sign-out (or a
+   * sign-in as someone else) is dropped, not shown (a loaded run saw a late list put the signed-out
+   * principal's tasks back).
+   */
+  private session = 0;
 
   constructor(
     private readonly api: Api,
@@ -45,12 +51,14 @@ export class Live {
   ) {}
 
   start(): void {
+    this.session += 1;
     this.stopped = false;
     this.listedOnce = false;
     void this.tick(); // errors are reported inside
   }
 
   stop(): void {
+    this.session += 1;
     this.stopped = true;
     clearTimeout(this.timer);
     for (const controller of this.streams.values()) controller.abort();
@@ -76,15 +84,17 @@ export class Live {
   }
 
   private async tick(): Promise<void> {
+    const session = this.session;
     try {
       const page = await this.api.list();
+      if (session !== this.session) return;
       if (page.pollInterval !== undefined) this.pollIntervalMs = Math.min(Math.max(page.pollInterval, 250), 60_000);
       this.store.merge(page.tasks);
       this.events.listed(page.principal, page.nextCursor, !this.listedOnce);
       this.listedOnce = true;
       this.events.problem(undefined);
     } catch (error) {
-      if (!this.fail(error)) return;
+      if (session !== this.session || !this.fail(error)) return;
     }
     const now = Date.now();
     for (const state of this.store.all()) if (expired(state, now)) this.store.remove(state.taskId);
@@ -140,12 +150,15 @@ export class Live {
   private read(taskId: string): void {
     if (this.reads.has(taskId)) return;
     this.reads.add(taskId);
+    const session = this.session;
     this.api
       .get(taskId)
-      .then((doc) =>
-        doc ? this.store.update(taskId, (state) => applyDocument(state, doc)) : this.store.remove(taskId),
-      )
-      .catch((error: unknown) => this.fail(error))
+      .then((doc) => {
+        if (session !== this.session) return;
+        if (doc) this.store.update(taskId, (state) => applyDocument(state, doc));
+        else this.store.remove(taskId);
+      })
+      .catch((error: unknown) => session === this.session && this.fail(error))
       .finally(() => {
         this.reads.delete(taskId);
         this.reconcile();
@@ -187,6 +200,7 @@ export class Live {
         await readSse(
           response.body,
           (message) => {
+            if (signal.aborted) return;
             const seq = eventSeq(message.id, taskId);
             const event = seq === undefined ? undefined : parseTaskEvent(message.event, message.data, seq);
             if (event) this.store.update(taskId, (s) => applyEvent(s, event));

@@ -1,8 +1,8 @@
 // The console's data routes (GET /tasks, POST /tasks/{id}/cancel) and its sign-in, on a real
 // wrangler dev with API_KEYS: each principal sees and cancels only its own tasks.
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, it, vi } from "vitest";
-import type { Browser, BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { launchBrowser } from "./support/browser";
 import { getTask, startTask } from "./support/tasks";
 import { sharedServer } from "./support/dev-server";
@@ -169,9 +169,8 @@ describe("the console with API keys", () => {
     await page.close();
   });
 
-  it("shows only the signed-in principal's tasks, keeps the token for this tab only, and forgets them on sign-out", async ({
-    expect,
-  }) => {
+  /** A new tab signed in as alice, once her tasks are listed. */
+  async function aliceSignedIn(): Promise<Page> {
     const page = await context.newPage();
     await page.goto(`${server.url}/`);
     await page.getByLabel("Token").fill(KEYED_TOKENS.alice);
@@ -180,6 +179,13 @@ describe("the console with API keys", () => {
       async () => expect(await page.locator("[data-task-id]").count()).toBeGreaterThanOrEqual(aliceTasks.length),
       settle,
     );
+    return page;
+  }
+
+  it("shows only the signed-in principal's tasks, keeps the token for this tab only, and forgets them on sign-out", async ({
+    expect,
+  }) => {
+    const page = await aliceSignedIn();
     const shown = await page
       .locator("[data-task-id]")
       .evaluateAll((cards) => cards.map((card) => card.getAttribute("data-task-id")));
@@ -223,11 +229,7 @@ describe("the console with API keys", () => {
   it("drops a list that answers after sign-out: the signed-out principal's tasks do not come back", async ({
     expect,
   }) => {
-    const page = await context.newPage();
-    await page.goto(`${server.url}/`);
-    await page.getByLabel("Token").fill(KEYED_TOKENS.alice);
-    await page.getByRole("button", { name: "Sign in" }).click();
-    await vi.waitFor(async () => expect(await page.locator("[data-task-id]").count()).toBeGreaterThan(0), settle);
+    const page = await aliceSignedIn();
     // Hold the console's next list until it has signed out (beside a second `npm test` the list
     // answered that late on its own, and put alice's tasks back on the sign-in screen).
     let held: (() => void) | undefined;

@@ -4,6 +4,7 @@
  */
 import { beforeAll, describe, it } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { startTask } from "./support/tasks";
 import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { TASKS, modern } from "./support/modern";
@@ -16,17 +17,7 @@ let taskId: string;
 const UNKNOWN_TASK = "0123456789abcdef0123456789abcdef";
 
 beforeAll(async () => {
-  const created = await rpc(
-    server.url,
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } },
-    },
-    { headers: auth },
-  );
-  taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
+  taskId = await startTask(server.url, "countdown", { seconds: 1 }, auth);
   await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/result", params: { taskId } }, { headers: auth });
 });
 

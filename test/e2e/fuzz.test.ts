@@ -7,6 +7,7 @@
 // The open OAuth endpoints (consent form, registration, token, callback) get 300 of their own.
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
+import { startTask } from "./support/tasks";
 import { rpc } from "./support/mcp";
 import { rawRequest } from "./support/raw-http";
 import { deepRequest, escapedRequest, type Dice, type FuzzRequest } from "./support/fuzz-input";
@@ -457,17 +458,7 @@ const modernGet = async () =>
 const last = (body: unknown) => (Array.isArray(body) ? body[body.length - 1] : body);
 
 beforeAll(async () => {
-  const created = await rpc(
-    server.url,
-    {
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: "countdown", arguments: { seconds: 1 }, task: { ttl: 600_000 } },
-    },
-    { headers: token },
-  );
-  taskId = (created.body as { result: { task: { taskId: string } } }).result.task.taskId;
+  taskId = await startTask(server.url, "countdown", { seconds: 1 }, token);
   await vi.waitFor(
     async () => {
       const reply = await rpc(

@@ -6,7 +6,9 @@ import { EXTERNAL, TIMING } from "./test/e2e/support/suites.ts";
 /** How e2e files run, here and in vitest.external.config.ts. */
 export const E2E_OPTIONS = {
   environment: "node",
-  testTimeout: 120_000,
+  // Hang guards: a test waits until what it awaits happens (test/until.ts); a server start, 4-5 s
+  // idle, is the hook's longest wait.
+  testTimeout: 300_000,
   hookTimeout: 120_000,
   fileParallelism: true,
   // The files mostly wait on the servers (a run used ~0.4 of the 2 cores at 2 workers), so more

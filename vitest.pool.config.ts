@@ -18,9 +18,9 @@ export default defineConfig({
     // cost 10-20 s per file, 16 files one after another; its own storage per test still isolates
     // them (docs/testing.md, "Where the time goes").
     isolate: false,
-    // A hang guard only: tests wait on events (vi.waitFor, up to 45 s), and Vitest's default 5 s cut
-    // those waits short on a loaded 2-core machine (a run under load failed 8 tests on it, none hung).
-    testTimeout: 60_000,
+    // A hang guard only: tests wait on events (vi.waitFor until the check passes, test/until.ts), and
+    // a loaded 2-core machine runs them ten times slower than an idle one (docs/testing.md, "Waits").
+    testTimeout: 300_000,
     // Every task the pool tests create logs its transitions (src/core/object/transition-log.ts): keep
     // them out of the test output; test/e2e/transition-log.test.ts checks them.
     // The step consumer's one line per batch (fan_out.batch) likewise.

@@ -5,9 +5,10 @@ import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { Browser } from "playwright-core";
 import { launchBrowser } from "./support/browser";
 import { sharedServer } from "./support/dev-server";
+import { until } from "../until";
 
 const server = sharedServer();
-const settle = { timeout: 30_000, interval: 200 };
+const settle = until(200);
 
 describe("headless browser", () => {
   let browser: Browser;

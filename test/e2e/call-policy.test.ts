@@ -13,13 +13,14 @@ import { rpc } from "./support/mcp";
 import { modern, openStream, resultOf, startTask as startModernTask, TASKS } from "./support/modern";
 import { openSse } from "./support/sse-reader";
 import { getTask, startTask } from "./support/tasks";
+import { until } from "../until";
 
 // A long inline budget: a call that waited for it instead of answering at once outlives its test.
 // Frequent keepalives: wrangler dev notices a client gone only when the stream is written, and a
 // deploy's rollout (3 s) must not end before that. Principals p0…p8 (support/server-settings.ts).
 const server = sharedServer(KEEPALIVE_VARS);
 const as = (n: number) => ({ Authorization: `Bearer t${n}` });
-const settle = { timeout: 30_000, interval: 100 };
+const settle = until(100);
 const KEY = "mcp-task-worker/idempotency-key";
 
 /** The principal's tasks (each test has its own principal). */

@@ -4,6 +4,7 @@ import { describe, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { eventLog, getTask, startTask } from "./support/tasks";
+import { until } from "../until";
 
 const server = sharedServer();
 
@@ -15,10 +16,7 @@ describe("tasks/cancel", () => {
     const taskId = await startTask(server.url, "countdown", { seconds: 120 });
     await vi.waitFor(
       async () => expect((await getTask(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(2),
-      {
-        timeout: 30_000,
-        interval: 200,
-      },
+      until(200),
     );
     const reply = await cancel(taskId);
     expect(reply.body).toMatchObject({ result: { taskId, status: "cancelled" } });
@@ -47,7 +45,7 @@ describe("tasks/cancel", () => {
         expect(String((await getTask(server.url, taskId)).statusMessage)).toMatch(
           /^Waiting until .*polling external job/,
         ),
-      { timeout: 30_000, interval: 200 },
+      until(200),
     );
     expect((await cancel(taskId)).body).toMatchObject({ result: { status: "cancelled" } });
     const log = await eventLog(server.url, taskId);

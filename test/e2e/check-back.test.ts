@@ -3,6 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { sharedServer } from "./support/dev-server";
 import { ONE_SECOND_VARS } from "./support/server-settings";
 import { connectClient } from "./support/mcp";
+import { until } from "../until";
 
 // A 1 s inline wait (support/server-settings.ts), shared with get-reconnect and task-card.
 const server = sharedServer(ONE_SECOND_VARS);
@@ -63,14 +64,11 @@ describe.concurrent("check-back tools for clients without the tasks capability",
     // The first answer is the still-running one: the task outlasted the inline budget. (Not the first
     // task_status: on a loaded machine the 4 s countdown can end before that call.)
     expect(first.structuredContent?.status).toBe("working");
-    await vi.waitFor(
-      async () => {
-        const status = await call("task_status", { taskId });
-        expect(textOf(status)).toContain(taskId);
-        expect(status.structuredContent?.status).toBe("completed");
-      },
-      { timeout: 30_000, interval: 500 },
-    );
+    await vi.waitFor(async () => {
+      const status = await call("task_status", { taskId });
+      expect(textOf(status)).toContain(taskId);
+      expect(status.structuredContent?.status).toBe("completed");
+    }, until(500));
 
     const result = await call("task_result", { taskId });
     expect(result.isError).toBeFalsy();

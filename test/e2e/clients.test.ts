@@ -10,6 +10,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { sharedServer } from "./support/dev-server";
 import { CLIENTS_TOKEN, MIDDLE_INLINE_VARS } from "./support/server-settings";
+import { until } from "../until";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const MCP_REMOTE = join(ROOT, "node_modules/mcp-remote/dist/proxy.js");
@@ -88,7 +89,7 @@ describe("mcp-remote 0.15.1 (Claude Desktop's bridge)", () => {
     expect(textOf(first)).toContain("task_result");
     await vi.waitFor(
       async () => expect((await call("task_status", { taskId })).structuredContent?.status).toBe("completed"),
-      { timeout: 60_000, interval: 1000 },
+      until(1000),
     );
     expect((await call("task_result", { taskId })).content).toEqual([
       { type: "text", text: "Countdown of 15 s finished." },

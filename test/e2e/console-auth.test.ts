@@ -7,6 +7,7 @@ import { launchBrowser } from "./support/browser";
 import { getTask, startTask } from "./support/tasks";
 import { sharedServer } from "./support/dev-server";
 import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
+import { until } from "../until";
 
 // It lists alice's and bob's tasks: no other file uses them on this shared server (support/server-settings.ts).
 const server = sharedServer(KEYED_VARS);
@@ -15,7 +16,7 @@ const alice = { Authorization: `Bearer ${KEYED_TOKENS.alice}` };
 const bob = { Authorization: `Bearer ${KEYED_TOKENS.bob}` };
 const aliceTasks: string[] = []; // oldest first
 let bobTask = "";
-const settle = { timeout: 30_000, interval: 200 };
+const settle = until(200);
 
 interface ListPage {
   principal: string;

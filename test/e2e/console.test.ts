@@ -9,12 +9,13 @@ import type { Browser, Page } from "playwright-core";
 import { launchBrowser } from "./support/browser";
 import { getTask, startTask } from "./support/tasks";
 import { ownServer } from "./support/dev-server";
+import { until } from "../until";
 
 // The console lists the anonymous principal's tasks, which other files' tasks on a shared server would change.
 const server = ownServer();
 let browser: Browser;
 const pages: Page[] = [];
-const settle = { timeout: 30_000, interval: 200 };
+const settle = until(200);
 
 beforeAll(async () => {
   browser = await launchBrowser();
@@ -234,14 +235,11 @@ describe("task console", () => {
       );
 
     const { page, problems } = await openConsole({ viewport: { width: 960, height: 1080 } });
-    await vi.waitFor(
-      async () => {
-        expect(await card(page, waiting).locator('form.question[data-key="confirm"]').count()).toBe(1);
-        for (const taskId of [slow, running]) expect((await bar(page, taskId)).value).toBeGreaterThanOrEqual(5);
-        expect(await card(page, batch).locator(".outcome").textContent()).toContain("Processed 6 items.");
-      },
-      { timeout: 60_000, interval: 250 },
-    );
+    await vi.waitFor(async () => {
+      expect(await card(page, waiting).locator('form.question[data-key="confirm"]').count()).toBe(1);
+      for (const taskId of [slow, running]) expect((await bar(page, taskId)).value).toBeGreaterThanOrEqual(5);
+      expect(await card(page, batch).locator(".outcome").textContent()).toContain("Processed 6 items.");
+    }, until(250));
     await card(page, batch).locator(".toggle").click();
     await vi.waitFor(async () => expect(await card(page, batch).locator(".steps li").count()).toBe(6), settle);
     const shot = join(mkdtempSync(join(tmpdir(), "console-shot-")), "console.png");

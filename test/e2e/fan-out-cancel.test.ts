@@ -6,6 +6,7 @@ import { failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { eventLog, getTask, startTask } from "./support/tasks";
 import { batchLines, ofType, total } from "./support/fan-out";
+import { until } from "../until";
 
 // It reads the server's output, so the server is its own.
 const server = ownServer();
@@ -17,18 +18,16 @@ describe("tasks/cancel of a fanned-out batch_process", () => {
     // 150 items of 60 s: the first batch runs at once, the rest wait for the next batch.
     const taskId = await startTask(server.url, "batch_process", { items: 150, secondsPerItem: 60, parallel: true });
     await vi
-      .waitFor(async () => expect((await getTask(server.url, taskId)).statusMessage).toMatch(/[1-9]\d* running/), {
-        timeout: 30_000,
-        interval: 200,
-      })
+      .waitFor(
+        async () => expect((await getTask(server.url, taskId)).statusMessage).toMatch(/[1-9]\d* running/),
+        until(200),
+      )
       .catch(withServerLogs);
     const reply = await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId } });
     expect(reply.body).toMatchObject({ result: { status: "cancelled" } });
 
     // Every message is accounted for well before a 60 s item could have ended on its own.
-    await vi
-      .waitFor(() => expect(total(batchLines(server), "messages")).toBe(150), { timeout: 45_000, interval: 250 })
-      .catch(withServerLogs);
+    await vi.waitFor(() => expect(total(batchLines(server), "messages")).toBe(150), until(250)).catch(withServerLogs);
     const lines = batchLines(server);
     expect(total(lines, "aborted")).toBeGreaterThanOrEqual(1);
     expect(total(lines, "aborted") + total(lines, "skipped")).toBe(150);

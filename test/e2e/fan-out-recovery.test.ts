@@ -6,6 +6,7 @@ import { ownServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { eventLog, getTask, startTask } from "./support/tasks";
 import { ofType, sumOfSquares, taskResult } from "./support/fan-out";
+import { until } from "../until";
 
 // It kills and restarts its server.
 const server = ownServer({ vars: { LEASE_MS: "3000" } });
@@ -24,7 +25,7 @@ describe("a crash of the runtime mid-fan-out", () => {
     await vi
       .waitFor(
         async () => expect((await getTask(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(100),
-        { timeout: 60_000, interval: 100 },
+        until(100),
       )
       .catch(withServerLogs);
     const before = (await getTask(server.url, taskId)).progress?.progress ?? 0;
@@ -33,10 +34,7 @@ describe("a crash of the runtime mid-fan-out", () => {
 
     // The killed queue's messages are gone: only the task's alarm, sending again what is outstanding, can finish this.
     await vi
-      .waitFor(async () => expect((await getTask(server.url, taskId)).status).toBe("completed"), {
-        timeout: 90_000,
-        interval: 250,
-      })
+      .waitFor(async () => expect((await getTask(server.url, taskId)).status).toBe("completed"), until(250))
       .catch(withServerLogs);
     expect(before).toBeLessThan(items);
     expect((await taskResult(server, taskId))["structuredContent"]).toEqual({

@@ -7,6 +7,7 @@ import { ownServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { eventLog, startTask } from "./support/tasks";
 import { batchLines, ofType, sumOfSquares, taskResult, total } from "./support/fan-out";
+import { until } from "../until";
 
 // It reads the server's output, so the server is its own.
 const server = ownServer({ vars: { LEASE_MS: "3000" } });
@@ -54,7 +55,7 @@ describe("batch_process with parallel: true", () => {
       checksum: sumOfSquares(150),
     });
     await vi
-      .waitFor(() => expect(total(batchLines(server, from), "stored")).toBe(150), { timeout: 30_000, interval: 250 })
+      .waitFor(() => expect(total(batchLines(server, from), "stored")).toBe(150), until(250))
       .catch(withServerLogs);
     const lines = batchLines(server, from);
     expect(total(lines, "ran")).toBe(150);

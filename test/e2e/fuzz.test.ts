@@ -14,6 +14,7 @@ import { deepRequest, escapedRequest, type Dice, type FuzzRequest } from "./supp
 import { TASKS, modern } from "./support/modern";
 import { oauthRequest } from "./support/fuzz-oauth";
 import { OPEN_ENDPOINTS_VARS } from "./support/oauth-open-endpoints";
+import { until } from "../until";
 
 const SEED = Number(process.env["FUZZ_SEED"] ?? 20261105);
 const COUNT = 1200;
@@ -459,18 +460,15 @@ const last = (body: unknown) => (Array.isArray(body) ? body[body.length - 1] : b
 
 beforeAll(async () => {
   taskId = await startTask(server.url, "countdown", { seconds: 1 }, token);
-  await vi.waitFor(
-    async () => {
-      const reply = await rpc(
-        server.url,
-        { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } },
-        { headers: token },
-      );
-      expect(reply.body).toMatchObject({ result: { status: "completed" } });
-      beforeGet = reply.body;
-    },
-    { timeout: 30_000, interval: 250 },
-  );
+  await vi.waitFor(async () => {
+    const reply = await rpc(
+      server.url,
+      { jsonrpc: "2.0", id: 2, method: "tasks/get", params: { taskId } },
+      { headers: token },
+    );
+    expect(reply.body).toMatchObject({ result: { status: "completed" } });
+    beforeGet = reply.body;
+  }, until(250));
   beforeResult = last(
     (await rpc(server.url, { jsonrpc: "2.0", id: 3, method: "tasks/result", params: { taskId } }, { headers: token }))
       .body,
@@ -487,16 +485,13 @@ beforeAll(async () => {
     { headers: token },
   );
   waitingId = (waiting.body as { result: { task: { taskId: string } } }).result.task.taskId;
-  await vi.waitFor(
-    async () => {
-      const doc = (await (await fetch(`${server.url}/tasks/${waitingId}`, { headers: token })).json()) as {
-        status: string;
-      };
-      expect(doc.status).toBe("input_required");
-      waitingBefore = doc;
-    },
-    { timeout: 30_000, interval: 250 },
-  );
+  await vi.waitFor(async () => {
+    const doc = (await (await fetch(`${server.url}/tasks/${waitingId}`, { headers: token })).json()) as {
+      status: string;
+    };
+    expect(doc.status).toBe("input_required");
+    waitingBefore = doc;
+  }, until(250));
   beforeModern = await modernGet();
 });
 

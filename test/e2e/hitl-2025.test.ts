@@ -17,11 +17,12 @@ import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
 import { DEPLOY, QUESTION, startDeploy, stepNames, taskDoc, textOf, waitForStatus, YES } from "./support/hitl";
+import { until } from "../until";
 
 const server = sharedServer({ API_KEYS: "alice:tokA,bob:tokB", INLINE_WAIT_MS: "20000" });
 const alice = { Authorization: "Bearer tokA" };
 const bob = { Authorization: "Bearer tokB" };
-const settle = { timeout: 30_000, interval: 100 };
+const settle = until(100);
 
 /** An SDK v1 client that declared elicitation (and whatever else), answering every question with `answer`; `sent` lists the methods it POSTed. */
 async function elicitingClient(

@@ -27,13 +27,14 @@ import {
   startTask,
   TASKS,
 } from "./support/modern";
+import { until } from "../until";
 
 const ALICE = "tokA";
 const BOB = "tokB";
 const server = sharedServer({ API_KEYS: `alice:${ALICE},bob:${BOB}`, INLINE_WAIT_MS: "20000" });
 const aliceHeaders = { Authorization: `Bearer ${ALICE}` };
 const ELICIT = { elicitation: {} };
-const settle = { timeout: 30_000, interval: 100 };
+const settle = until(100);
 const v2Clients: Client[] = [];
 
 afterAll(async () => {

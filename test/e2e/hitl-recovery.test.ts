@@ -6,6 +6,7 @@ import { ownServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { DEPLOY, postInput, QUESTION, startDeploy, stepNames, textOf, waitForStatus, YES } from "./support/hitl";
+import { until } from "../until";
 
 // It kills and restarts its server.
 const server = ownServer({ vars: { LEASE_MS: "3000" } });
@@ -51,10 +52,7 @@ describe("a task whose ttl runs out while it waits", () => {
     });
     const taskId = (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
     await waitForStatus(server.url, taskId, "input_required");
-    await vi.waitFor(async () => expect((await fetch(`${server.url}/tasks/${taskId}`)).status).toBe(404), {
-      timeout: 30_000,
-      interval: 250,
-    });
+    await vi.waitFor(async () => expect((await fetch(`${server.url}/tasks/${taskId}`)).status).toBe(404), until(250));
     expect((await postInput(server.url, taskId, { confirm: YES })).status).toBe(404);
   });
 });

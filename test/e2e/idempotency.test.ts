@@ -6,6 +6,7 @@ import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { parseSse, rpc } from "./support/mcp";
 import { eventLog, type LoggedEvent } from "./support/tasks";
 import { errorOf, modern, resultOf, TASKS } from "./support/modern";
+import { until } from "../until";
 
 const KEY = "mcp-task-worker/idempotency-key";
 const RELATED = "io.modelcontextprotocol/related-task";
@@ -64,7 +65,7 @@ describe("idempotency keys on tools/call", () => {
       const created = (await listTaskIds()).filter((id) => !before.has(id));
       expect(created).toHaveLength(1);
       taskId = created[0] ?? "";
-    });
+    }, until());
 
     const retried = await fetch(`${server.url}/mcp`, { method: "POST", headers, body });
     const messages = parseSse(await retried.text()).map(

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
 import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { parseSse, rpc } from "./support/mcp";
+import { until } from "../until";
 
 // It lists its principals' tasks: two of its own (iso-alice, iso-bob) on a shared server (support/server-settings.ts).
 const server = sharedServer(KEYED_VARS);
@@ -190,13 +191,10 @@ describe("per-principal indexes", () => {
     expect(await createTask(alice, 1, meta)).toBe(first);
     const bobs = await createTask(bob, 1, meta);
     expect(bobs).not.toBe(first);
-    await vi.waitFor(
-      async () => {
-        const reply = await call(bob, "tasks/get", { taskId: bobs });
-        expect(reply.body).toMatchObject({ result: { status: "completed" } });
-      },
-      { timeout: 30_000, interval: 250 },
-    );
+    await vi.waitFor(async () => {
+      const reply = await call(bob, "tasks/get", { taskId: bobs });
+      expect(reply.body).toMatchObject({ result: { status: "completed" } });
+    }, until(250));
     expect((await call(bob, "tasks/get", { taskId: first })).body).toMatchObject({ error: { code: -32602 } });
   });
 });

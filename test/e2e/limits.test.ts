@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
+import { until } from "../until";
 
 const as = (name: string) => ({ Authorization: `Bearer ${name}-token` });
 const principals = ["cap", "ttl", "body", "args", "rate", "calm"];
@@ -58,10 +59,10 @@ describe("limits", () => {
       { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId: first } },
       { headers: as("cap") },
     );
-    await vi.waitFor(async () => expect(taskIdOf(await startCountdown("cap", 1))).toMatch(/^[0-9a-f]{32}$/), {
-      timeout: 15_000,
-      interval: 250,
-    });
+    await vi.waitFor(
+      async () => expect(taskIdOf(await startCountdown("cap", 1))).toMatch(/^[0-9a-f]{32}$/),
+      until(250),
+    );
   });
 
   it("clamps a requested ttl to MAX_TTL_MS", async ({ expect }) => {
@@ -98,23 +99,20 @@ describe("limits", () => {
     // The task view is limited too. A token may have refilled since the 429 above (one every 5 s, and
     // a loaded machine can take that long between two requests): each try spends it, so the bucket is
     // empty again within a try or two; a route outside the limit would never answer 429.
-    const view = await vi.waitFor(
-      async () => {
-        const reply = await fetch(`${server.url}/tasks/${"0".repeat(32)}`, { headers: as("rate") });
-        expect(reply.status).toBe(429);
-        return reply;
-      },
-      { timeout: 20_000, interval: 100 },
-    );
+    const view = await vi.waitFor(async () => {
+      const reply = await fetch(`${server.url}/tasks/${"0".repeat(32)}`, { headers: as("rate") });
+      expect(reply.status).toBe(429);
+      return reply;
+    }, until(100));
     expect(view.headers.get("Retry-After")).toMatch(/^\d+$/);
     // The bucket is per principal.
     expect((await rpc(server.url, list, { headers: as("calm") })).status).toBe(200);
     // And it refills (12 per minute: one token every 5 s, a gap the machine's load between the two
     // requests above cannot bridge, as one token a second could on a busy 2-core machine).
-    await vi.waitFor(async () => expect((await rpc(server.url, list, { headers: as("rate") })).status).toBe(200), {
-      timeout: 20_000,
-      interval: 500,
-    });
+    await vi.waitFor(
+      async () => expect((await rpc(server.url, list, { headers: as("rate") })).status).toBe(200),
+      until(500),
+    );
   });
 });
 

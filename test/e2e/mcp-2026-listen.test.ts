@@ -8,12 +8,13 @@ import { describe, it, vi } from "vitest";
 import { sharedServer } from "./support/dev-server";
 import { KEEPALIVE_VARS } from "./support/server-settings";
 import { TASKS, errorOf, getTask, modern, openStream, startTask } from "./support/modern";
+import { until } from "../until";
 
 // Frequent keepalives, on call-policy.test.ts's server; its calls are all task-augmented (support/server-settings.ts).
 const server = sharedServer(KEEPALIVE_VARS);
 const alice = { token: "alice-token" };
 const bob = { token: "bob-token" };
-const settle = { timeout: 30_000, interval: 100 };
+const settle = until(100);
 const SUBSCRIPTION = { "io.modelcontextprotocol/subscriptionId": "listen-1" };
 
 const byMethod = (messages: Record<string, unknown>[], method: string) =>

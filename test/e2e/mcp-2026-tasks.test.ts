@@ -8,12 +8,13 @@ import { sharedServer } from "./support/dev-server";
 import { MIDDLE_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { TASKS, errorOf, getTask, modern, resultOf, startTask } from "./support/modern";
+import { until } from "../until";
 
 // An 8 s inline wait; carol is this file's alone, as it lists her tasks (support/server-settings.ts).
 const server = sharedServer(MIDDLE_INLINE_VARS);
 const alice = { token: "alice-token" };
 const bob = { token: "bob-token" };
-const settle = { timeout: 30_000, interval: 200 };
+const settle = until(200);
 const UNKNOWN_TASK = "0123456789abcdef0123456789abcdef";
 
 describe("tools/call from a client that declared the Tasks extension", () => {

@@ -13,6 +13,7 @@ import { sharedServer } from "./support/dev-server";
 import { MIDDLE_INLINE_VARS } from "./support/server-settings";
 import { DEPLOY, QUESTION, YES, answeredOnItsOwn } from "./support/hitl";
 import { MODERN, TASKS, modern, resultOf, startTask } from "./support/modern";
+import { until } from "../until";
 
 type Answer = {
   action: "accept" | "decline" | "cancel";
@@ -277,16 +278,13 @@ describe.concurrent("a question nobody can answer", () => {
 describe.concurrent("2026 tasks/get", () => {
   it("inlines the finished result with its words in structuredContent and text alike", async ({ expect }) => {
     const taskId = await startTask(server.url, "countdown", { seconds: 1 }, { token: "alice-token" });
-    const task = await vi.waitFor(
-      async () => {
-        const seen = resultOf(
-          await modern(server.url, "tasks/get", { taskId }, { capabilities: TASKS, token: "alice-token" }),
-        );
-        if (seen["status"] !== "completed") throw new Error(`still ${String(seen["status"])}`);
-        return seen;
-      },
-      { timeout: 30_000, interval: 200 },
-    );
+    const task = await vi.waitFor(async () => {
+      const seen = resultOf(
+        await modern(server.url, "tasks/get", { taskId }, { capabilities: TASKS, token: "alice-token" }),
+      );
+      if (seen["status"] !== "completed") throw new Error(`still ${String(seen["status"])}`);
+      return seen;
+    }, until(200));
     expect(oneMeaning(expect, task["result"]).summary).toBe("Countdown of 1 s finished.");
   });
 });

@@ -15,10 +15,11 @@ import { sharedServer } from "./support/dev-server";
 import { LONG_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
+import { until } from "../until";
 
 // A long inline wait: its plain calls (2 s) answer inline (support/server-settings.ts).
 const server = sharedServer(LONG_INLINE_VARS);
-const settle = { timeout: 15_000, interval: 100 };
+const settle = until(100);
 
 interface Status {
   taskId: string;

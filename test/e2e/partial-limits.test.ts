@@ -5,12 +5,13 @@ import { ownServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { modern, openStream, TASKS } from "./support/modern";
 import { eventLog, startTask } from "./support/tasks";
+import { until } from "../until";
 
 // Its own limit (3 pieces) and two principals.
 const server = ownServer({ vars: { API_KEYS: "alice:tokA,bob:tokB", PARTIAL_MAX_PIECES: "3" } });
 const alice = { Authorization: "Bearer tokA" };
 const bob = { Authorization: "Bearer tokB" };
-const settle = { timeout: 60_000, interval: 150 };
+const settle = until(150);
 let taskId = "";
 
 interface Doc {

@@ -7,11 +7,12 @@ import { failWithLogs } from "./support/wrangler-dev";
 import { postInput, waitForStatus } from "./support/hitl";
 import { startPublish, YES } from "./support/workflows";
 import { eventLog, startTask, type LoggedEvent } from "./support/tasks";
+import { until } from "../until";
 
 // It kills and restarts its server.
 // WORKFLOW_NUDGE as `npm run dev` sets it: the local engine leaves a running instance stalled after a crash.
 const server = ownServer({ vars: { LEASE_MS: "3000", WORKFLOW_CHECK_SECONDS: "2", WORKFLOW_NUDGE: "true" } });
-const settle = { timeout: 60_000, interval: 100 };
+const settle = until(100);
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 
 interface Doc {

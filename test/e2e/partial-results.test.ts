@@ -6,9 +6,10 @@ import { sharedServer } from "./support/dev-server";
 import { connectClient, rpc } from "./support/mcp";
 import { MODERN, TASKS, connectV2, getTask as modernGet, openStream, startTask as modernStart } from "./support/modern";
 import { eventLog, startTask } from "./support/tasks";
+import { until } from "../until";
 
 const server = sharedServer();
-const wait = { timeout: 60_000, interval: 150 };
+const wait = until(150);
 
 interface Piece {
   n: number;

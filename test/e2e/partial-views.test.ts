@@ -8,12 +8,13 @@ import { sharedServer } from "./support/dev-server";
 import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { getTask, startTask } from "./support/tasks";
+import { until } from "../until";
 
 // The console lists its principal's tasks: views is its own on a shared server, signed in with its token
 // (the console reads the same event streams signed in or not; console.test.ts has the anonymous view).
 const server = sharedServer(KEYED_VARS);
 const auth = { Authorization: `Bearer ${KEYED_TOKENS.views}` };
-const settle = { timeout: 60_000, interval: 200 };
+const settle = until(200);
 let browser: Browser;
 
 beforeAll(async () => {

@@ -9,10 +9,11 @@ import { rpc } from "./support/mcp";
 import { startTask as startLegacyTask } from "./support/tasks";
 import { followTask } from "./support/poll-follower";
 import { ownServer } from "./support/dev-server";
+import { until } from "../until";
 
 // Its lateness bound is timing: the server is its own, so other files' tasks do not load it.
 const server = ownServer();
-const settle = { timeout: 20_000, interval: 200 };
+const settle = until(200);
 
 describe("a 2026 client polling at the interval it is told", () => {
   it("sees a 3-s countdown end within 1.5 s, in at most 8 tasks/get", async ({ expect }) => {

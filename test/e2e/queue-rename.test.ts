@@ -12,6 +12,7 @@ import { failWithLogs } from "./support/wrangler-dev";
 import { eventLog, startTask } from "./support/tasks";
 import { batchLines, ofType, sumOfSquares, taskResult, total } from "./support/fan-out";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver";
+import { until } from "../until";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 /** Beside wrangler.toml, so its relative paths (main, [alias], [build]) mean the same; git-ignored. */
@@ -68,7 +69,7 @@ describe("every queue renamed in wrangler.toml", () => {
     expect(result["structuredContent"]).toEqual({ summary, items: 12, checksum: sumOfSquares(12) });
     expect(ofType(await eventLog(server.url, taskId), "step")).toHaveLength(12);
     const stored = () => expect(total(batchLines(server, from), "stored")).toBe(12);
-    await vi.waitFor(stored, { timeout: 30_000, interval: 250 }).catch(withServerLogs);
+    await vi.waitFor(stored, until(250)).catch(withServerLogs);
     const queues = new Set(batchLines(server, from).map((line) => line["queue"]));
     expect(queues).toEqual(new Set(["second-deploy-steps-work"]));
   });
@@ -81,7 +82,7 @@ describe("every queue renamed in wrangler.toml", () => {
     const completed = () =>
       receiver.received.filter((hook) => hook.path === path && hook.body.includes('"task.completed"'));
     const delivered = () => expect(completed().map((hook) => hook.status)).toEqual([503, 200]);
-    await vi.waitFor(delivered, { timeout: 30_000, interval: 100 }).catch(withServerLogs);
+    await vi.waitFor(delivered, until(100)).catch(withServerLogs);
     expect(completed().every((hook) => hook.body.includes(taskId))).toBe(true);
   });
 });

@@ -6,6 +6,7 @@ import { ownServer } from "./support/dev-server";
 import { failWithLogs } from "./support/wrangler-dev";
 import { rpc } from "./support/mcp";
 import { eventLog, getTask, startTask, type LoggedEvent } from "./support/tasks";
+import { until } from "../until";
 
 // It kills and restarts its server.
 const server = ownServer({ vars: { LEASE_MS: "3000" } });
@@ -22,27 +23,21 @@ describe("a crash of the runtime mid-job", () => {
 
     // Let both get well into their run, so the crash interrupts real work.
     await vi
-      .waitFor(
-        async () => {
-          const [countdown, batch] = [await getTask(server.url, countdownId), await getTask(server.url, batchId)];
-          expect(countdown.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
-          expect(batch.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
-        },
-        { timeout: 45_000, interval: 200 },
-      )
+      .waitFor(async () => {
+        const [countdown, batch] = [await getTask(server.url, countdownId), await getTask(server.url, batchId)];
+        expect(countdown.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
+        expect(batch.progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
+      }, until(200))
       .catch(withServerLogs);
     await server.kill();
     await server.restart();
 
     // Nothing re-sends the queue messages: only the alarms armed at each lease's end can finish these.
     await vi
-      .waitFor(
-        async () => {
-          expect((await getTask(server.url, countdownId)).status).toBe("completed");
-          expect((await getTask(server.url, batchId)).status).toBe("completed");
-        },
-        { timeout: 60_000, interval: 250 },
-      )
+      .waitFor(async () => {
+        expect((await getTask(server.url, countdownId)).status).toBe("completed");
+        expect((await getTask(server.url, batchId)).status).toBe("completed");
+      }, until(250))
       .catch(withServerLogs);
 
     const batchLog = await eventLog(server.url, batchId);

@@ -8,6 +8,7 @@ import { sharedServer } from "./support/dev-server";
 import { DEPLOY, waitForStatus, YES } from "./support/hitl";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
+import { until } from "../until";
 
 const server = sharedServer();
 const SECONDS = 8;
@@ -83,11 +84,7 @@ async function dropAndResume(capabilities: Record<string, unknown>, gap: number)
   await readInto(first, onFirst, () => progressOf(onFirst, "cd").length >= 2);
   first.drop();
   const dropAt = Math.max(...progressOf(onFirst, "cd").map(Number));
-  if (gap > 0)
-    await vi.waitFor(async () => expectProgress(await taskProgress(taskId), dropAt + gap), {
-      timeout: 30_000,
-      interval: 50,
-    });
+  if (gap > 0) await vi.waitFor(async () => expectProgress(await taskProgress(taskId), dropAt + gap), until(50));
 
   const lastEventId = onFirst.at(-1)?.id ?? "";
   const resumed = await openSse(`${server.url}/mcp`, {

@@ -8,6 +8,7 @@ import { sharedServer } from "./support/dev-server";
 import { LONG_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { openSse, type SseReader } from "./support/sse-reader";
+import { until } from "../until";
 
 // A long inline wait: its plain calls (up to 5 s) answer inline on their resumed streams (support/server-settings.ts).
 const server = sharedServer(LONG_INLINE_VARS);
@@ -214,7 +215,7 @@ describe("raw HTTP resumption with Last-Event-ID", () => {
         expect(
           ((await fetch(`${server.url}/tasks/${taskId}`).then((r) => r.json())) as { status: string }).status,
         ).toBe("completed"),
-      { timeout: 20_000, interval: 200 },
+      until(200),
     );
     const tail = await readUntil(await resume(head.got.at(-1)?.id ?? ""), (m) => m.id === 9);
     expect(progressOf([...head.got, ...tail.got].map((g) => g.message))).toEqual([1, 2]);

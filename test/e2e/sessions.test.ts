@@ -5,6 +5,7 @@ import { SHORT_INLINE_VARS } from "./support/server-settings";
 import { rpc } from "./support/mcp";
 import { startTask } from "./support/tasks";
 import { openSse, type SseReader } from "./support/sse-reader";
+import { until } from "../until";
 
 // Its calls are all task-augmented, so the inline wait is not its concern: it shares core.test.ts's server.
 const server = sharedServer(SHORT_INLINE_VARS);
@@ -121,16 +122,13 @@ describe("the GET stream", () => {
     expect(second.status).toBe(409);
     await second.body?.cancel();
     first.drop();
-    await vi.waitFor(
-      async () => {
-        const again = await fetch(`${server.url}/mcp`, {
-          headers: { Accept: "text/event-stream", "Mcp-Session-Id": sessionId },
-        });
-        await again.body?.cancel();
-        expect(again.status).toBe(200);
-      },
-      { timeout: 10_000, interval: 200 },
-    );
+    await vi.waitFor(async () => {
+      const again = await fetch(`${server.url}/mcp`, {
+        headers: { Accept: "text/event-stream", "Mcp-Session-Id": sessionId },
+      });
+      await again.body?.cancel();
+      expect(again.status).toBe(200);
+    }, until(200));
   });
 
   it("carries notifications/tasks/status of tasks created in the session", async ({ expect }) => {
@@ -161,7 +159,7 @@ describe("the GET stream", () => {
     // Wait for the task to finish while disconnected, then resume.
     await vi.waitFor(
       async () => expect((await fetch(`${server.url}/tasks/${taskId}`).then((r) => r.json())).status).toBe("completed"),
-      { timeout: 20_000, interval: 250 },
+      until(250),
     );
     const resumed = await getStream(sessionId, { "Last-Event-ID": lastId });
     expect(resumed.status).toBe(200);
@@ -240,7 +238,7 @@ describe("task subscriptions", () => {
     await vi.waitFor(
       async () =>
         expect((await fetch(`${server.url}/tasks/${watched}`).then((r) => r.json())).status).toBe("completed"),
-      { timeout: 20_000, interval: 250 },
+      until(250),
     );
     const marker = await make(1);
     await rpc(

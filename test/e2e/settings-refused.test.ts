@@ -5,6 +5,7 @@
  */
 import { describe, it, vi } from "vitest";
 import { ownServer } from "./support/dev-server";
+import { until } from "../until";
 
 const server = ownServer({ vars: { INLINE_WAIT_MS: "10s" } });
 
@@ -26,7 +27,7 @@ describe("a malformed numeric setting", () => {
     expect(tasks.status).toBe(503);
     // The operator's log has the value itself (the answer above does not echo it to callers).
     const logged = 'setting refused: INLINE_WAIT_MS is "10s", but must be a whole number, at least 0';
-    await vi.waitFor(() => expect(server.logs()).toContain(logged));
+    await vi.waitFor(() => expect(server.logs()).toContain(logged), until());
   });
 
   it("leaves /health up: the process runs, and says what is wrong on every other route", async ({ expect }) => {

@@ -15,10 +15,11 @@ import { ONE_SECOND_VARS } from "./support/server-settings";
 import { connectClient } from "./support/mcp";
 import { launchBrowser } from "./support/browser";
 import { startAppHost, type AppCsp, type AppHost, type CallToolParams } from "./support/app-host";
+import { until } from "../until";
 
 const CARD_URI = "ui://mcp-task-worker/task-card.html";
 const APP_MIME = "text/html;profile=mcp-app";
-const settle = { timeout: 60_000, interval: 250 };
+const settle = until(250);
 
 // check-back's 1 s inline wait, card a principal of its own (support/server-settings.ts).
 const server = sharedServer(ONE_SECOND_VARS);

@@ -15,12 +15,13 @@ import { sharedServer } from "./support/dev-server";
 import { KEYED_TOKENS, KEYED_VARS } from "./support/server-settings";
 import { connectClient, parseSse, rpc } from "./support/mcp";
 import { taskResponse } from "./support/tasks";
+import { until } from "../until";
 
 // It lists its principal's tasks (and pages through them): a principal of its own on a shared server.
 const server = sharedServer(KEYED_VARS);
 const auth = { Authorization: `Bearer ${KEYED_TOKENS.tasks}` };
 let client: Client;
-const settle = { timeout: 30_000, interval: 200 };
+const settle = until(200);
 
 beforeAll(async () => {
   client = await connectClient(server.url, { headers: auth });

@@ -5,6 +5,7 @@ import { describe, it, vi } from "vitest";
 import { ownServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
 import { startTask } from "./support/tasks";
+import { until } from "../until";
 
 // It reads the servers' output, so they are its own.
 const server = ownServer();
@@ -32,7 +33,7 @@ describe("task transition log", () => {
     expect,
   }) => {
     const taskId = await startCorrelated("batch_process", { items: 2, secondsPerItem: 0.123457 });
-    await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), until(200));
     const lines = of(taskId);
     expect(lines.map((l) => [l["status"], l["phase"], l["runs"]])).toEqual([
       ["working", "queued", 0],
@@ -48,20 +49,17 @@ describe("task transition log", () => {
 
   it("logs a cancellation as the task's last line", async ({ expect }) => {
     const taskId = await startCorrelated("countdown", { seconds: 120 });
-    await vi.waitFor(() => expect(of(taskId).map((l) => l["phase"])).toContain("running"), {
-      timeout: 30_000,
-      interval: 200,
-    });
+    await vi.waitFor(() => expect(of(taskId).map((l) => l["phase"])).toContain("running"), until(200));
     await rpc(server.url, { jsonrpc: "2.0", id: 2, method: "tasks/cancel", params: { taskId } });
     await vi.waitFor(
       () => expect(of(taskId).at(-1)).toMatchObject({ status: "cancelled", phase: "done", tool: "countdown" }),
-      { timeout: 30_000, interval: 200 },
+      until(200),
     );
   });
 
   it("carries only its fixed fields: no arguments, results, messages or request metadata", async ({ expect }) => {
     const taskId = await startCorrelated("batch_process", { items: 1, secondsPerItem: 0.654321 });
-    await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), { timeout: 30_000, interval: 200 });
+    await vi.waitFor(() => expect(of(taskId).at(-1)?.["status"]).toBe("completed"), until(200));
     for (const line of of(taskId)) expect(Object.keys(line).sort()).toEqual(FIELDS);
     const text = server
       .logs()
@@ -83,7 +81,7 @@ describe("task transition log", () => {
     await vi.waitFor(
       () =>
         expect(taskIds.map((id) => of(id, batchedServer).at(-1)?.["status"])).toEqual(taskIds.map(() => "completed")),
-      { timeout: 30_000, interval: 200 },
+      until(200),
     );
     for (const taskId of taskIds) {
       const lines = of(taskId, batchedServer);

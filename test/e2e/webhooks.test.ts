@@ -4,6 +4,7 @@ import { sharedServer } from "./support/dev-server";
 import { parseSse, rpc } from "./support/mcp";
 import { openSse } from "./support/sse-reader";
 import { startWebhookReceiver, type ReceivedHook, type WebhookReceiver } from "./support/webhook-receiver";
+import { until } from "../until";
 
 // A fixed test-only secret (24 random bytes, base64), passed to wrangler dev with --var.
 const SECRET = "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD";
@@ -95,10 +96,10 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
       },
     });
     const taskId = (reply.body as { result: { task: { taskId: string } } }).result.task.taskId;
-    await vi.waitFor(() => expect(hooksAt(path).map((hook) => bodyOf(hook).type)).toContain("task.input_required"), {
-      timeout: 20_000,
-      interval: 100,
-    });
+    await vi.waitFor(
+      () => expect(hooksAt(path).map((hook) => bodyOf(hook).type)).toContain("task.input_required"),
+      until(100),
+    );
     const hook = hooksAt(path).find((h) => bodyOf(h).type === "task.input_required");
     const data = JSON.parse(hook?.body ?? "{}").data as {
       inputUrl?: string;
@@ -118,10 +119,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
       body: JSON.stringify({ confirm: { action: "decline" } }),
     });
     expect(answered.status).toBe(200);
-    await vi.waitFor(() => expect(hooksAt(path).map((h) => bodyOf(h).type)).toContain("task.completed"), {
-      timeout: 20_000,
-      interval: 100,
-    });
+    await vi.waitFor(() => expect(hooksAt(path).map((h) => bodyOf(h).type)).toContain("task.completed"), until(100));
   });
 
   it("POSTs task.completed signed the Standard Webhooks way, with the correlation id and pull URLs", async ({
@@ -134,7 +132,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
     });
     const taskId = started.result?.task.taskId ?? "";
     expect(taskId).toMatch(/^[0-9a-f]{32}$/);
-    await vi.waitFor(() => expect(hooksAt(path).length).toBeGreaterThanOrEqual(1), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(hooksAt(path).length).toBeGreaterThanOrEqual(1), until(100));
     const [hook] = hooksAt(path);
     if (!hook) throw new Error("no webhook");
     // Independent verification with the standardwebhooks package.
@@ -168,7 +166,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
         expect((await logsAfterResult(taskId)).some((m) => /delivered on attempt 1 of 3 \(HTTP 200/.test(m))).toBe(
           true,
         ),
-      { timeout: 10_000, interval: 200 },
+      until(200),
     );
   });
 
@@ -180,10 +178,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
     const started = await callCountdown(1, { "mcp-task-worker/webhook": { url: `${receiver.url}${path}` } });
     const taskId = started.result?.task.taskId ?? "";
     try {
-      await vi.waitFor(() => expect(hooksAt(path).map((h) => h.status)).toEqual([503, 503, 200]), {
-        timeout: 60_000,
-        interval: 200,
-      });
+      await vi.waitFor(() => expect(hooksAt(path).map((h) => h.status)).toEqual([503, 503, 200]), until(200));
     } catch (error) {
       console.error(`wrangler dev output (tail):\n${server.logs().slice(-6000)}`);
       throw error;
@@ -192,15 +187,12 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
     expect(new Set(hooks.map((h) => h.headers["webhook-id"])).size).toBe(1);
     expect(new Set(hooks.map((h) => h.body)).size).toBe(1);
     for (const hook of hooks) expect(() => new Webhook(SECRET).verify(hook.body, hook.headers)).not.toThrow();
-    await vi.waitFor(
-      async () => {
-        const logs = await logsAfterResult(taskId);
-        expect(logs.filter((m) => /attempt 1 of 3 failed: HTTP 503\. Retrying in 1 s/.test(m))).toHaveLength(1);
-        expect(logs.filter((m) => /attempt 2 of 3 failed: HTTP 503\. Retrying in 2 s/.test(m))).toHaveLength(1);
-        expect(logs.filter((m) => /delivered on attempt 3 of 3/.test(m))).toHaveLength(1);
-      },
-      { timeout: 10_000, interval: 200 },
-    );
+    await vi.waitFor(async () => {
+      const logs = await logsAfterResult(taskId);
+      expect(logs.filter((m) => /attempt 1 of 3 failed: HTTP 503\. Retrying in 1 s/.test(m))).toHaveLength(1);
+      expect(logs.filter((m) => /attempt 2 of 3 failed: HTTP 503\. Retrying in 2 s/.test(m))).toHaveLength(1);
+      expect(logs.filter((m) => /delivered on attempt 3 of 3/.test(m))).toHaveLength(1);
+    }, until(200));
   });
 
   it("records an event that exhausts its attempts on the task instead of dropping it", async ({ expect }) => {
@@ -213,7 +205,7 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
         expect((await logsAfterResult(taskId)).some((m) => /attempt 3 of 3 failed: HTTP 500\. Given up/.test(m))).toBe(
           true,
         ),
-      { timeout: 60_000, interval: 300 },
+      until(300),
     );
     expect(hooksAt(path)).toHaveLength(3);
     // The task itself is unaffected by its webhook failing.
@@ -227,10 +219,10 @@ describe("signed webhooks (real runtime, real receiver on loopback)", () => {
       "mcp-task-worker/webhook": { url: `${receiver.url}${path}`, events: ["working", "progress"] },
     });
     const taskId = started.result?.task.taskId ?? "";
-    await vi.waitFor(() => expect(hooksAt(path).some((h) => bodyOf(h).type === "task.completed")).toBe(true), {
-      timeout: 30_000,
-      interval: 100,
-    });
+    await vi.waitFor(
+      () => expect(hooksAt(path).some((h) => bodyOf(h).type === "task.completed")).toBe(true),
+      until(100),
+    );
     const bodies = hooksAt(path).map(bodyOf);
     expect(bodies.every((b) => b.data.taskId === taskId)).toBe(true);
     expect(bodies.some((b) => b.type === "task.status" && b.data.status === "working")).toBe(true);
@@ -300,7 +292,7 @@ describe("correlation ids are echoed everywhere", () => {
     expect(messages.find((m) => m.result)?.result?._meta).toMatchObject({
       "mcp-task-worker/correlation-id": "session-7/call-3",
     });
-    await vi.waitFor(() => expect(hooksAt(path).length).toBe(1), { timeout: 30_000, interval: 100 });
+    await vi.waitFor(() => expect(hooksAt(path).length).toBe(1), until(100));
     expect(bodyOf(hooksAt(path)[0] as ReceivedHook).data.correlationId).toBe("session-7/call-3");
 
     // A plain call in a session whose client speaks tasks: its notifications/tasks/status (on the

@@ -18,11 +18,12 @@ import { failWithLogs } from "./support/wrangler-dev";
 import { textOf, waitForStatus } from "./support/hitl";
 import { CLIENT_INFO, MODERN, connectV2, modern, rawDispatch, resultOf } from "./support/modern";
 import { question, startPublish, taskDoc, terminateInstance, YES } from "./support/workflows";
+import { until } from "../until";
 
 // A long inline wait and Workflows checked every 2 s: a Workflow-backed call has room to end inline.
 const server = sharedServer(LONG_INLINE_VARS);
 const ELICIT = { elicitation: {} };
-const settle = { timeout: 60_000, interval: 100 };
+const settle = until(100);
 const closers: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {

@@ -9,9 +9,10 @@ import { rpc } from "./support/mcp";
 import { getTask, modern, resultOf, TASKS, startTask } from "./support/modern";
 import { eventLog } from "./support/tasks";
 import { instanceStatus, progressOf, startPublish, taskDoc } from "./support/workflows";
+import { until } from "../until";
 
 const server = sharedServer();
-const settle = { timeout: 60_000, interval: 100 };
+const settle = until(100);
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 

@@ -17,11 +17,12 @@ import {
   YES,
 } from "./support/workflows";
 import { eventLog } from "./support/tasks";
+import { until } from "../until";
 
 // It kills and restarts its server.
 // WORKFLOW_NUDGE as `npm run dev` sets it: the local engine leaves a running instance stalled after a crash.
 const server = ownServer({ vars: { LEASE_MS: "3000", WORKFLOW_CHECK_SECONDS: "2", WORKFLOW_NUDGE: "true" } });
-const settle = { timeout: 60_000, interval: 100 };
+const settle = until(100);
 
 beforeAll(async () => {
   // Checks every 2 s, so the instance the crash stalled is nudged soon after the restart (docs/workflows.md).

@@ -28,9 +28,10 @@ import {
   YES,
 } from "./support/workflows";
 import { eventLog } from "./support/tasks";
+import { until } from "../until";
 
 const server = sharedServer();
-const settle = { timeout: 60_000, interval: 100 };
+const settle = until(100);
 
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 

@@ -4,10 +4,11 @@ import { createExecutionContext, createMessageBatch, getQueueResult } from "clou
 import worker from "../../src/index";
 import { deliveryRetryDelaySeconds } from "../../src/jobs/queue-consumer";
 import { freshTask, storedRecord } from "./support";
+import { until } from "../until";
 
 const JOBS = "mcp-task-jobs";
 const DLQ = "mcp-task-jobs-dlq";
-const settle = { timeout: 15_000, interval: 100 };
+const settle = until(100);
 
 /** A message on the job queue: an object body carries the job consumer's tag, as taskQueues sends it (src/queues). */
 function message(body: unknown, attempts = 1) {

@@ -22,8 +22,9 @@ const STEP_DEAD_LETTER_QUEUE = "mcp-task-steps-dlq";
 import { defineStep, type Step } from "../../src/jobs/steps";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedRecord, type TaskStub } from "./support";
+import { until } from "../until";
 
-const settle = { timeout: 20_000, interval: 100 };
+const settle = until(100);
 /** The key batch_process's single fan-out gets (its first fan-out at the start of the job). */
 const KEY = "fanout:start#1";
 
@@ -332,16 +333,13 @@ describe("redelivery from the TaskObject's alarm", () => {
     // others' messages were lost before anyone claimed them (due at once: never sent).
     expect((await stub.claimSteps(KEY, [0])).kind).toBe("claimed");
     // The alarm sends the due items through the real step queue; the dead consumer's item follows once its lease has passed.
-    await vi.waitFor(
-      async () => {
-        await runInDurableObject(stub, async (_i: TaskObject, state: DurableObjectState) =>
-          state.storage.setAlarm(Date.now()),
-        );
-        await runDurableObjectAlarm(stub);
-        expect((await stub.get())?.task.status).toBe("completed");
-      },
-      { timeout: 30_000, interval: 500 },
-    );
+    await vi.waitFor(async () => {
+      await runInDurableObject(stub, async (_i: TaskObject, state: DurableObjectState) =>
+        state.storage.setAlarm(Date.now()),
+      );
+      await runDurableObjectAlarm(stub);
+      expect((await stub.get())?.task.status).toBe("completed");
+    }, until(500));
     expect((await stepNames(stub)).sort()).toEqual(["processItem[0]", "processItem[1]", "processItem[2]"]);
     const log = (await eventsOf(stub, "step")).length;
     expect(log).toBe(3);

@@ -8,6 +8,7 @@ import { newSessionId, sessionObjectName } from "../../src/sessions/ids";
 import type { SessionObject } from "../../src/sessions/session-object";
 import type { TaskObject } from "../../src/index";
 import { freshTask, openTaskFeed } from "./support";
+import { until } from "../until";
 
 const MARK = "__hibernationTestMark";
 const mark = (instance: object) => Reflect.set(instance, MARK, true);
@@ -59,7 +60,7 @@ describe("readers of the GET /tasks/{id}/events view survive eviction too", () =
       ),
     ).toBe(1);
     await stub.cancel();
-    await vi.waitFor(() => expect(frames.join("")).toContain("event: result"), { timeout: 5000, interval: 50 });
+    await vi.waitFor(() => expect(frames.join("")).toContain("event: result"), until(50));
     expect(frames.join("")).toContain(
       `id: t.${taskId}.0.${created.lastSeq + 1}\nevent: status\ndata: {"taskId":"${taskId}","status":"cancelled"`,
     );
@@ -92,7 +93,7 @@ describe("SessionObject GET-stream readers survive eviction", () => {
           { seq: 0, data: "" },
           { seq: 1, data: message },
         ]),
-      { timeout: 5000, interval: 50 },
+      until(50),
     );
     ws.close(1000, "done");
   });

@@ -1,13 +1,14 @@
 // The TaskObject storing a question, answering it and resuming the job (deploy), also across an
 // eviction of the object while the task waits: the waiting task holds no run, only its record.
 import { describe, expect as expectIn, it, vi } from "vitest";
+import { until } from "../until";
 
 vi.setConfig({ testTimeout: 30_000 });
 import { evictDurableObject, runInDurableObject } from "cloudflare:test";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, storedEvents, storedRecord, type TaskStub } from "./support";
 
-const settle = { timeout: 20_000, interval: 100 };
+const settle = until(100);
 const DEPLOY = { service: "api", version: "v2" };
 
 /** A deploy task, delivered, waiting on its question. */

@@ -8,8 +8,9 @@ import { TaskGateway, type TaskView } from "../../src/core";
 import { newTaskId, principalObjectName, taskObjectName } from "../../src/core/model/ids";
 import { gatewayBindings } from "../../src/principals/principal-indexes";
 import type { TaskObject } from "../../src/index";
+import { until } from "../until";
 
-const settle = { timeout: 15_000, interval: 100 };
+const settle = until(100);
 
 function index() {
   return env.PRINCIPALS.getByName(principalObjectName(`p-${crypto.randomUUID()}`));

@@ -8,6 +8,7 @@ import { AdmissionSlots } from "../../src/principals/admission-slots";
 import type { PrincipalObject } from "../../src/principals/principal-object";
 import { Provisioning, type RefillClock } from "../../src/principals/provisioning";
 import { POOL_SIZE, REFILL_DELAY_MS, TaskIdPool } from "../../src/principals/task-id-pool";
+import { until } from "../until";
 
 /** A clock that moves only when told to, running the timers that fall due. */
 class HandClock implements RefillClock {
@@ -72,8 +73,9 @@ describe("the pool's refill", () => {
         // A refill started: it prepares one object (admits have not paused), pools its id and, the
         // pool not full yet, sets the next refill REFILL_DELAY_MS from now. The clock waits for it.
         const next = before + 1 < POOL_SIZE ? 1 : 0;
-        await vi.waitFor(() =>
-          expect({ pooled: pool.size(), timers: clock.pending() }).toEqual({ pooled: before + 1, timers: next }),
+        await vi.waitFor(
+          () => expect({ pooled: pool.size(), timers: clock.pending() }).toEqual({ pooled: before + 1, timers: next }),
+          until(),
         );
         grewAt.push(clock.now() - start);
       }
@@ -91,8 +93,9 @@ describe("the pool's refill", () => {
       for (let built = 1; built <= POOL_SIZE; built++) {
         expect(clock.advance(REFILL_DELAY_MS)).toBe(1);
         const next = built < POOL_SIZE ? 1 : 0;
-        await vi.waitFor(() =>
-          expect({ pooled: pool.size(), timers: clock.pending() }).toEqual({ pooled: built, timers: next }),
+        await vi.waitFor(
+          () => expect({ pooled: pool.size(), timers: clock.pending() }).toEqual({ pooled: built, timers: next }),
+          until(),
         );
       }
       expect(clock.advance(REFILL_DELAY_MS)).toBe(0);

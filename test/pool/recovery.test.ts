@@ -15,8 +15,9 @@ import type { TaskEvent, TaskRecord } from "../../src/core";
 import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
+import { until } from "../until";
 
-const settle = { timeout: 20_000, interval: 100 };
+const settle = until(100);
 
 /** Every stored event with its data, in order (read as plain JSON, to look inside it). */
 type LoggedEvent = { type: TaskEvent["type"]; data: Record<string, unknown> };

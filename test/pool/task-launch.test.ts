@@ -11,8 +11,9 @@ import { gatewayBindings } from "../../src/principals/principal-indexes";
 import worker from "../../src/index";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedEvents, storedRecord, type TaskStub } from "./support";
+import { until } from "../until";
 
-const settle = { timeout: 15_000, interval: 100 };
+const settle = until(100);
 
 const alarmOf = (stub: TaskStub) =>
   runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => state.storage.getAlarm());

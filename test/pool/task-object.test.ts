@@ -8,8 +8,9 @@ import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, openTaskFeed, storedEvents, storedRecord, taskStub } from "./support";
+import { until } from "../until";
 
-const settle = { timeout: 15_000, interval: 100 };
+const settle = until(100);
 
 describe("TaskObject.create", () => {
   it("writes the task once; a repeat with the same id returns the stored task", async ({ expect }) => {

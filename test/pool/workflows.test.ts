@@ -5,9 +5,10 @@ import { afterEach, describe, expect as expectIn, it, vi } from "vitest";
 import { env } from "cloudflare:workers";
 import { introspectWorkflowInstance, type WorkflowInstanceIntrospector } from "cloudflare:test";
 import { freshTask, type TaskStub } from "./support";
+import { until } from "../until";
 
 vi.setConfig({ testTimeout: 60_000 });
-const settle = { timeout: 45_000, interval: 100 };
+const settle = until(100);
 const YES = { action: "accept", content: { publish: true } };
 
 const startPublish = (pages: number) => freshTask("publish_report", { pages });

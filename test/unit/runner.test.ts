@@ -5,6 +5,7 @@ import { findTool } from "../../src/tools/registry";
 import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";
 import type { YieldState } from "../../src/jobs/yield-state";
 import type { LogLevel } from "../../src/jobs/context";
+import { until } from "../until";
 
 /** A JobHost over plain maps, standing in for the TaskObject's tables across runs. */
 class FakeTask {
@@ -145,7 +146,7 @@ describe("runJob outcomes", () => {
     const task = new FakeTask();
     const host = task.host();
     const pending = runJob("countdown", { seconds: 3600 }, host);
-    await vi.waitFor(() => expect(task.steps.has("step:started")).toBe(true));
+    await vi.waitFor(() => expect(task.steps.has("step:started")).toBe(true), until());
     task.controller.abort(new Error("cancelled"));
     expect(await pending).toEqual({ kind: "aborted" });
     expect(task.progress).toEqual([]);

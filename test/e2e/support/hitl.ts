@@ -1,6 +1,7 @@
 /** Helpers for the human-in-the-loop tests: deploy tasks, their questions and answers over plain HTTP. */
 import { expect, vi } from "vitest";
 import { rpc } from "./mcp";
+import { until } from "../../until";
 
 export const DEPLOY = { service: "api", version: "v2" };
 export const QUESTION = "Deploy api v2 to production?";
@@ -61,7 +62,7 @@ export async function taskDoc(
   return (await response.json()) as DeployDoc;
 }
 
-const settle = { timeout: 30_000, interval: 100 };
+const settle = until(100);
 
 /** Waits until the task has status `status`; returns its document. */
 export async function waitForStatus(

@@ -4,7 +4,7 @@
  * took 1-2 s on an idle 2-core machine and 20 s beside a second `npm test`, and a bound near the
  * idle figure made a slow machine read as a broken build (docs/testing.md, "Waits").
  */
-export const UNTIL_MS = 100_000;
+const UNTIL_MS = 100_000;
 
 /** vi.waitFor's and expect.poll's options: check every `interval` ms until the check passes. */
 export function until(interval = 100): { timeout: number; interval: number } {

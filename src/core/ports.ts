@@ -22,6 +22,8 @@ export interface JobHost {
   readonly signal: AbortSignal;
   /** After this instant a run yields at its next sleep instead of waiting. */
   readonly sliceDeadline: number;
+  /** The task was recorded by release 0.1, whose names for sleeps, fan-outs and publishes it may hold (src/jobs/legacy-names.ts). */
+  readonly legacyNames?: boolean;
   progress(progress: number, total?: number, message?: string): void;
   log(level: LogLevel, message: string): void;
   loadStep(name: string): { value: unknown } | undefined;
@@ -31,7 +33,7 @@ export interface JobHost {
    * Records `blocks` as the task's next partial pieces, once per `key` (a replay's repeat is a
    * `duplicate`); absent inline, where there is no task to hold them.
    */
-  publish?(key: string, blocks: readonly PartialBlock[]): PublishOutcome;
+  publish?(key: string, blocks: readonly PartialBlock[], legacyKey?: string): PublishOutcome;
   /** The job is about to wait (a sleep): deliver the events it has reported so far now. */
   flush?(): void;
   /** Durable fan-out through the step queue; absent for inline calls, which run the items in place. */

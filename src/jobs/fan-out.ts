@@ -31,8 +31,8 @@ export interface FanOutDeps {
   host: JobHost;
   yieldState: YieldState;
   steps: StepMap | undefined;
-  /** The key of the next fan-out at the job's current position. */
-  nextKey(): string;
+  /** The name of this fan-out (durable-names.ts), and release 0.1's for a task it recorded. */
+  nextKey(step: string, inputs: readonly unknown[]): { key: string; legacy?: string | undefined };
   throwIfAborted(): void;
 }
 
@@ -69,11 +69,17 @@ export function fanOutFunction(deps: FanOutDeps): JobContext["fanOut"] {
     if (!Array.isArray(inputs) || inputs.length > MAX_FAN_OUT_ITEMS) {
       throw new PermanentError(`job.fanOut(${name}) takes an array of at most ${MAX_FAN_OUT_ITEMS} inputs.`);
     }
-    const key = deps.nextKey();
+    let names: { key: string; legacy?: string | undefined };
+    try {
+      names = deps.nextKey(name, inputs);
+    } catch (error) {
+      if (error instanceof PermanentError) throw error;
+      throw new PermanentError(`job.fanOut(${name}): its inputs must be JSON values (${String(error)}).`);
+    }
     deps.throwIfAborted();
     if (inputs.length === 0) return [];
     const outcomes = deps.host.fanOut
-      ? durable(deps, key, name, step, inputs, options)
+      ? durable(deps, names, name, step, inputs, options)
       : await inPlace(deps.host, name, step, inputs);
     // The stored JSON, as job.step returns it: a replay sees exactly what the first run saw.
     const values = outcomes.map(
@@ -97,7 +103,7 @@ export function fanOutFunction(deps: FanOutDeps): JobContext["fanOut"] {
 /** On a task: the stored outcomes, or the fan-out is started (or still running) and the run ends. */
 function durable<I, O>(
   deps: FanOutDeps,
-  key: string,
+  names: { key: string; legacy?: string | undefined },
   name: string,
   step: Step<I, O>,
   inputs: readonly I[],
@@ -105,7 +111,13 @@ function durable<I, O>(
 ): ItemOutcome[] {
   const port = deps.host.fanOut;
   if (!port) throw new PermanentError("job.fanOut needs a task.");
+  let key = names.key;
   let status: FanOutStatus | undefined = port.status(key);
+  const legacyStatus = status || names.legacy === undefined ? undefined : port.status(names.legacy);
+  if (legacyStatus && names.legacy !== undefined) {
+    key = names.legacy;
+    status = legacyStatus;
+  }
   if (!status) {
     let bytes = 0;
     const texts = inputs.map((input, index) => {

@@ -1,10 +1,12 @@
 /**
- * Builds the JobContext a tool receives over a JobHost: memoized steps, durable sleeps
- * (remembered by position, so a replayed run does not wait again) and yields.
+ * Builds the JobContext a tool receives over a JobHost: memoized steps, durable sleeps, fan-outs
+ * and publishes, each named so a replayed run reaches it again in any interleaving (durable-names.ts).
  */
 import { abortableDelay, JobInput, JobYield, PermanentError, type InputAnswer, type JobContext } from "./context";
 import { answerStepName, questionProblem, type JobHost } from "../core";
+import { DurableNames, stepKey } from "./durable-names";
 import { fanOutFunction } from "./fan-out";
+import { LegacyNames } from "./legacy-names";
 import { publishFunction } from "./publish";
 import type { StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";
@@ -16,19 +18,9 @@ export { MAX_STEP_BYTES } from "./stored-json";
 export const YIELD_THRESHOLD_MS = 30_000;
 
 export function createJobContext(host: JobHost, yieldState: YieldState, steps?: StepMap): JobContext {
-  // A sleep is named by the step it follows (or runs inside) and its count since then.
-  // Counting sleeps over the whole run would not do: a replayed step skips its body,
-  // and with it any sleep inside, which would shift the numbers of every later sleep.
-  let position = "start";
-  let sleepsHere = 0;
-  let fanOutsHere = 0;
-  let publishesHere = 0;
-  const moveTo = (next: string): void => {
-    position = next;
-    sleepsHere = 0;
-    fanOutsHere = 0;
-    publishesHere = 0;
-  };
+  const names = new DurableNames();
+  // Only a task recorded by release 0.1 may hold 0.1's names (legacy-names.ts); they are looked up after ours.
+  const legacy = host.legacyNames === true ? new LegacyNames() : undefined;
 
   const throwIfAborted = (): void => {
     if (host.signal.aborted) throw host.signal.reason;
@@ -55,25 +47,35 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       throwIfAborted();
       host.progress(done, total, message);
     },
-    // Named by position like a sleep: a replayed run's repeat is recorded once (core/object/partial-pieces.ts).
-    publish: publishFunction(host, () => `${position}#${++publishesHere}`, throwIfAborted),
+    // Named by where it runs and what it publishes: the host records each name once (core/object/partial-pieces.ts).
+    publish: publishFunction(
+      host,
+      (blocks) => ({
+        key: names.next("publish", "job.publish", JSON.stringify(blocks)),
+        legacy: legacy?.next("publish"),
+      }),
+      throwIfAborted,
+    ),
     async log(message, level = "info") {
       // Never throws, so logging in a tool's `finally` cannot mask the real outcome.
       host.log(level, message);
     },
     async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
-      const key = `step:${name}`;
+      if (typeof name !== "string" || name === "") throw new PermanentError("job.step needs a non-empty name.");
+      const key = stepKey(name);
       const stored = host.loadStep(key);
       if (stored) {
-        moveTo(`after ${name}`);
+        legacy?.moveTo(`after ${name}`);
         return stored.value as T;
       }
       throwIfAborted();
-      moveTo(`in ${name}`);
-      const value: unknown = JSON.parse(storedJsonText(`job.step("${name}")`, await fn()));
+      legacy?.moveTo(`in ${name}`);
+      const value: unknown = await names.inStep(name, async () =>
+        JSON.parse(storedJsonText(`job.step("${name}")`, await fn())),
+      );
       throwIfAborted();
       host.saveStep(key, value);
-      moveTo(`after ${name}`);
+      legacy?.moveTo(`after ${name}`);
       // The stored JSON, not the live value: a replay must see exactly what the first run saw.
       return value as T;
     },
@@ -81,9 +83,9 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       if (typeof seconds !== "number" || !Number.isFinite(seconds) || seconds < 0) {
         throw new PermanentError(`job.sleep needs a non-negative number of seconds, got ${String(seconds)}.`);
       }
-      sleepsHere += 1;
-      const key = `sleep:${position}#${sleepsHere}`;
-      const stored = host.loadStep(key);
+      const key = names.next("sleep", "job.sleep", JSON.stringify([seconds, reason ?? null]));
+      const legacyKey = legacy?.next("sleep");
+      const stored = host.loadStep(key) ?? (legacyKey === undefined ? undefined : host.loadStep(legacyKey));
       let wakeAt: number;
       if (stored && typeof stored.value === "number") {
         wakeAt = stored.value;
@@ -103,7 +105,7 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       if (problem !== undefined) throw new PermanentError(`job.elicit: ${problem}.`);
       const stored = host.loadStep(answerStepName(key));
       if (stored) {
-        moveTo(`after input ${key}`);
+        legacy?.moveTo(`after input ${key}`);
         return stored.value as InputAnswer;
       }
       throwIfAborted();
@@ -111,12 +113,15 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       (yieldState.questions ??= []).push({ key, message: question.message, requestedSchema: question.requestedSchema });
       throw new JobInput();
     },
-    // Named by position like a sleep: a replayed run reaches the same fan-out under the same key.
+    // Named like a publish, by where it runs and what it fans out.
     fanOut: fanOutFunction({
       host,
       yieldState,
       steps,
-      nextKey: () => `fanout:${position}#${++fanOutsHere}`,
+      nextKey: (step, inputs) => ({
+        key: names.next("fanout", `job.fanOut(${step})`, JSON.stringify([step, inputs])),
+        legacy: legacy?.next("fanout"),
+      }),
       throwIfAborted,
     }),
   };

@@ -1,20 +1,23 @@
 /**
  * `job.publish` over a JobHost: checks the pieces (zod, at the tool's edge), names the publish by
- * its place in the run (a replayed run reaches the same publish under the same key, and the host
- * records it once), and turns a refusal into a PartialLimitError the tool can catch.
+ * where it runs and what it holds (a replay reaches the same name, and the host records it once), and turns a refusal into a PartialLimitError the tool can catch.
  */
-import { parseBlocks, type JobHost } from "../core";
+import { parseBlocks, type JobHost, type PartialBlock } from "../core";
 import { PartialLimitError, PermanentError } from "./context";
 
-export function publishFunction(host: JobHost, nextKey: () => string, throwIfAborted: () => void) {
+export function publishFunction(
+  host: JobHost,
+  nextKey: (blocks: readonly PartialBlock[]) => { key: string; legacy?: string | undefined },
+  throwIfAborted: () => void,
+) {
   return async (...pieces: unknown[]): Promise<void> => {
     const parsed = parseBlocks(pieces);
     if (!parsed.ok) throw new PermanentError(`job.publish: ${parsed.message}.`);
     throwIfAborted();
-    const key = nextKey();
+    const { key, legacy } = nextKey(parsed.blocks);
     // Inline calls have no task to hold pieces: their output is the result alone.
     if (!host.publish) return;
-    const outcome = host.publish(key, parsed.blocks);
+    const outcome = host.publish(key, parsed.blocks, legacy);
     if (outcome.kind === "refused") throw new PartialLimitError(`job.publish: ${outcome.message}`);
   };
 }

@@ -113,6 +113,11 @@ class FakeFanOuts implements FanOutPort {
   start(request: FanOutRequest): void {
     this.started.push(request);
   }
+  /** The key of the one fan-out started so far. */
+  only(): string {
+    if (this.started.length !== 1) throw new Error(`${this.started.length} fan-outs started, not one`);
+    return this.started[0]?.key ?? "";
+  }
   finish(key: string, values: (number | string)[]) {
     this.results.set(
       key,
@@ -150,7 +155,13 @@ describe("job.fanOut", () => {
     const job = createJobContext(host(fake), state, steps);
     await expect(job.fanOut(square, [{ n: 1 }, { n: 2 }])).rejects.toMatchObject({ name: "FanOutWait" });
     expect(fake.started).toEqual([
-      { key: "fanout:start#1", step: "square", inputs: ['{"n":1}', '{"n":2}'], settle: false, progress: true },
+      {
+        key: expect.stringMatching(/^fanout:[0-9a-f]{16}#1$/),
+        step: "square",
+        inputs: ['{"n":1}', '{"n":2}'],
+        settle: false,
+        progress: true,
+      },
     ]);
     expect(state.fanOut).toEqual({ message: "0 of 2 items done." });
   });
@@ -160,7 +171,7 @@ describe("job.fanOut", () => {
     await createJobContext(host(fake), {}, steps)
       .fanOut(square, [{ n: 3 }, { n: 1 }, { n: 2 }])
       .catch(() => undefined);
-    fake.finish("fanout:start#1", [9, 1, 4]);
+    fake.finish(fake.only(), [9, 1, 4]);
     const state: YieldState = {};
     expect(await createJobContext(host(fake), state, steps).fanOut(square, [{ n: 3 }, { n: 1 }, { n: 2 }])).toEqual([
       9, 1, 4,
@@ -169,12 +180,18 @@ describe("job.fanOut", () => {
     expect(state.fanOut).toBeUndefined();
   });
 
-  it("names fan-outs by position, so the one after a step keeps its key when the step replays", async ({ expect }) => {
+  it("names fan-outs by what they fan out, so a replay reaches each under its key in any order", async ({ expect }) => {
     const fake = new FakeFanOuts();
     const job = createJobContext(host(fake), {}, steps);
     await job.step("list", () => 1);
     await Promise.allSettled([job.fanOut(square, [{ n: 1 }]), job.fanOut(square, [{ n: 2 }])]);
-    expect(fake.started.map((r) => r.key)).toEqual(["fanout:after list#1", "fanout:after list#2"]);
+    const keys = fake.started.map((r) => r.key);
+    expect(new Set(keys).size).toBe(2);
+    // The replay calls them the other way round: each still finds its own.
+    const replay = createJobContext(host(fake), {}, steps);
+    await replay.step("list", () => 1);
+    await Promise.allSettled([replay.fanOut(square, [{ n: 2 }]), replay.fanOut(square, [{ n: 1 }])]);
+    expect(fake.started.map((r) => r.key)).toEqual(keys);
   });
 
   it("fails the job naming the item, its input and its error, unless asked to settle", async ({ expect }) => {
@@ -183,7 +200,7 @@ describe("job.fanOut", () => {
     await createJobContext(host(fake), {}, steps)
       .fanOut(square, inputs)
       .catch(() => undefined);
-    fake.finish("fanout:start#1", [1, "HTTP 503 (gave up after 3 attempts)", 9]);
+    fake.finish(fake.only(), [1, "HTTP 503 (gave up after 3 attempts)", 9]);
     const failure = createJobContext(host(fake), {}, steps).fanOut(square, inputs);
     await expect(failure).rejects.toMatchObject({
       name: "PermanentError",
@@ -198,7 +215,7 @@ describe("job.fanOut", () => {
     ]);
   });
 
-  it("refuses a step the tool does not list, input its schema rejects, and a changed number of inputs", async ({
+  it("refuses a step the tool does not list and input its schema rejects; other inputs are another fan-out", async ({
     expect,
   }) => {
     const fake = new FakeFanOuts();
@@ -216,9 +233,11 @@ describe("job.fanOut", () => {
     await createJobContext(host(fake), {}, steps)
       .fanOut(square, [{ n: 1 }])
       .catch(() => undefined);
+    // A fan-out is named by what it fans out (docs/writing-tools.md): changed inputs make a new one.
     await expect(createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }, { n: 2 }])).rejects.toMatchObject({
-      message: expect.stringContaining("deterministic"),
+      name: "FanOutWait",
     });
+    expect(new Set(fake.started.map((r) => r.key)).size).toBe(2);
   });
 
   it("refuses an input over 128 KiB: the consumer's claim carries up to 100 of them", async ({ expect }) => {
@@ -269,7 +288,7 @@ describe("job.fanOut", () => {
     const fake = new FakeFanOuts();
     const outcome = await runTool(batchProcess, { items: 3, secondsPerItem: 0, parallel: true }, host(fake));
     expect(outcome).toEqual({ kind: "awaiting_fan_out", message: "0 of 3 items done." });
-    fake.finish("fanout:start#1", [1, 4, 9]);
+    fake.finish(fake.only(), [1, 4, 9]);
     const replay = await runTool(batchProcess, { items: 3, secondsPerItem: 0, parallel: true }, host(fake));
     expect(replay).toEqual({
       kind: "completed",

@@ -130,12 +130,12 @@ describe("job.publish", () => {
     return runs;
   }
 
-  it("names each publish by its place, so a replay that skips a step's body repeats the same keys", async ({
+  it("names each publish by where it runs and what it holds, so a replay that skips a step's body repeats the same keys", async ({
     expect,
   }) => {
     const [first, replay] = await keysOfTwoRuns();
-    expect(first).toEqual(["start#1", "in a#1", "after a#1", "after a#2"]);
-    expect(replay).toEqual(["start#1", "after a#1", "after a#2"]);
+    expect(new Set(first).size).toBe(4);
+    expect(replay).toEqual([0, 2, 3].map((i) => first?.[i]));
   });
 
   it("throws a PartialLimitError the tool can catch when the host refuses", async ({ expect }) => {

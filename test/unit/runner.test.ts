@@ -202,7 +202,9 @@ describe("JobContext steps and sleeps", () => {
     await expect(job.step("bigint", () => 1n)).rejects.toMatchObject({ name: "PermanentError" });
   });
 
-  it("names sleeps by position, so a replayed step that skips its inner sleep shifts nothing", async ({ expect }) => {
+  it("names sleeps by where they run, so a replayed step that skips its inner sleep shifts nothing", async ({
+    expect,
+  }) => {
     const task = new FakeTask();
     const body = async (job: ReturnType<typeof createJobContext>) => {
       await job.step("a", () => job.sleep(0.001));
@@ -211,7 +213,8 @@ describe("JobContext steps and sleeps", () => {
     };
     await onFakeClock(() => body(createJobContext(task.host(), {})));
     const keys = [...task.steps.keys()].filter((k) => k.startsWith("sleep:"));
-    expect(keys).toEqual(["sleep:in a#1", "sleep:after a#1", "sleep:in b#1"]);
+    // Three sleeps of the same length, each its own name: in a, in the job, in b.
+    expect(new Set(keys).size).toBe(3);
     // A second run replays everything and stores no new sleeps.
     await body(createJobContext(task.host(), {}));
     expect([...task.steps.keys()].filter((k) => k.startsWith("sleep:"))).toEqual(keys);
@@ -223,10 +226,10 @@ describe("JobContext steps and sleeps", () => {
     await expect(createJobContext(task.host(), state).sleep(YIELD_THRESHOLD_MS / 1000)).rejects.toMatchObject({
       name: "JobYield",
     });
-    const stored = task.steps.get("sleep:start#1");
+    const [key, stored] = [...task.steps].find(([name]) => name.startsWith("sleep:")) ?? [];
     expect(typeof stored).toBe("number");
     // Resumed after the wake-up time: the sleep returns at once.
-    task.steps.set("sleep:start#1", Date.now() - 1);
+    task.steps.set(key ?? "", Date.now() - 1);
     await createJobContext(task.host(), {}).sleep(YIELD_THRESHOLD_MS / 1000);
   });
 

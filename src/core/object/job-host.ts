@@ -53,7 +53,7 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
       // Automatic progress continues from whatever the task reported before the fan-out.
       start: (request) => fanOuts.start(request, storage.load()?.progress?.progress ?? 0),
     },
-    publish: (key, blocks) => publishPieces({ storage, limits, commit }, key, blocks, Date.now()),
+    publish: (key, blocks, legacyKey) => publishPieces({ storage, limits, commit }, key, blocks, Date.now(), legacyKey),
     loadStep: (name) => storage.step(name),
     saveStep: (name, value) => {
       // Only a step's first completion is an event; sleeps are stored the same way, silently.

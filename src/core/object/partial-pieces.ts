@@ -36,11 +36,14 @@ export function publishPieces(
   key: string,
   blocks: readonly PartialBlock[],
   now: number,
+  legacyKey?: string,
 ): PublishOutcome {
   const { storage, limits, commit } = deps;
   const record = storage.load();
   if (!record || isTerminal(record.status)) return { kind: "ended" };
   if (storage.step(publishStepName(key))) return { kind: "duplicate" };
+  // A task recorded by release 0.1 may have recorded this publish under 0.1's name (src/jobs/legacy-names.ts).
+  if (legacyKey !== undefined && storage.step(publishStepName(legacyKey))) return { kind: "duplicate" };
   const problem = partialLimitProblem(record, blocks, limits);
   if (problem !== undefined) return { kind: "refused", message: problem };
   const moved = recordPartial(record, blocks);

@@ -1,0 +1,84 @@
+/**
+ * Names for a job's durable operations that a replay reaches again in ANY interleaving
+ * (docs/writing-tools.md, "Durable names"). A step is named by its author. Anything else a job
+ * records (a sleep, a fan-out, a publish) is named by the step whose body it runs in (or the job
+ * itself), by what it is (its arguments), and by how many identical calls came before it there.
+ * Which concurrent work finishes first never enters a name, and two calls that share a name are
+ * identical, so which of them a replay meets first changes nothing.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { PermanentError } from "./context";
+
+/** The durable operations named by scope and arguments (steps are named by their author). */
+export type NamedKind = "sleep" | "fanout" | "publish";
+
+/** The key a step's result is stored under. */
+export const stepKey = (name: string): string => `step:${name}`;
+
+export class DurableNames {
+  /** The step whose body is running, per async flow: code awaited inside a body belongs to it. */
+  private readonly scope = new AsyncLocalStorage<string>();
+  private readonly seen = new Map<string, number>();
+  /** Steps whose bodies are running now. */
+  private readonly running = new Set<string>();
+
+  /**
+   * Runs a step's body inside the step's scope. Two bodies of one name at once would share every
+   * name inside them, and which finished first would decide the stored result: refused.
+   */
+  async inStep<T>(name: string, body: () => T | Promise<T>): Promise<T> {
+    if (this.running.has(name)) {
+      throw new PermanentError(
+        `job.step("${name}") was called while a step of the same name is running: steps that run at once need names of their own (e.g. \`${name} \${i}\`).`,
+      );
+    }
+    this.running.add(name);
+    try {
+      return await this.scope.run(name, body);
+    } finally {
+      this.running.delete(name);
+    }
+  }
+
+  /** The step whose body the caller runs in, if any ("" for the job itself). */
+  private current(what: string): string {
+    const step = this.scope.getStore() ?? "";
+    if (step !== "" && !this.running.has(step)) {
+      // A replay skips a finished step's body, and with it anything it left running: never reached again.
+      throw new PermanentError(
+        `${what} was called from job.step("${step}") after that step returned; await it inside the step's body, or call it after the step.`,
+      );
+    }
+    return step;
+  }
+
+  /**
+   * The name of this `kind` of call with these arguments (as JSON text) where it is called: the
+   * n-th identical call in its scope gets `#n`, so repeats of one call are told apart by count.
+   */
+  next(kind: NamedKind, what: string, args: string): string {
+    const base = `${kind}:${hash64(`${this.current(what)}\u0000${args}`)}`;
+    const n = (this.seen.get(base) ?? 0) + 1;
+    this.seen.set(base, n);
+    return `${base}#${n}`;
+  }
+}
+
+/**
+ * 64 bits of a string as 16 hex digits (two 32-bit FNV-1a lanes with different seeds, mixed):
+ * collisions among the few names of one scope are out of reach, and it is synchronous, so names
+ * are taken in call order.
+ */
+export function hash64(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193);
+    b = Math.imul(b ^ c, 0x5bd1e995);
+    b ^= b >>> 15;
+  }
+  a ^= Math.imul(b, 0x85ebca6b);
+  b ^= Math.imul(a, 0xc2b2ae35);
+  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
+}

@@ -1,0 +1,381 @@
+// Durable names under concurrency (src/jobs/durable-names.ts): a job's steps, sleeps, publishes and
+// fan-outs written the way people write them (Promise.all, items.map(async ...)), replayed after a
+// crash, a sleep or an answer, happen once. A fake task keeps what the TaskObject would keep.
+import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import * as z from "zod";
+import type { JobHost, PartialBlock } from "../../src/core";
+import type { FanOutRequest, FanOutStatus } from "../../src/core/fan-out/ledger";
+import type { FanOutPort } from "../../src/core/ports";
+import { defineStep } from "../../src/jobs/steps";
+import { createJobContext } from "../../src/jobs/job-context";
+import type { JobContext } from "../../src/jobs/context";
+import type { YieldState } from "../../src/jobs/yield-state";
+
+class Crash extends Error {}
+
+/** A task's durable state across runs, with a count of every effect. */
+class FakeTask {
+  readonly steps = new Map<string, unknown>();
+  readonly markers = new Set<string>();
+  readonly pieces: string[] = [];
+  readonly fanOuts = new Map<string, { request: FanOutRequest; done: boolean }>();
+  fanOutStarts = 0;
+  stepSaves = new Map<string, number>();
+  sleepSaves = 0;
+  private run = 0;
+  private alive = 0;
+  /** Host calls left before this run crashes (undefined: it does not). */
+  private fuse: number | undefined;
+  legacyNames = false;
+
+  host(crashAfter?: number): JobHost {
+    this.run += 1;
+    this.alive = this.run;
+    this.fuse = crashAfter;
+    const run = this.run;
+    const live = (): void => {
+      if (this.alive !== run) throw new Crash("this run is over");
+      if (this.fuse !== undefined && this.fuse-- <= 0) {
+        this.alive = 0;
+        throw new Crash("crashed");
+      }
+    };
+    const fanOut: FanOutPort = {
+      status: (key): FanOutStatus | undefined => {
+        live();
+        const entry = this.fanOuts.get(key);
+        if (!entry) return undefined;
+        if (!entry.done) return { state: "pending", finished: 0, total: entry.request.inputs.length };
+        return {
+          state: "finished",
+          items: entry.request.inputs.map((json, index) => ({ index, state: "done", value: json, attempts: 1 })),
+        };
+      },
+      start: (request: FanOutRequest) => {
+        live();
+        this.fanOutStarts += 1;
+        this.fanOuts.set(request.key, { request, done: false });
+      },
+    };
+    return {
+      taskId: "t".repeat(32),
+      attempt: run,
+      signal: new AbortController().signal,
+      sliceDeadline: Date.now() + 600_000,
+      legacyNames: this.legacyNames,
+      progress: () => live(),
+      log: () => undefined,
+      loadStep: (name) => {
+        live();
+        return this.steps.has(name) ? { value: this.steps.get(name) } : undefined;
+      },
+      saveStep: (name, value) => {
+        live();
+        if (this.steps.has(name)) return;
+        this.steps.set(name, value);
+        if (name.startsWith("sleep:")) this.sleepSaves += 1;
+        this.stepSaves.set(name, (this.stepSaves.get(name) ?? 0) + 1);
+      },
+      publish: (key, blocks: readonly PartialBlock[], legacyKey) => {
+        live();
+        if (this.markers.has(key) || (legacyKey !== undefined && this.markers.has(legacyKey)))
+          return { kind: "duplicate" };
+        this.markers.add(key);
+        for (const block of blocks) this.pieces.push(block.type === "text" ? block.text : block.uri);
+        return { kind: "published", pieces: [] };
+      },
+      fanOut,
+    };
+  }
+
+  /** The run ended (the object would stop it): anything its leftover branches try now fails. */
+  end(): void {
+    this.alive = 0;
+  }
+
+  finishFanOuts(): void {
+    for (const entry of this.fanOuts.values()) entry.done = true;
+  }
+}
+
+const echoStep = defineStep({ input: z.number(), run: (n) => n });
+const steps = { echoStep };
+
+/** `value` after some macrotask turns: concurrent branches finish in an order of their own. */
+const after = async <T>(n: number, value: T): Promise<T> => {
+  await turns(n);
+  return value;
+};
+
+/** Some macrotask turns. */
+const turns = async (n: number): Promise<void> => {
+  for (let i = 0; i < n; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+};
+
+interface Outcome {
+  runs: number;
+  yields: number;
+  questions: number;
+}
+
+/**
+ * Runs `program` to its end as the TaskObject would: after a yield the clock moves past the wake-up,
+ * a question is answered, fanned-out items finish, and a crash (`crashes` lists after how many host
+ * calls each run crashes) just runs it again.
+ */
+async function runToEnd(
+  task: FakeTask,
+  program: (job: JobContext) => Promise<void>,
+  crashes: (number | undefined)[] = [],
+): Promise<Outcome> {
+  const outcome: Outcome = { runs: 0, yields: 0, questions: 0 };
+  for (let run = 0; run < 200; run++) {
+    outcome.runs += 1;
+    const state: YieldState = {};
+    const job = createJobContext(task.host(crashes[run]), state, steps);
+    try {
+      await program(job);
+      task.end();
+      return outcome;
+    } catch {
+      task.end();
+      if (state.yield) {
+        outcome.yields += 1;
+        vi.setSystemTime(Math.max(Date.now(), state.yield.wakeAt) + 1);
+      }
+      for (const question of state.questions ?? []) {
+        outcome.questions += 1;
+        task.steps.set(`input:${question.key}`, { action: "accept", content: { ok: true } });
+      }
+      if (state.fanOut) task.finishFanOuts();
+    }
+    // Let the ended run's leftover branches fail before the next run starts.
+    await turns(20);
+  }
+  throw new Error("the program did not finish in 200 runs");
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ["Date"] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const slowFast = (job: JobContext) =>
+  Promise.all([job.step("a", () => after(6, "a")), job.step("b", () => after(1, "b"))]);
+
+describe("the four programs that replayed twice in release 0.1", () => {
+  it("Promise.all of a slow and a fast step, then a 31 s sleep: sleeps once", async ({ expect }) => {
+    const task = new FakeTask();
+    const outcome = await runToEnd(task, async (job) => {
+      await slowFast(job);
+      await job.sleep(31);
+    });
+    expect(outcome.yields).toBe(1);
+    expect(task.sleepSaves).toBe(1);
+  });
+
+  it("the same, then a fan-out of 3 items: the items are sent once", async ({ expect }) => {
+    const task = new FakeTask();
+    await runToEnd(task, async (job) => {
+      await slowFast(job);
+      expect(await job.fanOut(echoStep, [1, 2, 3])).toEqual([1, 2, 3]);
+    });
+    expect(task.fanOutStarts).toBe(1);
+  });
+
+  it("the same, then two publishes replayed by an answer, a 31 s sleep and a crash: pieces x, y", async ({
+    expect,
+  }) => {
+    const task = new FakeTask();
+    await runToEnd(
+      task,
+      async (job) => {
+        await slowFast(job);
+        await job.publish("x");
+        await job.publish("y");
+        await job.elicit("go", { message: "Go on?", requestedSchema: { type: "object", properties: {} } });
+        await job.sleep(31);
+        await job.step("c", () => 1);
+      },
+      // The third run crashes after replaying a, b, x and y.
+      [undefined, undefined, 6],
+    );
+    expect(task.pieces).toEqual(["x", "y"]);
+  });
+
+  it("items.map(async ...) of a step then a publish, 5 items: 5 pieces, each once", async ({ expect }) => {
+    const task = new FakeTask();
+    await runToEnd(task, async (job) => {
+      await Promise.all(
+        [1, 2, 3, 4, 5].map(async (i) => {
+          // Later items finish first on the first run; a replay returns them in call order.
+          const square = await job.step(`item ${i}`, () => after(6 - i, i * i));
+          await job.publish(`Item ${i} of 5: ${square}.`);
+        }),
+      );
+      await job.sleep(31);
+    });
+    expect([...task.pieces].sort()).toEqual([1, 2, 3, 4, 5].map((i) => `Item ${i} of 5: ${i * i}.`));
+  });
+});
+
+describe("what the rule refuses", () => {
+  it("refuses two steps of one name at once, at the call", async ({ expect }) => {
+    const job = createJobContext(new FakeTask().host(), {}, steps);
+    const both = Promise.all([job.step("same", () => after(2, 1)), job.step("same", () => after(2, 2))]);
+    await expect(both).rejects.toMatchObject({ name: "PermanentError", message: expect.stringContaining("same name") });
+  });
+
+  it("refuses a publish a step's body left running after the step returned", async ({ expect }) => {
+    const job = createJobContext(new FakeTask().host(), {}, steps);
+    let late: Promise<void> | undefined;
+    await job.step("s", () => {
+      late = turns(2).then(() => job.publish("late"));
+      return 1;
+    });
+    await expect(late).rejects.toMatchObject({ message: expect.stringContaining("after that step returned") });
+  });
+});
+
+describe("tasks recorded by release 0.1", () => {
+  it("find the sleep, publish and fan-out names 0.1 stored, and repeat none of them", async ({ expect }) => {
+    const task = new FakeTask();
+    task.legacyNames = true;
+    // What 0.1 stored for this program before a restart: step a, its publish and fan-out after it, the sleep.
+    task.steps.set("step:a", 1);
+    task.markers.add("after a#1");
+    task.fanOuts.set("fanout:after a#1", {
+      request: { key: "fanout:after a#1", step: "echoStep", inputs: ["7"], settle: false, progress: true },
+      done: true,
+    });
+    task.steps.set("sleep:after a#1", Date.now() + 31_000);
+    const outcome = await runToEnd(task, async (job) => {
+      await job.step("a", () => 1);
+      await job.publish("x");
+      expect(await job.fanOut(echoStep, [7])).toEqual([7]);
+      await job.sleep(31);
+      await job.publish("y");
+    });
+    expect(task.pieces).toEqual(["y"]);
+    expect(task.fanOutStarts).toBe(0);
+    expect(task.sleepSaves).toBe(0);
+    expect(outcome.yields).toBe(1);
+  });
+});
+
+// ---- the property: random programs, random replays, every effect once ----
+
+type Op =
+  | { kind: "step"; name: string; turns: number; body: Op[] }
+  | { kind: "all"; children: Op[] }
+  | { kind: "seq"; children: Op[] }
+  | { kind: "sleep"; seconds: number }
+  | { kind: "publish"; text: string }
+  | { kind: "fanOut"; inputs: number[] }
+  | { kind: "elicit"; key: string };
+
+/** mulberry32: a seeded generator, so a failing seed can be run again. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function generate(rand: () => number): Op {
+  let names = 0;
+  const pick = (n: number) => Math.floor(rand() * n);
+  const op = (depth: number, inStep: boolean): Op => {
+    const roll = pick(depth > 2 ? 4 : 7);
+    // Few distinct texts and inputs, so identical calls are common: they must each happen once too.
+    if (roll === 0) return { kind: "publish", text: `piece ${pick(3)}` };
+    if (roll === 1) return { kind: "sleep", seconds: inStep ? 0 : pick(2) === 0 ? 0 : 31 };
+    if (roll === 2 && !inStep) return { kind: "fanOut", inputs: [pick(3), pick(3)] };
+    if (roll === 3 && !inStep) return { kind: "elicit", key: `q${names++}` };
+    if (roll <= 3 || roll === 4) {
+      const body = Array.from({ length: pick(3) }, () => op(depth + 1, true));
+      return { kind: "step", name: `s${names++}`, turns: pick(5), body };
+    }
+    const children = Array.from({ length: 1 + pick(4) }, () => op(depth + 1, inStep));
+    return roll === 5 ? { kind: "all", children } : { kind: "seq", children };
+  };
+  return { kind: "seq", children: Array.from({ length: 2 + pick(4) }, () => op(0, false)) };
+}
+
+async function exec(op: Op, job: JobContext): Promise<void> {
+  switch (op.kind) {
+    case "step":
+      await job.step(op.name, async () => {
+        await turns(op.turns);
+        for (const inner of op.body) await exec(inner, job);
+        return op.name;
+      });
+      return;
+    case "all":
+      await Promise.all(op.children.map((child) => exec(child, job)));
+      return;
+    case "seq":
+      for (const child of op.children) await exec(child, job);
+      return;
+    case "sleep":
+      await job.sleep(op.seconds);
+      return;
+    case "publish":
+      await job.publish(op.text);
+      return;
+    case "fanOut":
+      await job.fanOut(echoStep, op.inputs);
+      return;
+    case "elicit":
+      await job.elicit(op.key, { message: "?", requestedSchema: { type: "object", properties: {} } });
+  }
+}
+
+function count(
+  op: Op,
+  tally: { publishes: string[]; sleeps: number; longSleeps: number; fanOuts: number; steps: number; questions: number },
+): void {
+  if (op.kind === "publish") tally.publishes.push(op.text);
+  if (op.kind === "sleep") {
+    tally.sleeps += 1;
+    if (op.seconds >= 30) tally.longSleeps += 1;
+  }
+  if (op.kind === "fanOut") tally.fanOuts += 1;
+  if (op.kind === "elicit") tally.questions += 1;
+  if (op.kind === "step") {
+    tally.steps += 1;
+    for (const inner of op.body) count(inner, tally);
+  }
+  if (op.kind === "all" || op.kind === "seq") for (const child of op.children) count(child, tally);
+}
+
+describe("random programs of concurrent steps, sleeps, publishes, fan-outs and questions", () => {
+  it("record every effect once, whatever crashes, sleeps and answers replay them", async ({ expect }) => {
+    for (let seed = 1; seed <= 150; seed++) {
+      const rand = random(seed);
+      const program = generate(rand);
+      const expected = { publishes: [] as string[], sleeps: 0, longSleeps: 0, fanOuts: 0, steps: 0, questions: 0 };
+      count(program, expected);
+      const crashes = Array.from({ length: 12 }, () => (rand() < 0.4 ? Math.floor(rand() * 12) : undefined));
+      const task = new FakeTask();
+      const outcome = await runToEnd(task, (job) => exec(program, job), crashes);
+      const where = `seed ${seed}: ${JSON.stringify(program)}`;
+      expect([...task.pieces].sort(), where).toEqual([...expected.publishes].sort());
+      expect(task.sleepSaves, where).toBe(expected.sleeps);
+      expect(outcome.yields, where).toBeLessThanOrEqual(expected.longSleeps);
+      expect(task.fanOutStarts, where).toBe(expected.fanOuts);
+      expect(outcome.questions, where).toBe(expected.questions);
+      expect(
+        [...task.stepSaves.values()].every((n) => n === 1),
+        where,
+      ).toBe(true);
+      expect([...task.stepSaves.keys()].filter((k) => k.startsWith("step:")).length, where).toBe(expected.steps);
+    }
+  });
+});

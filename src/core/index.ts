@@ -18,7 +18,6 @@ export {
 } from "./model/ids";
 export { CORRELATION_ID_META, echoMeta, type TaskMeta } from "./model/meta";
 export {
-  answerStepName,
   elicitationRequest,
   isInputKey,
   questionProblem,
@@ -64,7 +63,7 @@ export {
   type OpenStateEntry,
   type StateSpan,
 } from "./object/adapter-state";
-export { noteStepName, type EngineReport, type ReportReply } from "./object/engine-reports";
+export type { EngineReport, ReportReply } from "./object/engine-reports";
 export { TaskObjectBase } from "./object/task-object";
 export { transitionLogObserver } from "./object/transition-log";
 

@@ -26,9 +26,18 @@ export interface JobHost {
   readonly legacyNames?: boolean;
   progress(progress: number, total?: number, message?: string): void;
   log(level: LogLevel, message: string): void;
+  /** A step's stored result, by the step's name. */
   loadStep(name: string): { value: unknown } | undefined;
   /** Store a step result; emits the `step` event the first time only. */
   saveStep(name: string, value: unknown): void;
+  /** A durable sleep's wake-up time (ms since the epoch), by the sleep's durable name. */
+  loadSleep(key: string): number | undefined;
+  saveSleep(key: string, wakeAt: number): void;
+  /** The answer to question `key`, once one was accepted. */
+  loadAnswer(key: string): { value: unknown } | undefined;
+  /** What an engine outside the object (a Workflow) keeps about its run, by name. */
+  loadNote(name: string): { value: unknown } | undefined;
+  saveNote(name: string, value: unknown): void;
   /**
    * Records `blocks` as the task's next partial pieces, once per `key` (a replay's repeat is a
    * `duplicate`); absent inline, where there is no task to hold them.

@@ -12,9 +12,6 @@ import { PermanentError } from "./context";
 /** The durable operations named by scope and arguments (steps are named by their author). */
 export type NamedKind = "sleep" | "fanout" | "publish";
 
-/** The key a step's result is stored under. */
-export const stepKey = (name: string): string => `step:${name}`;
-
 export class DurableNames {
   /** The step whose body is running, per async flow: code awaited inside a body belongs to it. */
   private readonly scope = new AsyncLocalStorage<string>();
@@ -57,12 +54,25 @@ export class DurableNames {
    * n-th identical call in its scope gets `#n`, so repeats of one call are told apart by count.
    */
   next(kind: NamedKind, what: string, args: string): string {
-    const base = `${kind}:${hash64(`${this.current(what)}\u0000${args}`)}`;
+    const scope = this.current(what);
+    const base = `${kind}\u0000${scope}\u0000${args}`;
     const n = (this.seen.get(base) ?? 0) + 1;
     this.seen.set(base, n);
-    return `${base}#${n}`;
+    return durableName(kind, scope, args, n);
   }
 }
+
+/**
+ * The n-th call of `kind` with `args` (JSON text) in `scope` (a step's name, "" for the job):
+ * 64 bits of all of it, then `#n`. A fan-out's name is `fanout:` + this (its tables' convention).
+ */
+export function durableName(kind: NamedKind, scope: string, args: string, n: number): string {
+  return `${hash64(`${kind}\u0000${scope}\u0000${args}`)}#${n}`;
+}
+
+/** The name of a job's n-th fan-out of `step` over `inputs` (JSON values), where it runs. */
+export const fanOutName = (step: string, inputs: readonly unknown[], scope = "", n = 1): string =>
+  `fanout:${durableName("fanout", scope, JSON.stringify([step, inputs]), n)}`;
 
 /**
  * 64 bits of a string as 16 hex digits (two 32-bit FNV-1a lanes with different seeds, mixed):

@@ -14,6 +14,8 @@ export interface InlineHostOptions {
 
 export function inlineJobHost({ signal, onProgress, onLog, budgetMs = 60_000 }: InlineHostOptions): JobHost {
   const steps = new Map<string, unknown>();
+  const sleeps = new Map<string, number>();
+  const notes = new Map<string, unknown>();
   let lastProgress = -Infinity;
   return {
     taskId: "",
@@ -30,5 +32,11 @@ export function inlineJobHost({ signal, onProgress, onLog, budgetMs = 60_000 }: 
     },
     loadStep: (name) => (steps.has(name) ? { value: steps.get(name) } : undefined),
     saveStep: (name, value) => void steps.set(name, value),
+    loadSleep: (key) => sleeps.get(key),
+    saveSleep: (key, wakeAt) => void sleeps.set(key, wakeAt),
+    // An inline call cannot wait for a person: it has no answers.
+    loadAnswer: () => undefined,
+    loadNote: (name) => (notes.has(name) ? { value: notes.get(name) } : undefined),
+    saveNote: (name, value) => void notes.set(name, value),
   };
 }

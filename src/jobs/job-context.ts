@@ -3,8 +3,8 @@
  * and publishes, each named so a replayed run reaches it again in any interleaving (durable-names.ts).
  */
 import { abortableDelay, JobInput, JobYield, PermanentError, type InputAnswer, type JobContext } from "./context";
-import { answerStepName, questionProblem, type JobHost } from "../core";
-import { DurableNames, stepKey } from "./durable-names";
+import { questionProblem, type JobHost } from "../core";
+import { DurableNames } from "./durable-names";
 import { fanOutFunction } from "./fan-out";
 import { LegacyNames } from "./legacy-names";
 import { publishFunction } from "./publish";
@@ -62,8 +62,7 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
     },
     async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
       if (typeof name !== "string" || name === "") throw new PermanentError("job.step needs a non-empty name.");
-      const key = stepKey(name);
-      const stored = host.loadStep(key);
+      const stored = host.loadStep(name);
       if (stored) {
         legacy?.moveTo(`after ${name}`);
         return stored.value as T;
@@ -74,7 +73,7 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
         JSON.parse(storedJsonText(`job.step("${name}")`, await fn())),
       );
       throwIfAborted();
-      host.saveStep(key, value);
+      host.saveStep(name, value);
       legacy?.moveTo(`after ${name}`);
       // The stored JSON, not the live value: a replay must see exactly what the first run saw.
       return value as T;
@@ -85,13 +84,10 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       }
       const key = names.next("sleep", "job.sleep", JSON.stringify([seconds, reason ?? null]));
       const legacyKey = legacy?.next("sleep");
-      const stored = host.loadStep(key) ?? (legacyKey === undefined ? undefined : host.loadStep(legacyKey));
-      let wakeAt: number;
-      if (stored && typeof stored.value === "number") {
-        wakeAt = stored.value;
-      } else {
+      let wakeAt = host.loadSleep(key) ?? (legacyKey === undefined ? undefined : host.loadSleep(legacyKey));
+      if (wakeAt === undefined) {
         wakeAt = Date.now() + seconds * 1000;
-        host.saveStep(key, wakeAt);
+        host.saveSleep(key, wakeAt);
       }
       await waitUntil(wakeAt, reason);
     },
@@ -103,7 +99,7 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
     async elicit(key, question) {
       const problem = questionProblem(key, question ?? {});
       if (problem !== undefined) throw new PermanentError(`job.elicit: ${problem}.`);
-      const stored = host.loadStep(answerStepName(key));
+      const stored = host.loadAnswer(key);
       if (stored) {
         legacy?.moveTo(`after input ${key}`);
         return stored.value as InputAnswer;
@@ -119,7 +115,7 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       yieldState,
       steps,
       nextKey: (step, inputs) => ({
-        key: names.next("fanout", `job.fanOut(${step})`, JSON.stringify([step, inputs])),
+        key: `fanout:${names.next("fanout", `job.fanOut(${step})`, JSON.stringify([step, inputs]))}`,
         legacy: legacy?.next("fanout"),
       }),
       throwIfAborted,

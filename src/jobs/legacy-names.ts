@@ -15,10 +15,10 @@ export class LegacyNames {
     this.counts.publish = 0;
   }
 
-  /** 0.1's key of the next call of `kind`: `sleep:<position>#n`, `fanout:<position>#n`, or a publish's `<position>#n`. */
+  /** 0.1's key of the next call of `kind`: `<position>#n` (a fan-out's with its `fanout:` prefix, as its tables keep it). */
   next(kind: "sleep" | "fanout" | "publish"): string {
     this.counts[kind] += 1;
     const at = `${this.position}#${this.counts[kind]}`;
-    return kind === "publish" ? at : `${kind}:${at}`;
+    return kind === "fanout" ? `fanout:${at}` : at;
   }
 }

@@ -8,18 +8,18 @@
  */
 import * as z from "zod";
 import { readSettings } from "../config";
-import { answerStepName, noteStepName, type JobHost, type RunOutcome } from "../core";
+import type { JobHost, RunOutcome } from "../core";
 import type { ToolEngine } from "../jobs/runner";
 import { nextMove, type EngineView, type RunView, type StatusView } from "./decide";
 import {
   answerEventType,
   ERROR_NOTE,
-  INSTANCE_STEP,
+  INSTANCE_NOTE,
   instanceIdFor,
   NUDGE_EVENT,
   OUTPUT_NOTE,
   questionNote,
-  sentStep,
+  sentNote,
   type TaskWorkflowParams,
 } from "./names";
 
@@ -35,25 +35,25 @@ const AnswerSchema = z.object({
 
 /** What the task holds about its Workflow, read in one synchronous turn. */
 function readView(host: JobHost): EngineView {
-  const note = (name: string) => host.loadStep(noteStepName(name))?.value;
+  const note = (name: string) => host.loadNote(name)?.value;
   const questions: EngineView["questions"] = [];
   for (let n = 1; ; n++) {
     const asked = note(questionNote(n));
     if (asked === undefined) break;
     const key =
       typeof asked === "object" && asked !== null && "key" in asked && typeof asked.key === "string" ? asked.key : "";
-    const answer = AnswerSchema.safeParse(host.loadStep(answerStepName(key))?.value);
+    const answer = AnswerSchema.safeParse(host.loadAnswer(key)?.value);
     questions.push({
       n,
       asked,
       ...(answer.success && { answer: answer.data }),
-      sent: host.loadStep(sentStep(n)) !== undefined,
+      sent: host.loadNote(sentNote(n)) !== undefined,
     });
   }
   const output = note(OUTPUT_NOTE);
   const error = note(ERROR_NOTE);
   return {
-    created: host.loadStep(INSTANCE_STEP) !== undefined,
+    created: host.loadNote(INSTANCE_NOTE) !== undefined,
     questions,
     ...(output !== undefined && { output }),
     ...(error !== undefined && { error }),
@@ -101,11 +101,11 @@ export function workflowEngine(binding: WorkflowBinding, inputSchema: z.ZodObjec
           if (move.kind === "end") return move.outcome;
           if (move.kind === "create") {
             await ensureInstance(workflow, id, { taskId, principal, input: input.data });
-            host.saveStep(INSTANCE_STEP, id);
+            host.saveNote(INSTANCE_NOTE, id);
             run.nudged = true; // a new instance starts on its own
           } else if (move.kind === "send") {
             await (await workflow.get(id)).sendEvent({ type: answerEventType(move.n), payload: move.answer });
-            host.saveStep(sentStep(move.n), true);
+            host.saveNote(sentNote(move.n), true);
           } else if (move.kind === "nudge") {
             await (await workflow.get(id)).sendEvent({ type: NUDGE_EVENT, payload: null });
             run.nudged = true;

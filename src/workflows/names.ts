@@ -26,6 +26,6 @@ export const answerEventType = (n: number): string => `mcp-answer-${n}`;
 /** The event the engine nudges a running instance with at each check (decide.ts); no step waits for it. */
 export const NUDGE_EVENT = "mcp-check";
 
-/** The engine's own marks in the task's steps: the instance was created; the n-th answer was sent. */
-export const INSTANCE_STEP = "workflow:instance";
-export const sentStep = (n: number): string => `workflow:sent:${n}`;
+/** The engine's own notes on the task: the instance was created; the n-th answer was sent. */
+export const INSTANCE_NOTE = "workflow:instance";
+export const sentNote = (n: number): string => `workflow:sent:${n}`;

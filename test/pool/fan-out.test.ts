@@ -20,19 +20,23 @@ import { stepBatchHandler, type FindStep } from "../../src/jobs/fan-out-consumer
 const STEP_QUEUE = "mcp-task-steps";
 const STEP_DEAD_LETTER_QUEUE = "mcp-task-steps-dlq";
 import { defineStep, type Step } from "../../src/jobs/steps";
+import { fanOutName } from "../../src/jobs/durable-names";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedRecord, type TaskStub } from "./support";
 import { until } from "../until";
 
 const settle = until(100);
-/** The key batch_process's single fan-out gets (its first fan-out at the start of the job). */
-const KEY = "fanout:start#1";
-
-const itemInputs = (items: number) => Array.from({ length: items }, (_, i) => ({ item: i + 1, seconds: 0 }));
+const itemInputs = (items: number) =>
+  Array.from({ length: items }, (_, i) => ({ item: i + 1, seconds: 0, items }));
+/** The name batch_process's fan-out of `items` items gets (src/jobs/durable-names.ts). */
+const keyOf = (items: number) => fanOutName("processItem", itemInputs(items));
+/** The fan-out of the task the latest waitingTask made: the tests run one at a time. */
+let KEY = keyOf(1);
 
 /** A batch_process task whose run has fanned out `items` items and now waits; no message is sent. */
 async function waitingTask(items: number, options: { settle?: boolean } = {}) {
   const task = freshTask("batch_process", { items, secondsPerItem: 0, parallel: true });
+  KEY = keyOf(items);
   await task.stub.create(task.input);
   await runInDurableObject(task.stub, async (instance: TaskObject, state: DurableObjectState) => {
     const fanOuts = TaskObjectRuntime.partsOf(instance).fanOuts;

@@ -13,6 +13,7 @@ import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { TaskEvent, TaskRecord } from "../../src/core";
 import { TaskObjectRuntime } from "../../src/core/object/runtime";
+import { CREATE } from "../../src/core/object/schema";
 import type { TaskObject } from "../../src/index";
 import { freshTask, hasActiveRun, storedRecord, type TaskStub } from "./support";
 import { until } from "../until";
@@ -67,7 +68,8 @@ function rewriteLive(stub: TaskStub, change: (record: TaskRecord) => TaskRecord)
 /** Make every remembered sleep (and the record's wake-up) due now, as if the wait had passed. */
 const wakeUpNow = (stub: TaskStub) =>
   rewrite(stub, (r) => ({ ...r, run: { ...r.run, wakeAt: Date.now() - 1 } }), [
-    ["UPDATE steps SET value = ? WHERE name LIKE 'sleep:%'", JSON.stringify(Date.now() - 1)],
+    [CREATE.sleeps],
+    ["UPDATE sleeps SET value = ?", JSON.stringify(Date.now() - 1)],
   ]);
 
 describe("lease expiry", () => {
@@ -113,7 +115,8 @@ describe("lease expiry", () => {
         run: { ...r.run, phase: "running", delivered: true, runs: 1, leaseId: "dead-run", leaseUntil: now - 1 },
       }),
       [
-        ["INSERT INTO steps (name, value, at) VALUES ('step:item-1', '1', ?)", now],
+        [CREATE.steps],
+        ["INSERT INTO step_results (key, value, at) VALUES ('item-1', '1', ?)", now],
         ["INSERT INTO events (type, data, at) VALUES ('step', ?, ?)", JSON.stringify({ name: "item-1" }), now],
         [
           "INSERT INTO events (type, data, at) VALUES ('progress', ?, ?)",

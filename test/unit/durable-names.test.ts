@@ -4,6 +4,7 @@
 import { afterEach, beforeEach, describe, it, vi } from "vitest";
 import * as z from "zod";
 import type { JobHost, PartialBlock } from "../../src/core";
+import { memoryHost, MemoryTables } from "./memory-host";
 import type { FanOutRequest, FanOutStatus } from "../../src/core/fan-out/ledger";
 import type { FanOutPort } from "../../src/core/ports";
 import { defineStep } from "../../src/jobs/steps";
@@ -14,8 +15,7 @@ import type { YieldState } from "../../src/jobs/yield-state";
 class Crash extends Error {}
 
 /** A task's durable state across runs, with a count of every effect. */
-class FakeTask {
-  readonly steps = new Map<string, unknown>();
+class FakeTask extends MemoryTables {
   readonly markers = new Set<string>();
   readonly pieces: string[] = [];
   readonly fanOuts = new Map<string, { request: FanOutRequest; done: boolean }>();
@@ -57,24 +57,36 @@ class FakeTask {
         this.fanOuts.set(request.key, { request, done: false });
       },
     };
+    const tables = memoryHost(this);
     return {
-      taskId: "t".repeat(32),
+      ...tables,
       attempt: run,
-      signal: new AbortController().signal,
       sliceDeadline: Date.now() + 600_000,
       legacyNames: this.legacyNames,
       progress: () => live(),
-      log: () => undefined,
       loadStep: (name) => {
         live();
-        return this.steps.has(name) ? { value: this.steps.get(name) } : undefined;
+        return tables.loadStep(name);
       },
       saveStep: (name, value) => {
         live();
         if (this.steps.has(name)) return;
         this.steps.set(name, value);
-        if (name.startsWith("sleep:")) this.sleepSaves += 1;
         this.stepSaves.set(name, (this.stepSaves.get(name) ?? 0) + 1);
+      },
+      loadSleep: (key) => {
+        live();
+        return tables.loadSleep(key);
+      },
+      saveSleep: (key, wakeAt) => {
+        live();
+        if (this.sleeps.has(key)) return;
+        this.sleeps.set(key, wakeAt);
+        this.sleepSaves += 1;
+      },
+      loadAnswer: (key) => {
+        live();
+        return tables.loadAnswer(key);
       },
       publish: (key, blocks: readonly PartialBlock[], legacyKey) => {
         live();
@@ -145,7 +157,7 @@ async function runToEnd(
       }
       for (const question of state.questions ?? []) {
         outcome.questions += 1;
-        task.steps.set(`input:${question.key}`, { action: "accept", content: { ok: true } });
+        task.answers.set(question.key, { action: "accept", content: { ok: true } });
       }
       if (state.fanOut) task.finishFanOuts();
     }
@@ -244,13 +256,13 @@ describe("tasks recorded by release 0.1", () => {
     const task = new FakeTask();
     task.legacyNames = true;
     // What 0.1 stored for this program before a restart: step a, its publish and fan-out after it, the sleep.
-    task.steps.set("step:a", 1);
+    task.steps.set("a", 1);
     task.markers.add("after a#1");
     task.fanOuts.set("fanout:after a#1", {
       request: { key: "fanout:after a#1", step: "echoStep", inputs: ["7"], settle: false, progress: true },
       done: true,
     });
-    task.steps.set("sleep:after a#1", Date.now() + 31_000);
+    task.sleeps.set("after a#1", Date.now() + 31_000);
     const outcome = await runToEnd(task, async (job) => {
       await job.step("a", () => 1);
       await job.publish("x");
@@ -375,7 +387,7 @@ describe("random programs of concurrent steps, sleeps, publishes, fan-outs and q
         [...task.stepSaves.values()].every((n) => n === 1),
         where,
       ).toBe(true);
-      expect([...task.stepSaves.keys()].filter((k) => k.startsWith("step:")).length, where).toBe(expected.steps);
+      expect(task.stepSaves.size, where).toBe(expected.steps);
     }
   });
 });

@@ -19,6 +19,7 @@ import { runTool } from "../../src/jobs/runner";
 import { defineStep } from "../../src/jobs/steps";
 import { MAX_STEP_INPUT_BYTES } from "../../src/jobs/fan-out";
 import batchProcess from "../../src/tools/batch-process";
+import { memoryHost, MemoryTables } from "./memory-host";
 
 const T = 1_000_000;
 const policy = { maxAttempts: 3, baseSeconds: 2 };
@@ -131,17 +132,7 @@ class FakeFanOuts implements FanOutPort {
 }
 
 function host(fanOut?: FanOutPort): JobHost {
-  return {
-    taskId: "t".repeat(32),
-    attempt: 1,
-    signal: new AbortController().signal,
-    sliceDeadline: Date.now() + 60_000,
-    progress() {},
-    log() {},
-    loadStep: () => undefined,
-    saveStep() {},
-    ...(fanOut && { fanOut }),
-  };
+  return memoryHost(new MemoryTables(), { ...(fanOut && { fanOut }) });
 }
 
 const square = defineStep({ input: z.object({ n: z.number() }), run: ({ n }) => n * n });

@@ -1,12 +1,13 @@
 // Partial results, the pure parts: checking blocks, numbering and summing up pieces, the limits,
 // job.publish's keys across a replay, the model's words and the webhook mapping.
 import { describe, it } from "vitest";
-import type { JobHost, PartialBlock, TaskEvent, TaskRecord } from "../../src/core";
+import type { PartialBlock, TaskEvent, TaskRecord } from "../../src/core";
 import { webhookMessagesFor } from "../../src/webhooks/events";
 import { parseBlocks, partialLimitProblem, recordPartial } from "../../src/core/model/partial";
 import { createJobContext } from "../../src/jobs/job-context";
 import { withNewestPieces, withOutputSoFar } from "../../src/protocol/partial-sentences";
 import { parseAfter, parseTaskReadUri } from "../../src/protocol/partial-output";
+import { memoryHost, MemoryTables } from "./memory-host";
 
 const record = (partial?: TaskRecord["partial"]): TaskRecord => ({
   taskId: "a".repeat(32),
@@ -105,21 +106,17 @@ describe("partialLimitProblem", () => {
 describe("job.publish", () => {
   /** Runs a job twice over the same steps, the second run a replay, and returns the keys each run published under. */
   async function keysOfTwoRuns(): Promise<string[][]> {
-    const steps = new Map<string, unknown>();
+    const tables = new MemoryTables();
     const runs: string[][] = [];
     for (let run = 0; run < 2; run++) {
       const keys: string[] = [];
-      const host: JobHost = {
-        taskId: "t",
+      const host = memoryHost(tables, {
         attempt: run + 1,
-        signal: new AbortController().signal,
-        sliceDeadline: Date.now() + 60_000,
-        progress: () => undefined,
-        log: () => undefined,
-        loadStep: (name) => (steps.has(name) ? { value: steps.get(name) } : undefined),
-        saveStep: (name, value) => void steps.set(name, value),
-        publish: (key) => (keys.push(key), { kind: "published", pieces: [] }),
-      };
+        publish: (key) => {
+          keys.push(key);
+          return { kind: "published", pieces: [] };
+        },
+      });
       const job = createJobContext(host, {});
       await job.publish("before");
       await job.step("a", async () => (await job.publish("inside a"), 1));
@@ -139,17 +136,9 @@ describe("job.publish", () => {
   });
 
   it("throws a PartialLimitError the tool can catch when the host refuses", async ({ expect }) => {
-    const host: JobHost = {
-      taskId: "t",
-      attempt: 1,
-      signal: new AbortController().signal,
-      sliceDeadline: Date.now() + 60_000,
-      progress: () => undefined,
-      log: () => undefined,
-      loadStep: () => undefined,
-      saveStep: () => undefined,
+    const host = memoryHost(new MemoryTables(), {
       publish: () => ({ kind: "refused", message: "The task already holds 3 partial results." }),
-    };
+    });
     await expect(createJobContext(host, {}).publish("x")).rejects.toMatchObject({
       name: "PermanentError",
       message: "job.publish: The task already holds 3 partial results.",

@@ -6,10 +6,10 @@ import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/
 import type { YieldState } from "../../src/jobs/yield-state";
 import type { LogLevel } from "../../src/jobs/context";
 import { until } from "../until";
+import { memoryHost, MemoryTables } from "./memory-host";
 
 /** A JobHost over plain maps, standing in for the TaskObject's tables across runs. */
-class FakeTask {
-  steps = new Map<string, unknown>();
+class FakeTask extends MemoryTables {
   stepEvents: string[] = [];
   progress: number[] = [];
   logs: { level: LogLevel; message: string }[] = [];
@@ -19,8 +19,7 @@ class FakeTask {
   host(sliceMs = 60_000): JobHost {
     this.runs += 1;
     this.controller = new AbortController();
-    return {
-      taskId: "t".repeat(32),
+    return memoryHost(this, {
       attempt: this.runs,
       signal: this.controller.signal,
       sliceDeadline: Date.now() + sliceMs,
@@ -29,13 +28,17 @@ class FakeTask {
         if (this.progress.length === 0 || p > (this.progress.at(-1) ?? -Infinity)) this.progress.push(p);
       },
       log: (level, message) => void this.logs.push({ level, message }),
-      loadStep: (name) => (this.steps.has(name) ? { value: this.steps.get(name) } : undefined),
       saveStep: (name, value) => {
         if (this.steps.has(name)) return;
         this.steps.set(name, value);
-        if (name.startsWith("step:")) this.stepEvents.push(name.slice(5));
+        this.stepEvents.push(name);
       },
-    };
+    });
+  }
+
+  /** Every durable sleep's wake-up time moved to the past: the next run finds them over. */
+  wakeSleeps(): void {
+    for (const key of this.sleeps.keys()) this.sleeps.set(key, Date.now() - 1);
   }
 }
 
@@ -124,13 +127,13 @@ describe("runJob outcomes", () => {
     expect(task.stepEvents).toEqual([]);
 
     // The clock "passes" the wake-up: rewrite the remembered sleep as due.
-    for (const key of task.steps.keys()) if (key.startsWith("sleep:")) task.steps.set(key, Date.now() - 1);
+    task.wakeSleeps();
     const second = await runJob("batch_process", { items: 2, secondsPerItem: 40 }, task.host());
     expect(second).toMatchObject({ kind: "yielded", reason: "processing item 2 of 2" });
     expect(task.stepEvents).toEqual(["item-1"]);
     expect(task.progress).toEqual([1]);
 
-    for (const key of task.steps.keys()) if (key.startsWith("sleep:")) task.steps.set(key, Date.now() - 1);
+    task.wakeSleeps();
     const third = await runJob("batch_process", { items: 2, secondsPerItem: 40 }, task.host());
     expect(third).toMatchObject({ kind: "completed" });
     expect(task.stepEvents).toEqual(["item-1", "item-2"]);
@@ -146,7 +149,7 @@ describe("runJob outcomes", () => {
     const task = new FakeTask();
     const host = task.host();
     const pending = runJob("countdown", { seconds: 3600 }, host);
-    await vi.waitFor(() => expect(task.steps.has("step:started")).toBe(true), until());
+    await vi.waitFor(() => expect(task.steps.has("started")).toBe(true), until());
     task.controller.abort(new Error("cancelled"));
     expect(await pending).toEqual({ kind: "aborted" });
     expect(task.progress).toEqual([]);
@@ -156,7 +159,7 @@ describe("runJob outcomes", () => {
     const task = new FakeTask();
     const args = { durationSeconds: 1, pollSeconds: 1, simulate: "flaky" };
     expect(await runJob("external_job", args, task.host())).toMatchObject({ kind: "failed", permanent: false });
-    const submitted = task.steps.get("step:submit");
+    const submitted = task.steps.get("submit");
     const { result: outcome, tookMs } = await onFakeClock(() => runJob("external_job", args, task.host()));
     // The retry polls once, sleeps its poll interval, and finds the job done.
     expect(tookMs).toBe(1000);
@@ -190,7 +193,7 @@ describe("JobContext steps and sleeps", () => {
     const task = new FakeTask();
     const job = createJobContext(task.host(), {});
     await expect(job.step("x", () => Promise.reject(new Error("boom")))).rejects.toThrow("boom");
-    expect(task.steps.has("step:x")).toBe(false);
+    expect(task.steps.has("x")).toBe(false);
     expect(await createJobContext(task.host(), {}).step("x", () => 7)).toBe(7);
   });
 
@@ -212,12 +215,12 @@ describe("JobContext steps and sleeps", () => {
       await job.step("b", () => job.sleep(0.001));
     };
     await onFakeClock(() => body(createJobContext(task.host(), {})));
-    const keys = [...task.steps.keys()].filter((k) => k.startsWith("sleep:"));
+    const keys = [...task.sleeps.keys()];
     // Three sleeps of the same length, each its own name: in a, in the job, in b.
     expect(new Set(keys).size).toBe(3);
     // A second run replays everything and stores no new sleeps.
     await body(createJobContext(task.host(), {}));
-    expect([...task.steps.keys()].filter((k) => k.startsWith("sleep:"))).toEqual(keys);
+    expect([...task.sleeps.keys()]).toEqual(keys);
   });
 
   it("waits out only the rest of a sleep after a resume", async ({ expect }) => {
@@ -226,10 +229,10 @@ describe("JobContext steps and sleeps", () => {
     await expect(createJobContext(task.host(), state).sleep(YIELD_THRESHOLD_MS / 1000)).rejects.toMatchObject({
       name: "JobYield",
     });
-    const [key, stored] = [...task.steps].find(([name]) => name.startsWith("sleep:")) ?? [];
+    const [key, stored] = [...task.sleeps][0] ?? [];
     expect(typeof stored).toBe("number");
     // Resumed after the wake-up time: the sleep returns at once.
-    task.steps.set(key ?? "", Date.now() - 1);
+    task.sleeps.set(key ?? "", Date.now() - 1);
     await createJobContext(task.host(), {}).sleep(YIELD_THRESHOLD_MS / 1000);
   });
 
@@ -242,7 +245,7 @@ describe("JobContext steps and sleeps", () => {
 });
 
 describe("job.elicit", () => {
-  const answerWith = (task: FakeTask, answer: unknown) => task.steps.set("input:confirm", answer);
+  const answerWith = (task: FakeTask, answer: unknown) => task.answers.set("confirm", answer);
 
   it("ends the run asking deploy's question after its plan step", async ({ expect }) => {
     const task = new FakeTask();

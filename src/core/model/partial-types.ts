@@ -94,10 +94,3 @@ export type PublishOutcome =
   | { kind: "duplicate" }
   | { kind: "refused"; message: string }
   | { kind: "ended" };
-
-/** Where piece `n` is kept beside the job's steps: zero-padded, so the names sort as the numbers do. */
-export const pieceStepName = (n: number): string => `piece:${String(n).padStart(6, "0")}`;
-/** The name just past every piece's (":" + 1 is ";"), for a range read. */
-export const PIECES_END = "piece;";
-/** Where a publish's key is kept, so a replay of it records nothing. */
-export const publishStepName = (key: string): string => `publish:${key}`;

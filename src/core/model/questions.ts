@@ -196,6 +196,3 @@ export const elicitationRequest = (question: InputQuestion): InputRequest => ({
   method: "elicitation/create",
   params: { mode: "form", message: question.message, requestedSchema: question.requestedSchema },
 });
-
-/** Where a question's answer is stored, beside the job's steps: a resumed run reads it back. */
-export const answerStepName = (key: string): string => `input:${key}`;

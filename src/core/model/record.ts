@@ -51,7 +51,7 @@ export interface RunState {
 
 /**
  * A question the job asked (`job.elicit`), kept for the task's life so its key is never asked
- * again. The answer itself is stored beside the job's steps (questions.ts, answerStepName).
+ * again. The answer itself is stored beside the job's steps (the `answers` table, object/schema.ts).
  */
 export interface AskedInput {
   message: string;

@@ -3,7 +3,6 @@
  * pure transition (model/input-wait.ts), stored once beside the steps under each question's key, and
  * committed with the transition in one synchronous turn, so both are stored or neither is.
  */
-import { answerStepName } from "../model/questions";
 import { answerInputs } from "../model/input-wait";
 import type { Transition } from "../model/machine";
 import type { AnswerOutcome, TaskSnapshot } from "../client/task-rpc";
@@ -34,7 +33,7 @@ export async function answerTask(
       ? { ok: false, reason: "terminal", snapshot: deps.snapshot(record) }
       : { ...result, snapshot: deps.snapshot(record) };
   }
-  for (const { key, answer } of result.accepted) deps.storage.putStep(answerStepName(key), answer, now);
+  for (const { key, answer } of result.accepted) deps.storage.putMemo("answers", key, answer, now);
   await deps.commit(record, result.transition);
   return {
     ok: true,

@@ -37,8 +37,6 @@ export type EngineReport = z.infer<typeof EngineReportSchema>;
 /** "live": taken; "ended": the task is terminal (the engine should stop); "gone": no such task (expired). */
 export type ReportReply = { state: "live"; expiresAt: number; refused?: string } | { state: "ended" | "gone" };
 
-export const noteStepName = (name: string): string => `note:${name}`;
-
 export interface ReportDeps {
   storage: TaskStorage;
   limits: PartialLimits;
@@ -80,8 +78,8 @@ export async function applyReport(
   const report = EngineReportSchema.parse(raw);
   const now = Date.now();
   const { storage } = deps;
-  if (report.note) storage.putStep(noteStepName(report.note.name), report.note.value, now);
-  if (report.step !== undefined && storage.putStep(`step:${report.step}`, null, now))
+  if (report.note) storage.putMemo("notes", report.note.name, report.note.value, now);
+  if (report.step !== undefined && storage.putMemo("steps", report.step, null, now))
     deps.append([{ type: "step", data: { name: report.step } }]);
   if (report.log)
     deps.append([{ type: "log", data: { level: report.log.level, message: report.log.message.slice(0, 2000) } }]);

@@ -54,12 +54,19 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
       start: (request) => fanOuts.start(request, storage.load()?.progress?.progress ?? 0),
     },
     publish: (key, blocks, legacyKey) => publishPieces({ storage, limits, commit }, key, blocks, Date.now(), legacyKey),
-    loadStep: (name) => storage.step(name),
+    legacyNames: storage.recordedByRelease01,
+    loadStep: (name) => storage.memo("steps", name),
     saveStep: (name, value) => {
-      // Only a step's first completion is an event; sleeps are stored the same way, silently.
-      if (storage.putStep(name, value, Date.now()) && name.startsWith("step:")) {
-        append([{ type: "step", data: { name: name.slice("step:".length) } }]);
-      }
+      // Only a step's first completion is an event.
+      if (storage.putMemo("steps", name, value, Date.now())) append([{ type: "step", data: { name } }]);
     },
+    loadSleep: (key) => {
+      const stored = storage.memo("sleeps", key)?.value;
+      return typeof stored === "number" ? stored : undefined;
+    },
+    saveSleep: (key, wakeAt) => void storage.putMemo("sleeps", key, wakeAt, Date.now()),
+    loadAnswer: (key) => storage.memo("answers", key),
+    loadNote: (name) => storage.memo("notes", name),
+    saveNote: (name, value) => void storage.putMemo("notes", name, value, Date.now()),
   };
 }

@@ -7,11 +7,8 @@
 import {
   MAX_PARTIAL_PIECES,
   parseBlocks,
-  PIECES_END,
   PartialBlockSchema,
   partialLimitProblem,
-  pieceStepName,
-  publishStepName,
   recordPartial,
   type PartialBlock,
   type PartialLimits,
@@ -41,14 +38,14 @@ export function publishPieces(
   const { storage, limits, commit } = deps;
   const record = storage.load();
   if (!record || isTerminal(record.status)) return { kind: "ended" };
-  if (storage.step(publishStepName(key))) return { kind: "duplicate" };
+  if (storage.memo("publishes", key)) return { kind: "duplicate" };
   // A task recorded by release 0.1 may have recorded this publish under 0.1's name (src/jobs/legacy-names.ts).
-  if (legacyKey !== undefined && storage.step(publishStepName(legacyKey))) return { kind: "duplicate" };
+  if (legacyKey !== undefined && storage.memo("publishes", legacyKey)) return { kind: "duplicate" };
   const problem = partialLimitProblem(record, blocks, limits);
   if (problem !== undefined) return { kind: "refused", message: problem };
   const moved = recordPartial(record, blocks);
-  storage.putStep(publishStepName(key), { first: moved.pieces[0]?.n ?? 0, count: moved.pieces.length }, now);
-  for (const piece of moved.pieces) storage.putStep(pieceStepName(piece.n), piece.content, now);
+  storage.putMemo("publishes", key, { first: moved.pieces[0]?.n ?? 0, count: moved.pieces.length }, now);
+  for (const piece of moved.pieces) storage.putPiece(piece.n, piece.content, now);
   // Its storage writes are synchronous, in this turn; what follows them (readers, observers) is the commit's own.
   void commit(record, { record: moved.record, events: moved.events });
   return { kind: "published", pieces: moved.pieces };
@@ -56,11 +53,10 @@ export function publishPieces(
 
 /** The pieces numbered after `after`, in order, at most `limit` of them. */
 export function readPieces(storage: TaskStorage, after: number, limit = MAX_PARTIAL_PIECES): PartialPiece[] {
-  const from = pieceStepName(Math.max(0, Math.floor(after)) + 1);
-  return storage.stepRange(from, PIECES_END, limit).flatMap(({ name, value }) => {
-    // Only publishPieces writes these names, so this is a check that never fails in practice.
-    const block = PartialBlockSchema.safeParse(value);
-    return block.success ? [{ n: Number(name.slice("piece:".length)), content: block.data }] : [];
+  return storage.pieces(Math.max(0, Math.floor(after)), limit).flatMap(({ n, content }) => {
+    // Only publishPieces writes pieces, so this is a check that never fails in practice.
+    const block = PartialBlockSchema.safeParse(content);
+    return block.success ? [{ n, content: block.data }] : [];
   });
 }
 

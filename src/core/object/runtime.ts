@@ -50,7 +50,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
 
   constructor(ctx: DurableObjectState, env: Env, wiring: TaskObjectWiring) {
     super(ctx, env);
-    this.storage = new TaskStorage(ctx.storage.sql);
+    this.storage = new TaskStorage(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
     this.settings = readSettings(env);
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
     this.observers = new TaskObservers(wiring.observers, env);

@@ -1,14 +1,19 @@
 /**
- * The TaskObject's SQLite tables: the task record, its append-only event log, memoized step
- * results, and the adapters' state (adapter-state.ts). Every method is synchronous; a sequence
- * number and its row are written in one statement.
+ * The TaskObject's SQLite tables (schema.ts): the task record, its append-only event log, what its
+ * job memoizes (steps, sleeps, answers, notes, publishes), its partial pieces, and the adapters'
+ * state (adapter-state.ts). Every method is synchronous; a sequence number and its row are written
+ * in one statement. A database written by release 0.1 is migrated at its first read.
  */
 import type { WireEvent } from "../../streams/feed-frames";
 import { AdapterStateStore, type AdapterStateEntry } from "./adapter-state";
 import { FanOutStorage } from "../fan-out/tables";
 import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
+import { CREATE, isRelease01, MEMO_TABLES, migrateRelease01, SCHEMA_VERSION, type MemoTable } from "./schema";
 import { TaskWriteBuffer } from "./write-buffer";
+
+/** Runs `fn` in one SQLite transaction (DurableObjectStorage.transactionSync). */
+export type Transact = <T>(fn: () => T) => T;
 
 export class TaskStorage {
   /**
@@ -29,8 +34,15 @@ export class TaskStorage {
   private known: { record: TaskRecord | undefined } | undefined;
   /** The latest event's sequence number, kept like the record (every event is appended here); undefined: not known yet. */
   private seq: number | undefined;
+  /** The tables this database has (schema.ts creates each when first written). */
+  private readonly tables = new Set<string>();
+  /** The schema the task was first written with (known with the record). */
+  private firstSchema = SCHEMA_VERSION;
 
-  constructor(private readonly sql: SqlStorage) {
+  constructor(
+    private readonly sql: SqlStorage,
+    private readonly transact: Transact = (fn) => fn(),
+  ) {
     this.state = new AdapterStateStore(sql, () => this.lastSeq());
     this.fanOuts = new FanOutStorage(sql);
   }
@@ -45,16 +57,29 @@ export class TaskStorage {
   ensureSchema(): void {
     if (this.hasSchema()) return;
     this.ready = true;
-    this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL);
-      CREATE TABLE IF NOT EXISTS events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS steps (name TEXT PRIMARY KEY, value TEXT NOT NULL, at INTEGER NOT NULL);
-    `);
+    this.sql.exec(`${CREATE.task}; ${CREATE.events};`);
+    this.tables.add("task").add("events");
+  }
+
+  /** Creates `table` (schema.ts) if this database has none yet. */
+  private ensureTable(table: MemoTable | "pieces"): void {
+    if (this.tables.has(table)) return;
+    if (!this.hasSchema()) this.ensureSchema();
+    this.sql.exec(CREATE[table]);
+    this.tables.add(table);
+  }
+
+  /** The task was first written by release 0.1: its job may hold 0.1's durable names (src/jobs/legacy-names.ts). */
+  get recordedByRelease01(): boolean {
+    this.load();
+    return this.firstSchema < 2;
   }
 
   /** After deleteAll(): leave the database empty (an unused object must leave nothing behind) until the next save. */
   dropped(): void {
     this.ready = false;
+    this.tables.clear();
+    this.firstSchema = SCHEMA_VERSION;
     this.state.reset();
     this.fanOuts.reset();
     this.foundEmpty();
@@ -104,30 +129,54 @@ export class TaskStorage {
       );
     // A new task's events are the first in its database.
     if (buffer.events.length > 0) this.seq = buffer.lastSeq();
-    for (const [name, step] of buffer.steps)
+    for (const [table, rows] of buffer.memos) {
+      this.ensureTable(table);
+      for (const [key, row] of rows)
+        this.sql.exec(
+          `INSERT INTO ${MEMO_TABLES[table]} (key, value, at) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING`,
+          key,
+          row.json,
+          row.at,
+        );
+    }
+    if (buffer.pieces.size > 0) this.ensureTable("pieces");
+    for (const [n, row] of buffer.pieces)
       this.sql.exec(
-        "INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING",
-        name,
-        step.json,
-        step.at,
+        "INSERT INTO pieces (n, content, at) VALUES (?, ?, ?) ON CONFLICT(n) DO NOTHING",
+        n,
+        row.json,
+        row.at,
       );
   }
 
   private hasSchema(): boolean {
     if (this.ready === undefined) {
-      this.ready =
-        this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'task'").toArray().length > 0;
+      for (const row of this.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'"))
+        this.tables.add(row.name);
+      if (isRelease01(this.tables)) this.migrate();
+      this.ready = this.tables.has("task");
       if (!this.ready) this.foundEmpty();
     }
     return this.ready;
+  }
+
+  /** Release 0.1's database, at its first read here: moved to this schema in one transaction (schema.ts). */
+  private migrate(): void {
+    this.transact(() => migrateRelease01(this.sql));
+    this.tables.clear();
+    for (const row of this.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'"))
+      this.tables.add(row.name);
   }
 
   load(): TaskRecord | undefined {
     if (this.buffer) return this.buffer.record;
     if (this.known) return this.known.record;
     if (!this.hasSchema()) return undefined;
-    const row = this.sql.exec<{ record: string }>("SELECT record FROM task WHERE id = 1").toArray()[0];
+    const row = this.sql
+      .exec<{ record: string; first_schema: number }>("SELECT record, first_schema FROM task WHERE id = 1")
+      .toArray()[0];
     const record = row ? (JSON.parse(row.record) as TaskRecord) : undefined;
+    if (row) this.firstSchema = row.first_schema;
     this.known = { record };
     return record;
   }
@@ -200,45 +249,57 @@ export class TaskStorage {
     return this.seq;
   }
 
-  step(name: string): { value: unknown } | undefined {
-    const held = this.buffer?.steps.get(name);
+  /** The row under `key` in `table` (schema.ts), if stored. */
+  memo(table: MemoTable, key: string): { value: unknown } | undefined {
+    const held = this.buffer?.memo(table, key);
     if (held) return { value: JSON.parse(held.json) as unknown };
-    if (this.buffer) return undefined;
-    const row = this.sql.exec<{ value: string }>("SELECT value FROM steps WHERE name = ?", name).toArray()[0];
+    if (this.buffer || !this.hasSchema() || !this.tables.has(table)) return undefined;
+    const row = this.sql
+      .exec<{ value: string }>(`SELECT value FROM ${MEMO_TABLES[table]} WHERE key = ?`, key)
+      .toArray()[0];
     return row ? { value: JSON.parse(row.value) as unknown } : undefined;
   }
 
-  /** Steps whose names sort in [from, to), in name order (a task's partial pieces: partial-pieces.ts). */
-  stepRange(from: string, to: string, limit: number): { name: string; value: unknown }[] {
-    if (this.buffer) {
-      const names = [...this.buffer.steps.keys()].filter((name) => name >= from && name < to).sort();
-      return names.slice(0, limit).flatMap((name) => {
-        const held = this.buffer?.steps.get(name);
-        return held ? [{ name, value: JSON.parse(held.json) as unknown }] : [];
-      });
-    }
-    if (!this.hasSchema()) return [];
-    return this.sql
-      .exec<{ name: string; value: string }>(
-        "SELECT name, value FROM steps WHERE name >= ? AND name < ? ORDER BY name LIMIT ?",
-        from,
-        to,
-        limit,
-      )
-      .toArray()
-      .map((row) => ({ name: row.name, value: JSON.parse(row.value) as unknown }));
-  }
-
-  /** Stores a step's result once; returns false if it was already stored (a concurrent duplicate run). */
-  putStep(name: string, value: unknown, at: number): boolean {
-    if (this.buffer) return this.buffer.putStep(name, value, at);
+  /** Stores a row once; returns false if it was already stored (a concurrent duplicate run). */
+  putMemo(table: MemoTable, key: string, value: unknown, at: number): boolean {
+    if (this.buffer) return this.buffer.putMemo(table, key, value, at);
+    this.ensureTable(table);
     const cursor = this.sql.exec(
-      "INSERT INTO steps (name, value, at) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING",
-      name,
+      `INSERT INTO ${MEMO_TABLES[table]} (key, value, at) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING`,
+      key,
       JSON.stringify(value ?? null),
       at,
     );
     return cursor.rowsWritten > 0;
+  }
+
+  /** Pieces numbered after `after`, in order, at most `limit` of them. */
+  pieces(after: number, limit: number): { n: number; content: unknown }[] {
+    if (this.buffer)
+      return [...this.buffer.pieces]
+        .filter(([n]) => n > after)
+        .sort(([a], [b]) => a - b)
+        .slice(0, limit)
+        .map(([n, row]) => ({ n, content: JSON.parse(row.json) as unknown }));
+    if (!this.hasSchema() || !this.tables.has("pieces")) return [];
+    return this.sql
+      .exec<{ n: number; content: string }>(
+        "SELECT n, content FROM pieces WHERE n > ? ORDER BY n LIMIT ?",
+        after,
+        limit,
+      )
+      .toArray()
+      .map((row) => ({ n: row.n, content: JSON.parse(row.content) as unknown }));
+  }
+
+  putPiece(n: number, content: unknown, at: number): void {
+    const json = JSON.stringify(content);
+    if (this.buffer) {
+      this.buffer.pieces.set(n, { json, at });
+      return;
+    }
+    this.ensureTable("pieces");
+    this.sql.exec("INSERT INTO pieces (n, content, at) VALUES (?, ?, ?) ON CONFLICT(n) DO NOTHING", n, json, at);
   }
 
   /** Bytes used by this task's tables (for the storage benchmark). */

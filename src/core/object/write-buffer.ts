@@ -8,12 +8,21 @@
 import type { AdapterStateEntry } from "./adapter-state";
 import type { NewTaskEvent, TaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
+import type { MemoTable } from "./schema";
+
+/** A row as TaskStorage stores it: JSON text, so a read returns what a stored row would. */
+export interface HeldRow {
+  json: string;
+  at: number;
+}
 
 export class TaskWriteBuffer {
   record?: TaskRecord;
   readonly events: TaskEvent[] = [];
-  /** Step results as the JSON text TaskStorage stores, so a read returns what a stored step would. */
-  readonly steps = new Map<string, { json: string; at: number }>();
+  /** Memoized rows by table, then key. */
+  readonly memos = new Map<MemoTable, Map<string, HeldRow>>();
+  /** Partial pieces by number. */
+  readonly pieces = new Map<number, HeldRow>();
   readonly state: AdapterStateEntry[] = [];
 
   lastSeq(): number {
@@ -30,10 +39,16 @@ export class TaskWriteBuffer {
     return this.events.filter((event) => event.seq > seq).slice(0, limit);
   }
 
-  /** Stores a step's result once, like TaskStorage.putStep; false if it was already stored. */
-  putStep(name: string, value: unknown, at: number): boolean {
-    if (this.steps.has(name)) return false;
-    this.steps.set(name, { json: JSON.stringify(value ?? null), at });
+  memo(table: MemoTable, key: string): HeldRow | undefined {
+    return this.memos.get(table)?.get(key);
+  }
+
+  /** Stores a row once, like TaskStorage.putMemo; false if it was already stored. */
+  putMemo(table: MemoTable, key: string, value: unknown, at: number): boolean {
+    let rows = this.memos.get(table);
+    if (!rows) this.memos.set(table, (rows = new Map()));
+    if (rows.has(key)) return false;
+    rows.set(key, { json: JSON.stringify(value ?? null), at });
     return true;
   }
 }

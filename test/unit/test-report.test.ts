@@ -62,7 +62,9 @@ describe("countReport", () => {
   it("counts a file whose tests passed but whose afterAll failed as one failure", () => {
     const report = VitestReport.parse({
       ...LOAD_FAILED,
-      testResults: [{ assertionResults: [{ status: "passed" }], status: "failed", message: "", name: "/repo/b.test.ts" }],
+      testResults: [
+        { assertionResults: [{ status: "passed" }], status: "failed", message: "", name: "/repo/b.test.ts" },
+      ],
     });
     const count = countReport(report);
     expect(count.failed).toBe(1);

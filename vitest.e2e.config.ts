@@ -22,8 +22,11 @@ export const E2E_OPTIONS = {
   sequence: { sequencer: LongestFirst },
 } as const;
 
-/** Files with the same settings share one wrangler dev (support/dev-server.ts); the pool starts them. */
-export const SERVER_POOL = ["test/e2e/support/server-pool.ts"];
+/**
+ * Files with the same settings share one wrangler dev (support/dev-server.ts); the pool starts them.
+ * Chromium is unpacked before any file starts: files launching it together raced to unpack it.
+ */
+export const GLOBAL_SETUP = ["test/e2e/support/chromium.ts", "test/e2e/support/server-pool.ts"];
 
 export default defineConfig({
   test: {
@@ -36,7 +39,7 @@ export default defineConfig({
           include: ["test/e2e/**/*.test.ts"],
           // The external programs' files run in `npm run test:external` (vitest.external.config.ts).
           exclude: [...TIMING, ...EXTERNAL],
-          globalSetup: SERVER_POOL,
+          globalSetup: GLOBAL_SETUP,
           sequence: { groupOrder: 0 },
         },
       },

@@ -3,9 +3,9 @@
 // clone) against a real `wrangler dev`, with the e2e suite's servers and support.
 // test/e2e/support/suites.ts says which files and why.
 import { defineConfig } from "vitest/config";
-import { E2E_OPTIONS, SERVER_POOL } from "./vitest.e2e.config.ts";
+import { E2E_OPTIONS, GLOBAL_SETUP } from "./vitest.e2e.config.ts";
 import { EXTERNAL } from "./test/e2e/support/suites.ts";
 
 export default defineConfig({
-  test: { ...E2E_OPTIONS, name: "external", include: EXTERNAL, globalSetup: SERVER_POOL },
+  test: { ...E2E_OPTIONS, name: "external", include: EXTERNAL, globalSetup: GLOBAL_SETUP },
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the gate: the type check and Biome's format and lint check (each counted as one check), the
 // three test suites (unit, Workers pool, end-to-end on wrangler dev), then prints each one's wall
-// time and one closing line, "N passed, N failed", across all of them.
+// time and one closing line, "N passed, N failed", across all of them (a file that failed to run
+// counts as one failure: scripts/test-report.ts).
 // All five run at once, but the type check and the unit suite wait until the pool suite's runner is
 // up: that one start (workerd loading src/ and its dependencies) must finish within Vitest's fixed
 // 90 s, and under load it did not while the checks competed for the CPU (docs/testing.md). The e2e
@@ -9,7 +10,8 @@
 // print when they end. `node scripts/test.mjs typecheck biome` runs just the named ones, at once.
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
+import { countReport, VitestReport } from "./test-report.ts";
 
 /** The checks that are not Vitest suites: each passes or fails as one. */
 const CHECKS = {
@@ -121,11 +123,14 @@ for (const { name, status, outputFile, seconds } of results) {
     failed += 1;
     continue;
   }
-  const report = JSON.parse(readFileSync(outputFile, "utf8"));
-  passed += report.numPassedTests;
-  failed += report.numFailedTests;
-  skipped += report.numPendingTests + (report.numTodoTests ?? 0);
-  if (report.numTotalTests === 0) {
+  const count = countReport(VitestReport.parse(JSON.parse(readFileSync(outputFile, "utf8"))));
+  passed += count.passed;
+  failed += count.failed;
+  skipped += count.skipped;
+  for (const file of count.brokenFiles) {
+    console.error(`suite ${name}: ${relative(process.cwd(), file.name)} failed to run: ${file.reason}`);
+  }
+  if (count.total === 0) {
     console.error(`suite ${name}: ran no test`);
     exitCode = 1;
   }

@@ -17,6 +17,7 @@ interface Piece {
 }
 interface Doc {
   status: string;
+  progress?: { progress: number };
   partial?: { count: number; after?: number; pieces?: Piece[] };
 }
 
@@ -70,25 +71,37 @@ describe("partial results, 2025-11-25 and plain HTTP", () => {
     expect([...texts(end.partial?.pieces)].sort()).toEqual([...items(6)].sort());
   });
 
-  it("SDK client: resources/read of task://{id}?after=N, and a subscriber hears the task grow", async ({ expect }) => {
+  it("SDK client: resources/read of task://{id}?after=N, and a subscriber hears every piece's commit", async ({
+    expect,
+  }) => {
     const client = await connectClient(server.url);
     const updates: string[] = [];
     client.setNotificationHandler(ResourceUpdatedNotificationSchema, (note) => void updates.push(note.params.uri));
-    const taskId = await startTask(server.url, "batch_process", { items: 3, secondsPerItem: 1 });
+    const taskId = await startTask(server.url, "batch_process", { items: 4, secondsPerItem: 1.5 });
     await client.subscribeResource({ uri: `task://${taskId}` });
+    // What the task held once the subscription stood: every commit after this one is announced.
+    const before = await doc(taskId);
+    const piecesBefore = before.partial?.count ?? 0;
+    expect(
+      piecesBefore,
+      "the subscription came after the task's second piece: the test proves too little",
+    ).toBeLessThan(2);
     await vi.waitFor(async () => expect((await doc(taskId)).status).toBe("completed"), wait);
-    // Every piece is a change of the resource: at least one update per piece (and the end).
+    // batch_process publishes each item, then reports its progress: two commits of their own
+    // (core/object/job-host.ts), each announced once. Progress alone gives one update per item
+    // plus the end, fewer than this: the pieces must count.
+    const announced = 4 - piecesBefore + (4 - (before.progress?.progress ?? 0));
     await vi.waitFor(
-      () => expect(updates.filter((uri) => uri === `task://${taskId}`).length).toBeGreaterThanOrEqual(3),
+      () => expect(updates.filter((uri) => uri === `task://${taskId}`).length).toBeGreaterThanOrEqual(announced),
       wait,
     );
-    const read = await client.readResource({ uri: `task://${taskId}?after=2` });
+    const read = await client.readResource({ uri: `task://${taskId}?after=3` });
     const first = read.contents[0];
     const body = JSON.parse(first && "text" in first ? first.text : "{}") as Doc;
     expect(body.partial).toEqual({
-      count: 3,
-      after: 2,
-      pieces: [{ n: 3, content: { type: "text", text: "Item 3 of 3: 9." } }],
+      count: 4,
+      after: 3,
+      pieces: [{ n: 4, content: { type: "text", text: "Item 4 of 4: 16." } }],
     });
     await expect(client.readResource({ uri: `task://${taskId}?after=oops` })).rejects.toThrow(
       /after must be a whole number/,
@@ -130,14 +143,14 @@ describe("partial results, the still-running answer of a plain call", () => {
 });
 
 describe("partial results, 2026-07-28", () => {
-  it("tasks/get carries them under mcp-task-worker/partial, statusMessage names the newest; listen hears them", async ({
+  it("tasks/get carries them under mcp-task-worker/partial, statusMessage names the newest; listen hears each", async ({
     expect,
   }) => {
     const taskId = await modernStart(server.url, "batch_process", { items: 4, secondsPerItem: 1 });
     const stream = await openStream(
       server.url,
       "subscriptions/listen",
-      { notifications: { resourceSubscriptions: [`task://${taskId}`] } },
+      { notifications: { taskIds: [taskId], resourceSubscriptions: [`task://${taskId}`] } },
       { capabilities: TASKS },
     );
     let seen: Record<string, unknown> = {};
@@ -154,13 +167,29 @@ describe("partial results, 2026-07-28", () => {
     const newest = meta?.newest.at(-1);
     expect(newest?.text).toBe(`Item ${newest?.n} of 4: ${(newest?.n ?? 0) ** 2}.`);
     expect(String(seen["statusMessage"])).toContain(`output ${newest?.n}: ${newest?.text}`);
-    await vi.waitFor(
-      () =>
-        expect(
-          stream.messages.filter((m) => m["method"] === "notifications/resources/updated").length,
-        ).toBeGreaterThanOrEqual(4),
-      wait,
-    );
+    // The subscription ends with the task; by then it has said all it will.
+    await stream.ended;
+    // Each piece is a change of its own, before its item's progress: notifications/tasks shows the
+    // piece with the progress still at the item before, then resources/updated follows it.
+    const { messages } = stream;
+    const words = (m: Record<string, unknown> | undefined) => JSON.stringify(m?.["params"] ?? {});
+    const first = messages.findIndex((m) => m["method"] === "notifications/tasks");
+    const piecesBefore = Number(/output (\d+):/.exec(words(messages[first]))?.[1] ?? 0);
+    expect(piecesBefore, "listen began after the task's second piece: the test proves too little").toBeLessThan(2);
+    for (let n = piecesBefore + 1; n <= 4; n++) {
+      const at = messages.findIndex(
+        (m, i) =>
+          i > first &&
+          m["method"] === "notifications/tasks" &&
+          words(m).includes(`output ${n}: Item ${n} of 4`) &&
+          !words(m).includes(`${n}/4`),
+      );
+      expect(at, `no notification for piece ${n} before its item's progress`).toBeGreaterThan(first);
+      expect(messages[at + 1]).toMatchObject({
+        method: "notifications/resources/updated",
+        params: { uri: `task://${taskId}` },
+      });
+    }
     stream.close();
   });
 

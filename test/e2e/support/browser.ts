@@ -1,10 +1,11 @@
 /**
  * Headless Chromium for the tests that look at pages: the binary ships inside the
- * `@sparticuz/chromium` npm package (unpacked to the temp folder on first use), so
- * `npm install` is all a fresh machine needs; `playwright-core` drives it.
+ * `@sparticuz/chromium` npm package (unpacked to the temp folder once per machine, by
+ * support/chromium.ts), so `npm install` is all a fresh machine needs; `playwright-core` drives it.
  */
 import sparticuz from "@sparticuz/chromium";
 import { chromium, type Browser } from "playwright-core";
+import { unpackedChromium } from "./chromium";
 
 /**
  * Flags of the Lambda build that would hide real browser behaviour from the tests, and
@@ -33,5 +34,5 @@ const QUIET = [
 
 export async function launchBrowser(): Promise<Browser> {
   const args = [...sparticuz.args.filter((arg) => !DROPPED.has(arg)), ...QUIET];
-  return chromium.launch({ executablePath: await sparticuz.executablePath(), args, headless: true });
+  return chromium.launch({ executablePath: await unpackedChromium(), args, headless: true });
 }

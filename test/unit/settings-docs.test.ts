@@ -83,7 +83,6 @@ describe("wrangler.toml [vars]", () => {
   });
 
   it("writes each default as the code has it (blank: the default)", () => {
-    for (const [name, value] of Object.entries(vars))
-      if (value !== "") expect(value, name).toBe(docOf(name)?.fallback);
+    for (const [name, value] of Object.entries(vars)) if (value !== "") expect(value, name).toBe(docOf(name)?.fallback);
   });
 });

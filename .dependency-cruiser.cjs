@@ -24,7 +24,7 @@ const LAYERS = [
   ["core", "src/core/"],
   ["streams", "src/streams/"],
   ["json", "src/json\\.ts$"],
-  ["config", "src/config\\.ts$"],
+  ["config", "src/(config\\.ts$|settings/)"],
   ["limits", "src/limits/"],
   ["leases", "src/leases/"],
   ["pages", "src/pages/"],

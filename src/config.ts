@@ -1,8 +1,10 @@
 /**
- * Settings: every wrangler var and secret, parsed with zod at the edge into one typed `Settings`,
- * with the defaults docs/settings.md lists (every name here is there). Parsed once per env object.
+ * Settings: every wrangler var and secret, parsed with zod at the edge into one typed `Settings`
+ * (the vars' kinds, ranges and defaults: settings/vars.ts, as docs/settings.md lists them). A value
+ * the table does not take is refused, named in `problems`, never guessed. Parsed once per env object.
  */
-import * as z from "zod";
+import { settingDocs } from "./settings/kinds";
+import { SETTING_NAMES, SETTING_SCHEMAS, VarsSchema, type Vars } from "./settings/vars";
 
 /** Webhook delivery (the WEBHOOK_* vars): registration checks, signing, retries. */
 export interface WebhookSettings {
@@ -54,7 +56,7 @@ export interface Settings {
   maxArgumentBytes: number;
   /** An MCP session unused for this long is deleted. */
   sessionIdleTtlMs: number;
-  /** "oauth" puts the OAuth 2.1 provider in front; anything else means API keys (or none). */
+  /** "oauth" puts the OAuth 2.1 provider in front; "apikeys" (the default) means API keys (or none). */
   authMode: "apikeys" | "oauth";
   /** API_KEYS as set (`name:token` pairs, parsed by http/api-keys.ts); undefined when unset or blank. */
   apiKeys: string | undefined;
@@ -96,113 +98,30 @@ export interface Settings {
   problems: readonly string[];
 }
 
-/** One retry never waits longer than 12 h: within the Queues `delaySeconds` limit (limits page: 12 h, now 24 h). */
-export const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
-/** The consumer's `max_retries` in wrangler.toml is 100 (the platform maximum), so attempts cannot exceed 101. */
-export const MAX_ATTEMPTS_LIMIT = 100;
-
-/**
- * A whole number from `min` to `max`; the fallback when unset or blank. Anything else (a word, a
- * fraction, out of range) is an issue naming what is accepted: readSettings reports it, never guesses.
- */
-const int = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => {
-  const accepted =
-    max === Number.MAX_SAFE_INTEGER ? `a whole number, at least ${min}` : `a whole number from ${min} to ${max}`;
-  return z.unknown().transform((raw, ctx) => {
-    if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) return fallback;
-    const digits = typeof raw === "string" && /^\s*\d+\s*$/.test(raw);
-    const n = typeof raw === "number" ? raw : digits ? Number(raw) : Number.NaN;
-    if (Number.isSafeInteger(n) && n >= min && n <= max) return n;
-    ctx.addIssue({ code: "custom", message: accepted });
-    return z.NEVER;
-  });
-};
-/** A comma-separated list, blanks dropped. */
-const list = z
-  .string()
-  .transform((raw) =>
-    raw
-      .split(",")
-      .map((item) => item.trim())
-      .filter((item) => item !== ""),
-  )
-  .catch([]);
-/** A word (TOML may make it a boolean or a number), compared trimmed and lower-case; "" when unset. */
-const word = z
-  .union([z.string(), z.number(), z.boolean()])
-  .transform((raw) => String(raw).trim().toLowerCase())
-  .catch("");
-/** Text as set, or undefined when unset or empty. */
-const text = z.string().min(1).optional().catch(undefined);
-/** true, or a string such as "1", "true", "yes", "on". */
-const flag = z.union([z.boolean(), z.string().transform((raw) => /^(1|true|yes|on)$/i.test(raw.trim()))]).catch(false);
-const trimmed = z
-  .string()
-  .transform((raw) => raw.trim())
-  .catch("");
-
-const VarsSchema = z.object({
-  INLINE_WAIT_MS: int(10_000),
-  DEFAULT_TTL_MS: int(24 * 3600_000, 1000),
-  MAX_TTL_MS: int(7 * 24 * 3600_000, 1000),
-  POLL_INTERVAL_MS: int(1000, 100),
-  JOB_MAX_ATTEMPTS: int(3, 1),
-  PARTIAL_MAX_PIECES: int(1000, 1),
-  PARTIAL_MAX_BYTES: int(256 * 1024, 1024),
-  JOB_RETRY_BASE_SECONDS: int(2, 0),
-  MAX_ACTIVE_TASKS_PER_PRINCIPAL: int(200, 1),
-  MAX_BODY_BYTES: int(1024 * 1024, 1024),
-  RUN_SLICE_MS: int(5 * 60_000, 1000),
-  LEASE_MS: int(30_000, 1000),
-  DISPATCH_GRACE_MS: int(0, 0),
-  MAX_ARGUMENT_BYTES: int(64 * 1024, 256),
-  SESSION_IDLE_TTL_MS: int(24 * 3600_000, 1000),
-  API_KEYS: text,
-  AUTH_MODE: word,
-  OAUTH_IDENTITY_PROVIDER: word,
-  GITHUB_CLIENT_ID: trimmed,
-  GITHUB_CLIENT_SECRET: trimmed,
-  GITHUB_URL: trimmed,
-  GITHUB_API_URL: trimmed,
-  ALLOW_ANONYMOUS: word,
-  ALLOWED_ORIGINS: list,
-  ALLOWED_HOSTS: list,
-  KEEPALIVE_MS: int(25_000, 100),
-  RATE_LIMIT_PER_MINUTE: int(3000, 0),
-  RATE_LIMIT_BURST: int(1000, 1),
-  OAUTH_REGISTRATIONS_PER_MINUTE: int(10, 0),
-  WORKFLOW_CHECK_SECONDS: int(60, 1),
-  WORKFLOW_NUDGE: flag,
-  PERSON_FLOOR_MS: int(1000, 0, 600_000),
-  TRANSITION_LOG: word,
-  WEBHOOK_SECRET: text,
-  WEBHOOK_ALLOW_LOOPBACK: flag,
-  WEBHOOK_ALLOWED_PORTS: list,
-  WEBHOOK_RETRY_BASE_SECONDS: int(10, 0, MAX_RETRY_DELAY_SECONDS),
-  WEBHOOK_MAX_ATTEMPTS: int(14, 1, MAX_ATTEMPTS_LIMIT),
-});
-type Vars = z.infer<typeof VarsSchema>;
-
-const withoutTrailingSlash = (url: string): string => url.replace(/\/+$/, "");
+export {
+  MAX_ATTEMPTS_LIMIT,
+  MAX_JOB_RETRY_DELAY_SECONDS,
+  MAX_PARTIAL_BYTES,
+  MAX_PARTIAL_PIECES,
+  MAX_RETRY_DELAY_SECONDS,
+} from "./settings/vars";
 
 function toSettings(vars: Vars, problems: readonly string[]): Settings {
-  const authMode: "apikeys" | "oauth" = vars.AUTH_MODE === "oauth" ? "oauth" : "apikeys";
+  const authMode = vars.AUTH_MODE;
   // Kept as set: http/api-keys.ts parses the pairs (and says what is wrong with them).
   const apiKeys = vars.API_KEYS !== undefined && vars.API_KEYS.trim() !== "" ? vars.API_KEYS : undefined;
   const webhooks: WebhookSettings = {
     ...(vars.WEBHOOK_SECRET !== undefined && { secret: vars.WEBHOOK_SECRET }),
     allowLoopback: vars.WEBHOOK_ALLOW_LOOPBACK,
-    allowedPorts: vars.WEBHOOK_ALLOWED_PORTS.map(Number).filter(
-      (port) => Number.isInteger(port) && port > 0 && port < 65536,
-    ),
+    allowedPorts: vars.WEBHOOK_ALLOWED_PORTS,
     retryBaseSeconds: vars.WEBHOOK_RETRY_BASE_SECONDS,
     maxAttempts: vars.WEBHOOK_MAX_ATTEMPTS,
   };
   const github: GitHubSettings = {
-    clientId: vars.GITHUB_CLIENT_ID,
-    clientSecret: vars.GITHUB_CLIENT_SECRET,
-    webUrl: withoutTrailingSlash(vars.GITHUB_URL || "https://github.com"),
-    apiUrl: withoutTrailingSlash(vars.GITHUB_API_URL || "https://api.github.com"),
+    clientId: vars.GITHUB_CLIENT_ID?.trim() ?? "",
+    clientSecret: vars.GITHUB_CLIENT_SECRET?.trim() ?? "",
+    webUrl: vars.GITHUB_URL,
+    apiUrl: vars.GITHUB_API_URL,
   };
   return {
     inlineWaitMs: vars.INLINE_WAIT_MS,
@@ -223,11 +142,11 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
     authMode,
     apiKeys,
     authConfigured: authMode === "oauth" || apiKeys !== undefined,
-    identityProvider: vars.OAUTH_IDENTITY_PROVIDER === "github" ? "github" : "stand-in",
+    identityProvider: vars.OAUTH_IDENTITY_PROVIDER,
     github,
-    allowAnonymous: vars.ALLOW_ANONYMOUS === "true",
+    allowAnonymous: vars.ALLOW_ANONYMOUS,
     allowedOrigins: vars.ALLOWED_ORIGINS,
-    allowedHosts: vars.ALLOWED_HOSTS.map((host) => host.toLowerCase()),
+    allowedHosts: vars.ALLOWED_HOSTS,
     keepaliveMs: vars.KEEPALIVE_MS,
     rateLimitPerMinute: vars.RATE_LIMIT_PER_MINUTE,
     rateLimitBurst: vars.RATE_LIMIT_BURST,
@@ -235,7 +154,7 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
     workflowCheckMs: vars.WORKFLOW_CHECK_SECONDS * 1000,
     workflowNudge: vars.WORKFLOW_NUDGE,
     personFloorMs: vars.PERSON_FLOOR_MS,
-    transitionLog: vars.TRANSITION_LOG === "batched" ? "batched" : "lines",
+    transitionLog: vars.TRANSITION_LOG,
     webhooks,
     problems,
   };
@@ -244,20 +163,31 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
 /** Settings are fixed for an env object's life (an isolate), so parse them once per env, not per request. */
 const parsed = new WeakMap<object, Settings>();
 
+/** How a refused value is repeated: as written (quoted if text), cut short; a secret's never. */
+const MAX_SHOWN = 40;
+function shown(name: string, value: unknown): string {
+  const schema = SETTING_SCHEMAS.get(name);
+  if (schema === undefined || settingDocs.get(schema)?.secret) return "set to a value";
+  const written = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return written.length > MAX_SHOWN ? `${written.slice(0, MAX_SHOWN - 1)}…` : written;
+}
+
 /** The settings of the Worker's env (or any object of vars: values may be missing or of any type). */
 export function readSettings(env: object): Settings {
   let settings = parsed.get(env);
   if (!settings) {
     // Read by name (the env holds bindings too).
-    const names = Object.keys(VarsSchema.shape);
-    const vars: Record<string, unknown> = Object.fromEntries(names.map((name) => [name, Reflect.get(env, name)]));
+    const vars: Record<string, unknown> = Object.fromEntries(
+      SETTING_NAMES.map((name) => [name, Reflect.get(env, name)]),
+    );
     const problems: string[] = [];
     const first = VarsSchema.safeParse(vars);
     if (!first.success) {
       for (const issue of first.error.issues) {
         const name = String(issue.path[0]);
-        problems.push(`${name} must be ${issue.message}; fix it in wrangler.toml [vars], .dev.vars or --var.`);
-        console.error(`setting refused: ${name} is ${JSON.stringify(vars[name])}, but must be ${issue.message}`);
+        const refused = `${name} is ${shown(name, vars[name])}, but must be ${issue.message}`;
+        problems.push(`${refused}; fix it in wrangler.toml [vars], .dev.vars or --var.`);
+        console.error(`setting refused: ${refused}`);
         vars[name] = undefined;
       }
     }

@@ -5,7 +5,7 @@
  * document fetch is the only request sent with its User-Agent, so `guardDocumentFetches()` wraps the
  * global fetch once: such a request is sent with `redirect: "manual"`, and only a 200 with a JSON media
  * type, read within the library's own size bound, reaches the library. Every refusal is in words of
- * ours (docs/security.md); the runtime's own error is kept for the log.
+ * ours (docs/security.md, oauth-document-refusal.ts); the runtime's own error is kept for the log.
  */
 
 /** The start of the User-Agent the provider sends on its own outbound fetches (documents, EMA keys). */

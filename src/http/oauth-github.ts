@@ -44,7 +44,25 @@ const TokenReply = z.union([
 const GitHubUser = z.object({ id: z.number().int().positive(), login: z.string().min(1).max(100) });
 export type GitHubUser = z.infer<typeof GitHubUser>;
 
-/** Who signed in: the callback's code exchanged for a token, then GET /user. Throws with a reason to show. */
+/** A sign-in GitHub did not complete, in our words: the only error whose message reaches the client. */
+export class GitHubSignInError extends Error {
+  override name = "GitHubSignInError";
+}
+
+/** What the client is told of a failed sign-in: our sentence; anything else (a fetch's own error) is logged only. */
+export function signInFailure(error: unknown): string {
+  if (error instanceof GitHubSignInError) return error.message;
+  console.error("sign-in with GitHub failed:", error);
+  return "Sign-in with GitHub failed: GitHub could not be reached. Try again; if it keeps failing, the server's log says why.";
+}
+
+/** An OAuth error code as GitHub sends it (`bad_verification_code`); anything else is not repeated. */
+const ERROR_CODE = /^[a-z_]{1,64}$/;
+
+/**
+ * Who signed in: the callback's code exchanged for a token, then GET /user. Throws a GitHubSignInError
+ * with a reason to show; a failed fetch throws the runtime's own error, which is for the log only.
+ */
 export async function githubUser(settings: GitHubSettings, origin: string, code: string): Promise<GitHubUser> {
   const tokenResponse = await fetch(`${settings.webUrl}/login/oauth/access_token`, {
     method: "POST",
@@ -58,11 +76,13 @@ export async function githubUser(settings: GitHubSettings, origin: string, code:
   });
   const token = TokenReply.safeParse(await tokenResponse.json().catch(() => undefined));
   if (!tokenResponse.ok || !token.success)
-    throw new Error(`GitHub's token endpoint answered ${tokenResponse.status} without a token.`);
-  if ("error" in token.data)
-    throw new Error(
-      `GitHub refused the sign-in: ${token.data.error}${token.data.error_description ? ` (${token.data.error_description})` : ""}.`,
-    );
+    throw new GitHubSignInError(`GitHub's token endpoint answered ${tokenResponse.status} without a token.`);
+  if ("error" in token.data) {
+    // GitHub's description is its own words: logged, not passed on; its error code is a fixed OAuth word.
+    console.warn("GitHub refused a sign-in:", token.data.error, token.data.error_description ?? "");
+    const named = ERROR_CODE.test(token.data.error) ? ` (${token.data.error})` : "";
+    throw new GitHubSignInError(`GitHub refused the sign-in${named}; start it again from your client.`);
+  }
   const userResponse = await fetch(`${settings.apiUrl}/user`, {
     // GitHub's API refuses requests without a User-Agent.
     headers: {
@@ -73,6 +93,6 @@ export async function githubUser(settings: GitHubSettings, origin: string, code:
   });
   const user = GitHubUser.safeParse(await userResponse.json().catch(() => undefined));
   if (!userResponse.ok || !user.success)
-    throw new Error(`GitHub's /user answered ${userResponse.status} without a user.`);
+    throw new GitHubSignInError(`GitHub's /user answered ${userResponse.status} without a user.`);
   return user.data;
 }

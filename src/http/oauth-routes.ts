@@ -9,9 +9,9 @@ import { Hono, type Context, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env";
 import { authorizationServer, loadProvider, OAUTH_PATHS, signIn } from "./oauth";
 import { consentPage } from "./oauth-consent-page";
-import { DOCUMENT_REFUSALS, isDocumentRefusal } from "./oauth-document-fetch";
+import { documentRefusal } from "./oauth-document-refusal";
 import { readConsentForm } from "./oauth-form";
-import { githubAuthorizeUrl, githubSettings, githubUser } from "./oauth-github";
+import { githubAuthorizeUrl, githubSettings, githubUser, signInFailure } from "./oauth-github";
 import { admitRegistration } from "./oauth-registration";
 import { admitTokenRequest, clientIdRefusal, impossibleClientId } from "./oauth-token-admission";
 
@@ -42,17 +42,6 @@ async function refusal(c: Context<AppEnv>, error: unknown): Promise<Response> {
   }
   throw error;
 }
-
-/**
- * Our words for a document that could not be used: the fetch's refusals are ours already; the
- * provider's checks of a fetched document (it must name its own URL, …) say what is wrong with it.
- * Anything else (a timeout, a runtime error) is named only in the log, never to the caller.
- */
-function documentRefusal(url: string, detail: string): string {
-  const reason = isDocumentRefusal(detail) || !RUNTIME_WORDS.test(detail) ? detail : DOCUMENT_REFUSALS.unreachable;
-  return `The client's metadata document (${url}) could not be used: ${reason}.`;
-}
-const RUNTIME_WORDS = /internal error|reference=|HTTP \d{3}|timed out|fetch/i;
 
 /** A redirect carrying the cookies the library's consent and upstream helpers set or clear. */
 const redirectWith = (headers: Headers, location: string): Response => {
@@ -163,13 +152,7 @@ oauthRoutes.get(OAUTH_PATHS.githubCallback, oauthOn, async (c) => {
   try {
     user = await githubUser(github.settings, origin, code);
   } catch (error) {
-    return c.json(
-      {
-        error: "identity_provider_failed",
-        message: error instanceof Error ? error.message : "Sign-in with GitHub failed.",
-      },
-      502,
-    );
+    return c.json({ error: "identity_provider_failed", message: signInFailure(error) }, 502);
   }
   const userId = `github:${user.id}`;
   const { redirectTo } = await api.completeAuthorization({

@@ -1,7 +1,8 @@
 /**
  * A malformed numeric setting is refused, never replaced by its default (src/config.ts): on a real
  * `wrangler dev` started with INLINE_WAIT_MS=10s, every request but /health answers 503 naming the
- * var and what it accepts, and the Worker's log says what value it got.
+ * var, the value it got and what it accepts, and the Worker's log says the same. Every other kind
+ * of setting: test/unit/settings-kinds.test.ts; a mistyped AUTH_MODE: test/pool/settings-refused.test.ts.
  */
 import { describe, it, vi } from "vitest";
 import { ownServer } from "./support/dev-server";
@@ -20,12 +21,12 @@ describe("a malformed numeric setting", () => {
     expect(await response.json()).toEqual({
       error: "settings_invalid",
       message:
-        "INLINE_WAIT_MS must be a whole number, at least 0; fix it in wrangler.toml [vars], .dev.vars or --var." +
+        'INLINE_WAIT_MS is "10s", but must be a whole number, at least 0; fix it in wrangler.toml [vars], .dev.vars or --var.' +
         " Until then no request is served.",
     });
     const tasks = await fetch(`${server.url}/tasks`);
     expect(tasks.status).toBe(503);
-    // The operator's log has the value itself (the answer above does not echo it to callers).
+    // The operator's log says the same.
     const logged = 'setting refused: INLINE_WAIT_MS is "10s", but must be a whole number, at least 0';
     await vi.waitFor(() => expect(server.logs()).toContain(logged), until());
   });

@@ -7,7 +7,7 @@
  */
 import { env } from "cloudflare:workers";
 import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
-import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, it, vi, type ExpectStatic } from "vitest";
 import worker from "../../src/index";
 
 const ORIGIN = "http://127.0.0.1:8787";
@@ -92,38 +92,44 @@ async function pkce(): Promise<{ verifier: string; challenge: string }> {
   };
 }
 
+/** The flow up to GitHub's authorize page: the consent page, approved; what the callback needs back. */
+async function throughConsent(expect: ExpectStatic): Promise<{ verifier: string; approved: Response; state: string }> {
+  const { verifier, challenge } = await pkce();
+  const query = new URLSearchParams({
+    response_type: "code",
+    client_id: CLIENT_ID,
+    redirect_uri: REDIRECT_URI,
+    code_challenge: challenge,
+    code_challenge_method: "S256",
+    state: "st",
+    resource: `${ORIGIN}/mcp`,
+  });
+  const consent = await call(`/authorize?${query}`);
+  expect(consent.status).toBe(200);
+  const page = await consent.text();
+  expect(page).toContain("Example Client (client.example)");
+  expect(fetched).toContain(`GET ${CLIENT_ID}`);
+  const handle = /name="handle" value="([^"]+)"/.exec(page)?.[1] ?? "";
+
+  const approved = await call("/authorize", {
+    method: "POST",
+    headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookiesOf(consent) },
+    body: new URLSearchParams({ handle, decision: "approve" }),
+  });
+  expect(approved.status).toBe(302);
+  const toGitHub = new URL(approved.headers.get("Location") ?? "");
+  expect(toGitHub.origin + toGitHub.pathname).toBe(`${GITHUB}/login/oauth/authorize`);
+  expect(toGitHub.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/oauth/callback/github`);
+
+  const state = toGitHub.searchParams.get("state") ?? "";
+  return { verifier, approved, state };
+}
+
 describe("a client ID metadata document client signing in with GitHub", () => {
   it("is accepted: consent names its verified domain, and the code it gets back buys a token for /mcp", async ({
     expect,
   }) => {
-    const { verifier, challenge } = await pkce();
-    const query = new URLSearchParams({
-      response_type: "code",
-      client_id: CLIENT_ID,
-      redirect_uri: REDIRECT_URI,
-      code_challenge: challenge,
-      code_challenge_method: "S256",
-      state: "st",
-      resource: `${ORIGIN}/mcp`,
-    });
-    const consent = await call(`/authorize?${query}`);
-    expect(consent.status).toBe(200);
-    const page = await consent.text();
-    expect(page).toContain("Example Client (client.example)");
-    expect(fetched).toContain(`GET ${CLIENT_ID}`);
-    const handle = /name="handle" value="([^"]+)"/.exec(page)?.[1] ?? "";
-
-    const approved = await call("/authorize", {
-      method: "POST",
-      headers: { "Content-Type": "application/x-www-form-urlencoded", Cookie: cookiesOf(consent) },
-      body: new URLSearchParams({ handle, decision: "approve" }),
-    });
-    expect(approved.status).toBe(302);
-    const toGitHub = new URL(approved.headers.get("Location") ?? "");
-    expect(toGitHub.origin + toGitHub.pathname).toBe(`${GITHUB}/login/oauth/authorize`);
-    expect(toGitHub.searchParams.get("redirect_uri")).toBe(`${ORIGIN}/oauth/callback/github`);
-
-    const state = toGitHub.searchParams.get("state") ?? "";
+    const { verifier, approved, state } = await throughConsent(expect);
     const callback = await call(`/oauth/callback/github?${new URLSearchParams({ code: "gh-code", state })}`, {
       headers: { Cookie: cookiesOf(approved) },
     });
@@ -169,5 +175,28 @@ describe("a client ID metadata document client signing in with GitHub", () => {
       error: "invalid_client",
       message: expect.stringContaining("does not match"),
     });
+  });
+
+  it("answers a GitHub that cannot be reached in our words, never the runtime's error", async ({ expect }) => {
+    const { approved, state } = await throughConsent(expect);
+    const stubbed = globalThis.fetch;
+    vi.stubGlobal("fetch", async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+      const request = new Request(input, init);
+      if (request.url.startsWith(GITHUB))
+        throw new TypeError("Network connection lost. (internal error; reference = r7)");
+      return stubbed(request);
+    });
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const callback = await call(`/oauth/callback/github?${new URLSearchParams({ code: "gh-code", state })}`, {
+      headers: { Cookie: cookiesOf(approved) },
+    });
+    expect(callback.status).toBe(502);
+    const body = await callback.json();
+    expect(body).toEqual({
+      error: "identity_provider_failed",
+      message:
+        "Sign-in with GitHub failed: GitHub could not be reached. Try again; if it keeps failing, the server's log says why.",
+    });
+    expect(log.mock.calls.flat().map(String).join(" ")).toContain("Network connection lost.");
   });
 });

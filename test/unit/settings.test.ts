@@ -1,5 +1,5 @@
-// readSettings: every var parsed into one Settings, with docs/settings.md's defaults and the old
-// readers' rules (an unset, blank, non-numeric or too small value falls back; too large is capped).
+// readSettings: every var parsed into one Settings, with docs/settings.md's defaults; an unset or
+// blank var takes its default, any other value it does not take is refused (kinds: settings-kinds.test.ts).
 import { describe, expect, it } from "vitest";
 import { readSettings } from "../../src/config";
 
@@ -57,12 +57,13 @@ describe("readSettings", () => {
       WEBHOOK_MAX_ATTEMPTS: 500,
       MAX_TTL_MS: "Infinity",
     });
+    const fix = "; fix it in wrangler.toml [vars], .dev.vars or --var.";
     expect(settings.problems).toEqual([
-      "INLINE_WAIT_MS must be a whole number, at least 0; fix it in wrangler.toml [vars], .dev.vars or --var.",
-      "MAX_TTL_MS must be a whole number, at least 1000; fix it in wrangler.toml [vars], .dev.vars or --var.",
-      "POLL_INTERVAL_MS must be a whole number, at least 100; fix it in wrangler.toml [vars], .dev.vars or --var.",
-      "KEEPALIVE_MS must be a whole number, at least 100; fix it in wrangler.toml [vars], .dev.vars or --var.",
-      "WEBHOOK_MAX_ATTEMPTS must be a whole number from 1 to 100; fix it in wrangler.toml [vars], .dev.vars or --var.",
+      `INLINE_WAIT_MS is "abc", but must be a whole number, at least 0${fix}`,
+      `MAX_TTL_MS is "Infinity", but must be a whole number, at least 1000${fix}`,
+      `POLL_INTERVAL_MS is "99", but must be a whole number, at least 100${fix}`,
+      `KEEPALIVE_MS is "1500.9", but must be a whole number, at least 100${fix}`,
+      `WEBHOOK_MAX_ATTEMPTS is 500, but must be a whole number from 1 to 100${fix}`,
     ]);
     // The defaults stand in for what was refused (the HTTP edge serves nothing meanwhile: http/app.ts).
     expect(settings).toMatchObject({
@@ -84,7 +85,7 @@ describe("readSettings", () => {
       WORKFLOW_NUDGE: "true",
       WEBHOOK_SECRET: "whsec_x",
       WEBHOOK_ALLOW_LOOPBACK: "yes",
-      WEBHOOK_ALLOWED_PORTS: "8443, 0, x, 70000",
+      WEBHOOK_ALLOWED_PORTS: "8443, ,443",
     });
     expect(settings).toMatchObject({
       authMode: "oauth",
@@ -94,12 +95,13 @@ describe("readSettings", () => {
       allowedHosts: ["a.example", "b.example"],
       transitionLog: "batched",
       workflowNudge: true,
+      problems: [],
     });
     expect(settings.github.webUrl).toBe("https://ghe.example");
     expect(settings.webhooks).toEqual({
       secret: "whsec_x",
       allowLoopback: true,
-      allowedPorts: [8443],
+      allowedPorts: [8443, 443],
       retryBaseSeconds: 10,
       maxAttempts: 14,
     });

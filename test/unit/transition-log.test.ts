@@ -1,4 +1,4 @@
-import { describe, it } from "vitest";
+import { describe, it, vi } from "vitest";
 import {
   beginRun,
   failRun,
@@ -127,11 +127,16 @@ describe("transitionLogCalls", () => {
     expect(transitionLogCalls([], "batched")).toEqual([]);
   });
 
-  it("reads TRANSITION_LOG: batched only when it says so, lines otherwise", ({ expect }) => {
+  it("reads TRANSITION_LOG: batched only when it says so, lines when unset, and refuses any other word", ({
+    expect,
+  }) => {
     expect(readSettings({ TRANSITION_LOG: "batched" }).transitionLog).toBe("batched");
     expect(readSettings({ TRANSITION_LOG: " Batched " }).transitionLog).toBe("batched");
-    for (const other of ["lines", "", undefined, "nonsense"])
+    for (const other of ["lines", "", undefined])
       expect(readSettings({ TRANSITION_LOG: other }).transitionLog).toBe("lines");
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    expect(readSettings({ TRANSITION_LOG: "nonsense" }).problems).toHaveLength(1);
+    log.mockRestore();
   });
 });
 

@@ -3,6 +3,7 @@
  * No I/O here, so every transition is unit-tested in microseconds; the TaskObject
  * persists what these return and performs the side effects.
  */
+import { MAX_JOB_RETRY_DELAY_SECONDS } from "../../config";
 import { backoff } from "./backoff";
 import { awaitFanOut } from "../fan-out/record-wait";
 import { waitForInput } from "./input-wait";
@@ -196,7 +197,7 @@ export interface RetryPolicy {
 
 /** A throwing job's next try waits base · 2^(failures−1) seconds, at most an hour. */
 export function retryDelayMs(failures: number, baseSeconds: number): number {
-  return backoff(failures, baseSeconds, 3600) * 1000;
+  return backoff(failures, baseSeconds, MAX_JOB_RETRY_DELAY_SECONDS) * 1000;
 }
 
 /** The run threw. Retry with exponential backoff until the policy is exhausted or the error is permanent. */

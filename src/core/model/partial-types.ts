@@ -7,10 +7,8 @@
  */
 import * as z from "zod";
 
-/** The most pieces a task may hold (PARTIAL_MAX_PIECES lowers it); a reader's `after` is capped here. */
-export const MAX_PARTIAL_PIECES = 1000;
-/** The default most bytes (UTF-8 JSON of the blocks) a task may hold (PARTIAL_MAX_BYTES). */
-export const MAX_PARTIAL_BYTES = 256 * 1024;
+// The limits' bounds and defaults are the settings' own (PARTIAL_MAX_PIECES, PARTIAL_MAX_BYTES): one source.
+export { MAX_PARTIAL_BYTES, MAX_PARTIAL_PIECES } from "../../config";
 
 /** A task's limits (settings PARTIAL_MAX_PIECES, PARTIAL_MAX_BYTES); past them a publish is refused. */
 export interface PartialLimits {

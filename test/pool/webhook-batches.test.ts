@@ -70,4 +70,18 @@ describe("a large publish with a webhook asking for partial", () => {
     expect((await logLines(() => stub.events(0))).filter((line) => /could not be queued/.test(line))).toEqual([]);
     await stub.cancel();
   });
+
+  it("keeps the cause of a log line longer than 2,000 characters: the line is cut by its middle", async ({
+    expect,
+  }) => {
+    const { stub, input } = freshTask("countdown", { seconds: 600 });
+    await stub.create(input);
+    const ids = Array.from({ length: 100 }, (_, i) => `${input.taskId}.${i + 10}`).join(", ");
+    await stub.appendLog("error", `Webhook events ${ids} could not be queued: Unknown Internal Error (15000)`);
+    const [line] = await logLines(() => stub.events(0));
+    expect(line?.length).toBeLessThanOrEqual(2000);
+    expect(line).toMatch(/^Webhook events [0-9a-f]{32}\.10, /);
+    expect(line).toMatch(/ \[…\d+ characters cut…\] .*could not be queued: Unknown Internal Error \(15000\)$/);
+    await stub.cancel();
+  });
 });

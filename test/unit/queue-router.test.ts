@@ -140,6 +140,27 @@ describe("the queue port's adapter and the dead-letter rule", () => {
     expect(sent).toEqual([{ body: { v: 1, queue: "job" }, contentType: "json" }]);
   });
 
+  it("splits a send within the Queues limits and refuses, sending nothing, a body too large for one message", async ({
+    expect,
+  }) => {
+    const calls: number[] = [];
+    const metrics = { backlogCount: 0, backlogBytes: 0 };
+    const queue: Queue = {
+      metrics: async () => metrics,
+      send: async () => ({ metadata: { metrics } }),
+      sendBatch: async (requests) => {
+        calls.push([...requests].length);
+        return { metadata: { metrics } };
+      },
+    };
+    await taggedQueue(queue, "step").sendBatch(Array.from({ length: 250 }, (_, i) => ({ v: 1, i })));
+    expect(calls).toEqual([100, 100, 50]);
+    await expect(taggedQueue(queue, "job").sendBatch([{ v: 1 }, { v: 1, big: "x".repeat(120_000) }])).rejects.toThrow(
+      /1 job queue message\(s\) of 120\d{3} bytes exceed the 115200-byte budget .*nothing was sent/,
+    );
+    expect(calls).toEqual([100, 100, 50]);
+  });
+
   it("tells a dead-letter queue by its -dlq ending alone", ({ expect }) => {
     expect(["acme-jobs-dlq", "mcp-task-steps-dlq"].map(isDeadLetterQueue)).toEqual([true, true]);
     expect(["acme-jobs", "dlq-jobs"].map(isDeadLetterQueue)).toEqual([false, false]);

@@ -8,7 +8,14 @@ export default defineConfig({
     cloudflareTest({
       wrangler: { configPath: "./wrangler.toml" },
       miniflare: {
-        bindings: { DISPATCH_GRACE_MS: "60000", LEASE_MS: "3000", JOB_RETRY_BASE_SECONDS: "1" },
+        // A webhook secret (a fixed test value) so the webhook consumer signs and attempts deliveries;
+        // the tests that use it stub fetch, so nothing leaves the machine.
+        bindings: {
+          DISPATCH_GRACE_MS: "60000",
+          LEASE_MS: "3000",
+          JOB_RETRY_BASE_SECONDS: "1",
+          WEBHOOK_SECRET: "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
+        },
       },
     }),
   ],

@@ -12,6 +12,7 @@ import { errorMessage, isPermanent } from "./runner";
 import type { Step, StepContext } from "./steps";
 import { storedJsonText } from "./stored-json";
 import { isDeadLetterQueue } from "../queues/routing";
+import { handleUnreadable, schemaProblem } from "../queues/unreadable";
 
 /**
  * How often a running batch asks each of its tasks which items to stop: a cancelled task's items see
@@ -44,12 +45,12 @@ export function stepBatchHandler(findStep: FindStep): (batch: MessageBatch<unkno
     const started = Date.now();
     const tally: Tally = { ran: 0, stored: 0, late: 0, retried: 0, failed: 0, skipped: 0, aborted: 0, malformed: 0 };
     const groups = new Map<string, { body: StepMessage; messages: Delivery[] }>();
+    const unreadable: Promise<void>[] = [];
     for (const message of batch.messages) {
       const parsed = StepMessageSchema.safeParse(message.body);
       if (!parsed.success) {
-        console.error("dropping malformed step message", message.id, parsed.error.message);
         tally.malformed += 1;
-        message.ack();
+        unreadable.push(handleUnreadable(message, batch.queue, schemaProblem("step", parsed.error), env));
         continue;
       }
       const key = JSON.stringify([parsed.data.principal, parsed.data.taskId, parsed.data.fanOut]);
@@ -58,14 +59,15 @@ export function stepBatchHandler(findStep: FindStep): (batch: MessageBatch<unkno
       groups.set(key, group);
     }
     const deadLetters = isDeadLetterQueue(batch.queue);
-    await Promise.allSettled(
-      [...groups.values()].map(({ body, messages }) => {
+    await Promise.allSettled([
+      ...unreadable,
+      ...[...groups.values()].map(({ body, messages }) => {
         const stub = env.TASKS.getByName(taskObjectName(body.principal, body.taskId));
         return deadLetters
           ? recordUndeliverable(stub, body.fanOut, messages, tally)
           : runGroup(stub, body, messages, findStep, tally);
       }),
-    );
+    ]);
     console.info(
       JSON.stringify({
         event: "fan_out.batch",

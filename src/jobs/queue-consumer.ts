@@ -2,10 +2,12 @@
  * The queue consumer. It does not run jobs: it hands each one to its TaskObject (whose
  * alarm runs it), so a batch ends in milliseconds and a long job never delays another
  * task, even in local dev where Miniflare delivers one batch at a time.
- * A failed hand-over is retried with backoff; the dead-letter queue fails the task.
+ * A failed hand-over is retried with backoff; the dead-letter queue fails the task. A malformed
+ * body falls under the one rule for unreadable messages (src/queues/unreadable.ts).
  */
 import { backoff, taskObjectName, JobMessageSchema } from "../core";
 import { isDeadLetterQueue } from "../queues/routing";
+import { handleUnreadable, schemaProblem } from "../queues/unreadable";
 
 /** Exponential backoff for a failed hand-over, capped at 5 minutes. */
 export const deliveryRetryDelaySeconds = (attempts: number): number => backoff(attempts, 1, 300);
@@ -16,8 +18,7 @@ export async function handleJobBatch(batch: MessageBatch<unknown>, env: Env): Pr
     batch.messages.map(async (message) => {
       const parsed = JobMessageSchema.safeParse(message.body);
       if (!parsed.success) {
-        console.error("dropping malformed job message", message.id, parsed.error.message);
-        message.ack();
+        await handleUnreadable(message, batch.queue, schemaProblem("job", parsed.error), env);
         return;
       }
       // The object started the run itself before sending this: its lease and alarm carry it from here.

@@ -1,16 +1,15 @@
 /**
  * The Worker's queue() handler: one Worker consumes every queue (and their dead-letter queues), and
- * each message goes to the consumer its body's tag names (routing.ts), whatever its queue is called.
- * A message without a known tag is never acknowledged: it is logged and retried, so it ends in the
- * dead-letter queue (and its log) rather than vanishing.
+ * each message goes to the consumer its body's tag names (routing.ts), whatever its queue is called;
+ * a body without the tag goes by the shape the previous release wrote (untagged.ts). Any other body
+ * falls under the one rule for unreadable messages (unreadable.ts), as a malformed body does in its consumer.
  */
 import { kindOf, type QueueKind } from "./routing";
+import { untaggedKindOf } from "./untagged";
+import { handleUnreadable } from "./unreadable";
 
 /** A consumer of one kind of message: the batch holds only that kind's messages. */
 export type BatchHandler = (batch: MessageBatch<unknown>, env: Env) => Promise<void>;
-
-/** How long an untagged message waits before it comes back (a Worker version that knows its tag may be rolling out). */
-export const UNKNOWN_RETRY_SECONDS = 30;
 
 /** The part of `batch` whose messages are `messages`, as a batch of its own. */
 function subBatch(batch: MessageBatch<unknown>, messages: readonly Message<unknown>[]): MessageBatch<unknown> {
@@ -27,22 +26,24 @@ function subBatch(batch: MessageBatch<unknown>, messages: readonly Message<unkno
   };
 }
 
+const NO_CONSUMER =
+  "its body names no consumer this Worker knows (no known `queue` tag) and has none of the shapes the previous release sent untagged";
+
 export function queueRouter(handlers: Record<QueueKind, BatchHandler>): BatchHandler {
   return async (batch, env) => {
     const byKind = new Map<QueueKind, Message<unknown>[]>();
+    const unreadable: Promise<void>[] = [];
     for (const message of batch.messages) {
-      const kind = kindOf(message.body);
+      const kind = kindOf(message.body) ?? untaggedKindOf(message.body);
       if (kind === undefined) {
-        const { id, attempts } = message;
-        console.error(
-          JSON.stringify({ event: "queue.unknown_message", queue: batch.queue, id, attempts }),
-          "a queue message names no consumer this Worker knows (its body's `queue` tag): retried, not dropped",
-        );
-        message.retry({ delaySeconds: UNKNOWN_RETRY_SECONDS });
+        unreadable.push(handleUnreadable(message, batch.queue, NO_CONSUMER, env));
         continue;
       }
       byKind.set(kind, [...(byKind.get(kind) ?? []), message]);
     }
-    await Promise.all([...byKind].map(([kind, messages]) => handlers[kind](subBatch(batch, messages), env)));
+    await Promise.all([
+      ...unreadable,
+      ...[...byKind].map(([kind, messages]) => handlers[kind](subBatch(batch, messages), env)),
+    ]);
   };
 }

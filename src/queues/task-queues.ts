@@ -1,15 +1,30 @@
 /**
  * Where the core's queue port (src/core/queue-port.ts) meets this Worker's Queue bindings: each body
- * leaves tagged with its consumer (routing.ts), as JSON.
+ * leaves tagged with its consumer (routing.ts), as JSON, in sendBatch calls within the Queues limits
+ * (send-batches.ts).
  */
 import type { MessageQueue, TaskQueues } from "../core";
 import { tagged, type QueueKind } from "./routing";
+import { MESSAGE_BUDGET_BYTES, planSendBatches } from "./send-batches";
 
-/** `queue` as a MessageQueue whose messages are tagged `kind`. */
+/**
+ * `queue` as a MessageQueue whose messages are tagged `kind`. A body too large for any message is
+ * refused before anything is sent, so the caller's retry repeats nothing.
+ */
 export function taggedQueue<Body extends object>(queue: Queue, kind: QueueKind): MessageQueue<Body> {
   return {
     async sendBatch(bodies) {
-      await queue.sendBatch(bodies.map((body) => ({ body: tagged(kind, body), contentType: "json" as const })));
+      const { batches, tooLarge } = planSendBatches(bodies.map((body) => tagged(kind, body)));
+      if (tooLarge.length > 0) {
+        const sizes = tooLarge.map((t) => t.bytes).join(", ");
+        throw new Error(
+          `${tooLarge.length} ${kind} queue message(s) of ${sizes} bytes exceed the ${MESSAGE_BUDGET_BYTES}-byte budget of one ` +
+            "queue message (Cloudflare's limit: 128 KB); nothing was sent. Send a reference to the data instead of the data.",
+        );
+      }
+      for (const batch of batches) {
+        await queue.sendBatch(batch.map((body) => ({ body, contentType: "json" as const })));
+      }
     },
   };
 }

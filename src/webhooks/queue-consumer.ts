@@ -2,7 +2,8 @@
  * The webhook queue's consumer: one signed attempt per message, every attempt and its
  * outcome written to the task's log, retries with exponential backoff through the queue,
  * and an event that exhausts its attempts recorded on the task (and in the worker log).
- * The dead-letter queue catches what the consumer itself could not handle.
+ * The dead-letter queue catches what the consumer itself could not handle; a malformed body falls
+ * under the one rule for unreadable messages (src/queues/unreadable.ts).
  */
 import * as z from "zod";
 import { isTaskId, taskObjectName } from "../core";
@@ -10,6 +11,8 @@ import { attemptDelivery } from "./deliver";
 import { readSettings, type WebhookSettings } from "../config";
 import { webhookRetryDelaySeconds } from "./settings";
 import { isDeadLetterQueue } from "../queues/routing";
+import { MESSAGE_BUDGET_BYTES } from "../queues/send-batches";
+import { handleUnreadable, schemaProblem } from "../queues/unreadable";
 
 const WebhookMessageSchema = z.object({
   v: z.literal(1),
@@ -18,7 +21,8 @@ const WebhookMessageSchema = z.object({
   taskId: z.string().refine(isTaskId, "taskId must be 32 hex characters"),
   url: z.string().min(1).max(2048),
   type: z.string().min(1).max(64),
-  body: z.string().max(100_000),
+  // Whatever fits one queue message (the observer measures it: src/queues/send-batches.ts).
+  body: z.string().max(MESSAGE_BUDGET_BYTES),
 });
 type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
 
@@ -29,19 +33,19 @@ export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env)
   const settings = readSettings(env).webhooks;
   const deadLetters = isDeadLetterQueue(batch.queue);
   // Attempts run concurrently: one slow receiver (up to the 10 s timeout) never holds the others back.
-  await Promise.all(batch.messages.map((message) => handleMessage(message, env, settings, deadLetters)));
+  await Promise.all(batch.messages.map((message) => handleMessage(message, env, settings, batch.queue, deadLetters)));
 }
 
 async function handleMessage(
   message: Message<unknown>,
   env: Env,
   settings: WebhookSettings,
+  queue: string,
   deadLetters: boolean,
 ): Promise<void> {
   const parsed = WebhookMessageSchema.safeParse(message.body);
   if (!parsed.success) {
-    console.error("dropping malformed webhook message", message.id, parsed.error.message);
-    message.ack();
+    await handleUnreadable(message, queue, schemaProblem("webhook", parsed.error), env);
     return;
   }
   const hook = parsed.data;

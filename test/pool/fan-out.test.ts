@@ -233,7 +233,9 @@ describe("the step consumer", () => {
     expect(await unknown.stub.stepDone(KEY, 0, "1")).toBe("gone");
   });
 
-  it("acknowledges malformed messages instead of retrying them", async ({ expect }) => {
+  it("holds malformed messages to the one rule for unreadable ones: retried, never run (src/queues/unreadable.ts)", async ({
+    expect,
+  }) => {
     const step = countingStep();
     const bad: { id: string; timestamp: Date; attempts: number; body: unknown }[] = [
       { id: "bad-1", timestamp: new Date(), attempts: 1, body: "nope" },
@@ -253,8 +255,9 @@ describe("the step consumer", () => {
     const batch = createMessageBatch(STEP_QUEUE, bad);
     await stepBatchHandler(step.find)(batch, env);
     const result = await getQueueResult(batch, createExecutionContext());
-    expect(sorted(result.explicitAcks)).toEqual(["bad-1", "bad-2", "bad-3"]);
-    expect(result.retryMessages).toEqual([]);
+    expect(result.explicitAcks).toEqual([]);
+    expect(sorted(result.retryMessages.map((m) => m.msgId))).toEqual(["bad-1", "bad-2", "bad-3"]);
+    expect(step.runs).toEqual([]);
   });
 
   it("retries a throwing item with the backoff its task asks for, then fails the job naming the item", async ({

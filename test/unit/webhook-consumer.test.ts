@@ -132,12 +132,27 @@ describe("webhook queue consumer", () => {
     workerLog.mockRestore();
   });
 
-  it("acks malformed messages instead of retrying them forever", async ({ expect }) => {
+  it("holds a malformed message to the one rule: retried on the queue, recorded on its task from the dead-letter queue", async ({
+    expect,
+  }) => {
     const { env, logs } = fakeEnv({ WEBHOOK_SECRET: SECRET });
-    const m = message({ v: 1, taskId: "../../etc" });
     vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const fetchMock = vi.fn(async () => new Response(null, { status: 204 }));
+    vi.stubGlobal("fetch", fetchMock);
+    const malformed = { ...hook, url: 42 };
+    const m = message(malformed);
     await run("mcp-task-webhooks", [m], env);
-    expect(m.acked).toBe(true);
+    expect([m.acked, m.retried]).toEqual([false, { delaySeconds: 30 }]);
     expect(logs).toEqual([]);
+    const dead = message(malformed, 101);
+    await run("mcp-task-webhooks-dlq", [dead], env);
+    expect(dead.acked).toBe(true);
+    expect(logs).toEqual([
+      {
+        level: "error",
+        message: expect.stringMatching(/could not be read and was dropped: its webhook body is malformed at url: /),
+      },
+    ]);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

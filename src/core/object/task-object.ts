@@ -13,6 +13,7 @@ import { applyReport, type ReportReply } from "./engine-reports";
 import type { StepClaim, StepFailure } from "../fan-out/host";
 import { cancelTask, failDelivery, markDelivered, newTask } from "../model/machine";
 import type { LogLevel, TaskEvent } from "../model/events";
+import { clipMiddle } from "../model/clip";
 import type { JsonObject } from "../../json";
 import { answerTask } from "./answers";
 import { TaskObjectRuntime } from "./runtime";
@@ -29,6 +30,9 @@ import type {
 } from "../client/task-rpc";
 import type { GetOptions } from "../client/task-rpc";
 import { publishItemPieces, readPieces } from "./partial-pieces";
+
+/** The longest log line a task keeps from outside its run. */
+export const MAX_LOG_LINE = 2000;
 
 export class TaskObjectBase extends TaskObjectRuntime {
   // ---- RPC interface -------------------------------------------------------
@@ -159,10 +163,13 @@ export class TaskObjectBase extends TaskObjectRuntime {
     await this.commits.commit(record, failDelivery(record, message, Date.now()));
   }
 
-  /** A log line from outside the run (webhook deliveries), kept even after the task ended. False if there is no task. */
+  /**
+   * A log line from outside the run (webhook deliveries), kept even after the task ended, cut by its
+   * middle to MAX_LOG_LINE so its cause survives. False if there is no task.
+   */
   async appendLog(level: LogLevel, message: string): Promise<boolean> {
     if (!this.liveRecord()) return false;
-    this.commits.append([{ type: "log", data: { level, message: message.slice(0, 2000) } }]);
+    this.commits.append([{ type: "log", data: { level, message: clipMiddle(message, MAX_LOG_LINE) } }]);
     return true;
   }
 

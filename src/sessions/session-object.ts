@@ -51,13 +51,16 @@ export class SessionObject extends DurableObject<Env> {
   private readonly storage: SessionStorage;
   private readonly openCalls: OpenCalls;
   private readonly idleTtlMs: number;
+  private readonly inlineWaitMs: number;
 
   constructor(ctx: DurableObjectState, env: Env) {
     super(ctx, env);
     this.storage = new SessionStorage(ctx.storage.sql);
     this.openCalls = new OpenCalls(ctx.storage);
     // A session unused for this long is deleted (SESSION_IDLE_TTL_MS).
-    this.idleTtlMs = readSettings(env).sessionIdleTtlMs;
+    const settings = readSettings(env);
+    this.idleTtlMs = settings.sessionIdleTtlMs;
+    this.inlineWaitMs = settings.inlineWaitMs;
   }
 
   // ---- RPC interface -------------------------------------------------------
@@ -140,10 +143,15 @@ export class SessionObject extends DurableObject<Env> {
     return { readers: readers.length, seqs };
   }
 
-  /** A plain call of this session is open and owns `taskId` (open-calls.ts); false if the session is gone. */
-  async openCall(requestId: string, taskId: string): Promise<boolean> {
+  /**
+   * A plain call of this session is open and owns `taskId` for at most `forMs` more (its deadline:
+   * open-calls.ts); false if the session is gone. A caller of the release before this one sends no
+   * `forMs`: its call waits at most the inline budget.
+   */
+  async openCall(requestId: string, taskId: string, forMs?: number): Promise<boolean> {
     if (!this.storage.load()) return false;
-    await this.openCalls.open(requestId, taskId);
+    const bound = typeof forMs === "number" && Number.isFinite(forMs) ? Math.min(forMs, this.inlineWaitMs) : undefined;
+    await this.openCalls.open(requestId, taskId, bound ?? this.inlineWaitMs);
     return true;
   }
 

@@ -13,10 +13,13 @@ import { until } from "../until";
 const settle = until(100);
 
 describe("TaskObject.create", () => {
-  it("writes the task once; a repeat with the same id returns the stored task", async ({ expect }) => {
+  it("writes the task once; a repeat with the same id returns the stored task, told it did not create it", async ({
+    expect,
+  }) => {
     const { stub, input } = freshTask();
     const first = await stub.create(input);
     const again = await stub.create({ ...input, args: { seconds: 99 } });
+    expect([first.created, again.created]).toEqual([true, false]);
     expect(again.task).toEqual(first.task);
     expect((await storedRecord(stub))?.args).toEqual({ seconds: 1 });
     expect((await storedEvents(stub)).map((e) => e.type)).toEqual(["status"]);

@@ -115,8 +115,7 @@ export class TaskGateway {
         this.index().lease({ principal: this.principal, want, giveBack, waiting, maxActive }),
       );
       // A slot's task reports itself to the index; if writing it fails, the slot is taken back when it is overdue.
-      if (slot !== undefined)
-        return { ok: true, snapshot: await this.write(slot, request, createdAt, true), created: true };
+      if (slot !== undefined) return { ok: true, ...(await this.write(slot, request, createdAt, true)) };
     }
     // The index may swap this id for a pre-provisioned one (its object already exists, so creating the task is cheaper).
     let taskId = newTaskId();
@@ -164,15 +163,16 @@ export class TaskGateway {
           message: `Idempotency key "${request.idempotencyKey ?? ""}" already belongs to another call (task ${admitted.taskId}: ${other}); nothing was created. A key names one call: repeat that call exactly to get its task, or send this one with a new key.`,
         };
       }
-      // Same idempotency key: answer with that task. If an earlier attempt died before
-      // writing it, create it now under the id the key already names.
+      // Same idempotency key: answer with that task. If an earlier attempt died before writing it,
+      // create it now under the id the key already names. That attempt may instead be alive, between
+      // its admit and its create (another isolate): the object tells which of the two created it.
       taskId = admitted.taskId;
       const existing = await this.task(taskId).get();
       if (existing) return { ok: true, snapshot: existing, created: false };
       ownsEntry = false;
     }
     try {
-      return { ok: true, snapshot: await this.write(taskId, request, createdAt, false), created: true };
+      return { ok: true, ...(await this.write(taskId, request, createdAt, false)) };
     } catch (error) {
       if (ownsEntry)
         await this.index()
@@ -182,13 +182,17 @@ export class TaskGateway {
     }
   }
 
-  /** The object stores the task, arms its alarm, starts the job (with no grace for the queue, the default: object/launch.ts) and enqueues it. */
+  /**
+   * The object stores the task, arms its alarm, starts the job (with no grace for the queue, the
+   * default: object/launch.ts) and enqueues it; `created` is the object's word: false when another
+   * call wrote it first (then nothing is started or sent here: that call did it).
+   */
   private async write(
     taskId: string,
     request: CreateTaskRequest,
     createdAt: number,
     slotted: boolean,
-  ): Promise<TaskSnapshot> {
+  ): Promise<{ snapshot: TaskSnapshot; created: boolean }> {
     const started = this.settings.dispatchGraceMs === 0;
     const options: CreateOptions = {
       ...(request.state !== undefined && { state: request.state }),
@@ -208,14 +212,15 @@ export class TaskGateway {
       },
       options,
     );
-    const { ended, ...snapshot } = made;
+    const { ended, created, ...snapshot } = made;
+    if (!created) return { snapshot, created };
     if (ended) {
       // The job ran to its end inside this call: there is nothing left to dispatch.
       this.endedHere.set(taskId, {
         meta: snapshot.meta,
         events: ended.events.flatMap((wire) => decodeEvent(wire) ?? []),
       });
-      return snapshot;
+      return { snapshot, created };
     }
     // The queue stays the job's dispatch of record; a job already started needs nothing from it
     // (queue-consumer.ts). With the request's waitUntil the message leaves after the answer, in a
@@ -229,7 +234,7 @@ export class TaskGateway {
           console.error("job message could not be sent; the task's alarm starts it", taskId, error),
         );
     }
-    return snapshot;
+    return { snapshot, created };
   }
 
   /** The task; with `piecesAfter`, also its partial pieces after that number (task-rpc.ts GetOptions). */

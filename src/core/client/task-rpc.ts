@@ -64,6 +64,12 @@ export interface CreateOptions {
  * and its event log up to the result).
  */
 export interface CreatedTask extends TaskSnapshot {
+  /**
+   * This call wrote the task (and its adapter state). The object is the one arbiter: two calls that
+   * race for one id (an idempotency key's repeat arriving before the first call's create) both reach
+   * it, and only the first is told it created the task, so only that one owns its cancel-on-leave.
+   */
+  created: boolean;
   /** Events as stored (data still JSON text: RPC types cannot carry the typed union), decoded by the gateway. */
   ended?: { snapshot: TaskSnapshot; events: WireEvent[] };
 }

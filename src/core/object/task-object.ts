@@ -39,14 +39,14 @@ export class TaskObjectBase extends TaskObjectRuntime {
 
   /**
    * Writes the task durably and arms its alarm; repeating it with the same id returns the
-   * existing task. With `run`, the job starts in this call and the answer may already hold its
+   * existing task with `created: false` (the first create wins: CreatedTask.created). With `run`, the job starts in this call and the answer may already hold its
    * end (launch.ts). The job's queue message is the gateway's to send (client/job-dispatch.ts): the
    * armed alarm, or the run already started, guarantees the task runs, so no one waits for the queue.
    */
   async create(input: CreateTaskInput, options: CreateOptions = {}): Promise<CreatedTask> {
     this.settle();
     const existing = this.storage.load();
-    if (existing) return this.snapshot(existing);
+    if (existing) return { ...this.snapshot(existing), created: false };
     const { createdAt, ...task } = input;
     const { run } = options;
     // A job this call starts has its alarm as the fallback only: at the lease's length, in case this object dies first.
@@ -63,7 +63,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
       this.commits.deferred || !options.slotted
         ? written
         : Promise.all([written, this.outbox.updateIndex(transition.record)]).then(() => undefined);
-    const snapshot = this.snapshot(transition.record);
+    const snapshot = { ...this.snapshot(transition.record), created: true };
     if (!run) {
       await created;
       return snapshot;

@@ -68,7 +68,9 @@ export function registerToolHandlers(server: SdkServer, ctx: McpContext): void {
               followed.kind === "disconnected" ? { kind: "ended" as const, lastSeq: 0 } : followed,
             );
           // While it is open, a notifications/cancelled naming this call stops its own task (cancellations.ts).
-          return plan.cancelOnLeave ? whileOpen(ctx, extra.requestId, snapshot.task.taskId, follow) : follow();
+          return plan.cancelOnLeave
+            ? whileOpen(ctx, extra.requestId, snapshot.task.taskId, deadline, follow)
+            : follow();
         },
       },
     );

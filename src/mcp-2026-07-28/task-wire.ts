@@ -5,6 +5,7 @@
  * task (only a JSON-RPC error is `failed`), and progress shows in `statusMessage`, since the
  * extension has no progress notifications.
  */
+import { plainText } from "../core/model/plain-text";
 import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import {
   InputRequestsV2Schema,
@@ -58,7 +59,7 @@ export function statusMessage(snapshot: Pick<TaskSnapshot, "task" | "progress" |
   const parts = [base ? base.replace(/\.$/, "") : "Working"];
   if (snapshot.progress) parts.push(progressText(snapshot.progress));
   if (newest) parts.push(`output ${newest.n}: ${newest.text}`);
-  const text = parts.join(" · ");
+  const text = plainText(parts.join(" · "));
   return text.length > MAX_STATUS_MESSAGE ? `${text.slice(0, MAX_STATUS_MESSAGE - 1)}…` : text;
 }
 

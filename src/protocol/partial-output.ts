@@ -3,6 +3,7 @@
  * field, the `after` a reader passes to get only what is new (`GET /tasks/{id}?after=N`,
  * `task://{id}?after=N`), and the `_meta` key 2026 `tasks/get` carries it under.
  */
+import { plainText } from "../core/model/plain-text";
 import { MAX_PARTIAL_PIECES, parseTaskResourceUri, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 
@@ -49,7 +50,7 @@ export function partialField(snapshot: TaskSnapshot): JsonObject | undefined {
 export function partialMeta(snapshot: TaskSnapshot): JsonObject | undefined {
   const partial = snapshot.partial;
   if (!partial || partial.pieces === 0) return undefined;
-  return { count: partial.pieces, newest: partial.newest.map(({ n, text }) => ({ n, text })) };
+  return { count: partial.pieces, newest: partial.newest.map(({ n, text }) => ({ n, text: plainText(text) })) };
 }
 
 /** `{ [PARTIAL_META]: … }` for a `_meta` object, or nothing when the task has published nothing. */

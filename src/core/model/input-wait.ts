@@ -4,6 +4,7 @@
  * arrive, are checked against their question's form, and once none is pending the task is due to
  * run again (its alarm starts a run that replays its steps and reads the stored answers).
  */
+import { plainText } from "./plain-text";
 import { checkAnswer, PERSON_FLOOR_MS, type AskedQuestion, type InputAnswer } from "./questions";
 import { receivedAt } from "./question-receipt";
 import { statusEvent, holdsLease, unchanged, type Transition } from "./transition";
@@ -42,8 +43,9 @@ export function waitForInput(
   if (!holdsLease(record, leaseId)) return unchanged(record);
   const inputs: Record<string, AskedInput> = { ...record.inputs };
   const events: NewTaskEvent[] = [];
-  for (const { key, message, requestedSchema } of questions) {
+  for (const { key, message: asked, requestedSchema } of questions) {
     if (Object.hasOwn(inputs, key)) continue;
+    const message = plainText(asked, { lines: true });
     inputs[key] = { message, requestedSchema, askedAt: now };
     events.push({ type: "question", data: { key, message, requestedSchema } });
   }

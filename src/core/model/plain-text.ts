@@ -6,10 +6,13 @@
 
 /** Terminal escape sequences, dropped whole (CSI, OSC, and ESC + one byte), so no "[31m" is left behind. */
 const ESCAPES =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is what this is for
   /\u001b\[[0-?]*[ -/]*[@-~]|\u009b[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b\u009c]*(?:\u0007|\u001b\\|\u009c)?|\u001b[ -/]*[0-~]/g;
 /** Every C0 and C1 control and DEL, except newline and tab (kept or turned into spaces below). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is what this is for
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control bytes is what this is for
 const ANY_CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 /**

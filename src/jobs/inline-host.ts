@@ -2,7 +2,7 @@
  * A JobHost kept in memory, for tools that never become tasks (taskSupport "forbidden"):
  * the same JobContext API, with steps memoized for this call only and no durable sleep.
  */
-import { plainText } from "../core/model/plain-text";
+import { plainText } from "../core";
 import type { JobHost, LogLevel } from "../core";
 
 export interface InlineHostOptions {

@@ -5,7 +5,6 @@
  * task (only a JSON-RPC error is `failed`), and progress shows in `statusMessage`, since the
  * extension has no progress notifications.
  */
-import { plainText } from "../core/model/plain-text";
 import { isJsonValue, toJsonValue, type JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import {
   InputRequestsV2Schema,
@@ -15,7 +14,7 @@ import {
   type TaskStatusV2,
   type TaskV2,
 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { elicitationRequest, echoMeta, type Progress, type TaskSnapshot } from "../core";
+import { plainText, elicitationRequest, echoMeta, type Progress, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { shortNumber } from "../protocol/short-number";
 

@@ -3,8 +3,7 @@
  * field, the `after` a reader passes to get only what is new (`GET /tasks/{id}?after=N`,
  * `task://{id}?after=N`), and the `_meta` key 2026 `tasks/get` carries it under.
  */
-import { plainText } from "../core/model/plain-text";
-import { MAX_PARTIAL_PIECES, parseTaskResourceUri, type TaskSnapshot } from "../core";
+import { plainText, MAX_PARTIAL_PIECES, parseTaskResourceUri, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 
 /** Our `_meta` key for partial output on 2026 `tasks/get` and `notifications/tasks` (docs/protocol.md). */

@@ -3,7 +3,7 @@
  * the newest pieces in words, with how many came before; the "Still running" fallback says there is
  * output so far and where to read it. Kept apart from task-sentences.ts, whose sentences it extends.
  */
-import { plainText } from "../core/model/plain-text";
+import { plainText } from "../core";
 import type { TaskSnapshot } from "../core";
 import type { Sentences } from "./task-sentences";
 

@@ -2,8 +2,7 @@
  * What the task card shows besides status: the steps a job finished, its log lines and its partial output, read
  * from the task's event log in pages after a cursor, so each poll reads only what is new.
  */
-import { plainText } from "../core/model/plain-text";
-import { pieceWords, type TaskEvent } from "../core";
+import { plainText, pieceWords, type TaskEvent } from "../core";
 
 /** Events read per call: a poll normally finds a handful; a card opened late catches up in a few calls. */
 export const ACTIVITY_PAGE = 500;

@@ -38,6 +38,7 @@ export {
   type PartialSummary,
   type PublishOutcome,
 } from "./model/partial-types";
+export { plainText } from "./model/plain-text";
 export {
   isTerminal,
   pendingInputs,

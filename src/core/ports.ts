@@ -70,6 +70,11 @@ export interface TaskObserverContext {
    * say). An observer may also note what it did there (a question delivered to a live reader).
    */
   state: AdapterStateWriter;
+  /**
+   * The observer handed the task's pending questions to a reader (the 2025 GET stream's
+   * `elicitation/create`): their first receipt is noted now (docs/human-in-the-loop.md, "Who answered").
+   */
+  received(): void;
 }
 
 /**

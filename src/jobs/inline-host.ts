@@ -2,6 +2,7 @@
  * A JobHost kept in memory, for tools that never become tasks (taskSupport "forbidden"):
  * the same JobContext API, with steps memoized for this call only and no durable sleep.
  */
+import { plainText } from "../core";
 import type { JobHost, LogLevel } from "../core";
 
 export interface InlineHostOptions {
@@ -25,10 +26,10 @@ export function inlineJobHost({ signal, onProgress, onLog, budgetMs = 60_000 }: 
     progress(progress, total, message) {
       if (!(progress > lastProgress)) return;
       lastProgress = progress;
-      onProgress?.(progress, total, message);
+      onProgress?.(progress, total, message === undefined ? undefined : plainText(message));
     },
     log(level, message) {
-      onLog?.(level, message);
+      onLog?.(level, plainText(message, { lines: true }));
     },
     loadStep: (name) => (steps.has(name) ? { value: steps.get(name) } : undefined),
     saveStep: (name, value) => void steps.set(name, value),

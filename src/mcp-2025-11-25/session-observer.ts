@@ -21,7 +21,7 @@ import {
 /** Events that change what the task resource shows (log and step lines do not; a partial piece does). */
 const CHANGES = new Set(["status", "progress", "question", "answer", "partial", "result"]);
 
-export const sessionObserver: TaskObserver = async ({ env, record, events, state }) => {
+export const sessionObserver: TaskObserver = async ({ env, record, events, state, received }) => {
   const outbox = new Map<string, { messages: { data: string }[]; questions: { key: string; index: number }[] }>();
   const post = (sessionId: string, message: JSONRPCNotification | JSONRPCRequest, question?: string) => {
     const entry = outbox.get(sessionId) ?? { messages: [], questions: [] };
@@ -54,6 +54,7 @@ export const sessionObserver: TaskObserver = async ({ env, record, events, state
         messages.map(({ data }) => data),
       );
       if (questions.length === 0 || published === false) return;
+      received();
       // Where each question sits in the GET stream's log: a later tasks/result asks the session
       // whether a reader got it (live, or in a resume's replay) before asking it again.
       const noted = AskedLiveSchema.safeParse(state.lookup(ASKED_LIVE_STATE, sessionId));

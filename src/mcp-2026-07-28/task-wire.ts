@@ -14,7 +14,7 @@ import {
   type TaskStatusV2,
   type TaskV2,
 } from "@modelcontextprotocol/ext-tasks/core/v2";
-import { elicitationRequest, echoMeta, type Progress, type TaskSnapshot } from "../core";
+import { plainText, elicitationRequest, echoMeta, type Progress, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 import { shortNumber } from "../protocol/short-number";
 
@@ -58,7 +58,7 @@ export function statusMessage(snapshot: Pick<TaskSnapshot, "task" | "progress" |
   const parts = [base ? base.replace(/\.$/, "") : "Working"];
   if (snapshot.progress) parts.push(progressText(snapshot.progress));
   if (newest) parts.push(`output ${newest.n}: ${newest.text}`);
-  const text = parts.join(" · ");
+  const text = plainText(parts.join(" · "));
   return text.length > MAX_STATUS_MESSAGE ? `${text.slice(0, MAX_STATUS_MESSAGE - 1)}…` : text;
 }
 

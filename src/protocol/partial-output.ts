@@ -3,7 +3,7 @@
  * field, the `after` a reader passes to get only what is new (`GET /tasks/{id}?after=N`,
  * `task://{id}?after=N`), and the `_meta` key 2026 `tasks/get` carries it under.
  */
-import { MAX_PARTIAL_PIECES, parseTaskResourceUri, type TaskSnapshot } from "../core";
+import { plainText, MAX_PARTIAL_PIECES, parseTaskResourceUri, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
 
 /** Our `_meta` key for partial output on 2026 `tasks/get` and `notifications/tasks` (docs/protocol.md). */
@@ -49,7 +49,7 @@ export function partialField(snapshot: TaskSnapshot): JsonObject | undefined {
 export function partialMeta(snapshot: TaskSnapshot): JsonObject | undefined {
   const partial = snapshot.partial;
   if (!partial || partial.pieces === 0) return undefined;
-  return { count: partial.pieces, newest: partial.newest.map(({ n, text }) => ({ n, text })) };
+  return { count: partial.pieces, newest: partial.newest.map(({ n, text }) => ({ n, text: plainText(text) })) };
 }
 
 /** `{ [PARTIAL_META]: … }` for a `_meta` object, or nothing when the task has published nothing. */

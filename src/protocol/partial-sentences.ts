@@ -3,6 +3,7 @@
  * the newest pieces in words, with how many came before; the "Still running" fallback says there is
  * output so far and where to read it. Kept apart from task-sentences.ts, whose sentences it extends.
  */
+import { plainText } from "../core";
 import type { TaskSnapshot } from "../core";
 import type { Sentences } from "./task-sentences";
 
@@ -14,7 +15,7 @@ const pieces = (count: number): string => (count === 1 ? "1 piece" : `${count} p
 export function newestPiecesPhrase(snapshot: Seen): string {
   const partial = snapshot.partial;
   if (!partial || partial.pieces === 0) return "";
-  const newest = partial.newest.map(({ n, text }) => `${n}. "${text}"`).join(" ");
+  const newest = partial.newest.map(({ n, text }) => `${n}. "${plainText(text)}"`).join(" ");
   const before = partial.pieces - partial.newest.length;
   const earlier = before > 0 ? ` (${pieces(before)} came before; read the task resource for all of them.)` : "";
   return ` Output so far, ${pieces(partial.pieces)}; the newest: ${newest}${earlier}`;
@@ -31,7 +32,7 @@ export function withOutputSoFar(sentences: Sentences, snapshot: Seen): Sentences
   const count = snapshot.partial?.pieces ?? 0;
   if (count === 0) return sentences;
   const newest = snapshot.partial?.newest.at(-1);
-  const latest = newest ? ` (the newest: "${newest.text}")` : "";
+  const latest = newest ? ` (the newest: "${plainText(newest.text)}")` : "";
   const summary = `${sentences.summary} It has output so far: ${pieces(count)}${latest}; task_status shows the newest.`;
   return { ...sentences, summary };
 }

@@ -2,7 +2,7 @@
  * What the task card shows besides status: the steps a job finished, its log lines and its partial output, read
  * from the task's event log in pages after a cursor, so each poll reads only what is new.
  */
-import { pieceWords, type TaskEvent } from "../core";
+import { plainText, pieceWords, type TaskEvent } from "../core";
 
 /** Events read per call: a poll normally finds a handful; a card opened late catches up in a few calls. */
 export const ACTIVITY_PAGE = 500;
@@ -24,9 +24,10 @@ export function taskActivity(events: readonly TaskEvent[], after: number, pageSi
   for (const event of events) {
     const at = new Date(event.at).toISOString();
     if (event.type === "step") activity.steps.push({ name: event.data.name, at });
-    else if (event.type === "log") activity.logs.push({ level: event.data.level, message: event.data.message, at });
+    else if (event.type === "log")
+      activity.logs.push({ level: event.data.level, message: plainText(event.data.message, { lines: true }), at });
     else if (event.type === "partial") {
-      activity.partial.push({ n: event.data.n, text: pieceWords(event.data.content), at });
+      activity.partial.push({ n: event.data.n, text: plainText(pieceWords(event.data.content)), at });
     }
   }
   return activity;

@@ -165,6 +165,11 @@ export class FeedBroadcaster {
     broadcastToFeed(this.ctx, events, this.view);
   }
 
+  /** Whether a reader is attached: what is pushed now reaches someone at once. */
+  hasReaders(): boolean {
+    return this.ctx.getWebSockets().length > 0;
+  }
+
   /** Closes every reader; pending events are dropped (the task is gone). */
   close(reason: string): void {
     if (this.timer !== undefined) clearTimeout(this.timer);

@@ -11,7 +11,8 @@ import { sharedServer } from "./support/dev-server";
 import { LONG_INLINE_VARS } from "./support/server-settings";
 import { answeredOnItsOwn, postInput, startDeploy, taskDoc, textOf } from "./support/hitl";
 import { rpc, type ParsedSseEvent } from "./support/mcp";
-import { TASKS, modern, resultOf, startTask } from "./support/modern";
+import { TASKS, getTask, modern, resultOf, startTask } from "./support/modern";
+import { until } from "../until";
 import { openSse } from "./support/sse-reader";
 import { question } from "./support/workflows";
 
@@ -85,6 +86,41 @@ describe("the client answered on its own", () => {
         "To publish, call publish_report again where a person can answer: from a client that shows them the question, " +
         "or from one that lets it wait, so they can answer it with task_input or in this server's task console (its / page).",
     );
+  });
+});
+
+describe("the floor runs from the client's first sight of the question", () => {
+  it("2026 polling: a question first seen a floor after it was asked and declined at once is the client's own", async ({
+    expect,
+  }) => {
+    const taskId = await startTask(server.url, "deploy", { service: "api", version: "v2" });
+    // Waits on the principal's task list, which shows the status but is no read of the task itself.
+    await expect
+      .poll(async () => {
+        const list = (await (await fetch(`${server.url}/tasks`)).json()) as {
+          tasks: { taskId: string; status: string }[];
+        };
+        return list.tasks.find((task) => task.taskId === taskId)?.status;
+      }, until())
+      .toBe("input_required");
+    // A floor passes after the asking (a countdown that long, no sleep) before the client's first poll.
+    const timer = await rpc(server.url, {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "countdown", arguments: { seconds: FLOOR_SECONDS } },
+    });
+    expect(JSON.stringify(timer.body)).toContain(`Countdown of ${FLOOR_SECONDS} s finished.`);
+    expect(Object.keys((await getTask(server.url, taskId))["inputRequests"] ?? {})).toEqual(["confirm"]);
+    resultOf(
+      await modern(
+        server.url,
+        "tasks/update",
+        { taskId, inputResponses: { confirm: { action: "decline" } } },
+        { capabilities: TASKS },
+      ),
+    );
+    expect(await finalText(taskId)).toBe(answeredOnItsOwn("declined"));
   });
 });
 

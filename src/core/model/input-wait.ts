@@ -4,7 +4,9 @@
  * arrive, are checked against their question's form, and once none is pending the task is due to
  * run again (its alarm starts a run that replays its steps and reads the stored answers).
  */
+import { plainText } from "./plain-text";
 import { checkAnswer, PERSON_FLOOR_MS, type AskedQuestion, type InputAnswer } from "./questions";
+import { receivedAt } from "./question-receipt";
 import { statusEvent, holdsLease, unchanged, type Transition } from "./transition";
 import type { NewTaskEvent } from "./events";
 import { isTerminal, pendingInputs, type AskedInput, type TaskRecord } from "./record";
@@ -41,8 +43,9 @@ export function waitForInput(
   if (!holdsLease(record, leaseId)) return unchanged(record);
   const inputs: Record<string, AskedInput> = { ...record.inputs };
   const events: NewTaskEvent[] = [];
-  for (const { key, message, requestedSchema } of questions) {
+  for (const { key, message: asked, requestedSchema } of questions) {
     if (Object.hasOwn(inputs, key)) continue;
+    const message = plainText(asked, { lines: true });
     inputs[key] = { message, requestedSchema, askedAt: now };
     events.push({ type: "question", data: { key, message, requestedSchema } });
   }
@@ -78,7 +81,8 @@ export type AnswerResult =
 /**
  * Answers to pending questions, by key. All or nothing: if one answer breaks its question's form,
  * none is taken. Once no question is pending, the task is due to run again. A decline or cancel
- * that comes within `floorMs` of the question being asked is marked `automatic`: the client's own.
+ * that comes within `floorMs` of the question first reaching a reader (question-receipt.ts; its
+ * asking, if no reader got it) is marked `automatic`: the client's own.
  */
 export function answerInputs(
   record: TaskRecord,
@@ -98,8 +102,8 @@ export function answerInputs(
     }
     const checked = checkAnswer(question, raw);
     if (!checked.ok) return { ok: false, reason: "invalid", key, message: checked.message };
-    const askedAt = record.inputs?.[key]?.askedAt;
-    const tooSoon = checked.answer.action !== "accept" && askedAt !== undefined && now - askedAt < floorMs;
+    const asked = record.inputs?.[key];
+    const tooSoon = checked.answer.action !== "accept" && asked !== undefined && now - receivedAt(asked) < floorMs;
     accepted.push({ key, answer: tooSoon ? { ...checked.answer, automatic: true } : checked.answer });
   }
   if (accepted.length === 0) return { ok: true, transition: unchanged(record), accepted, ignored };

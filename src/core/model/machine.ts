@@ -4,6 +4,7 @@
  * persists what these return and performs the side effects.
  */
 import { MAX_JOB_RETRY_DELAY_SECONDS } from "../../config";
+import { plainText } from "./plain-text";
 import { backoff } from "./backoff";
 import { awaitFanOut } from "../fan-out/record-wait";
 import { waitForInput } from "./input-wait";
@@ -301,7 +302,7 @@ export function recordProgress(record: TaskRecord, progress: Progress, now: numb
   if (record.progress && progress.progress <= record.progress.progress) return unchanged(record);
   const clean: Progress = { progress: progress.progress };
   if (progress.total !== undefined && Number.isFinite(progress.total)) clean.total = progress.total;
-  if (progress.message !== undefined) clean.message = progress.message;
+  if (progress.message !== undefined) clean.message = plainText(progress.message);
   return {
     record: { ...record, progress: clean, pace: paceAfter(record, clean.progress, now) },
     events: [{ type: "progress", data: { ...clean } }],

@@ -2,6 +2,7 @@
  * Partial results, the rules: whether pieces fit a task's limits, and the record and events once
  * they are recorded (numbered after those held). Pure: no I/O, no clock. The shapes: partial-types.ts.
  */
+import { plainText } from "./plain-text";
 import {
   MAX_PARTIAL_PIECES,
   NEWEST_KEPT,
@@ -44,7 +45,7 @@ export function partialLimitProblem(
 /** The summary once `piece` is added (a reader folding the events does the same as the record). */
 export function withPiece(summary: PartialSummary | undefined, piece: PartialPiece): PartialSummary {
   const held = summary ?? { pieces: 0, bytes: 0, newest: [] };
-  const newest = [...held.newest, { n: piece.n, text: pieceWords(piece.content) }].slice(-NEWEST_KEPT);
+  const newest = [...held.newest, { n: piece.n, text: plainText(pieceWords(piece.content)) }].slice(-NEWEST_KEPT);
   const bytes = held.bytes + pieceBytes(piece.content);
   return { pieces: Math.max(held.pieces, piece.n), bytes, newest };
 }

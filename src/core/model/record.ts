@@ -57,6 +57,11 @@ export interface AskedInput {
   message: string;
   requestedSchema: JsonObject;
   askedAt: number;
+  /**
+   * When a reader of the task's principal first received it (a read that showed it, a live stream or
+   * the session's GET stream it was pushed to): written once (question-receipt.ts).
+   */
+  seenAt?: number;
   answeredAt?: number;
   action?: InputAction;
 }

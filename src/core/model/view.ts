@@ -1,4 +1,5 @@
 /** The task as clients see it (tasks/get, CreateTaskResult, notifications): its record plus a poll interval asked of `now`. */
+import { plainText } from "./plain-text";
 import { pollIntervalMs } from "./poll-interval";
 import type { TaskRecord, TaskStatus } from "./record";
 
@@ -18,7 +19,7 @@ export function toTaskView(record: TaskRecord, now: number): TaskView {
   return {
     taskId: record.taskId,
     status: record.status,
-    ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
+    ...(record.statusMessage !== undefined && { statusMessage: plainText(record.statusMessage) }),
     createdAt: new Date(record.createdAt).toISOString(),
     lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
     ttl: record.ttlMs,

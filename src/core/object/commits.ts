@@ -17,6 +17,8 @@ export interface TaskCommitsDeps {
   feed: FeedBroadcaster;
   observers: TaskObservers;
   outbox: TaskOutbox;
+  /** A question just reached a reader (question-receipt.ts): note its first receipt. */
+  noteReceipt(): void;
 }
 
 interface Committed {
@@ -109,6 +111,8 @@ export class TaskCommits {
     if (events.length === 0) return [];
     const appended = this.deps.storage.append(events, Date.now());
     this.deps.feed.push(appended);
+    // A reader attached now (a call's own stream, a tasks/result, a listen) gets the question at once.
+    if (appended.some((event) => event.type === "question") && this.deps.feed.hasReaders()) this.deps.noteReceipt();
     return appended;
   }
 }

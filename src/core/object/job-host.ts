@@ -2,6 +2,7 @@
  * The JobHost a TaskObject gives a run: progress, logs and steps go to the task's own
  * storage and event log, through the state machine, synchronously.
  */
+import { plainText } from "../model/plain-text";
 import { recordProgress, type Transition } from "../model/machine";
 import type { FanOuts } from "../fan-out/ledger";
 import type { JobHost } from "../ports";
@@ -45,7 +46,8 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
     },
     log: (level, message) => {
       const current = storage.load();
-      if (current && !isTerminal(current.status)) append([{ type: "log", data: { level, message } }]);
+      if (current && !isTerminal(current.status))
+        append([{ type: "log", data: { level, message: plainText(message, { lines: true }) } }]);
     },
     flush,
     fanOut: {

@@ -15,6 +15,8 @@ export class TaskObservers {
   constructor(
     private readonly observers: readonly TaskObserver[],
     private readonly env: Env,
+    /** An observer handed the task's questions to a reader (TaskObserverContext.received). */
+    private readonly received: () => void,
   ) {}
 
   /** Tells every observer; a failing one is logged, never thrown, and never stops the others. */
@@ -22,7 +24,7 @@ export class TaskObservers {
     if (events.length === 0 || this.observers.length === 0) return;
     const done = Promise.all(
       this.observers.map((observe) =>
-        observe({ env: this.env, record, events, state }).catch((error: unknown) =>
+        observe({ env: this.env, record, events, state, received: this.received }).catch((error: unknown) =>
           console.error("task observer failed", record.taskId, error),
         ),
       ),

@@ -15,6 +15,7 @@ import { FanOuts } from "../fan-out/ledger";
 import { isDueToRun, isExpired, nextAlarmAt, renewLease, type Transition } from "../model/machine";
 import type { TaskObjectWiring } from "../ports";
 import type { NewTaskEvent } from "../model/events";
+import { noteReceipt } from "../model/question-receipt";
 import type { TaskRecord } from "../model/record";
 import type { PartialLimits } from "../model/partial";
 import { TaskCommits } from "./commits";
@@ -53,7 +54,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
     this.storage = new TaskStorage(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
     this.settings = readSettings(env);
     this.feed = new FeedBroadcaster(ctx, () => this.eventStreamView());
-    this.observers = new TaskObservers(wiring.observers, env);
+    this.observers = new TaskObservers(wiring.observers, env, () => this.noteReceipt());
     this.onExpired = wiring.onExpired;
     this.outbox = new TaskOutbox(wiring.queues.steps, wiring.principalIndexes);
     this.commits = new TaskCommits({
@@ -62,6 +63,7 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
       feed: this.feed,
       observers: this.observers,
       outbox: this.outbox,
+      noteReceipt: () => this.noteReceipt(),
     });
     const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);
     const append = (events: NewTaskEvent[]) => void this.commits.append(events);
@@ -96,6 +98,8 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
 
   override async fetch(request: Request): Promise<Response> {
     this.feed.flush();
+    // A reader attaching while the task waits is shown its question (replayed, or in the status it reads).
+    this.noteReceipt();
     return acceptFeedReader(this.ctx, request, feedSubject(this.storage, this.liveRecord(), this.eventStreamView()));
   }
 
@@ -150,6 +154,17 @@ export abstract class TaskObjectRuntime extends DurableObject<Env> {
       return undefined;
     }
     return record;
+  }
+
+  /**
+   * The task's pending questions reached a reader of its principal now: the first receipt of each is
+   * written once (question-receipt.ts); later reads find it there and write nothing.
+   */
+  protected noteReceipt(): void {
+    const record = this.liveRecord();
+    if (!record) return;
+    const noted = noteReceipt(record, Date.now());
+    if (noted !== record) this.storage.save(noted);
   }
 
   /** How much partial output a task may hold (settings PARTIAL_MAX_PIECES, PARTIAL_MAX_BYTES). */

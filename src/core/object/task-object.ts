@@ -102,6 +102,8 @@ export class TaskObjectBase extends TaskObjectRuntime {
 
   /** The task; with `piecesAfter`, also its partial pieces numbered after that one (partial-pieces.ts). */
   async get(options: GetOptions = {}): Promise<TaskSnapshot | undefined> {
+    // Every read shows the reader the task's pending questions: the first is their receipt (question-receipt.ts).
+    this.noteReceipt();
     const record = this.liveRecord();
     if (!record) return undefined;
     const snapshot = this.snapshot(record);

@@ -26,8 +26,7 @@ import { freshTask, storedRecord, type TaskStub } from "./support";
 import { until } from "../until";
 
 const settle = until(100);
-const itemInputs = (items: number) =>
-  Array.from({ length: items }, (_, i) => ({ item: i + 1, seconds: 0, items }));
+const itemInputs = (items: number) => Array.from({ length: items }, (_, i) => ({ item: i + 1, seconds: 0, items }));
 /** The name batch_process's fan-out of `items` items gets (src/jobs/durable-names.ts). */
 const keyOf = (items: number) => fanOutName("processItem", itemInputs(items));
 /** The fan-out of the task the latest waitingTask made: the tests run one at a time. */

@@ -4,7 +4,6 @@
 import { describe, expect as expectIn, it, vi } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
 import { until } from "../until";
-import { answerStepName } from "../../src/core/model/questions";
 import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import type { TaskObject } from "../../src/index";
 import { freshTask, storedRecord, type TaskStub } from "./support";
@@ -59,7 +58,7 @@ describe("a question's first receipt", () => {
       storage.save({ ...record, inputs: { confirm: { ...asked, askedAt: Date.now() - 60_000 } } });
       await instance.get();
       await instance.answer({ confirm: { action: "decline" } });
-      return storage.step(answerStepName("confirm"))?.value;
+      return storage.memo("answers", "confirm")?.value;
     });
     expect(answer).toEqual({ action: "decline", automatic: true });
   });

@@ -62,7 +62,7 @@ describe("a large publish with a webhook asking for partial", () => {
     const events = publishEvents(100, 2500);
     await runInDurableObject(stub, async (_instance: TaskObject, state: DurableObjectState) => {
       const adapterState = new AdapterStateStore(state.storage.sql, () => 0);
-      await webhookObserver({ env, record, events, state: adapterState });
+      await webhookObserver({ env, record, events, state: adapterState, received: () => undefined });
     });
     const ids = events.map((event) => `${taskId}.${event.seq}`);
     await vi.waitFor(() => expect([...received.keys()].sort()).toEqual([...ids].sort()), settle);

@@ -114,7 +114,7 @@ const echoStep = defineStep({ input: z.number(), run: (n) => n });
 const steps = { echoStep };
 
 /** `value` after some macrotask turns: concurrent branches finish in an order of their own. */
-const after = async <T>(n: number, value: T): Promise<T> => {
+const later = async <T>(n: number, value: T): Promise<T> => {
   await turns(n);
   return value;
 };
@@ -175,7 +175,7 @@ afterEach(() => {
 });
 
 const slowFast = (job: JobContext) =>
-  Promise.all([job.step("a", () => after(6, "a")), job.step("b", () => after(1, "b"))]);
+  Promise.all([job.step("a", () => later(6, "a")), job.step("b", () => later(1, "b"))]);
 
 describe("the four programs that replayed twice in release 0.1", () => {
   it("Promise.all of a slow and a fast step, then a 31 s sleep: sleeps once", async ({ expect }) => {
@@ -223,7 +223,7 @@ describe("the four programs that replayed twice in release 0.1", () => {
       await Promise.all(
         [1, 2, 3, 4, 5].map(async (i) => {
           // Later items finish first on the first run; a replay returns them in call order.
-          const square = await job.step(`item ${i}`, () => after(6 - i, i * i));
+          const square = await job.step(`item ${i}`, () => later(6 - i, i * i));
           await job.publish(`Item ${i} of 5: ${square}.`);
         }),
       );
@@ -236,7 +236,7 @@ describe("the four programs that replayed twice in release 0.1", () => {
 describe("what the rule refuses", () => {
   it("refuses two steps of one name at once, at the call", async ({ expect }) => {
     const job = createJobContext(new FakeTask().host(), {}, steps);
-    const both = Promise.all([job.step("same", () => after(2, 1)), job.step("same", () => after(2, 2))]);
+    const both = Promise.all([job.step("same", () => later(2, 1)), job.step("same", () => later(2, 2))]);
     await expect(both).rejects.toMatchObject({ name: "PermanentError", message: expect.stringContaining("same name") });
   });
 

@@ -63,10 +63,11 @@ export class TaskStorage {
 
   /** Creates `table` (schema.ts) if this database has none yet. */
   private ensureTable(table: MemoTable | "pieces"): void {
-    if (this.tables.has(table)) return;
+    const name = table === "pieces" ? table : MEMO_TABLES[table];
+    if (this.tables.has(name)) return;
     if (!this.hasSchema()) this.ensureSchema();
     this.sql.exec(CREATE[table]);
-    this.tables.add(table);
+    this.tables.add(name);
   }
 
   /** The task was first written by release 0.1: its job may hold 0.1's durable names (src/jobs/legacy-names.ts). */
@@ -253,7 +254,7 @@ export class TaskStorage {
   memo(table: MemoTable, key: string): { value: unknown } | undefined {
     const held = this.buffer?.memo(table, key);
     if (held) return { value: JSON.parse(held.json) as unknown };
-    if (this.buffer || !this.hasSchema() || !this.tables.has(table)) return undefined;
+    if (this.buffer || !this.hasSchema() || !this.tables.has(MEMO_TABLES[table])) return undefined;
     const row = this.sql
       .exec<{ value: string }>(`SELECT value FROM ${MEMO_TABLES[table]} WHERE key = ?`, key)
       .toArray()[0];

@@ -6,8 +6,8 @@
  * each task once a second whether to stop them, which also keeps their leases.
  */
 import { backoff, taskObjectName, StepMessageSchema, type StepClaim, type StepMessage } from "../core";
-import { parseBlocks, type PartialBlock } from "../core";
-import { abortableDelay, PermanentError } from "./context";
+import { MAX_PARTIAL_PIECES, parseBlocks, type PartialBlock } from "../core";
+import { abortableDelay, PartialLimitError, PermanentError } from "./context";
 import { errorMessage, isPermanent } from "./runner";
 import type { Step, StepContext } from "./steps";
 import { storedJsonText } from "./stored-json";
@@ -151,12 +151,16 @@ interface ItemRun {
   signal: AbortSignal;
 }
 
+const piecesOf = (groups: readonly (readonly PartialBlock[])[]): number =>
+  groups.reduce((sum, group) => sum + group.length, 0);
+
 async function runItem(run: ItemRun, findStep: FindStep, tally: Tally): Promise<void> {
   const { stub, fanOut, index, message, signal } = run;
   const name = `${run.step}[${index}]`;
   tally.ran += 1;
   let value: string;
-  const published: PartialBlock[] = [];
+  /** Each publish call's blocks: recorded with the item's result, each call a publish of its own. */
+  const published: PartialBlock[][] = [];
   try {
     const step = findStep(run.tool, run.step);
     if (!step)
@@ -173,7 +177,12 @@ async function runItem(run: ItemRun, findStep: FindStep, tally: Tally): Promise<
       publish: async (...blocks) => {
         const parsed = parseBlocks(blocks);
         if (!parsed.ok) throw new PermanentError(`ctx.publish: ${parsed.message}.`);
-        published.push(...parsed.blocks);
+        // A task holds at most this many pieces: the call that would pass it fails here, not all of the item's output later.
+        if (piecesOf(published) + parsed.blocks.length > MAX_PARTIAL_PIECES)
+          throw new PartialLimitError(
+            `ctx.publish: an item publishes at most ${MAX_PARTIAL_PIECES} pieces in all; publish fewer, larger pieces or a resource_link to the data.`,
+          );
+        published.push(parsed.blocks);
       },
     };
     value = storedJsonText(name, await step.run(step.input.parse(JSON.parse(run.input)), ctx));

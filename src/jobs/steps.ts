@@ -28,8 +28,9 @@ export interface StepContext {
   log(message: string, level?: LogLevel): Promise<void>;
   /**
    * Partial output of this item (strings or text / resource_link blocks): kept until the item's
-   * result is stored, then recorded with it as the task's next pieces, once, in the order items
-   * finish. An item that fails publishes nothing.
+   * result is stored, then recorded with it, once, each call the task's next pieces, in the order
+   * items finish. A call takes 1 to 100 pieces, an item at most 1000 in all (a PartialLimitError
+   * at the call past that). An item that fails, or whose result comes too late, publishes nothing.
    */
   publish(...pieces: (string | PartialBlock)[]): Promise<void>;
   /** A timer that rejects when `signal` aborts: an item is one consumer invocation, so this is not durable. */

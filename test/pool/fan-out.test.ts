@@ -361,3 +361,49 @@ describe("redelivery from the TaskObject's alarm", () => {
     expect(await stub.stepHeartbeat(KEY, [1])).toEqual([1]);
   });
 });
+
+describe("an item's partial output", () => {
+  /** processItem as a step that publishes `count` times, one piece a call, then returns its item. */
+  function publishing(count: number): FindStep {
+    const step = defineStep({
+      input: z.object({ item: z.number(), seconds: z.number() }),
+      run: async ({ item }, ctx) => {
+        for (let n = 1; n <= count; n++) await ctx.publish(`item ${item}, piece ${n}`);
+        return item;
+      },
+    });
+    return (tool, name) => (tool === "batch_process" && name === "processItem" ? step : undefined);
+  }
+  const pieceTexts = async (stub: TaskStub) =>
+    ((await stub.get({ piecesAfter: 0 }))?.pieces ?? []).map((p) => (p.content.type === "text" ? p.content.text : ""));
+
+  it("records each of an item's publishes, past 100 of them: 150 calls, 150 pieces", async ({ expect }) => {
+    const { stub, principal, taskId } = await waitingTask(1);
+    await consume(publishing(150), [message(principal, taskId, 0)]);
+    const texts = await pieceTexts(stub);
+    expect(texts).toHaveLength(150);
+    expect(texts.at(-1)).toBe("item 1, piece 150");
+  });
+
+  it("fails the item at the call that would pass 1000 pieces, and records none of them", async ({ expect }) => {
+    const { stub, principal, taskId } = await waitingTask(1);
+    await consume(publishing(1001), [message(principal, taskId, 0)]);
+    await vi.waitFor(async () => expect((await stub.get())?.task.status).toBe("failed"), settle);
+    expect((await stub.get())?.task.statusMessage).toMatch(/at most 1000 pieces in all/);
+    expect(await pieceTexts(stub)).toEqual([]);
+  });
+
+  it("records an item's pieces only with the result the task keeps: a failed item's late result records nothing", async ({
+    expect,
+  }) => {
+    const { stub } = await waitingTask(3, { settle: true });
+    // The queue gave up on item 0; a consumer that was still running it finishes later.
+    await stub.stepUndeliverable(KEY, 0, "the queue gave up delivering it after 11 attempts");
+    expect(await stub.stepDone(KEY, 0, "1", [[{ type: "text", text: "late run" }]])).toBe("ignored");
+    expect(await stub.stepDone(KEY, 1, "4", [[{ type: "text", text: "kept" }]])).toBe("stored");
+    expect(await stub.stepDone(KEY, 1, "4", [[{ type: "text", text: "repeat" }]])).toBe("ignored");
+    // A consumer of release 0.1, mid-deploy, sends one flat list: recorded as one publish.
+    expect(await stub.stepDone(KEY, 2, "9", ["a", { type: "text", text: "b" }])).toBe("stored");
+    expect(await pieceTexts(stub)).toEqual(["kept", "a", "b"]);
+  });
+});

@@ -60,10 +60,12 @@ export class FanOutHost {
     return { kind: "claimed", tool: record.tool, step: batch.step, items: batch.claimed, skipped: batch.skipped };
   }
 
-  async done(key: string, index: number, value: string): Promise<"stored" | "ignored" | "gone"> {
+  /** Stores an item's result; `taken` runs, in the same turn, only when the result is the one kept. */
+  async done(key: string, index: number, value: string, taken?: () => void): Promise<"stored" | "ignored" | "gone"> {
     if (!this.workingRecord()) return "gone";
     const finished = this.deps.fanOuts.complete(key, index, value);
     if (!finished) return "ignored";
+    taken?.();
     await this.applyFinished([finished], key);
     return "stored";
   }

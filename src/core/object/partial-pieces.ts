@@ -61,11 +61,21 @@ export function readPieces(storage: TaskStorage, after: number, limit = MAX_PART
 }
 
 /**
- * What a fanned-out item published (StepContext.publish), recorded with its result: keyed by the
- * item, so a retried or duplicated item's pieces are recorded once, in the order items finish.
+ * What a fanned-out item published (StepContext.publish), recorded with its result: each call's
+ * blocks a publish of its own, keyed by the item and the call, so a retried or duplicated item's
+ * pieces are recorded once, in the order items finish. 0.1's consumers sent one flat list of
+ * blocks: one publish, under 0.1's key. Returns why the rest was not recorded, if a limit stopped it.
  */
-export function publishItemPieces(deps: PublishDeps, fanOut: string, index: number, raw: unknown): PublishOutcome {
-  const parsed = parseBlocks(raw);
-  if (!parsed.ok) return { kind: "refused", message: `its partial output was not recorded: ${parsed.message}` };
-  return publishPieces(deps, `item:${fanOut}/${index}`, parsed.blocks, Date.now());
+export function publishItemPieces(deps: PublishDeps, fanOut: string, index: number, raw: unknown): string | undefined {
+  const grouped = Array.isArray(raw) && raw.length > 0 && raw.every(Array.isArray);
+  const groups: readonly unknown[] = grouped ? raw : [raw];
+  for (const [call, group] of groups.entries()) {
+    const parsed = parseBlocks(group);
+    if (!parsed.ok) return `its partial output was not recorded from its publish ${call + 1} on: ${parsed.message}`;
+    const key = grouped ? `item:${fanOut}/${index}#${call + 1}` : `item:${fanOut}/${index}`;
+    const outcome = publishPieces(deps, key, parsed.blocks, Date.now());
+    if (outcome.kind === "refused") return `its publish ${call + 1} and later were not recorded: ${outcome.message}`;
+    if (outcome.kind === "ended") return undefined;
+  }
+  return undefined;
 }

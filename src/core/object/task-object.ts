@@ -188,7 +188,8 @@ export class TaskObjectBase extends TaskObjectRuntime {
 
   /**
    * An item's result as JSON text; stored once, a duplicate or late one is ignored. `pieces`: what
-   * the item published (StepContext.publish), recorded with its result, once, keyed by the item.
+   * the item published (StepContext.publish), each call's blocks a group (0.1's consumers sent one
+   * flat list), recorded only with a result that is taken, in the same turn, each group once.
    */
   async stepDone(
     fanOut: string,
@@ -196,15 +197,15 @@ export class TaskObjectBase extends TaskObjectRuntime {
     value: string,
     pieces?: unknown,
   ): Promise<"stored" | "ignored" | "gone"> {
-    // Before the result: the last item's result may end the task, which takes no pieces after that.
-    if (pieces !== undefined && this.liveRecord()) {
+    return this.fanOutHost.done(fanOut, index, value, () => {
+      // Before the result is applied: the last item's result may end the task, which takes no pieces after that.
+      if (pieces === undefined || !this.liveRecord()) return;
       const commit = (before: TaskRecord, transition: Transition) => this.commits.commit(before, transition);
       const deps = { storage: this.storage, limits: this.partialLimits(), commit };
-      const outcome = publishItemPieces(deps, fanOut, index, pieces);
-      const message = `${fanOut}[${index}]: ${outcome.kind === "refused" ? outcome.message : ""}`;
-      if (outcome.kind === "refused") this.commits.append([{ type: "log", data: { level: "warning", message } }]);
-    }
-    return this.fanOutHost.done(fanOut, index, value);
+      const refused = publishItemPieces(deps, fanOut, index, pieces);
+      if (refused !== undefined)
+        this.commits.append([{ type: "log", data: { level: "warning", message: `${fanOut}[${index}]: ${refused}` } }]);
+    });
   }
 
   /** An item's step threw: retry it after a delay, or it failed for good. */

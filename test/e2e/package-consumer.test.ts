@@ -131,7 +131,7 @@ describe("a Worker built on the packed package", () => {
         v2RequestFraming: { protocolVersion: MODERN, clientInfo: CLIENT_INFO, clientCapabilities: {} },
       });
       try {
-        const execution = await tasks.callTool("countdown", { seconds: 2 }, { preference: "require" });
+        const execution = await tasks.callTool("countdown", { seconds: 2 });
         expect(execution.kind).toBe("task");
         const { outcome } = await execution.settle();
         expect(outcome.status).toBe("completed");

@@ -9,6 +9,8 @@
  */
 const LAYERS = [
   ["index", "src/index\\.ts$"],
+  ["tools", "src/tools/"],
+  ["package", "src/package/"],
   ["mcp-2026-07-28", "src/mcp-2026-07-28/"],
   ["mcp-2025-11-25", "src/mcp-2025-11-25/"],
   ["eras", "src/eras/"],
@@ -16,7 +18,6 @@ const LAYERS = [
   ["sessions", "src/sessions/"],
   ["protocol", "src/protocol/"],
   ["webhooks", "src/webhooks/"],
-  ["tools", "src/tools/"],
   ["workflows", "src/workflows/"],
   ["jobs", "src/jobs/"],
   ["principals", "src/principals/"],
@@ -91,14 +92,33 @@ module.exports = {
       to: { path: "^src/queues/" },
     },
     {
-      name: "registry-injected",
+      name: "engine-not-to-template",
       comment:
-        "The tool registry comes in through the composition root (src/index.ts): src/jobs gets findTool, " +
-        "src/protocol a ToolRegistry in its request context (src/protocol/tool-registry.ts). " +
-        "Import types from src/tools/define.ts instead.",
+        "The engine (all of src/ but the template's src/index.ts and src/tools/) is the package: it never " +
+        "imports the template. Tools come in through createTaskWorker({ tools }) (src/package), which " +
+        "hands src/jobs a findTool and src/protocol a ToolRegistry; import tool types from src/jobs/define-tool.ts.",
       severity: "error",
       from: { path: "^src/", pathNot: "^src/(index\\.ts$|tools/)" },
-      to: { path: "^src/tools/registry\\.ts$" },
+      to: { path: "^src/(index\\.ts$|tools/)" },
+    },
+    {
+      name: "template-through-the-package",
+      comment:
+        "The template (src/index.ts, src/tools/) uses the engine only through the package's public face: " +
+        'import { … } from "mcp-task-worker" (src/package/index.ts); if a tool needs more, export it there ' +
+        "and list it in docs/api.md.",
+      severity: "error",
+      from: { path: "^src/(index\\.ts$|tools/)" },
+      to: { path: "^src/", pathNot: "^src/(tools/|package/index\\.ts$)" },
+    },
+    {
+      name: "template-imports-the-package-by-name",
+      comment:
+        'The template imports the package by its name ("mcp-task-worker"), never by a relative path, so ' +
+        "its files read the same in a project that installs the package from npm.",
+      severity: "error",
+      from: { path: "^src/(index\\.ts$|tools/)" },
+      to: { path: "^src/package/index\\.ts$", dependencyTypes: ["local"] },
     },
     {
       name: "streams-imports-nothing-else",

@@ -1,10 +1,25 @@
 // Unit tests: pure modules (the task state machine, parsers) in plain Node, in milliseconds.
+import { readFileSync } from "node:fs";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 /** Files that mock a module (`vi.mock`): they get modules of their own, so no other file sees the stand-in. */
 const MOCKING = ["test/unit/era-table.test.ts"];
 
+/**
+ * The pages the Worker imports as text modules (src/pages; wrangler's rule for `.html`), as text here
+ * too: a unit test that loads the package's face (src/tools does) reaches them.
+ */
+const htmlAsText: Plugin = {
+  name: "html-as-text",
+  enforce: "pre",
+  load(id) {
+    return id.endsWith(".html") ? `export default ${JSON.stringify(readFileSync(id, "utf8"))};` : undefined;
+  },
+};
+
 export default defineConfig({
+  plugins: [htmlAsText],
   test: {
     environment: "node",
     // A hang guard only: no unit test waits on time or events. Two are CPU work (dependency-cruiser
@@ -22,6 +37,12 @@ export default defineConfig({
       { extends: true, test: { name: "unit-mocking", include: MOCKING } },
     ],
   },
-  // The core's one face also exports the TaskObject, whose base class only the Workers runtime has.
-  resolve: { alias: { "cloudflare:workers": new URL("test/unit/cloudflare-workers.ts", import.meta.url).pathname } },
+  // The core's one face (and the package's) also exports the TaskObject, whose base class only the
+  // Workers runtime has, and the package's TaskWorkflow, whose base is the runtime's WorkflowEntrypoint.
+  resolve: {
+    alias: {
+      "cloudflare:workers": new URL("test/unit/cloudflare-workers.ts", import.meta.url).pathname,
+      "cloudflare:workflows": new URL("test/unit/cloudflare-workflows.ts", import.meta.url).pathname,
+    },
+  },
 });

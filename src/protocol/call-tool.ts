@@ -17,7 +17,7 @@ import {
 import type { JsonObject } from "../json";
 import { inlineJobHost } from "../jobs/inline-host";
 import { runTool } from "../jobs/runner";
-import type { Tool } from "../tools/define";
+import type { Tool } from "../jobs/define-tool";
 import { parseWebhookRegistration } from "../webhooks/registration";
 import { parseCallMeta, type CallMeta } from "./call-meta";
 import { callCheckBackTool, isCheckBackTool } from "./check-back-tools";

@@ -3,7 +3,7 @@
  * the model's system prompt (Claude Code does, verbatim), so they are written for a model — how long
  * calls work here and what to do when one does not answer at once — with no protocol method names.
  */
-import type { Tool } from "../tools/define";
+import type { Tool } from "../jobs/define-tool";
 
 export const MODEL_INSTRUCTIONS = [
   "Some tools on this server run for minutes, hours or days. How their calls work:",

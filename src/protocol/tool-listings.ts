@@ -3,7 +3,7 @@
  * tools (task-capable ones name the task card in `_meta.ui`) and the check-back tools.
  */
 import type { JsonObject } from "../json";
-import type { Tool } from "../tools/define";
+import type { Tool } from "../jobs/define-tool";
 import type { ToolRegistry } from "./tool-registry";
 import { checkBackListings } from "./check-back-tools";
 import { jsonInputSchema } from "./input-schema";

@@ -8,8 +8,7 @@
  * Each finished item is published as partial output, `Item {n} of {items}: {n²}.` (docs/partial-results.md).
  */
 import * as z from "zod";
-import { defineStep } from "../jobs/steps";
-import { defineTool } from "./define";
+import { defineStep, defineTool } from "mcp-task-worker";
 
 /** One item's simulated work, run by the step queue's consumer when fanned out. */
 export const processItem = defineStep({

@@ -5,7 +5,7 @@
  * without the Tasks extension (docs/model-facing.md).
  */
 import * as z from "zod";
-import { defineTool } from "./define";
+import { defineTool } from "mcp-task-worker";
 
 export default defineTool({
   name: "build_report",

@@ -1,6 +1,6 @@
 /** `countdown`: one progress notification per second, stops at once on cancel. */
 import * as z from "zod";
-import { defineTool } from "./define";
+import { defineTool } from "mcp-task-worker";
 
 export default defineTool({
   name: "countdown",

@@ -5,9 +5,7 @@
  * The rollout is simulated (about a second per step); the question and its answer are real.
  */
 import * as z from "zod";
-import type { InputAnswer } from "../core";
-import { defineTool } from "./define";
-import { answeredOnItsOwn, askWhereAPersonCan } from "./support/unseen-question";
+import { answeredOnItsOwn, askWhereAPersonCan, defineTool, type InputAnswer } from "mcp-task-worker";
 
 const ROLLOUT = ["canary", "half of the fleet", "the whole fleet"] as const;
 const STEP_SECONDS = 1;

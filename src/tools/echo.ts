@@ -1,6 +1,6 @@
 /** `echo`: a quick tool that never becomes a task (taskSupport "forbidden"). */
 import * as z from "zod";
-import { defineTool } from "./define";
+import { defineTool } from "mcp-task-worker";
 
 export default defineTool({
   name: "echo",

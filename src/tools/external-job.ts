@@ -5,8 +5,7 @@
  * between polls is a durable `job.sleep`, so nothing runs while the service works.
  */
 import * as z from "zod";
-import { PermanentError } from "../jobs/context";
-import { defineTool } from "./define";
+import { defineTool, PermanentError } from "mcp-task-worker";
 import { pollExternalJob, submitExternalJob } from "./support/fake-external-service";
 
 /** Poll often enough for a short job to finish promptly, at most once a minute by default. */

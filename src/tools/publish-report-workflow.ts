@@ -4,10 +4,8 @@
  * report of {pages} pages?", key `publish`, a boolean field `publish`), then the publishing in a
  * step of its own. Page building and publishing are simulated; the steps, question and answer are real.
  */
-import type { InputAnswer } from "../core";
-import { TaskWorkflow, type TaskLink } from "../workflows";
+import { answeredOnItsOwn, askWhereAPersonCan, TaskWorkflow, type InputAnswer, type TaskLink } from "mcp-task-worker";
 import { PublishReportInput } from "./publish-report";
-import { answeredOnItsOwn, askWhereAPersonCan } from "./support/unseen-question";
 
 const PAGE_MS = 300;
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -4,9 +4,7 @@
  * The task follows the Workflow instance: progress, the question, the result, cancel.
  */
 import * as z from "zod";
-// define.ts, not the folder's face: the registry is also read by Node unit tests, where the face's
-// TaskWorkflow (cloudflare:workers) cannot load.
-import { defineWorkflowTool } from "./define-workflow";
+import { defineWorkflowTool } from "mcp-task-worker";
 
 export const PublishReportInput = z.object({
   pages: z.number().int().min(1).max(50).describe("How many pages the report has (1 to 50)."),

@@ -88,7 +88,7 @@ describe("wrangler.toml for wrangler deploy", () => {
   });
 });
 
-describe("the Node check (preinstall)", () => {
+describe("the Node check (prepare)", () => {
   const { verdict, usersNode } = createRequire(import.meta.url)(join(ROOT, "scripts/check-node.cjs")) as {
     verdict: (version: string) => { stop: boolean; message: string };
     usersNode: (userAgent: string | undefined, fallback: string) => string;

@@ -99,9 +99,17 @@ describe("each kind of rule fails on code that breaks it", () => {
     expect(queueBindingUses(fixture)).toEqual(["core-no-queue-binding: src/core/outbox.ts uses STEPS"]);
   });
 
-  it("the tool registry imported anywhere but the composition root (src/index.ts)", async () => {
+  it("the engine importing the template (the tool registry, src/tools)", async () => {
     expect(await violationsIn("registry")).toEqual([
-      "registry-injected: src/protocol/call-tool.ts → src/tools/registry.ts",
+      "engine-not-to-template: src/protocol/call-tool.ts → src/tools/registry.ts",
+      "layers-protocol: src/protocol/call-tool.ts → src/tools/registry.ts",
+    ]);
+  });
+
+  it("the template reaching past the package's face, or reaching the face by a path instead of its name", async () => {
+    expect(await violationsIn("template")).toEqual([
+      "template-imports-the-package-by-name: src/tools/by-path.ts → src/package/index.ts",
+      "template-through-the-package: src/tools/past-the-face.ts → src/jobs/context.ts",
     ]);
   });
 

@@ -1,7 +1,8 @@
 import { describe, it, vi } from "vitest";
 import type { JobHost } from "../../src/core";
 import { jobRunner } from "../../src/jobs/runner";
-import { findTool } from "../../src/tools/registry";
+import { toolHolder } from "../../src/package/tool-set";
+import { tools } from "../../src/tools/registry";
 import { createJobContext, MAX_STEP_BYTES, YIELD_THRESHOLD_MS } from "../../src/jobs/job-context";
 import type { YieldState } from "../../src/jobs/yield-state";
 import type { LogLevel } from "../../src/jobs/context";
@@ -77,7 +78,7 @@ describe("the job context and its host", () => {
   });
 });
 
-const runJob = jobRunner(findTool);
+const runJob = jobRunner(toolHolder().record(tools).find);
 
 describe("runJob outcomes", () => {
   it("completes batch_process with one step per item", async ({ expect }) => {

@@ -4,7 +4,8 @@
  * - TIMING: files whose assertions are timings run after the others, alone, so the suite's own load
  *   is off them.
  * - EXTERNAL: files that drive large programs of someone else's (headless Chromium, the public MCP
- *   conformance CLI, the Inspector CLI and mcp-remote, npm and wrangler in a fresh clone): about a
+ *   conformance CLI, the Inspector CLI and mcp-remote, npm and wrangler in a fresh clone or a consumer of
+ *   the packed package): about a
  *   fifth of the e2e suite's CPU, and its longest file. They run in `npm run test:external`
  *   (vitest.external.config.ts), which `.ci/run` runs after `npm test` (docs/testing.md).
  */
@@ -17,4 +18,5 @@ export const EXTERNAL = [
   "test/e2e/conformance.test.ts",
   "test/e2e/clients.test.ts",
   "test/e2e/fresh-clone.test.ts",
+  "test/e2e/package-consumer.test.ts",
 ];

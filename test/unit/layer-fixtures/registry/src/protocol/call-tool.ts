@@ -1,4 +1,4 @@
-// Breaks registry-injected: the protocol finds tools in the registry itself instead of its request context.
+// Breaks engine-not-to-template: the protocol finds tools in the template's registry instead of its request context.
 import { findTool } from "../tools/registry";
 
 export const known = (name: string): boolean => findTool(name) !== undefined;

@@ -14,8 +14,8 @@
  */
 import type * as z from "zod";
 import { PermanentError } from "../jobs/context";
-import type { TaskSupport, Tool } from "./define";
-import { workflowEngine, type WorkflowBinding } from "../workflows/engine";
+import type { TaskSupport, Tool } from "../jobs/define-tool";
+import { workflowEngine, type WorkflowBinding } from "./engine";
 
 export interface WorkflowToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
   name: string;

@@ -3,7 +3,7 @@
  * a decline or cancel sooner than a person could have read it, docs/human-in-the-loop.md): no one
  * saw the question, and what a person can still do. deploy and publish_report say it; yours can too.
  */
-import type { InputAnswer } from "../../core";
+import type { InputAnswer } from "../core";
 
 /**
  * Who answered: the client, not a person.

@@ -1,6 +1,6 @@
 /**
  * How a tool is declared. A tool is one file: a name, a description, a zod input
- * schema, its task support, and `run(input, job)`; add it to `registry.ts` and you are done.
+ * schema, its task support, and `run(input, job)`; list it in the tools you give `createTaskWorker` (the template: src/tools/registry.ts).
  *
  * @example
  * export default defineTool({
@@ -19,12 +19,12 @@
  * });
  */
 import type * as z from "zod";
-import { withSummary, type JobContext, type ToolResult } from "../jobs/context";
-import type { ToolEngine } from "../jobs/runner";
-import type { StepMap } from "../jobs/steps";
+import { withSummary, type JobContext, type ToolResult } from "./context";
+import type { ToolEngine } from "./runner";
+import type { StepMap } from "./steps";
 
-export { textOf, withSummary } from "../jobs/context";
-export type { ToolContent, ToolResult } from "../jobs/context";
+export { textOf, withSummary } from "./context";
+export type { ToolContent, ToolResult } from "./context";
 
 export type TaskSupport = "forbidden" | "optional" | "required";
 
@@ -52,7 +52,7 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
 /** A registered tool with its input type erased; `run` parses its input with the tool's schema first. */
 export interface Tool extends Omit<ToolDefinition, "run"> {
   run(input: unknown, job: JobContext): Promise<ToolResult | string>;
-  /** Another engine runs the tool's tasks (defineWorkflowTool, define-workflow.ts). */
+  /** Another engine runs the tool's tasks (defineWorkflowTool, src/workflows/define-workflow-tool.ts). */
   engine?: ToolEngine;
 }
 

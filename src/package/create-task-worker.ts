@@ -1,0 +1,52 @@
+/**
+ * The Worker's entry points from a list of tools: `createTaskWorker({ tools })` records the tools
+ * for this isolate (the TaskObject reads them), serves every MCP era on `/mcp`, and returns the
+ * `fetch` and `queue` handlers to export as the Worker's default export.
+ */
+import { eraTable, routeByEra } from "../eras";
+import { app, serveMcp } from "../http/app";
+import type { Tool } from "../jobs/define-tool";
+import { stepBatchHandler } from "../jobs/fan-out-consumer";
+import { handleJobBatch } from "../jobs/queue-consumer";
+import { findStep } from "../jobs/steps";
+import { mcp20251125 } from "../mcp-2025-11-25";
+import { mcp20260728 } from "../mcp-2026-07-28";
+import { queueRouter } from "../queues/router";
+import { handleWebhookBatch } from "../webhooks/queue-consumer";
+import { toolSet } from "./tool-set";
+
+export interface TaskWorkerOptions {
+  /** Every tool the server offers, in the order tools/list shows them (defineTool, defineWorkflowTool). */
+  tools: readonly Tool[];
+}
+
+/** The Worker's handlers (an `ExportedHandler<Env>`): export the object as the main module's default export. */
+export interface TaskWorker {
+  // `env` as hono's app.fetch takes it: the app parses what it reads of it (src/config.ts), so a
+  // test's env whose vars are plain strings (not the generated literal types) is served too.
+  fetch(request: Request, env: object, ctx?: ExecutionContext): Response | Promise<Response>;
+  queue(batch: MessageBatch<unknown>, env: Env): Promise<void>;
+}
+
+/**
+ * Builds the Worker from its tools. Call it once, at the top level of the main module.
+ * @example
+ * import { createTaskWorker } from "mcp-task-worker";
+ * import countdown from "./tools/countdown";
+ * export { TaskObject, SessionObject, PrincipalObject, RateLimiterObject } from "mcp-task-worker";
+ * export default createTaskWorker({ tools: [countdown] });
+ */
+export function createTaskWorker({ tools }: TaskWorkerOptions): TaskWorker {
+  const registry = toolSet.record(tools);
+  // One /mcp for every era, a row each: a request is served by the row of the version it names
+  // (src/eras); `initialize` and a session's traffic by the session era. A new revision is one more row.
+  serveMcp(routeByEra(eraTable([mcp20260728, mcp20251125])), registry);
+  const handleStepBatch = stepBatchHandler((tool, step) => findStep(registry.find(tool)?.steps, step));
+  const worker: TaskWorker = {
+    fetch: app.fetch,
+    // One Worker consumes every queue (and their DLQs): each message goes where its body's tag says,
+    // whatever its queue is called (src/queues).
+    queue: queueRouter({ job: handleJobBatch, step: handleStepBatch, webhook: handleWebhookBatch }),
+  };
+  return worker satisfies ExportedHandler<Env>;
+}

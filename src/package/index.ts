@@ -1,0 +1,35 @@
+/**
+ * mcp-task-worker's public face: every name a Worker built on the package may import, and nothing
+ * more (docs/api.md lists each with its stability). Everything else under src/ is internal and may
+ * change in any release. Import it by the package's name: `import { defineTool } from "mcp-task-worker"`.
+ */
+
+// The Worker: its entry points from a list of tools, and the Durable Object classes to export beside them.
+export { createTaskWorker, type TaskWorker, type TaskWorkerOptions } from "./create-task-worker";
+export { TaskObject } from "./task-object";
+export { SessionObject } from "../sessions/session-object";
+export { PrincipalObject } from "../principals/principal-object";
+export { RateLimiterObject } from "../limits/rate-limiter-object";
+
+// Writing tools: one file each (docs/writing-tools.md).
+export { defineTool, type TaskSupport, type Tool, type ToolDefinition } from "../jobs/define-tool";
+export type {
+  FanOutOptions,
+  InputAnswer,
+  InputQuestion,
+  JobContext,
+  LogLevel,
+  PartialBlock,
+  Settled,
+  StepContext,
+  ToolContent,
+  ToolResult,
+} from "../jobs/context";
+export { PartialLimitError, PermanentError } from "../jobs/context";
+export { defineStep, type Step, type StepMap } from "../jobs/steps";
+export { answeredOnItsOwn, askWhereAPersonCan } from "../jobs/unseen-question";
+
+// Tools whose calls run on a Cloudflare Workflow (docs/workflows.md).
+export { defineWorkflowTool, type WorkflowToolDefinition } from "../workflows/define-workflow-tool";
+export type { WorkflowBinding } from "../workflows/engine";
+export { TaskLink, TaskWorkflow, type ProgressReport, type TaskWorkflowParams } from "../workflows";

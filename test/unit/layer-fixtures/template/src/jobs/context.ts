@@ -1,0 +1,1 @@
+export class PermanentError extends Error {}

@@ -1,0 +1,1 @@
+export { PermanentError } from "../jobs/context";

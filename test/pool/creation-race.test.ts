@@ -10,7 +10,8 @@ import { gatewayBindings } from "../../src/principals/principal-indexes";
 import { requestContext } from "../../src/protocol/request-context";
 import type { Context20260728 } from "../../src/mcp-2026-07-28/context";
 import { toolsCall } from "../../src/mcp-2026-07-28/tools";
-import { findTool, tools } from "../../src/tools/registry";
+import { toolHolder } from "../../src/package/tool-set";
+import { tools } from "../../src/tools/registry";
 import type { TaskObject } from "../../src/index";
 import { until } from "../until";
 
@@ -82,7 +83,7 @@ function plainCall(gateway: TaskGateway, leave: AbortSignal): Context20260728 {
   const base = requestContext({
     env,
     settings,
-    tools: { tools, find: findTool },
+    tools: { tools, find: toolHolder().record(tools).find },
     principal: gateway.principal,
     baseUrl: "https://example.test",
     waitUntil: (promise) => void promise.catch(() => undefined), // only the job message's send

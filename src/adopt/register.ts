@@ -1,7 +1,7 @@
 /**
  * `tasks.register(server)`: the engine's tools on the adopter's SDK v2 McpServer, so its
  * `tools/list` (both eras) and `server/discover` show them: each durable tool with the template's
- * listing (how long calls work, `execution.taskSupport`, its output schema), the check-back tools
+ * listing (how long calls work, its output schema), the check-back tools
  * for clients without the Tasks extension, and the extension among the capabilities. 2026-07-28
  * calls of these tools never reach the server (tasks.fetch serves them); its handlers answer the
  * 2025 requests `createMcpHandler` serves statelessly: the hybrid answer, inline when quick, else
@@ -33,7 +33,6 @@ const ListingSchema = z.object({
   inputSchema: z.record(z.string(), z.unknown()),
   outputSchema: z.record(z.string(), z.unknown()).optional(),
   annotations: z.object({ readOnlyHint: z.boolean().optional(), openWorldHint: z.boolean().optional() }).optional(),
-  execution: z.object({ taskSupport: z.enum(["forbidden", "optional", "required"]) }),
   _meta: z.record(z.string(), z.unknown()).optional(),
 });
 type Listing = z.infer<typeof ListingSchema>;
@@ -97,7 +96,7 @@ async function callThroughEngine(
 }
 
 function registerListing(server: McpServer, listing: Listing, tools: ToolRegistry): void {
-  const registered = server.registerTool(
+  server.registerTool(
     listing.name,
     {
       ...(listing.title !== undefined && { title: listing.title }),
@@ -109,14 +108,13 @@ function registerListing(server: McpServer, listing: Listing, tools: ToolRegistr
     },
     (args, sdk) => callThroughEngine(listing.name, args, sdk, tools),
   );
-  // registerTool takes no `execution`; the listing reads it from the registered tool.
-  registered.execution = listing.execution;
 }
 
 /**
  * The listings to add: the durable tools without the task card's `_meta.ui` (the adopter's server
  * does not serve the card's `ui://` resource), and the check-back tools a model calls, not the
- * card-only one.
+ * card-only one. No `execution.taskSupport`: 2026-07-28 has no such field (the SDK strips it; the
+ * extension decides), and a 2025 client must not augment a call this server answers plainly.
  */
 export function adopterListings(tools: ToolRegistry): Listing[] {
   const durable = tools.tools.map((tool) => {

@@ -9,6 +9,8 @@
  */
 const LAYERS = [
   ["index", "src/index\\.ts$"],
+  // The adopters' composition root (mcp-task-worker/agents): wires the engine into an agents Worker.
+  ["adopt", "src/adopt/"],
   ["mcp-2026-07-28", "src/mcp-2026-07-28/"],
   ["mcp-2025-11-25", "src/mcp-2025-11-25/"],
   ["eras", "src/eras/"],

@@ -45,7 +45,10 @@ export function bindingProblems(env: unknown): string[] {
     const value = env[name];
     if (isNamespace(value)) continue;
     const others = lookalikes(env, isNamespace, objectNames);
-    const hint = others.length > 0 ? ` (Durable Object bindings found: ${others.join(", ")}; is one of them meant to be ${name}?)` : "";
+    const hint =
+      others.length > 0
+        ? ` (Durable Object bindings found: ${others.join(", ")}; is one of them meant to be ${name}?)`
+        : "";
     problems.push(
       value === undefined
         ? `Missing binding ${name} (${className}): ${objectLine(name, className)}${hint}`
@@ -56,7 +59,8 @@ export function bindingProblems(env: unknown): string[] {
     const value = env[name];
     if (isQueue(value)) continue;
     const others = lookalikes(env, isQueue, Object.keys(QUEUES));
-    const hint = others.length > 0 ? ` (queue bindings found: ${others.join(", ")}; is one of them meant to be ${name}?)` : "";
+    const hint =
+      others.length > 0 ? ` (queue bindings found: ${others.join(", ")}; is one of them meant to be ${name}?)` : "";
     problems.push(
       value === undefined
         ? `Missing queue binding ${name}, ${role}: ${queueLine(name)}${hint}`

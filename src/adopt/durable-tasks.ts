@@ -5,6 +5,7 @@
  * `queue` consumes the engine's queues.
  */
 import type { McpServer } from "@modelcontextprotocol/server";
+import { isCheckBackTool } from "../protocol/check-back-tools";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import type { Tool } from "../tools/define";
 import { isLoopbackHostname } from "../http/origin";
@@ -70,12 +71,13 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   const tools = recordTools(options.tools);
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
+  const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
   return {
     tools,
     register: (server) => registerOn(server, tools, listings),
     fetch: (handler) => async (request, env, ctx) => {
       const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
-      const route = routeOf(request, mcpPath, tools);
+      const route = routeOf(request, mcpPath, served);
       if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
       if (foreignOrigin(request))
         return Response.json(

@@ -43,7 +43,8 @@ function listedAs(json: Record<string, unknown>): StandardSchemaWithJSON<Record<
     "~standard": {
       version: 1,
       vendor: "mcp-task-worker",
-      validate: (value) => (isRecord(value) ? { value } : { issues: [{ message: "Pass the arguments as an object." }] }),
+      validate: (value) =>
+        isRecord(value) ? { value } : { issues: [{ message: "Pass the arguments as an object." }] },
       jsonSchema: { input: () => json, output: () => json },
     },
   };

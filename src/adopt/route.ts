@@ -4,8 +4,6 @@
  * with its body unread. The engine's endpoint then checks that the body agrees with the headers
  * (-32020 when not), as the spec asks of every 2026-07-28 server.
  */
-import { isCheckBackTool } from "../protocol/check-back-tools";
-import type { ToolRegistry } from "../protocol/tool-registry";
 import { HEADER, VERSION_2026_07_28 } from "../mcp-2026-07-28/protocol";
 
 export type Route =
@@ -21,7 +19,8 @@ const TASK_URI_PREFIX = "task://";
 
 const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
-export function routeOf(request: Request, mcpPath: string, tools: ToolRegistry): Route {
+/** `served`: whether the engine answers a call of this tool (the durable tools and the check-back tools). */
+export function routeOf(request: Request, mcpPath: string, served: (tool: string) => boolean): Route {
   const { pathname } = new URL(request.url);
   if (pathname === "/tasks" || pathname.startsWith("/tasks/")) return "tasks";
   if (pathname !== mcpPath || request.method !== "POST") return "theirs";
@@ -32,7 +31,7 @@ export function routeOf(request: Request, mcpPath: string, tools: ToolRegistry):
   if (TASK_METHODS.has(method)) return "mcp";
   const name = headers.get(HEADER.name)?.trim();
   if (name === undefined) return "theirs";
-  if (method === "tools/call" && (tools.find(name) !== undefined || isCheckBackTool(name))) return "mcp";
+  if (method === "tools/call" && served(name)) return "mcp";
   if (method === "resources/read" && name.startsWith(TASK_URI_PREFIX)) return "mcp";
   return "theirs";
 }

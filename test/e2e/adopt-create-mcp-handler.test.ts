@@ -54,7 +54,14 @@ describe("discovery and plain tools", () => {
     const client = await v2();
     expect(client.getServerCapabilities()?.extensions).toHaveProperty(["io.modelcontextprotocol/tasks"]);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(["echo", "countdown", "task_status", "task_result", "task_cancel", "task_input"]);
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "echo",
+      "countdown",
+      "task_status",
+      "task_result",
+      "task_cancel",
+      "task_input",
+    ]);
     // How long calls work, for models whose client drops the server's instructions (the template's words).
     expect(tools.find((tool) => tool.name === "countdown")?.description).toMatch(/keeps running in the background/);
   });
@@ -108,18 +115,12 @@ describe("clients without the Tasks extension (the hybrid answer)", () => {
   });
 
   it("a long countdown answers 'Still running' with the task link, and task_status follows it", async ({ expect }) => {
-    const result = resultOf(
-      await modern(server.url, "tools/call", { name: "countdown", arguments: { seconds: 30 } }),
-    );
+    const result = resultOf(await modern(server.url, "tools/call", { name: "countdown", arguments: { seconds: 30 } }));
     expect(textOf(result)).toMatch(/Still running/);
     const taskId = String((result["structuredContent"] as { taskId?: unknown } | undefined)?.taskId);
-    const status = resultOf(
-      await modern(server.url, "tools/call", { name: "task_status", arguments: { taskId } }),
-    );
+    const status = resultOf(await modern(server.url, "tools/call", { name: "task_status", arguments: { taskId } }));
     expect(status["structuredContent"]).toMatchObject({ taskId, status: "working" });
-    const cancelled = resultOf(
-      await modern(server.url, "tools/call", { name: "task_cancel", arguments: { taskId } }),
-    );
+    const cancelled = resultOf(await modern(server.url, "tools/call", { name: "task_cancel", arguments: { taskId } }));
     expect(textOf(cancelled)).toMatch(/^Cancelled task/);
   });
 
@@ -180,7 +181,9 @@ describe("a crash of wrangler dev mid-task", () => {
       }, until(250))
       .catch(withServerLogs);
     const log = await eventLog(server.url, taskId);
-    expect(log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]))).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]))).toEqual([
+      1, 2, 3, 4, 5, 6,
+    ]);
     expect(log.filter((e) => e.event === "result")).toHaveLength(1);
     expect((await taskDocument(server.url, taskId)).result).toMatchObject({
       content: [{ type: "text", text: "Countdown of 6 s finished." }],

@@ -24,12 +24,16 @@ const withoutComments = (text: string) => text.replace(/^\s*\/\/.*$/gm, "");
 
 /**
  * A wrangler config for the adopter in `dir` (relative to the repo root) that `wrangler dev --config`
- * runs: its own config, `main` made absolute, and the package aliased to the local sources.
+ * runs: its own config, `main` made absolute, and the package aliased to the local sources; `edit`
+ * changes it further (a test of a mistaken config).
  */
-export function adopterConfig(dir: string): string {
+export function adopterConfig(
+  dir: string,
+  edit: (config: Record<string, unknown>) => Record<string, unknown> = (c) => c,
+): string {
   const folder = join(ROOT, dir);
   const own = ConfigSchema.parse(JSON.parse(withoutComments(readFileSync(join(folder, "wrangler.jsonc"), "utf8"))));
-  const config = { ...own, main: join(folder, own.main), alias: PACKAGE_ALIASES };
+  const config = edit({ ...own, main: join(folder, own.main), alias: PACKAGE_ALIASES });
   const path = join(mkdtempSync(join(tmpdir(), "adopter-config-")), "wrangler.json");
   writeFileSync(path, JSON.stringify(config, null, 1));
   return path;

@@ -93,6 +93,32 @@ describe("principals from the adopter's auth", () => {
     expect(JSON.parse(reply.text)).toMatchObject({ error: "unauthenticated" });
   });
 
+  it("refuses a task request from another site's page, and lets a browser read the engine's answers", async () => {
+    const foreign = await modern(
+      server.url,
+      "tasks/get",
+      { taskId: "0123456789abcdef0123456789abcdef" },
+      {
+        capabilities: TASKS,
+        token: ALICE,
+        headers: { Origin: "https://evil.example" },
+      },
+    );
+    expect(foreign.status).toBe(403);
+    expect(JSON.parse(foreign.text)).toMatchObject({ error: "origin_not_allowed" });
+    const own = await modern(
+      server.url,
+      "tasks/get",
+      { taskId: "0123456789abcdef0123456789abcdef" },
+      {
+        capabilities: TASKS,
+        token: ALICE,
+        headers: { Origin: server.url },
+      },
+    );
+    expect(own.headers.get("Access-Control-Allow-Origin")).toBe("*");
+  });
+
   it("the adopter's own tools are untouched by it: echo answers without a token", async () => {
     expect(resultOf(await modern(server.url, "tools/call", { name: "echo", arguments: { text: "hi" } }))).toMatchObject(
       {

@@ -10,6 +10,8 @@
 const LAYERS = [
   ["index", "src/index\\.ts$"],
   ["tools", "src/tools/"],
+  // The adopters' face (mcp-task-worker/agents): wires the engine into an agents Worker.
+  ["adopt", "src/adopt/"],
   ["package", "src/package/"],
   ["mcp-2026-07-28", "src/mcp-2026-07-28/"],
   ["mcp-2025-11-25", "src/mcp-2025-11-25/"],

@@ -1,3 +1,4 @@
+/// <reference path="./async-hooks.d.ts" />
 /**
  * Names for a job's durable operations that a replay reaches again in ANY interleaving
  * (docs/writing-tools.md, "Durable names"). A step is named by its author. Anything else a job

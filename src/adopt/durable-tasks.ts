@@ -1,0 +1,104 @@
+/**
+ * `durableTasks({ tools })`: the engine in an existing `agents` Worker. `register(server)` lists the
+ * durable tools on the adopter's McpServer; `fetch(handler)` wraps the adopter's handler so the
+ * engine serves what is task-related (route.ts) and everything else passes through untouched;
+ * `queue` consumes the engine's queues.
+ */
+import type { McpServer } from "@modelcontextprotocol/server";
+import { isCheckBackTool } from "../protocol/check-back-tools";
+import type { ToolRegistry } from "../protocol/tool-registry";
+import type { Tool } from "../jobs/define-tool";
+import { isLoopbackHostname } from "../http/origin";
+import { bindingProblems, hasTaskBindings } from "./bindings";
+import { adopterListings, registerOn } from "./register";
+import type { PrincipalOf } from "./principal";
+import { routeOf } from "./route";
+import { refusalResponse, requestScope, runInScope } from "./scope";
+import { serveEngineMcp } from "./serve-mcp";
+import { taskView } from "./task-view";
+import { recordTools } from "./tool-set";
+import { adopterQueue } from "./wiring";
+
+export interface DurableTasksOptions<E = unknown> {
+  /** The tools that run as durable tasks, each made with defineTool (the adopter's other tools stay on its McpServer). */
+  tools: readonly Tool[];
+  /**
+   * Who is calling: a stable id from the Worker's own auth (an API key's owner, `ctx.props` of
+   * @cloudflare/workers-oauth-provider), or undefined for a caller it does not know. Each task is
+   * bound to it. Without it, only loopback requests are served (local dev).
+   */
+  principal?: PrincipalOf<E>;
+  /** The MCP endpoint's path, as given to createMcpHandler (default "/mcp"). */
+  route?: string;
+}
+
+/** A Worker fetch handler, as createMcpHandler returns it and as a default export's `fetch` is. */
+export type FetchHandler<E> = (request: Request, env: E, ctx: ExecutionContext) => Response | Promise<Response>;
+
+export interface DurableTasks<E = unknown> {
+  /** The durable tools, by name. */
+  readonly tools: ToolRegistry;
+  /** Adds the durable tools, the check-back tools and the Tasks extension to `server`; returns it. */
+  register<S extends McpServer>(server: S): S;
+  /** `handler` with the engine in front: task requests are served here, the rest reach `handler`. */
+  fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
+  /** The Worker's `queue` handler for the engine's queues (JOBS, and STEPS / WEBHOOKS if bound). */
+  queue(batch: MessageBatch<unknown>, env: unknown): Promise<void>;
+}
+
+/** The same defaults as agents' createMcpHandler, so a browser client reads the engine's answers as it reads the rest. */
+function withCors(response: Response): Response {
+  if (response.headers.has("Access-Control-Allow-Origin")) return response;
+  const headers = new Headers(response.headers);
+  headers.set("Access-Control-Allow-Origin", "*");
+  headers.set("Access-Control-Expose-Headers", "mcp-session-id");
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+/** A foreign web page may not drive the engine from a browser (createMcpHandler refuses it the same way for /mcp). */
+function foreignOrigin(request: Request): boolean {
+  const origin = request.headers.get("Origin");
+  if (origin === null) return false;
+  try {
+    const { hostname, host } = new URL(origin);
+    return !isLoopbackHostname(hostname) && host !== new URL(request.url).host;
+  } catch {
+    return true;
+  }
+}
+
+export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): DurableTasks<E> {
+  const tools = recordTools(options.tools);
+  const listings = adopterListings(tools);
+  const mcpPath = options.route ?? "/mcp";
+  const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
+  return {
+    tools,
+    register: (server) => registerOn(server, tools, listings),
+    fetch: (handler) => async (request, env, ctx) => {
+      const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
+      const route = routeOf(request, mcpPath, served);
+      if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
+      if (foreignOrigin(request))
+        return Response.json(
+          { error: "origin_not_allowed", message: "Requests from another site's web page are refused." },
+          { status: 403 },
+        );
+      return runInScope(scope, async () => {
+        const engine = await scope.engine();
+        if (!engine.ok) return withCors(refusalResponse(engine.refusal));
+        if (route === "tasks") return withCors(await taskView.fetch(request, engine.origin.env, ctx));
+        return withCors(await serveEngineMcp(request, engine.origin));
+      });
+    },
+    queue: async (batch, env) => {
+      if (!hasTaskBindings(env)) {
+        // Retried, never dropped: the messages wait for the fixed config (or end in the dead-letter queue).
+        console.error("mcp-task-worker: queue messages wait for bindings.", bindingProblems(env).join(" "));
+        batch.retryAll({ delaySeconds: 30 });
+        return;
+      }
+      await adopterQueue(batch, env);
+    },
+  };
+}

@@ -1,0 +1,19 @@
+/**
+ * `mcp-task-worker/agents`: durable tasks for an existing `agents` Worker (createMcpHandler with an
+ * SDK v2 McpServer). docs/adopting.md walks through it.
+ *
+ * @example
+ * import { createMcpHandler } from "agents/mcp/server";
+ * import { defineTool, durableTasks } from "mcp-task-worker/agents";
+ * export { PrincipalObject, TaskObject } from "mcp-task-worker/agents";
+ *
+ * const tasks = durableTasks({ tools: [countdown] });
+ * const mcp = tasks.fetch(createMcpHandler(() => tasks.register(buildServer())));
+ * export default { fetch: mcp, queue: tasks.queue } satisfies ExportedHandler;
+ */
+export { durableTasks, type DurableTasks, type DurableTasksOptions, type FetchHandler } from "./durable-tasks";
+export type { PrincipalOf } from "./principal";
+export { PrincipalObject, TaskObject } from "./objects";
+export { defineTool, type TaskSupport, type Tool, type ToolDefinition, type ToolResult } from "../jobs/define-tool";
+export { defineStep } from "../jobs/steps";
+export { PermanentError, type JobContext } from "../jobs/context";

@@ -1,0 +1,76 @@
+/// <reference path="../jobs/async-hooks.d.ts" />
+/**
+ * One request of the adopter's Worker, as the engine sees it: set by `tasks.fetch` around the
+ * adopter's handler (AsyncLocalStorage, which `agents` itself needs nodejs_compat for), so a durable
+ * tool called inside the adopter's McpServer finds its env and caller. The engine is checked
+ * lazily: the adopter's own requests never pay for a binding check or a principal.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { readSettings, type Settings } from "../config";
+import type { RequestOrigin } from "../protocol/request-context";
+import type { ToolRegistry } from "../protocol/tool-registry";
+import { bindingProblems, hasTaskBindings } from "./bindings";
+import { resolveCaller, type PrincipalOf } from "./principal";
+
+/** Why the engine cannot serve this request: an HTTP answer, and the same words for a tool result. */
+export interface Refusal {
+  status: number;
+  error: string;
+  message: string;
+}
+
+export type Engine = { ok: true; origin: RequestOrigin; settings: Settings } | { ok: false; refusal: Refusal };
+
+export interface Scope {
+  /** The engine for this request: bindings checked, settings read, caller resolved (once). */
+  engine(): Promise<Engine>;
+}
+
+const storage = new AsyncLocalStorage<Scope>();
+
+export const currentScope = (): Scope | undefined => storage.getStore();
+
+export function runInScope<T>(scope: Scope, fn: () => T): T {
+  return storage.run(scope, fn);
+}
+
+export interface ScopeInput<E> {
+  request: Request;
+  env: E;
+  ctx: ExecutionContext;
+  tools: ToolRegistry;
+  principal: PrincipalOf<E> | undefined;
+}
+
+export function requestScope<E>(input: ScopeInput<E>): Scope {
+  let engine: Promise<Engine> | undefined;
+  return { engine: () => (engine ??= openEngine(input)) };
+}
+
+async function openEngine<E>({ request, env, ctx, tools, principal }: ScopeInput<E>): Promise<Engine> {
+  const checkedEnv: unknown = env;
+  if (!hasTaskBindings(checkedEnv)) {
+    const problems = bindingProblems(checkedEnv);
+    const message = `Durable tasks (mcp-task-worker) cannot run until the Worker's wrangler config is fixed. ${problems.join(" ")}`;
+    return { ok: false, refusal: { status: 503, error: "bindings_missing", message } };
+  }
+  const settings = readSettings(checkedEnv);
+  if (settings.problems.length > 0) {
+    const message = `${settings.problems.join(" ")} Until then no task request is served.`;
+    return { ok: false, refusal: { status: 503, error: "settings_invalid", message } };
+  }
+  const caller = await resolveCaller(principal, request, env, ctx);
+  if (!caller.ok) return { ok: false, refusal: caller.refusal };
+  const origin: RequestOrigin = {
+    env: checkedEnv,
+    settings,
+    tools,
+    principal: caller.principal,
+    baseUrl: new URL(request.url).origin,
+    waitUntil: (promise) => ctx.waitUntil(promise),
+  };
+  return { ok: true, origin, settings };
+}
+
+export const refusalResponse = ({ status, error, message }: Refusal): Response =>
+  Response.json({ error, message }, { status });

@@ -1,0 +1,192 @@
+// examples/create-mcp-handler on the real runtime: an `agents` createMcpHandler Worker that adopted
+// durable tasks. 2026-07-28 clients with the Tasks extension get a task for `countdown`; clients
+// without it get the hybrid answer (inline when quick, else the link and the check-back tools);
+// `echo` stays plain; a 2025 client through createMcpHandler's legacy lane gets the hybrid answer;
+// cancel works; a SIGKILL mid-task loses and repeats nothing; with no auth, only loopback is served.
+import { request as httpRequest } from "node:http";
+import { afterAll, describe, it, vi } from "vitest";
+import type { Client as V2Client } from "@modelcontextprotocol/client";
+import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import { adopterConfig } from "./support/adopter";
+import { ownServer } from "./support/dev-server";
+import { connectClient } from "./support/mcp";
+import { CLIENT_INFO, MODERN, connectV2, getTask, modern, rawDispatch, resultOf, startTask } from "./support/modern";
+import { eventLog, getTask as taskDocument } from "./support/tasks";
+import { failWithLogs } from "./support/wrangler-dev";
+import { until } from "../until";
+
+// It kills and restarts its server.
+const server = ownServer(() => ({
+  config: adopterConfig("examples/create-mcp-handler"),
+  vars: { INLINE_WAIT_MS: "3000", LEASE_MS: "3000" },
+}));
+const withServerLogs = (error: unknown): never => failWithLogs(server, error);
+const v2Clients: V2Client[] = [];
+
+afterAll(async () => {
+  for (const client of v2Clients) await client.close().catch(() => undefined);
+});
+
+async function v2(): Promise<V2Client> {
+  const client = await connectV2(server.url, { pin: MODERN });
+  v2Clients.push(client);
+  return client;
+}
+
+async function taskSession() {
+  return createTaskSessionFromClient(await v2(), {
+    endpointId: "adopt-example",
+    rawDispatch: rawDispatch(server.url),
+    v2RequestFraming: { protocolVersion: MODERN, clientInfo: CLIENT_INFO, clientCapabilities: {} },
+  });
+}
+
+const textOf = (result: unknown): string =>
+  CallToolResultSchema.parse(result)
+    .content.map((block) => (block.type === "text" ? block.text : ""))
+    .join("");
+
+describe("discovery and plain tools", () => {
+  it("server/discover shows the Tasks extension and tools/list the durable, plain and check-back tools", async ({
+    expect,
+  }) => {
+    const client = await v2();
+    expect(client.getServerCapabilities()?.extensions).toHaveProperty(["io.modelcontextprotocol/tasks"]);
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual([
+      "echo",
+      "countdown",
+      "task_status",
+      "task_result",
+      "task_cancel",
+      "task_input",
+    ]);
+    // How long calls work, for models whose client drops the server's instructions (the template's words).
+    expect(tools.find((tool) => tool.name === "countdown")?.description).toMatch(/keeps running in the background/);
+  });
+
+  it("echo stays a plain tool: { text } answers the text", async ({ expect }) => {
+    const client = await v2();
+    const result = await client.callTool({ name: "echo", arguments: { text: "hello there" } });
+    expect(result).toMatchObject({ content: [{ type: "text", text: "hello there" }] });
+  });
+});
+
+describe("2026-07-28 with the Tasks extension", () => {
+  it("countdown answers a task, shows progress in statusMessage, and ends with the countdown's text", async ({
+    expect,
+  }) => {
+    const tasks = await taskSession();
+    try {
+      const execution = await tasks.callTool("countdown", { seconds: 3 });
+      if (execution.kind !== "task") throw new Error(`expected a task, got ${execution.kind}`);
+      const { taskId } = execution.handle;
+      await vi.waitFor(async () => {
+        expect((await getTask(server.url, taskId))["statusMessage"]).toMatch(/s left/);
+      }, until(100));
+      const { outcome } = await execution.settle();
+      expect(outcome.status).toBe("completed");
+      expect(textOf(resultFromTaskOutcome(outcome))).toBe("Countdown of 3 s finished.");
+    } finally {
+      await tasks.close();
+    }
+  });
+
+  it("tasks/cancel stops a running countdown", async ({ expect }) => {
+    const tasks = await taskSession();
+    try {
+      const execution = await tasks.callTool("countdown", { seconds: 60 });
+      if (execution.kind !== "task") throw new Error("expected a task");
+      await execution.cancel();
+      const { outcome } = await execution.settle();
+      expect(outcome.status).toBe("cancelled");
+      expect((await taskDocument(server.url, execution.handle.taskId)).status).toBe("cancelled");
+    } finally {
+      await tasks.close();
+    }
+  });
+});
+
+describe("clients without the Tasks extension (the hybrid answer)", () => {
+  it("a quick countdown answers its result inline", async ({ expect }) => {
+    const reply = await modern(server.url, "tools/call", { name: "countdown", arguments: { seconds: 1 } });
+    expect(textOf(resultOf(reply))).toBe("Countdown of 1 s finished.");
+  });
+
+  it("a long countdown answers 'Still running' with the task link, and task_status follows it", async ({ expect }) => {
+    const result = resultOf(await modern(server.url, "tools/call", { name: "countdown", arguments: { seconds: 30 } }));
+    expect(textOf(result)).toMatch(/Still running/);
+    const taskId = String((result["structuredContent"] as { taskId?: unknown } | undefined)?.taskId);
+    const status = resultOf(await modern(server.url, "tools/call", { name: "task_status", arguments: { taskId } }));
+    expect(status["structuredContent"]).toMatchObject({ taskId, status: "working" });
+    const cancelled = resultOf(await modern(server.url, "tools/call", { name: "task_cancel", arguments: { taskId } }));
+    expect(textOf(cancelled)).toMatch(/^Cancelled task/);
+  });
+
+  it("a 2025-11-25 client (SDK v1) through createMcpHandler's legacy lane gets the result inline", async ({
+    expect,
+  }) => {
+    const client = await connectClient(server.url);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("countdown");
+      const result = await client.callTool({ name: "countdown", arguments: { seconds: 1 } });
+      expect(textOf(result)).toBe("Countdown of 1 s finished.");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("who may call", () => {
+  it("with no principal configured, a request not addressed to loopback is refused, naming the option to pass", async ({
+    expect,
+  }) => {
+    // node:http, because fetch will not send another Host than the URL's.
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        `${server.url}/tasks/0123456789abcdef0123456789abcdef`,
+        { headers: { Host: "tasks.example.com" } },
+        (res) => {
+          let body = "";
+          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect(answer.status).toBe(403);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      error: "principal_not_configured",
+      message: expect.stringContaining("durableTasks({ tools, principal:"),
+    });
+  });
+});
+
+describe("a crash of wrangler dev mid-task", () => {
+  it("finishes the countdown after a restart on the same state, each second reported once", async ({ expect }) => {
+    const taskId = await startTask(server.url, "countdown", { seconds: 6 });
+    await vi
+      .waitFor(async () => {
+        expect((await taskDocument(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
+      }, until(200))
+      .catch(withServerLogs);
+    await server.kill();
+    await server.restart();
+    await vi
+      .waitFor(async () => {
+        expect((await taskDocument(server.url, taskId)).status).toBe("completed");
+      }, until(250))
+      .catch(withServerLogs);
+    const log = await eventLog(server.url, taskId);
+    expect(log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]))).toEqual([
+      1, 2, 3, 4, 5, 6,
+    ]);
+    expect(log.filter((e) => e.event === "result")).toHaveLength(1);
+    expect((await taskDocument(server.url, taskId)).result).toMatchObject({
+      content: [{ type: "text", text: "Countdown of 6 s finished." }],
+    });
+  });
+});

@@ -4,12 +4,14 @@ import { eventSeq, parseTaskEvent, type ListedTask, type TaskEvent } from "../..
 import {
   applyDocument,
   applyEvent,
+  documentPath,
   expired,
   fromListed,
   MAX_LOG_LINES,
   mergeListed,
   needsQuestions,
   newestFirst,
+  pieceCursor,
   progressBar,
   type TaskState,
 } from "../../ui/console/state";
@@ -54,6 +56,26 @@ describe("console state", () => {
       "report (https://x.test/r)",
     ]);
     expect(read.partialCount).toBe(3);
+  });
+
+  it("reads a task's document after the newest piece it holds, not every piece again", ({ expect }) => {
+    const none = fromListed(listed());
+    expect(documentPath(ID, pieceCursor(none))).toBe(`/tasks/${ID}`);
+    const two = applyDocument(none, {
+      ...listed(),
+      partial: {
+        count: 2,
+        pieces: [1, 2].map((n) => ({ n, content: { type: "text", text: `piece ${n}` } })),
+      },
+    });
+    expect(documentPath(ID, pieceCursor(two))).toBe(`/tasks/${ID}?after=2`);
+    // What came after the cursor joins what it held.
+    const three = applyDocument(two, {
+      ...listed(),
+      partial: { count: 3, pieces: [{ n: 3, content: { type: "text", text: "piece 3" } }] },
+    });
+    expect(three.partial?.map((p) => p.n)).toEqual([1, 2, 3]);
+    expect(pieceCursor(three)).toBe(3);
   });
 
   it("reads a waiting task's questions from its document and forgets them once it goes on", ({ expect }) => {

@@ -11,6 +11,7 @@ import {
   type TaskDocument,
   type TaskList,
 } from "./schema";
+import { documentPath } from "./state";
 
 const TOKEN_KEY = "mcp-task-worker.console.token";
 
@@ -87,9 +88,12 @@ export class Api {
     return parse(response, TaskListSchema);
   }
 
-  /** The task document, or undefined once the task is gone (expired). */
-  async get(taskId: string): Promise<TaskDocument | undefined> {
-    const response = await this.fetch(`/tasks/${taskId}`);
+  /**
+   * The task document, or undefined once the task is gone (expired). With `after`, its pieces are
+   * only those numbered after it: a reader that has pieces 1..N asks for what is new, not all again.
+   */
+  async get(taskId: string, after = 0): Promise<TaskDocument | undefined> {
+    const response = await this.fetch(documentPath(taskId, after));
     if (response.status === 404) return undefined;
     return parse(response, TaskDocumentSchema);
   }

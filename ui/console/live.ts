@@ -8,7 +8,7 @@
  */
 import { AuthRequired, type Api } from "./api";
 import { eventSeq, parseTaskEvent } from "./schema";
-import { applyDocument, applyEvent, expired, isRunning, needsQuestions, type TaskState } from "./state";
+import { applyDocument, applyEvent, expired, isRunning, needsQuestions, pieceCursor, type TaskState } from "./state";
 import { readSse, SseParser } from "./sse";
 import type { TaskStore } from "./store";
 
@@ -152,7 +152,7 @@ export class Live {
     this.reads.add(taskId);
     const session = this.session;
     this.api
-      .get(taskId)
+      .get(taskId, pieceCursor(this.store.get(taskId)))
       .then((doc) => {
         if (session !== this.session) return;
         if (doc) this.store.update(taskId, (state) => applyDocument(state, doc));

@@ -190,3 +190,10 @@ export const isRunning = (state: TaskState): boolean => !isTerminalStatus(state.
 /** It waits for an answer, and the page has not read what it asks yet. */
 export const needsQuestions = (state: TaskState): boolean =>
   state.status === "input_required" && state.inputRequests === undefined;
+
+/** The newest piece this task's state holds (0: none): the console reads only the pieces after it. */
+export const pieceCursor = (state: TaskState | undefined): number => state?.partial?.at(-1)?.n ?? 0;
+
+/** `GET /tasks/{id}`, with `?after=N` once the reader holds pieces up to N. */
+export const documentPath = (taskId: string, after: number): string =>
+  after > 0 ? `/tasks/${taskId}?after=${after}` : `/tasks/${taskId}`;

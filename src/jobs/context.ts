@@ -69,7 +69,7 @@ export interface JobContext {
   /**
    * Publish partial output: each string or block (text, resource_link) becomes the task's next
    * numbered piece, which every reader of the task sees at once (docs/partial-results.md). Recorded
-   * once: named by its place like a sleep, so a resumed run's repeat of a publish is skipped. Past
+   * once: named by where it runs and what it holds, so a resumed run's repeat is skipped. Past
    * the task's limit (1000 pieces, 256 KiB) it throws a PartialLimitError and records nothing.
    * @example await job.publish(`Found ${hits.length} matches in ${file}.`)
    */
@@ -82,10 +82,11 @@ export interface JobContext {
    * @example const rows = await job.step("fetch rows", () => db.query(sql))
    */
   step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  // Durable names (docs/writing-tools.md): a step by `name`; a sleep, fan-out or publish by the step it runs in and its arguments.
   /**
    * Wait durably. Short waits are timers; long ones (or ones past this run's time slice)
    * end the run and the task is woken later, resuming through its memoized steps.
-   * Each call is remembered by its position, so a resumed run does not wait again.
+   * Each call is remembered by where it runs and its arguments, so a resumed run does not wait again.
    * @example await job.sleep(3600, "waiting for the export to finish")
    */
   sleep(seconds: number, reason?: string): Promise<void>;
@@ -109,7 +110,7 @@ export interface JobContext {
    * Run `step` once per input, in parallel, each item a queue message run by a consumer; resolves
    * with the results in input order. The job's run ends while the items run (it holds nothing) and
    * resumes when the last result is stored; a resumed run gets the stored results without running
-   * any item again. `step` must be listed in the tool's `steps`. Named by its position, like a sleep.
+   * any item again. `step` must be listed in the tool's `steps`. Named by what it fans out, like a sleep.
    * @example const sizes = await job.fanOut(resizeOne, keys.map((key) => ({ key })))
    */
   fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options?: FanOutOptions & { settle?: false }): Promise<O[]>;

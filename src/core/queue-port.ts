@@ -8,7 +8,7 @@ import type { StepMessage } from "./fan-out/step-message";
 
 /** One queue the core sends to. */
 export interface MessageQueue<Body> {
-  /** One send of up to 100 messages (the caller keeps to the queue's limits); rejects if it failed. */
+  /** Sends every body, in as many calls as the queue's limits need (src/queues/send-batches.ts); rejects if one failed. */
   sendBatch(bodies: readonly Body[]): Promise<void>;
 }
 

@@ -7,7 +7,6 @@ import {
   rearmFanOutWait,
   wakeFromFanOut,
 } from "../../src/core/fan-out/record-wait";
-import { sendBatches } from "../../src/core/fan-out/step-message";
 import type { FanOutRequest, FanOutStatus } from "../../src/core/fan-out/ledger";
 import { beginRun, cancelTask, endRun, isDueToRun, newTask, nextAlarmAt } from "../../src/core/model/machine";
 import type { FanOutPort, JobHost } from "../../src/core/ports";
@@ -288,15 +287,5 @@ describe("job.fanOut", () => {
         structuredContent: { summary: "Processed 3 items.", items: 3, checksum: 14 },
       },
     });
-  });
-});
-
-describe("sendBatches", () => {
-  it("splits message bodies at 100 messages and at the byte limit", ({ expect }) => {
-    const bodies = Array.from({ length: 250 }, (_, i) => ({ i }));
-    expect(sendBatches(bodies).map((b) => b.length)).toEqual([100, 100, 50]);
-    const big = Array.from({ length: 5 }, () => "x".repeat(100_000));
-    expect(sendBatches(big).map((b) => b.length)).toEqual([2, 2, 1]);
-    expect(sendBatches([])).toEqual([]);
   });
 });

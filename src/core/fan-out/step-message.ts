@@ -22,33 +22,3 @@ export const StepMessageSchema = z.object({
     .max(MAX_FAN_OUT_ITEMS - 1),
 });
 export type StepMessage = z.infer<typeof StepMessageSchema>;
-
-/** Cloudflare's limits on one sendBatch call: 100 messages and 256 KB in all. */
-export const SEND_BATCH_MAX_MESSAGES = 100;
-export const SEND_BATCH_MAX_BYTES = 256 * 1000;
-
-/**
- * Splits message bodies into sendBatch calls within both limits. `bytes` is each body's JSON size;
- * the per-message overhead Cloudflare counts is left as headroom (our messages are ~200 bytes).
- */
-export function sendBatches<T>(
-  bodies: readonly T[],
-  maxMessages = SEND_BATCH_MAX_MESSAGES,
-  maxBytes = SEND_BATCH_MAX_BYTES,
-): T[][] {
-  const batches: T[][] = [];
-  let current: T[] = [];
-  let bytes = 0;
-  for (const body of bodies) {
-    const size = JSON.stringify(body).length;
-    if (current.length > 0 && (current.length >= maxMessages || bytes + size > maxBytes)) {
-      batches.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(body);
-    bytes += size;
-  }
-  if (current.length > 0) batches.push(current);
-  return batches;
-}

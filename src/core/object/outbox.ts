@@ -4,7 +4,7 @@
  * source of truth, so a failed index call is logged, not thrown: the index may lag. Index calls
  * leave one at a time, in order, so a later status never arrives before an earlier one.
  */
-import { sendBatches, type StepMessage } from "../fan-out/step-message";
+import type { StepMessage } from "../fan-out/step-message";
 import type { TaskRecord } from "../model/record";
 import { toTaskView } from "../model/view";
 import type { PrincipalIndex, PrincipalIndexes } from "../principal-index-port";
@@ -21,9 +21,9 @@ export class TaskOutbox {
     private readonly indexes: PrincipalIndexes,
   ) {}
 
-  /** Items' messages to the step queue, in sendBatch calls within the queue's limits. Throws: the fan-out's alarm sends again. */
+  /** Items' messages to the step queue (the port splits them within the queue's limits). Throws: the fan-out's alarm sends again. */
   async sendSteps(messages: StepMessage[]): Promise<void> {
-    for (const chunk of sendBatches(messages)) await this.steps.sendBatch(chunk);
+    await this.steps.sendBatch(messages);
   }
 
   /** The task was created under an admission slot: its first index call reports it (track), not only its status. */

@@ -9,7 +9,7 @@ import { AdapterStateStore, type AdapterStateEntry } from "./adapter-state";
 import { FanOutStorage } from "../fan-out/tables";
 import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
-import { CREATE, isRelease01, MEMO_TABLES, migrateRelease01, SCHEMA_VERSION, type MemoTable } from "./schema";
+import { CREATE, isRelease01, MEMO_KINDS, MEMO_TABLES, migrateRelease01, SCHEMA_VERSION, type MemoTable } from "./schema";
 import { TaskWriteBuffer } from "./write-buffer";
 
 /** Runs `fn` in one SQLite transaction (DurableObjectStorage.transactionSync). */
@@ -59,6 +59,15 @@ export class TaskStorage {
     this.ready = true;
     this.sql.exec(`${CREATE.task}; ${CREATE.events};`);
     this.tables.add("task").add("events");
+  }
+
+  /**
+   * Every table a task may use, made ahead of its task (a pooled object's prepare): a job that
+   * steps, sleeps or publishes then makes none on its own call's path.
+   */
+  ensureAllTables(): void {
+    this.ensureSchema();
+    for (const table of [...MEMO_KINDS, "pieces" as const]) this.ensureTable(table);
   }
 
   /** Creates `table` (schema.ts) if this database has none yet. */

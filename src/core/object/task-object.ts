@@ -88,7 +88,7 @@ export class TaskObjectBase extends TaskObjectRuntime {
    * tasks/list until create() runs; discard() deletes the database of an id that was never used.
    */
   async prepare(): Promise<void> {
-    this.storage.ensureSchema();
+    this.storage.ensureAllTables();
   }
 
   /** The pool dropped this id unused: delete its (empty) database. A task, once created, is never touched. */

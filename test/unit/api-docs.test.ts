@@ -23,7 +23,7 @@ const rows = (page.split("\n## What it exports\n")[1] ?? "")
   .filter((line) => line.startsWith("| `"))
   .map((line) => {
     const cells = line.split(" | ");
-    const names = [...(cells[0] ?? "").matchAll(/`([A-Za-z]+)/g)].map((match) => match[1]);
+    const names = [...(cells[0] ?? "").matchAll(/`([A-Za-z]+)/g)].flatMap((match) => (match[1] ? [match[1]] : []));
     return { names, stability: (cells.at(-1) ?? "").replace(/\s*\|$/, "").trim() };
   });
 

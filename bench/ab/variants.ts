@@ -1,9 +1,11 @@
 /**
- * Variants of our Worker for an A/B run (bench/ab/run.ts): each is this repo's wrangler.toml and
- * src/index.ts with one change, written to a temporary directory with absolute paths, so no file
- * of the repo is touched and every variant bundles the same sources otherwise.
+ * Variants of our Worker for an A/B run (bench/ab/run.ts): each is this repo's wrangler.toml, or a
+ * file of the package's face (src/package), with one change, written to a temporary directory with
+ * absolute paths, so no file of the repo is touched and every variant bundles the same sources
+ * otherwise. A patched face is a copy of src/package/index.ts that the `mcp-task-worker` name is
+ * aliased to (wrangler.toml [alias]), importing the patched files beside it and the rest from src/.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { DevServerOptions } from "../../test/e2e/support/wrangler-dev.ts";
@@ -17,7 +19,8 @@ interface Variant {
   /** How its `wrangler dev` is started, where that differs. */
   dev?: Pick<DevServerOptions, "logLevel" | "processEnv">;
   toml?: (text: string) => string;
-  entry?: (text: string) => string;
+  /** Changes to files of src/package, by file name (`task-object.ts`). */
+  patch?: Record<string, (text: string) => string>;
 }
 
 /** Drops a `[name]` table (up to the next table) from wrangler.toml. */
@@ -35,6 +38,9 @@ const replaceOnce = (from: string, to: string) => (text: string) => {
   return text.replace(from, to);
 };
 
+/** The TaskObject's observers without the transition log. */
+const noTransitionLog = replaceOnce("sessionObserver, transitionLogObserver,", "sessionObserver,");
+
 /** How a variant's `wrangler dev` is started, beyond its config. */
 export const devOptions = (name: string): Pick<DevServerOptions, "logLevel" | "processEnv"> =>
   VARIANTS[name]?.dev ?? {};
@@ -43,7 +49,7 @@ export const VARIANTS: Record<string, Variant> = {
   main: { description: "the repo as it is" },
   "no-transition-log": {
     description: "no transition log observer (src/core/object/transition-log.ts unwired)",
-    entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
+    patch: { "task-object.ts": noTransitionLog },
   },
   "no-observability": {
     description: "no [observability] table in wrangler.toml (Workers Logs off)",
@@ -52,7 +58,7 @@ export const VARIANTS: Record<string, Variant> = {
   "no-log-no-observability": {
     description: "neither the transition log nor [observability]",
     toml: dropTable("observability"),
-    entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
+    patch: { "task-object.ts": noTransitionLog },
   },
   "log-level-warn": {
     description: "the repo as it is, under wrangler dev --log-level warn (info lines are not printed)",
@@ -66,20 +72,17 @@ export const VARIANTS: Record<string, Variant> = {
   "no-inspector-proxy-no-log": {
     description: "no inspector proxy and no transition log observer",
     dev: { processEnv: { VSCODE_INSPECTOR_OPTIONS: "{}" } },
-    entry: replaceOnce("sessionObserver, transitionLogObserver]", "sessionObserver]"),
+    patch: { "task-object.ts": noTransitionLog },
   },
   "transition-log-unprinted": {
     description: "the transition lines built (JSON.stringify) but not logged",
-    entry: (text) =>
-      replaceOnce(
-        "import { transitionLogObserver }",
-        "import { transitionLines }",
-      )(
+    patch: {
+      "task-object.ts": (text) =>
         replaceOnce(
-          "sessionObserver, transitionLogObserver]",
-          "sessionObserver, async ({ record, events }) => void transitionLines(record, events).map((line) => JSON.stringify(line))]",
-        )(text),
-      ),
+          "sessionObserver, transitionLogObserver,",
+          "sessionObserver, async ({ record, events }) => void transitionLines(record, events).map((line) => JSON.stringify(line)),",
+        )(`import { transitionLines } from "../core/object/transition-log";\n${text}`),
+    },
   },
   "with-assets": {
     description:
@@ -89,10 +92,12 @@ export const VARIANTS: Record<string, Variant> = {
   },
   "health-first": {
     description: "GET /health answered before hono, as the createMcpHandler peer answers it",
-    entry: replaceOnce(
-      "fetch: app.fetch,",
-      'fetch: (request, env, ctx) => (new URL(request.url).pathname === "/health" ? Response.json({ ok: true }) : app.fetch(request, env, ctx)),',
-    ),
+    patch: {
+      "create-task-worker.ts": replaceOnce(
+        "fetch: app.fetch,",
+        'fetch: (request, env, ctx) => (new URL(request.url).pathname === "/health" ? Response.json({ ok: true }) : app.fetch(request, env, ctx)),',
+      ),
+    },
   },
   "no-request-signal": {
     description: "without the enable_request_signal compatibility flag",
@@ -125,22 +130,43 @@ export const VARIANTS: Record<string, Variant> = {
   },
 };
 
-/** Writes the variant's wrangler config (and entry, if changed); returns the config's absolute path. */
+/**
+ * Writes the package's face into `dir` with `patch` applied: index.ts and the patched files, their
+ * imports made absolute (a patched file beside them, anything else in src/). Returns index.ts's path.
+ */
+function writeFace(dir: string, patch: Record<string, (text: string) => string>): string {
+  const face = join(ROOT, "src/package");
+  const out = join(dir, "package");
+  mkdirSync(out);
+  const absolute = (text: string) =>
+    text.replace(/from "(\.{1,2})\/([^"]+)"/g, (_, up: string, path: string) => {
+      const target = up === "." && `${path}.ts` in patch ? join(out, path) : join(face, up, path);
+      return `from "${target}"`;
+    });
+  for (const [file, change] of Object.entries(patch)) {
+    writeFileSync(join(out, file), absolute(change(readFileSync(join(face, file), "utf8"))));
+  }
+  const index = join(out, "index.ts");
+  writeFileSync(index, absolute(readFileSync(join(face, "index.ts"), "utf8")));
+  return index;
+}
+
+/** Writes the variant's wrangler config (and patched files, if any); returns the config's absolute path. */
 export function writeVariant(name: string): string {
   const variant = VARIANTS[name];
   if (!variant) throw new Error(`unknown variant ${name}; known: ${Object.keys(VARIANTS).join(", ")}`);
   const dir = mkdtempSync(join(tmpdir(), `ab-${name}-`));
-  let main = join(ROOT, variant.main ?? "src/index.ts");
-  if (variant.entry) {
-    const entry = readFileSync(main, "utf8").replace(/from "\.\//g, `from "${join(ROOT, "src")}/`);
-    main = join(dir, "index.ts");
-    writeFileSync(main, variant.entry(entry));
-  }
+  const main = join(ROOT, variant.main ?? "src/index.ts");
   let toml = readFileSync(join(ROOT, "wrangler.toml"), "utf8")
     .replace(/^main = .*$/m, `main = ${JSON.stringify(main)}`)
     .replace(/"\.\/(src|dist|node_modules)\//g, (_, folder: string) => `"${join(ROOT, folder)}/`);
   // The pages are built before the bench (package.json "prebench"); [build] names a relative path.
   toml = dropTable("build")(toml);
+  if (variant.patch) {
+    // The template and its tools import the engine by name: the alias hands them the patched face.
+    const face = writeFace(dir, variant.patch);
+    toml = replaceOnce("[alias]\n", `[alias]\n"mcp-task-worker" = ${JSON.stringify(face)}\n`)(toml);
+  }
   if (variant.toml) toml = variant.toml(toml);
   const config = join(dir, "wrangler.toml");
   writeFileSync(config, toml);

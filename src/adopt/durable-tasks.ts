@@ -10,6 +10,7 @@ import type { ToolRegistry } from "../protocol/tool-registry";
 import type { Tool } from "../jobs/define-tool";
 import { isLoopbackHostname } from "../http/origin";
 import { bindingProblems, hasTaskBindings } from "./bindings";
+import { mcpAgentLane, type McpAgentLane } from "./mcp-agent-lane";
 import { adopterListings, registerOn } from "./register";
 import type { PrincipalOf } from "./principal";
 import { routeOf } from "./route";
@@ -42,12 +43,14 @@ export interface DurableTasks<E = unknown> {
   register<S extends McpServer>(server: S): S;
   /** `handler` with the engine in front: task requests are served here, the rest reach `handler`. */
   fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
+  /** The same engine for an McpAgent (SDK v1, 2025-11-25 task clients): mcp-agent-lane.ts. */
+  readonly mcpAgent: McpAgentLane<E>;
   /** The Worker's `queue` handler for the engine's queues (JOBS, and STEPS / WEBHOOKS if bound). */
   queue(batch: MessageBatch<unknown>, env: unknown): Promise<void>;
 }
 
 /** The same defaults as agents' createMcpHandler, so a browser client reads the engine's answers as it reads the rest. */
-function withCors(response: Response): Response {
+export function withCors(response: Response): Response {
   if (response.headers.has("Access-Control-Allow-Origin")) return response;
   const headers = new Headers(response.headers);
   headers.set("Access-Control-Allow-Origin", "*");
@@ -56,7 +59,7 @@ function withCors(response: Response): Response {
 }
 
 /** A foreign web page may not drive the engine from a browser (createMcpHandler refuses it the same way for /mcp). */
-function foreignOrigin(request: Request): boolean {
+export function foreignOrigin(request: Request): boolean {
   const origin = request.headers.get("Origin");
   if (origin === null) return false;
   try {
@@ -75,6 +78,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   return {
     tools,
     register: (server) => registerOn(server, tools, listings),
+    mcpAgent: mcpAgentLane({ tools, principal: options.principal, served }),
     fetch: (handler) => async (request, env, ctx) => {
       const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
       const route = routeOf(request, mcpPath, served);

@@ -138,3 +138,27 @@ describe("a question of a task started on the legacy lane", () => {
     expect(outcome).toBe("Not approved: the index.");
   });
 });
+
+describe("examples/dual-lane (no auth: loopback only)", () => {
+  const example = ownServer(() => ({ config: adopterConfig("examples/dual-lane") }));
+
+  it("keeps echo plain on both lanes; a countdown started on /mcp-legacy is read on /mcp while it runs and after", async () => {
+    const client = new Client({ name: "dual-lane-example", version: "1" }, { capabilities: LEGACY_TASKS });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${example.url}/mcp-legacy`)));
+    clients.push(client);
+    await client.listTools();
+    expect((await client.callTool({ name: "echo", arguments: { text: "legacy" } })).content).toEqual([
+      { type: "text", text: "legacy" },
+    ]);
+    const echoed = await modern(example.url, "tools/call", { name: "echo", arguments: { text: "modern" } });
+    expect(JSON.parse(echoed.text)).toMatchObject({ result: { content: [{ type: "text", text: "modern" }] } });
+    const { taskId, outcome } = await stream(client, "countdown", { seconds: 2 }, async (id) => {
+      expect((await getTask(example.url, id))["status"]).toBe("working");
+    });
+    expect(outcome).toBe("Countdown of 2 s finished.");
+    expect(await getTask(example.url, taskId)).toMatchObject({
+      status: "completed",
+      result: { content: [{ type: "text", text: "Countdown of 2 s finished." }] },
+    });
+  });
+});

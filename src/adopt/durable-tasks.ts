@@ -8,8 +8,8 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { isCheckBackTool } from "../protocol/check-back-tools";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import type { Tool } from "../jobs/define-tool";
-import { isLoopbackHostname } from "../http/origin";
 import { bindingProblems, hasTaskBindings } from "./bindings";
+import { foreignOrigin, withCors } from "./http-guards";
 import { mcpAgentLane, type McpAgentLane } from "./mcp-agent-lane";
 import { adopterListings, registerOn } from "./register";
 import type { PrincipalOf } from "./principal";
@@ -47,27 +47,6 @@ export interface DurableTasks<E = unknown> {
   readonly mcpAgent: McpAgentLane<E>;
   /** The Worker's `queue` handler for the engine's queues (JOBS, and STEPS / WEBHOOKS if bound). */
   queue(batch: MessageBatch<unknown>, env: unknown): Promise<void>;
-}
-
-/** The same defaults as agents' createMcpHandler, so a browser client reads the engine's answers as it reads the rest. */
-export function withCors(response: Response): Response {
-  if (response.headers.has("Access-Control-Allow-Origin")) return response;
-  const headers = new Headers(response.headers);
-  headers.set("Access-Control-Allow-Origin", "*");
-  headers.set("Access-Control-Expose-Headers", "mcp-session-id");
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-/** A foreign web page may not drive the engine from a browser (createMcpHandler refuses it the same way for /mcp). */
-export function foreignOrigin(request: Request): boolean {
-  const origin = request.headers.get("Origin");
-  if (origin === null) return false;
-  try {
-    const { hostname, host } = new URL(origin);
-    return !isLoopbackHostname(hostname) && host !== new URL(request.url).host;
-  } catch {
-    return true;
-  }
 }
 
 export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): DurableTasks<E> {

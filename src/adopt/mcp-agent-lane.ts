@@ -11,7 +11,7 @@ import type { McpAgent } from "agents/mcp";
 import { hasJsonContentType } from "../http/media-types";
 import { handleMcpPost } from "../mcp-2025-11-25/endpoint";
 import type { ToolRegistry } from "../protocol/tool-registry";
-import { foreignOrigin, withCors } from "./durable-tasks";
+import { foreignOrigin, withCors } from "./http-guards";
 import type { TaskMessageSink } from "./mcp-agent";
 import { isAgentNamespace, recordAgentBinding } from "./mcp-agent-observer";
 import { registerOnAgentServer } from "./mcp-agent-register";

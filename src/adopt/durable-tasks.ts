@@ -10,7 +10,6 @@ import type { ToolRegistry } from "../protocol/tool-registry";
 import type { Tool } from "../jobs/define-tool";
 import { bindingProblems, hasTaskBindings } from "./bindings";
 import { foreignOrigin, withCors } from "./http-guards";
-import { mcpAgentLane, type McpAgentLane } from "./mcp-agent-lane";
 import { adopterListings, registerOn } from "./register";
 import type { PrincipalOf } from "./principal";
 import { routeOf } from "./route";
@@ -43,8 +42,8 @@ export interface DurableTasks<E = unknown> {
   register<S extends McpServer>(server: S): S;
   /** `handler` with the engine in front: task requests are served here, the rest reach `handler`. */
   fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
-  /** The same engine for an McpAgent (SDK v1, 2025-11-25 task clients): mcp-agent-lane.ts. */
-  readonly mcpAgent: McpAgentLane<E>;
+  /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
+  readonly principal: PrincipalOf<E> | undefined;
   /** The Worker's `queue` handler for the engine's queues (JOBS, and STEPS / WEBHOOKS if bound). */
   queue(batch: MessageBatch<unknown>, env: unknown): Promise<void>;
 }
@@ -57,7 +56,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   return {
     tools,
     register: (server) => registerOn(server, tools, listings),
-    mcpAgent: mcpAgentLane({ tools, principal: options.principal, served }),
+    principal: options.principal,
     fetch: (handler) => async (request, env, ctx) => {
       const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
       const route = routeOf(request, mcpPath, served);

@@ -14,8 +14,6 @@
 export { durableTasks, type DurableTasks, type DurableTasksOptions, type FetchHandler } from "./durable-tasks";
 export type { PrincipalOf } from "./principal";
 export { PrincipalObject, TaskObject } from "./objects";
-export { TaskMcpAgent } from "./mcp-agent";
-export type { AgentServeOptions, McpAgentLane, TaskAgentClass } from "./mcp-agent-lane";
 export { defineTool, type TaskSupport, type Tool, type ToolDefinition, type ToolResult } from "../jobs/define-tool";
 export { defineStep } from "../jobs/steps";
 export { PermanentError, type JobContext } from "../jobs/context";

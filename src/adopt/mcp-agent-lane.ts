@@ -1,6 +1,8 @@
 /**
- * The McpAgent lane (`tasks.mcpAgent`): durable tasks for an `agents` McpAgent Worker (SDK v1
- * McpServer, one Durable Object per session, 2025-11-25 clients). `serve(MyMCP, "/mcp")` stands
+ * The McpAgent lane (`mcpAgentTasks(tasks)`): durable tasks for an `agents` McpAgent Worker (SDK v1
+ * McpServer, one Durable Object per session, 2025-11-25 clients), from the engine durableTasks()
+ * made, so both lanes share it. A function of its own, not a member of durableTasks' result: a
+ * createMcpHandler-only Worker then bundles no 2025-11-25 endpoint. `serve(MyMCP, "/mcp")` stands
  * where `MyMCP.serve("/mcp")` stood: a session's `tasks/*` requests, its calls of durable and
  * check-back tools and its answers to a task's questions are served in the Worker by the template's
  * own 2025-11-25 endpoint (src/mcp-2025-11-25), under the session agents keeps; everything else
@@ -10,14 +12,14 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { McpAgent } from "agents/mcp";
 import { hasJsonContentType } from "../http/media-types";
 import { handleMcpPost } from "../mcp-2025-11-25/endpoint";
-import type { ToolRegistry } from "../protocol/tool-registry";
+import { isCheckBackTool } from "../protocol/check-back-tools";
+import type { DurableTasks } from "./durable-tasks";
 import { foreignOrigin, withCors } from "./http-guards";
 import type { TaskMessageSink } from "./mcp-agent";
 import { isAgentNamespace, recordAgentBinding } from "./mcp-agent-observer";
 import { registerOnAgentServer } from "./mcp-agent-register";
 import { agentSessionOf, isEngineMessage } from "./mcp-agent-route";
 import { agentSession } from "./mcp-agent-session";
-import type { PrincipalOf } from "./principal";
 import { refusalResponse, requestScope, runInScope } from "./scope";
 import { taskView } from "./task-view";
 
@@ -55,12 +57,9 @@ function parsed(text: string): unknown {
   }
 }
 
-export function mcpAgentLane<E>(input: {
-  tools: ToolRegistry;
-  principal: PrincipalOf<E> | undefined;
-  served: (tool: string) => boolean;
-}): McpAgentLane<E> {
-  const { tools, principal, served } = input;
+export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
+  const { tools, principal } = tasks;
+  const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
   return {
     register: (server) => registerOnAgentServer(server, tools),
     serve(agent, path, options) {

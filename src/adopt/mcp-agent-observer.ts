@@ -18,13 +18,13 @@ import {
 } from "../mcp-2025-11-25/task-streams";
 import type { TaskMcpAgent } from "./mcp-agent";
 
-/** The binding of the Worker's McpAgent class, as `tasks.mcpAgent.serve` was given it (once per isolate, at load). */
+/** The binding of the Worker's McpAgent class, as `mcpAgentTasks(tasks).serve` was given it (once per isolate, at load). */
 let recordedBinding: string | undefined;
 
 export function recordAgentBinding(binding: string): void {
   if (recordedBinding !== undefined && recordedBinding !== binding)
     throw new Error(
-      `tasks.mcpAgent.serve was called for two McpAgent bindings (${recordedBinding} then ${binding}); durable tasks follow one McpAgent class per Worker.`,
+      `mcpAgentTasks(tasks).serve was called for two McpAgent bindings (${recordedBinding} then ${binding}); durable tasks follow one McpAgent class per Worker.`,
     );
   recordedBinding = binding;
 }

@@ -1,9 +1,9 @@
 /**
- * `tasks.mcpAgent.register(this.server)`: the engine's tools on an McpAgent's SDK v1 McpServer, so
+ * `mcpAgentTasks(tasks).register(this.server)`: the engine's tools on an McpAgent's SDK v1 McpServer, so
  * its `tools/list` shows them: each durable tool with the template's words on how long calls work
  * and `execution.taskSupport` (what makes the SDK v1 client's callToolStream ask for a task), the
  * check-back tools for clients that do not speak tasks, and the `tasks` capability. Their calls
- * never reach the McpAgent: tasks.mcpAgent.serve answers them in front of it. A call that does
+ * never reach the McpAgent: mcpAgentTasks(tasks).serve answers them in front of it. A call that does
  * reach it (a Worker that did not wrap its handler) is told how to fix that.
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -15,7 +15,7 @@ import type { ToolRegistry } from "../protocol/tool-registry";
 const notWrapped = (name: string) =>
   new McpError(
     ErrorCode.InternalError,
-    `"${name}" is a durable tool, and this request reached the McpAgent unwrapped: serve it with tasks.mcpAgent.serve(MyMCP, "/mcp") instead of MyMCP.serve("/mcp").`,
+    `"${name}" is a durable tool, and this request reached the McpAgent unwrapped: serve it with mcpAgentTasks(tasks).serve(MyMCP, "/mcp") instead of MyMCP.serve("/mcp").`,
   );
 
 /** The capability a 2025-11-25 client checks before it asks for a task (the template's own, server.ts). */

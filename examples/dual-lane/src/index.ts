@@ -8,7 +8,8 @@ import { McpServer as LegacyMcpServer } from "@modelcontextprotocol/sdk/server/m
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { McpServer } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
-import { defineTool, durableTasks, TaskMcpAgent } from "mcp-task-worker/agents";
+import { defineTool, durableTasks } from "mcp-task-worker/agents";
+import { mcpAgentTasks, TaskMcpAgent } from "mcp-task-worker/mcp-agent";
 import { z } from "zod";
 
 export { PrincipalObject, TaskObject } from "mcp-task-worker/agents";
@@ -31,6 +32,7 @@ const countdown = defineTool({
 
 // One engine for both lanes. With auth, pass principal: (request, env, ctx) => ... here, once.
 const tasks = durableTasks({ tools: [countdown] });
+const agentTasks = mcpAgentTasks(tasks);
 
 const echo = { description: "Returns the given text at once.", inputSchema: { text: z.string().max(10_000) } };
 
@@ -50,12 +52,12 @@ export class LegacyMcpAgent extends TaskMcpAgent {
 
   async init(): Promise<void> {
     this.server.registerTool("echo", echo, async ({ text }) => ({ content: [{ type: "text", text }] }));
-    tasks.mcpAgent.register(this.server);
+    agentTasks.register(this.server);
   }
 }
 
 const mcp = tasks.fetch(createMcpHandler(buildServer));
-const legacy = tasks.mcpAgent.serve(LegacyMcpAgent, "/mcp-legacy", { binding: "MCP_OBJECT" });
+const legacy = agentTasks.serve(LegacyMcpAgent, "/mcp-legacy", { binding: "MCP_OBJECT" });
 
 export default {
   fetch(request, env, ctx) {

@@ -7,7 +7,8 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
-import { defineTool, durableTasks, TaskMcpAgent } from "mcp-task-worker/agents";
+import { defineTool, durableTasks } from "mcp-task-worker/agents";
+import { mcpAgentTasks, TaskMcpAgent } from "mcp-task-worker/mcp-agent";
 import { z } from "zod";
 
 export { PrincipalObject, TaskObject } from "mcp-task-worker/agents";
@@ -29,6 +30,7 @@ const countdown = defineTool({
 });
 
 const tasks = durableTasks({ tools: [countdown] });
+const agentTasks = mcpAgentTasks(tasks);
 
 export class MyMcpAgent extends TaskMcpAgent {
   server = new McpServer(
@@ -42,11 +44,11 @@ export class MyMcpAgent extends TaskMcpAgent {
       { description: "Returns the given text at once.", inputSchema: { text: z.string().max(10_000) } },
       async ({ text }) => ({ content: [{ type: "text", text }] }),
     );
-    tasks.mcpAgent.register(this.server);
+    agentTasks.register(this.server);
   }
 }
 
-const mcp = tasks.mcpAgent.serve(MyMcpAgent, "/mcp", { binding: "MCP_OBJECT" });
+const mcp = agentTasks.serve(MyMcpAgent, "/mcp", { binding: "MCP_OBJECT" });
 
 export default {
   fetch(request, env, ctx) {

@@ -8,8 +8,8 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { isCheckBackTool } from "../protocol/check-back-tools";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import type { Tool } from "../jobs/define-tool";
-import { isLoopbackHostname } from "../http/origin";
 import { bindingProblems, hasTaskBindings } from "./bindings";
+import { foreignOrigin, withCors } from "./http-guards";
 import { adopterListings, registerOn } from "./register";
 import type { PrincipalOf } from "./principal";
 import { routeOf } from "./route";
@@ -42,29 +42,10 @@ export interface DurableTasks<E = unknown> {
   register<S extends McpServer>(server: S): S;
   /** `handler` with the engine in front: task requests are served here, the rest reach `handler`. */
   fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
+  /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
+  readonly principal: PrincipalOf<E> | undefined;
   /** The Worker's `queue` handler for the engine's queues (JOBS, and STEPS / WEBHOOKS if bound). */
   queue(batch: MessageBatch<unknown>, env: unknown): Promise<void>;
-}
-
-/** The same defaults as agents' createMcpHandler, so a browser client reads the engine's answers as it reads the rest. */
-function withCors(response: Response): Response {
-  if (response.headers.has("Access-Control-Allow-Origin")) return response;
-  const headers = new Headers(response.headers);
-  headers.set("Access-Control-Allow-Origin", "*");
-  headers.set("Access-Control-Expose-Headers", "mcp-session-id");
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-/** A foreign web page may not drive the engine from a browser (createMcpHandler refuses it the same way for /mcp). */
-function foreignOrigin(request: Request): boolean {
-  const origin = request.headers.get("Origin");
-  if (origin === null) return false;
-  try {
-    const { hostname, host } = new URL(origin);
-    return !isLoopbackHostname(hostname) && host !== new URL(request.url).host;
-  } catch {
-    return true;
-  }
 }
 
 export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): DurableTasks<E> {
@@ -75,6 +56,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   return {
     tools,
     register: (server) => registerOn(server, tools, listings),
+    principal: options.principal,
     fetch: (handler) => async (request, env, ctx) => {
       const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
       const route = routeOf(request, mcpPath, served);

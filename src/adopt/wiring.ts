@@ -13,6 +13,7 @@ import { queueRouter, type BatchHandler } from "../queues/router";
 import { taggedQueue } from "../queues/task-queues";
 import { handleWebhookBatch } from "../webhooks/queue-consumer";
 import { webhookObserver } from "../webhooks/webhook-observer";
+import { agentSessionObserver } from "./mcp-agent-observer";
 import { findRecordedStep, findRecordedTool } from "./tool-set";
 
 /** STEPS is bound only by Workers whose tools fan out: without it, a fanOut fails with the line to add. */
@@ -32,7 +33,7 @@ function stepsQueue(env: Env): MessageQueue<StepMessage> {
 export function adopterWiring(env: Env): TaskObjectWiring {
   return {
     runJob: jobRunner(findRecordedTool, env),
-    observers: [webhookObserver, transitionLogObserver, engineObserver(findRecordedTool)],
+    observers: [webhookObserver, transitionLogObserver, engineObserver(findRecordedTool), agentSessionObserver],
     principalIndexes: principalIndexes(env),
     queues: { steps: stepsQueue(env) },
     onExpired: stopExpiredWork(findRecordedTool),

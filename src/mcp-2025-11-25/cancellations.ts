@@ -16,7 +16,7 @@ import { sessionStub } from "./session";
 const key = (requestId: RequestId): Promise<string> => sha256Base64url(JSON.stringify(requestId));
 
 /** What keeping a call open needs of the request: its session, and the caller's way to its tasks. */
-export type SessionCalls = Pick<McpContext, "env" | "gateway" | "sessionId">;
+export type SessionCalls = Pick<McpContext, "env" | "gateway" | "sessionId" | "keepsOpenCalls">;
 
 /**
  * Keeps call `requestId` open in its session while `follow` runs (until `deadline`, when the call
@@ -30,7 +30,7 @@ export async function whileOpen<T>(
   deadline: number,
   follow: () => Promise<T>,
 ): Promise<T> {
-  if (ctx.sessionId === undefined) return follow();
+  if (ctx.sessionId === undefined || ctx.keepsOpenCalls === false) return follow();
   const session = sessionStub(ctx.env, ctx.gateway.principal, ctx.sessionId);
   const name = await key(requestId);
   if (!(await session.openCall(name, taskId, deadline - Date.now()))) return follow();
@@ -44,7 +44,7 @@ export async function whileOpen<T>(
 /** Cancels the task of each open call the messages' `notifications/cancelled` name (the rest pass on untouched). */
 export async function routeCancellations(messages: readonly JSONRPCMessage[], ctx: SessionCalls): Promise<void> {
   const { sessionId } = ctx;
-  if (sessionId === undefined) return;
+  if (sessionId === undefined || ctx.keepsOpenCalls === false) return;
   await Promise.all(
     messages.map(async (message) => {
       const cancelled = CancelledNotificationSchema.safeParse(message);

@@ -5,4 +5,6 @@ import type { Caller } from "./task-streams";
 
 export interface McpContext extends RequestContext, Caller {
   output: McpOutput;
+  /** False when the session is not the template's own: a plain call is then not kept open for notifications/cancelled. */
+  keepsOpenCalls?: boolean;
 }

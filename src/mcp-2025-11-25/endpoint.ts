@@ -22,7 +22,10 @@ import { routeAnswers } from "./answers";
 import { routeCancellations } from "./cancellations";
 import { RequestTransport } from "./request-transport";
 import { createMcpServer } from "./server";
-import { SESSION_HEADER, checkSession, startSession } from "./session";
+import { SESSION_HEADER, checkSession, startSession, type SessionCheck } from "./session";
+
+/** Finds the session a request names: the template's own (SESSIONS), or another server's (an adopter's McpAgent). */
+export type SessionChecker = (request: Request, env: Env, principal: string) => Promise<SessionCheck>;
 
 const MAX_BATCH = 32;
 /** Methods that may wait on a task: answered as SSE when the client accepts it. */
@@ -31,7 +34,7 @@ const STREAMED_METHODS = new Set(["tools/call", "tasks/result"]);
 type ClientRequest = JSONRPCMessage & { id: RequestId; method: string; params?: Record<string, unknown> };
 const isRequest = (message: JSONRPCMessage): message is ClientRequest => "method" in message && "id" in message;
 
-export async function handleMcpPost(input: McpRequest): Promise<Response> {
+export async function handleMcpPost(input: McpRequest, sessions: SessionChecker = checkSession): Promise<Response> {
   const { request, settings } = input;
   if (!hasJsonContentType(request)) {
     return jsonRpcErrorResponse(
@@ -112,16 +115,18 @@ export async function handleMcpPost(input: McpRequest): Promise<Response> {
   let negotiated: string | undefined;
   let clientTasks = false;
   let clientElicitation = false;
+  let keepsOpenCalls = true;
   if (!initialize) {
-    const session = await checkSession(request, input.env, input.principal);
+    const session = await sessions(request, input.env, input.principal);
     if (!session.ok) return session.response;
     sessionId = session.sessionId;
     negotiated = session.protocolVersion;
     clientTasks = session.clientTasks;
     clientElicitation = session.clientElicitation;
+    keepsOpenCalls = session.keepsOpenCalls !== false;
   }
 
-  const base = requestContext(input);
+  const base = { ...requestContext(input), keepsOpenCalls };
   const routed = requests.length === messages.length ? { rest: messages } : await routeAnswers(messages, base.gateway);
   if (requests.length === 0 && routed.refusal) return routed.refusal;
 

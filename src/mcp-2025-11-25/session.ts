@@ -16,7 +16,15 @@ export const SESSION_HEADER = "Mcp-Session-Id";
  * and elicitation capabilities in `initialize`.
  */
 export type SessionCheck =
-  | { ok: true; sessionId?: string; protocolVersion?: string; clientTasks: boolean; clientElicitation: boolean }
+  | {
+      ok: true;
+      sessionId?: string;
+      protocolVersion?: string;
+      clientTasks: boolean;
+      clientElicitation: boolean;
+      /** False for a session another server keeps (an adopter's McpAgent): no SessionObject holds its open calls. */
+      keepsOpenCalls?: boolean;
+    }
   | { ok: false; response: Response };
 
 export const sessionStub = (env: Env, principal: string, sessionId: string) =>

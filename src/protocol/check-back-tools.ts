@@ -199,6 +199,12 @@ const ACTIVITY_OUTPUT_SCHEMA: JsonObject = {
 
 export const isCheckBackTool = (name: string): boolean => CHECK_BACK_TOOLS.some((tool) => tool.name === name);
 
+/** The check-back tools a model calls (not the card's), with their zod input schemas: for servers that list tools from zod (SDK v1's McpServer). */
+export const modelCheckBackTools = (): readonly Pick<
+  CheckBackTool,
+  "name" | "title" | "description" | "inputSchema" | "readOnly"
+>[] => CHECK_BACK_TOOLS.filter((tool) => tool.appOnly !== true);
+
 /** `tools/list` entries: always listed (see docs/webhooks.md, "Check-back tools"). */
 export function checkBackListings(): JsonObject[] {
   return CHECK_BACK_TOOLS.map((tool) => ({

@@ -15,6 +15,7 @@ const ROOT = resolve(import.meta.dirname, "../../..");
 /** The package's entry points, as the package's `exports` will map them. */
 const PACKAGE_ALIASES = {
   "mcp-task-worker/agents": join(ROOT, "src/adopt/index.ts"),
+  "mcp-task-worker/mcp-agent": join(ROOT, "src/adopt/mcp-agent-index.ts"),
 };
 
 const ConfigSchema = z.object({ main: z.string() }).loose();

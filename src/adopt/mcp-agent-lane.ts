@@ -1,0 +1,107 @@
+/**
+ * The McpAgent lane (`mcpAgentTasks(tasks)`): durable tasks for an `agents` McpAgent Worker (SDK v1
+ * McpServer, one Durable Object per session, 2025-11-25 clients), from the engine durableTasks()
+ * made, so both lanes share it. A function of its own, not a member of durableTasks' result: a
+ * createMcpHandler-only Worker then bundles no 2025-11-25 endpoint. `serve(MyMCP, "/mcp")` stands
+ * where `MyMCP.serve("/mcp")` stood: a session's `tasks/*` requests, its calls of durable and
+ * check-back tools and its answers to a task's questions are served in the Worker by the template's
+ * own 2025-11-25 endpoint (src/mcp-2025-11-25), under the session agents keeps; everything else
+ * reaches the McpAgent untouched. docs/adopting.md says why this seam and not the SDK's TaskStore.
+ */
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { McpAgent } from "agents/mcp";
+import { hasJsonContentType } from "../http/media-types";
+import { handleMcpPost } from "../mcp-2025-11-25/endpoint";
+import { isCheckBackTool } from "../protocol/check-back-tools";
+import type { DurableTasks } from "./durable-tasks";
+import { foreignOrigin, withCors } from "./http-guards";
+import type { TaskMessageSink } from "./mcp-agent";
+import { isAgentNamespace, recordAgentBinding } from "./mcp-agent-observer";
+import { registerOnAgentServer } from "./mcp-agent-register";
+import { agentSessionOf, isEngineMessage } from "./mcp-agent-route";
+import { agentSession } from "./mcp-agent-session";
+import { refusalResponse, requestScope, runInScope } from "./scope";
+import { taskView } from "./task-view";
+
+/** `MyMCP.serve`'s options (binding, transport, CORS, jurisdiction), passed on to it as they are. */
+export type AgentServeOptions = NonNullable<Parameters<typeof McpAgent.serve>[1]>;
+
+/** An McpAgent class that extends TaskMcpAgent (so a task's messages can reach its sessions). */
+export type TaskAgentClass = (abstract new (...args: never) => TaskMessageSink) & Pick<typeof McpAgent, "serve">;
+
+export interface AgentHandler<E> {
+  fetch(request: Request, env: E, ctx: ExecutionContext): Promise<Response>;
+}
+
+export interface McpAgentLane<E = unknown> {
+  /** Lists the durable and check-back tools on the McpAgent's SDK v1 McpServer (call it in `init()`); returns it. */
+  register<S extends McpServer>(server: S): S;
+  /** `agent.serve(path, options)` with the engine in front; also serves the plain HTTP view of tasks (`/tasks...`). */
+  serve(agent: TaskAgentClass, path: string, options?: AgentServeOptions): AgentHandler<E>;
+}
+
+/** agents' own cap on a POST body (MAXIMUM_MESSAGE_SIZE_BYTES); a bigger or unsized body is left to it. */
+const MAX_READ_BYTES = 4 * 1024 * 1024;
+
+async function readSmallBody(request: Request): Promise<string | undefined> {
+  const length = Number(request.headers.get("Content-Length") ?? Number.NaN);
+  if (!Number.isInteger(length) || length > MAX_READ_BYTES || !hasJsonContentType(request)) return undefined;
+  return request.text();
+}
+
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
+  const { tools, principal } = tasks;
+  const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
+  return {
+    register: (server) => registerOnAgentServer(server, tools),
+    serve(agent, path, options) {
+      const binding = options?.binding ?? "MCP_OBJECT";
+      recordAgentBinding(binding);
+      const theirs = agent.serve(path, options);
+      return {
+        async fetch(request, env, ctx) {
+          const { pathname } = new URL(request.url);
+          const isTaskView = pathname === "/tasks" || pathname.startsWith("/tasks/");
+          const sessionId = isTaskView ? undefined : agentSessionOf(request, path);
+          if (!isTaskView && sessionId === undefined) return theirs.fetch(request, env, ctx);
+          const text = isTaskView ? undefined : await readSmallBody(request);
+          const message = text === undefined ? undefined : parsed(text);
+          if (!isTaskView && !isEngineMessage(message, served)) {
+            // The body was read to look inside: hand the same bytes on.
+            return theirs.fetch(text === undefined ? request : new Request(request, { body: text }), env, ctx);
+          }
+          if (foreignOrigin(request))
+            return Response.json(
+              { error: "origin_not_allowed", message: "Requests from another site's web page are refused." },
+              { status: 403 },
+            );
+          const scope = requestScope({ request, env, ctx, tools, principal });
+          return runInScope(scope, async () => {
+            const engine = await scope.engine();
+            if (!engine.ok) return withCors(refusalResponse(engine.refusal));
+            if (isTaskView) return withCors(await taskView.fetch(request, engine.origin.env, ctx));
+            const namespace: unknown = Reflect.get(engine.origin.env, binding);
+            if (!isAgentNamespace(namespace) || sessionId === undefined || text === undefined)
+              return withCors(
+                refusalResponse({
+                  status: 503,
+                  error: "bindings_missing",
+                  message: `The McpAgent binding ${binding} is missing: add { "name": "${binding}", "class_name": "<your McpAgent class>" } to "durable_objects.bindings" in wrangler.jsonc.`,
+                }),
+              );
+            const mcp = { ...engine.origin, request, body: { ok: true as const, text }, json: { value: message } };
+            return withCors(await handleMcpPost(mcp, agentSession(namespace, sessionId)));
+          });
+        },
+      };
+    },
+  };
+}

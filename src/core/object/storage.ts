@@ -9,7 +9,15 @@ import { AdapterStateStore, type AdapterStateEntry } from "./adapter-state";
 import { FanOutStorage } from "../fan-out/tables";
 import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
-import { CREATE, isRelease01, MEMO_KINDS, MEMO_TABLES, migrateRelease01, SCHEMA_VERSION, type MemoTable } from "./schema";
+import {
+  CREATE,
+  isRelease01,
+  MEMO_KINDS,
+  MEMO_TABLES,
+  migrateRelease01,
+  SCHEMA_VERSION,
+  type MemoTable,
+} from "./schema";
 import { TaskWriteBuffer } from "./write-buffer";
 
 /** Runs `fn` in one SQLite transaction (DurableObjectStorage.transactionSync). */

@@ -9,6 +9,8 @@ import { isCheckBackTool } from "../protocol/check-back-tools";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import type { Tool } from "../jobs/define-tool";
 import { isLoopbackHostname } from "../http/origin";
+import { engineQueue } from "../package/queue-handler";
+import { toolSet } from "../package/tool-set";
 import { bindingProblems, hasTaskBindings } from "./bindings";
 import { adopterListings, registerOn } from "./register";
 import type { PrincipalOf } from "./principal";
@@ -16,8 +18,6 @@ import { routeOf } from "./route";
 import { refusalResponse, requestScope, runInScope } from "./scope";
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
-import { recordTools } from "./tool-set";
-import { adopterQueue } from "./wiring";
 
 export interface DurableTasksOptions<E = unknown> {
   /** The tools that run as durable tasks, each made with defineTool (the adopter's other tools stay on its McpServer). */
@@ -68,7 +68,9 @@ function foreignOrigin(request: Request): boolean {
 }
 
 export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): DurableTasks<E> {
-  const tools = recordTools(options.tools);
+  // The package's one record of the isolate's tools: the TaskObject and the queue consumer read it.
+  const tools = toolSet.record(options.tools, "durableTasks");
+  const consume = engineQueue(tools);
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
@@ -98,7 +100,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
         batch.retryAll({ delaySeconds: 30 });
         return;
       }
-      await adopterQueue(batch, env);
+      await consume(batch, env);
     },
   };
 }

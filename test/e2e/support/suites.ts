@@ -5,7 +5,7 @@
  *   is off them.
  * - EXTERNAL: files that drive large programs of someone else's (headless Chromium, the public MCP
  *   conformance CLI, the Inspector CLI and mcp-remote, npm and wrangler in a fresh clone or a consumer of
- *   the packed package): about a
+ *   the packed package, an example adopter installed from it): about a
  *   fifth of the e2e suite's CPU, and its longest file. They run in `npm run test:external`
  *   (vitest.external.config.ts), which `.ci/run` runs after `npm test` (docs/testing.md).
  */
@@ -19,4 +19,5 @@ export const EXTERNAL = [
   "test/e2e/clients.test.ts",
   "test/e2e/fresh-clone.test.ts",
   "test/e2e/package-consumer.test.ts",
+  "test/e2e/adopt-create-mcp-handler.test.ts",
 ];

@@ -12,8 +12,8 @@ import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as z from "zod";
-import { packageTarball } from "../../support/package-tarball";
-import { run } from "./fresh-clone";
+import { packageTarball } from "../../support/package-tarball.ts";
+import { run } from "./fresh-clone.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 

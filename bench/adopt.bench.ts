@@ -78,7 +78,7 @@ export default async function adopt(report: Report): Promise<void> {
       report(`  ${name.padEnd(20)} p50 ${ms(s(name).p50)}  p99 ${ms(s(name).p99)}`);
     const row = (label: string, a: string, b: string, goal: string) =>
       report(
-        `  ${label.padEnd(44)} p50 ${ratio(s(a).p50 / s(b).p50)}  p99 ${ratio(s(a).p99 / s(b).p99)}   (goal ${goal})`,
+        `  ${label.padEnd(48)} p50 ${ratio(s(a).p50 / s(b).p50)}  p99 ${ratio(s(a).p99 / s(b).p99)}   (goal ${goal})`,
       );
     report("ratios:");
     row("echo, after / before adoption (2025)", "echo after", "echo before", "p50 ≤ 1.05×");

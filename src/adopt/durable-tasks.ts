@@ -8,6 +8,8 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { isCheckBackTool } from "../protocol/check-back-tools";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import type { Tool } from "../jobs/define-tool";
+import { engineQueue } from "../package/queue-handler";
+import { toolSet } from "../package/tool-set";
 import { bindingProblems, hasTaskBindings } from "./bindings";
 import { foreignOrigin, withCors } from "./http-guards";
 import { adopterListings, registerOn } from "./register";
@@ -16,8 +18,6 @@ import { routeOf } from "./route";
 import { refusalResponse, requestScope, runInScope } from "./scope";
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
-import { recordTools } from "./tool-set";
-import { adopterQueue } from "./wiring";
 
 export interface DurableTasksOptions<E = unknown> {
   /** The tools that run as durable tasks, each made with defineTool (the adopter's other tools stay on its McpServer). */
@@ -49,7 +49,9 @@ export interface DurableTasks<E = unknown> {
 }
 
 export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): DurableTasks<E> {
-  const tools = recordTools(options.tools);
+  // The package's one record of the isolate's tools: the TaskObject and the queue consumer read it.
+  const tools = toolSet.record(options.tools, "durableTasks");
+  const consume = engineQueue(tools);
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
@@ -80,7 +82,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
         batch.retryAll({ delaySeconds: 30 });
         return;
       }
-      await adopterQueue(batch, env);
+      await consume(batch, env);
     },
   };
 }

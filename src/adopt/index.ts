@@ -13,7 +13,9 @@
  */
 export { durableTasks, type DurableTasks, type DurableTasksOptions, type FetchHandler } from "./durable-tasks";
 export type { PrincipalOf } from "./principal";
-export { PrincipalObject, TaskObject } from "./objects";
+// The template's own classes (one TaskObject for both): bind them as TASKS and PRINCIPALS.
+export { TaskObject } from "../package/task-object";
+export { PrincipalObject } from "../principals/principal-object";
 export { defineTool, type TaskSupport, type Tool, type ToolDefinition, type ToolResult } from "../jobs/define-tool";
 export { defineStep } from "../jobs/steps";
 export { PermanentError, type JobContext } from "../jobs/context";

@@ -16,7 +16,8 @@ import { isCheckBackTool } from "../protocol/check-back-tools";
 import type { DurableTasks } from "./durable-tasks";
 import { foreignOrigin, withCors } from "./http-guards";
 import type { TaskMessageSink } from "./mcp-agent";
-import { isAgentNamespace, recordAgentBinding } from "./mcp-agent-observer";
+import { addTaskObserver } from "../package/added-observers";
+import { agentSessionObserver, isAgentNamespace, recordAgentBinding } from "./mcp-agent-observer";
 import { registerOnAgentServer } from "./mcp-agent-register";
 import { agentSessionOf, isEngineMessage } from "./mcp-agent-route";
 import { agentSession } from "./mcp-agent-session";
@@ -59,6 +60,8 @@ function parsed(text: string): unknown {
 
 export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
   const { tools, principal } = tasks;
+  // A task this lane starts tells its session's GET stream of each change (mcp-agent-observer.ts).
+  addTaskObserver(agentSessionObserver);
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
   return {
     register: (server) => registerOnAgentServer(server, tools),

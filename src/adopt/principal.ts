@@ -4,7 +4,7 @@
  * one, loopback requests are one anonymous principal, as in the template's `npm run dev`, and any
  * other request is refused with the option to pass. Tasks are bound to the principal for life.
  */
-import { isLoopbackRequest } from "../http/origin";
+import { ANONYMOUS_PRINCIPAL, isLoopbackRequest } from "../http/origin";
 
 /** The adopter's answer to "who is this?": a stable id, or undefined for a caller it does not know. */
 export type PrincipalOf<E = unknown> = (
@@ -18,9 +18,6 @@ export type Caller =
   | { ok: false; refusal: { status: 401 | 403; error: string; message: string } };
 
 const MAX_PRINCIPAL_LENGTH = 256;
-
-/** The template's name for the loopback caller (src/http/auth.ts), not imported: that module brings the OAuth provider. */
-const ANONYMOUS_PRINCIPAL = "anonymous";
 
 const refused = (status: 401 | 403, error: string, message: string): Caller => ({
   ok: false,

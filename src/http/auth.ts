@@ -8,10 +8,8 @@ import type { Settings } from "../config";
 import type { AppEnv } from "./env";
 import { apiKeys, matchApiKey } from "./api-keys";
 import { verifyOAuthToken } from "./oauth";
-import { anonymousRefused, isLoopbackRequest } from "./origin";
+import { ANONYMOUS_PRINCIPAL, anonymousRefused, isLoopbackRequest } from "./origin";
 import { bearerToken, unauthorized } from "./well-known";
-
-export const ANONYMOUS_PRINCIPAL = "anonymous";
 
 export type Authentication = { ok: true; principal: string } | { ok: false; response: Response };
 

@@ -9,6 +9,9 @@ import type { AppEnv } from "./env";
 
 const LOOPBACK_NAMES = new Set(["localhost", "127.0.0.1", "[::1]", "::1"]);
 
+/** The one principal of a server with no auth configured: loopback callers (local dev), here and in an adopter's Worker. */
+export const ANONYMOUS_PRINCIPAL = "anonymous";
+
 /** localhost, *.localhost, 127.0.0.0/8 and ::1 (RFC 6761 keeps *.localhost on the machine). */
 export function isLoopbackHostname(hostname: string): boolean {
   const name = hostname.toLowerCase();

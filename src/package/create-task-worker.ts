@@ -6,13 +6,9 @@
 import { eraTable, routeByEra } from "../eras";
 import { app, serveMcp } from "../http/app";
 import type { Tool } from "../jobs/define-tool";
-import { stepBatchHandler } from "../jobs/fan-out-consumer";
-import { handleJobBatch } from "../jobs/queue-consumer";
-import { findStep } from "../jobs/steps";
 import { mcp20251125 } from "../mcp-2025-11-25";
 import { mcp20260728 } from "../mcp-2026-07-28";
-import { queueRouter } from "../queues/router";
-import { handleWebhookBatch } from "../webhooks/queue-consumer";
+import { engineQueue } from "./queue-handler";
 import { toolSet } from "./tool-set";
 
 export interface TaskWorkerOptions {
@@ -41,12 +37,10 @@ export function createTaskWorker({ tools }: TaskWorkerOptions): TaskWorker {
   // One /mcp for every era, a row each: a request is served by the row of the version it names
   // (src/eras); `initialize` and a session's traffic by the session era. A new revision is one more row.
   serveMcp(routeByEra(eraTable([mcp20260728, mcp20251125])), registry);
-  const handleStepBatch = stepBatchHandler((tool, step) => findStep(registry.find(tool)?.steps, step));
   const worker: TaskWorker = {
     fetch: app.fetch,
-    // One Worker consumes every queue (and their DLQs): each message goes where its body's tag says,
-    // whatever its queue is called (src/queues).
-    queue: queueRouter({ job: handleJobBatch, step: handleStepBatch, webhook: handleWebhookBatch }),
+    // One Worker consumes every queue (and their DLQs), by each message's tag.
+    queue: engineQueue(registry),
   };
   return worker satisfies ExportedHandler<Env>;
 }

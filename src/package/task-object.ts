@@ -10,6 +10,7 @@ import { sessionObserver } from "../mcp-2025-11-25";
 import { principalIndexes } from "../principals/principal-indexes";
 import { taskQueues } from "../queues/task-queues";
 import { webhookObserver } from "../webhooks/webhook-observer";
+import { addedTaskObservers } from "./added-observers";
 import { toolSet } from "./tool-set";
 
 // Built at the first object's construction (createTaskWorker has run by then: it runs when the main
@@ -21,7 +22,7 @@ function taskObjectWiring(): TaskObjectWiring {
   const { find } = toolSet.recorded();
   wiring = {
     runJob: jobRunner(find, env),
-    observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(find)],
+    observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(find), ...addedTaskObservers()],
     principalIndexes: principalIndexes(env),
     queues: taskQueues(env),
     onExpired: stopExpiredWork(find),

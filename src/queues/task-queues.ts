@@ -3,7 +3,7 @@
  * leaves tagged with its consumer (routing.ts), as JSON, in sendBatch calls within the Queues limits
  * (send-batches.ts).
  */
-import type { MessageQueue, TaskQueues } from "../core";
+import type { MessageQueue, StepMessage, TaskQueues } from "../core";
 import { tagged, type QueueKind } from "./routing";
 import { MESSAGE_BUDGET_BYTES, planSendBatches } from "./send-batches";
 
@@ -29,8 +29,25 @@ export function taggedQueue<Body extends object>(queue: Queue, kind: QueueKind):
   };
 }
 
-/** The JOBS and STEPS queues, through the core's port. */
-export const taskQueues = (env: Pick<Env, "JOBS" | "STEPS">): TaskQueues => ({
+/**
+ * STEPS as the port, when bound: an adopter's Worker binds it only if its tools fan out, so without
+ * it a fanOut fails with the line to add (the task's error), never a TypeError.
+ */
+function stepsQueue(steps: Queue | undefined): MessageQueue<StepMessage> {
+  if (steps !== undefined) return taggedQueue(steps, "step");
+  return {
+    sendBatch: () =>
+      Promise.reject(
+        new Error(
+          'job.fanOut needs the STEPS queue, which this Worker does not bind: add { "binding": "STEPS", "queue": "<your-worker>-steps" } ' +
+            'to "queues.producers" and { "queue": "<your-worker>-steps" } to "queues.consumers" in your wrangler config.',
+        ),
+      ),
+  };
+}
+
+/** The JOBS and STEPS queues, through the core's port (STEPS may be unbound: see stepsQueue). */
+export const taskQueues = (env: Pick<Env, "JOBS"> & Partial<Pick<Env, "STEPS">>): TaskQueues => ({
   jobs: taggedQueue(env.JOBS, "job"),
-  steps: taggedQueue(env.STEPS, "step"),
+  steps: stepsQueue(env.STEPS),
 });

@@ -13,7 +13,7 @@ import { errorOf, getTask, modern, startTask, TASKS } from "./support/modern";
 import { taskResponse } from "./support/tasks";
 import { until } from "../until";
 
-const server = ownServer(() => ({ config: adopterConfig("test/fixtures/adopter-dual") }));
+const server = ownServer(async () => ({ config: await adopterConfig("test/fixtures/adopter-dual") }));
 const ALICE = "alice-token";
 const BOB = "bob-token";
 const LEGACY_TASKS = { tasks: { list: {}, cancel: {}, requests: {} } };
@@ -140,7 +140,7 @@ describe("a question of a task started on the legacy lane", () => {
 });
 
 describe("examples/dual-lane (no auth: loopback only)", () => {
-  const example = ownServer(() => ({ config: adopterConfig("examples/dual-lane") }));
+  const example = ownServer(async () => ({ config: await adopterConfig("examples/dual-lane") }));
 
   it("keeps echo plain on both lanes; a countdown started on /mcp-legacy is read on /mcp while it runs and after", async () => {
     const client = new Client({ name: "dual-lane-example", version: "1" }, { capabilities: LEGACY_TASKS });

@@ -16,7 +16,10 @@ import { failWithLogs } from "./support/wrangler-dev";
 import { until } from "../until";
 
 // It kills and restarts its server, and lists the anonymous principal's tasks.
-const server = ownServer(() => ({ config: adopterConfig("examples/mcp-agent"), vars: { INLINE_WAIT_MS: "3000" } }));
+const server = ownServer(async () => ({
+  config: await adopterConfig("examples/mcp-agent"),
+  vars: { INLINE_WAIT_MS: "3000" },
+}));
 const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 const TASKS = { tasks: { list: {}, cancel: {}, requests: {} } };
 

@@ -9,7 +9,7 @@ import { errorOf, getTask, modern, resultOf, startTask, TASKS } from "./support/
 import { taskResponse } from "./support/tasks";
 import { until } from "../until";
 
-const server = ownServer(() => ({ config: adopterConfig("test/fixtures/adopter") }));
+const server = ownServer(async () => ({ config: await adopterConfig("test/fixtures/adopter") }));
 const ALICE = "alice-token";
 const BOB = "bob-token";
 const YES = { decision: { action: "accept", content: { approve: true } } };
@@ -130,8 +130,8 @@ describe("principals from the adopter's auth", () => {
 
 describe("a wrangler config that misnames a binding", () => {
   // PRINCIPALS bound as PRINCIPAL: the Worker starts, its own tools work, task requests say what to fix.
-  const misnamed = ownServer(() => ({
-    config: adopterConfig("test/fixtures/adopter", (config) => ({
+  const misnamed = ownServer(async () => ({
+    config: await adopterConfig("test/fixtures/adopter", (config) => ({
       ...config,
       durable_objects: {
         bindings: [

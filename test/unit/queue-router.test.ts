@@ -5,7 +5,7 @@ import { describe, it, vi } from "vitest";
 import { queueRouter, type BatchHandler } from "../../src/queues/router";
 import { UNREADABLE_RETRY_SECONDS } from "../../src/queues/unreadable";
 import { isDeadLetterQueue, tagged } from "../../src/queues/routing";
-import { taggedQueue } from "../../src/queues/task-queues";
+import { taggedQueue, taskQueues } from "../../src/queues/task-queues";
 
 interface FakeMessage extends Message<unknown> {
   acked: boolean;
@@ -159,6 +159,20 @@ describe("the queue port's adapter and the dead-letter rule", () => {
       /1 job queue message\(s\) of 120\d{3} bytes exceed the 115200-byte budget .*nothing was sent/,
     );
     expect(calls).toEqual([100, 100, 50]);
+  });
+
+  it("without a STEPS binding (an adopter whose tools do not fan out), a fanOut's send names STEPS and the lines to add", async ({
+    expect,
+  }) => {
+    const metrics = { backlogCount: 0, backlogBytes: 0 };
+    const jobs: Queue = {
+      metrics: async () => metrics,
+      send: async () => ({ metadata: { metrics } }),
+      sendBatch: async () => ({ metadata: { metrics } }),
+    };
+    await expect(taskQueues({ JOBS: jobs }).steps.sendBatch([])).rejects.toThrow(
+      /job\.fanOut needs the STEPS queue, which this Worker does not bind: add \{ "binding": "STEPS"/,
+    );
   });
 
   it("tells a dead-letter queue by its -dlq ending alone", ({ expect }) => {

@@ -1,41 +1,82 @@
 /**
  * An adopter's Worker (examples/*, test/fixtures/adopter) under `wrangler dev`, with the package
- * resolved. THE ONE PLACE to change when the package lands: today `mcp-task-worker/agents` is
- * aliased to this repo's src/adopt (a generated wrangler config); tomorrow the adopter is installed
- * from `npm pack`'s tarball (test/support/package-tarball.ts) and its own config is used as it is.
+ * resolved as a user's project resolves it. THE ONE PLACE that decides how:
+ * - a folder with a package.json of its own (an example a user copies) is copied to a temp folder
+ *   and `npm install`s the packed tarball (test/support/package-tarball.ts) in place of the
+ *   `mcp-task-worker` it names: the package as npm would publish it (`npm run test:external`);
+ * - a fixture with none lies inside this package, so `mcp-task-worker/agents` resolves to
+ *   src/adopt by self-reference through `exports`, as the template's own import does (`npm test`).
  * The adopter's own files always import the package by name.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import * as z from "zod";
+import { packageTarball } from "../../support/package-tarball.ts";
+import { run } from "./fresh-clone.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 
-/** The package's entry points, as the package's `exports` will map them. */
-const PACKAGE_ALIASES = {
-  "mcp-task-worker/agents": join(ROOT, "src/adopt/index.ts"),
-  "mcp-task-worker/mcp-agent": join(ROOT, "src/adopt/mcp-agent-index.ts"),
-};
-
 const ConfigSchema = z.object({ main: z.string() }).loose();
+const ManifestSchema = z.object({ dependencies: z.record(z.string(), z.string()) }).loose();
 
 /** wrangler.jsonc without its comments (whole-line `//` comments only, as the examples write them). */
 const withoutComments = (text: string) => text.replace(/^\s*\/\/.*$/gm, "");
 
+const installs = new Map<string, Promise<string>>();
+
+/**
+ * A temp copy of `folder` with its dependencies installed and `mcp-task-worker` taken from the
+ * tarball; once per folder per process. Dev dependencies are left out: wrangler and tsc are this
+ * checkout's (the dev server runs wrangler from here, with the copy's config).
+ */
+function installedCopy(folder: string): Promise<string> {
+  let copy = installs.get(folder);
+  if (copy === undefined) {
+    copy = install(folder);
+    installs.set(folder, copy);
+  }
+  return copy;
+}
+
+async function install(folder: string): Promise<string> {
+  const tarball = await packageTarball();
+  const dir = mkdtempSync(join(tmpdir(), "mcp-task-worker-adopter-"));
+  cpSync(folder, dir, { recursive: true, filter: (source) => !source.includes("/node_modules") });
+  const path = join(dir, "package.json");
+  const manifest = ManifestSchema.parse(JSON.parse(readFileSync(path, "utf8")));
+  if (manifest.dependencies["mcp-task-worker"] === undefined)
+    throw new Error(`${folder}/package.json does not depend on mcp-task-worker by name`);
+  manifest.dependencies["mcp-task-worker"] = `file:${tarball}`;
+  writeFileSync(path, JSON.stringify(manifest, null, 2));
+  // The registry is reachable, and npm's cache holds what this checkout installed already.
+  const npm = run(dir, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--omit=dev"]);
+  const code = await npm.exited;
+  if (code !== 0) throw new Error(`npm install failed in ${dir}:\n${npm.output()}`);
+  return dir;
+}
+
 /**
  * A wrangler config for the adopter in `dir` (relative to the repo root) that `wrangler dev --config`
- * runs: its own config, `main` made absolute, and the package aliased to the local sources; `edit`
- * changes it further (a test of a mistaken config).
+ * runs: its own config with `main` made absolute, in an installed copy when `dir` has a package.json;
+ * `edit` changes it further (a test of a mistaken config).
  */
-export function adopterConfig(
+export async function adopterConfig(
   dir: string,
   edit: (config: Record<string, unknown>) => Record<string, unknown> = (c) => c,
-): string {
-  const folder = join(ROOT, dir);
+): Promise<string> {
+  const source = join(ROOT, dir);
+  const installed = existsSync(join(source, "package.json"));
+  const folder = installed ? await installedCopy(source) : source;
   const own = ConfigSchema.parse(JSON.parse(withoutComments(readFileSync(join(folder, "wrangler.jsonc"), "utf8"))));
-  const config = edit({ ...own, main: join(folder, own.main), alias: PACKAGE_ALIASES });
-  const path = join(mkdtempSync(join(tmpdir(), "adopter-config-")), "wrangler.json");
+  const config = edit({ ...own, main: join(folder, own.main) });
+  // Beside the copy's own config, so its relative paths (the `alias` stand-ins) read the same;
+  // a fixture's goes to a temp folder, never into the tree.
+  const path = installed
+    ? join(folder, `wrangler.e2e-${++written}.json`)
+    : join(mkdtempSync(join(tmpdir(), "adopter-config-")), "wrangler.json");
   writeFileSync(path, JSON.stringify(config, null, 1));
   return path;
 }
+
+let written = 0;

@@ -46,11 +46,16 @@ export function sharedServer(vars: Record<string, string> = {}): TestServer {
   };
 }
 
-/** `options` may be a function, for settings known only once an earlier beforeAll has run (a stand-in's URL). */
-export function ownServer(options: DevServerOptions | (() => DevServerOptions) = {}): DevServer {
+/**
+ * `options` may be a function, for settings known only once an earlier beforeAll has run (a
+ * stand-in's URL) or made in one (an adopter's installed copy: support/adopter.ts).
+ */
+export function ownServer(
+  options: DevServerOptions | (() => DevServerOptions | Promise<DevServerOptions>) = {},
+): DevServer {
   let server: DevServer | undefined;
   beforeAll(async () => {
-    server = await startDevServer(typeof options === "function" ? options() : options);
+    server = await startDevServer(typeof options === "function" ? await options() : options);
   });
   afterAll(async () => {
     await server?.stop();

@@ -5,7 +5,7 @@
  *   is off them.
  * - EXTERNAL: files that drive large programs of someone else's (headless Chromium, the public MCP
  *   conformance CLI, the Inspector CLI and mcp-remote, npm and wrangler in a fresh clone or a consumer of
- *   the packed package, the template's own cut-down copy among them): about a
+ *   the packed package: the template's own cut-down copy, the example adopters installed from it): about a
  *   fifth of the e2e suite's CPU, and its longest file. They run in `npm run test:external`
  *   (vitest.external.config.ts), which `.ci/run` runs after `npm test` (docs/testing.md).
  */
@@ -20,4 +20,7 @@ export const EXTERNAL = [
   "test/e2e/fresh-clone.test.ts",
   "test/e2e/package-consumer.test.ts",
   "test/e2e/template-on-package.test.ts",
+  "test/e2e/adopt-create-mcp-handler.test.ts",
+  "test/e2e/adopt-mcp-agent.test.ts",
+  "test/e2e/adopt-dual-lane.test.ts",
 ];

@@ -26,11 +26,12 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
     if (host.signal.aborted) throw host.signal.reason;
   };
 
-  const waitUntil = async (wakeAt: number, reason?: string): Promise<void> => {
+  /** `long`: a sleep just asked for 30 s or more, which yields even if a millisecond passed since it was computed. */
+  const waitUntil = async (wakeAt: number, reason?: string, long = false): Promise<void> => {
     throwIfAborted();
     const now = Date.now();
     if (wakeAt <= now) return;
-    if (wakeAt - now >= YIELD_THRESHOLD_MS || wakeAt > host.sliceDeadline) {
+    if (long || wakeAt - now >= YIELD_THRESHOLD_MS || wakeAt > host.sliceDeadline) {
       yieldState.yield = new JobYield(wakeAt, reason);
       throw yieldState.yield;
     }
@@ -84,12 +85,11 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       }
       const key = names.next("sleep", "job.sleep", JSON.stringify([seconds, reason ?? null]));
       const legacyKey = legacy?.next("sleep");
-      let wakeAt = host.loadSleep(key) ?? (legacyKey === undefined ? undefined : host.loadSleep(legacyKey));
-      if (wakeAt === undefined) {
-        wakeAt = Date.now() + seconds * 1000;
-        host.saveSleep(key, wakeAt);
-      }
-      await waitUntil(wakeAt, reason);
+      const stored = host.loadSleep(key) ?? (legacyKey === undefined ? undefined : host.loadSleep(legacyKey));
+      if (stored !== undefined) return waitUntil(stored, reason);
+      const wakeAt = Date.now() + seconds * 1000;
+      host.saveSleep(key, wakeAt);
+      await waitUntil(wakeAt, reason, seconds * 1000 >= YIELD_THRESHOLD_MS);
     },
     async sleepUntil(time, reason) {
       const at = typeof time === "number" ? time : time.getTime();

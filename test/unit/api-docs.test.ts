@@ -1,48 +1,66 @@
-// docs/api.md's table of exports is the package's face (src/package/index.ts): every name the entry
-// exports has a row saying its stability, and every name a row gives is exported.
+// docs/api.md's tables of exports are the package's faces (its `exports`: src/package/index.ts,
+// src/adopt/index.ts, src/adopt/mcp-agent-index.ts): every name an entry exports has a row saying its
+// stability, and every name a row gives is exported.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-const entry = readFileSync(resolve(ROOT, "src/package/index.ts"), "utf8");
 const page = readFileSync(resolve(ROOT, "docs/api.md"), "utf8");
+const manifest = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { exports: Record<string, string> };
 
-/** The entry's names: it is re-exports only (`export { a, type B } from "…"`, `export type { … }`). */
-const exported = [...entry.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((match) =>
-  (match[1] ?? "")
-    .split(",")
-    .map((name) => name.trim().replace(/^type /, ""))
-    .filter(Boolean),
-);
+/** An entry's names: it is re-exports only (`export { a, type B } from "…"`, `export type { … }`). */
+const exportsOf = (source: string): string[] =>
+  [...source.matchAll(/^export (?:type )?\{([^}]*)\}/gm)].flatMap((match) =>
+    (match[1] ?? "")
+      .split(",")
+      .map((name) => name.trim().replace(/^type /, ""))
+      .filter(Boolean),
+  );
 
-/** The "What it exports" table: each row's names (backticked, in its first cell) and its stability. */
-const rows = (page.split("\n## What it exports\n")[1] ?? "")
-  .split("\n## ")[0]
-  ?.split("\n")
-  .filter((line) => line.startsWith("| `"))
-  .map((line) => {
-    const cells = line.split(" | ");
-    const names = [...(cells[0] ?? "").matchAll(/`([A-Za-z]+)/g)].flatMap((match) => (match[1] ? [match[1]] : []));
-    return { names, stability: (cells.at(-1) ?? "").replace(/\s*\|$/, "").trim() };
-  });
+/** A table's rows: each row's names (backticked, in its first cell) and its stability. */
+const rowsOf = (section: string) =>
+  section
+    .split("\n")
+    .filter((line) => line.startsWith("| `"))
+    .map((line) => {
+      const cells = line.split(" | ");
+      const names = [...(cells[0] ?? "").matchAll(/`([A-Za-z]+)/g)].flatMap((match) => (match[1] ? [match[1]] : []));
+      return { names, stability: (cells.at(-1) ?? "").replace(/\s*\|$/, "").trim() };
+    });
 
-describe("docs/api.md's exports", () => {
-  it("the entry has no export the list above cannot see", () => {
-    expect(entry).not.toMatch(/^export (?!(?:type )?\{)/m);
-    expect(exported.length).toBeGreaterThan(30);
+/** "What it exports": the main entry's table first, then a `### \`mcp-task-worker/<subpath>\`` section per subpath. */
+const exportsSection = (page.split("\n## What it exports\n")[1] ?? "").split("\n## ")[0] ?? "";
+const [mainTable = "", ...subpathSections] = exportsSection.split("\n### ");
+const tables = new Map<string, string>([[".", mainTable]]);
+for (const section of subpathSections) {
+  const subpath = /^`mcp-task-worker\/([a-z-]+)`/.exec(section)?.[1];
+  if (subpath) tables.set(`./${subpath}`, section);
+}
+
+const entries = Object.entries(manifest.exports).filter(([path]) => path !== "./package.json");
+
+describe.each(entries)("docs/api.md's exports of %s", (path, file) => {
+  const source = readFileSync(resolve(ROOT, file), "utf8");
+  const exported = exportsOf(source);
+  const rows = rowsOf(tables.get(path) ?? "");
+
+  it("has a table, and no export the list above cannot see", () => {
+    expect(tables.has(path), `docs/api.md has no table for ${path}`).toBe(true);
+    expect(source).not.toMatch(/^export (?!(?:type )?\{)/m);
+    expect(exported.length).toBeGreaterThan(3);
   });
 
   it("lists every exported name, with its stability", () => {
     for (const name of exported) {
-      const row = rows?.find((r) => r.names.includes(name));
-      expect(row, `${name} has no row in docs/api.md's "What it exports"`).toBeDefined();
+      const row = rows.find((r) => r.names.includes(name));
+      expect(row, `${name} has no row in docs/api.md's table of ${path}`).toBeDefined();
       expect(["stable", "experimental"], name).toContain(row?.stability);
     }
   });
 
   it("lists no name the entry does not export", () => {
-    const listed = rows?.flatMap((r) => r.names) ?? [];
+    const listed = rows.flatMap((r) => r.names);
     expect(listed.filter((name) => !exported.includes(name))).toEqual([]);
   });
 });

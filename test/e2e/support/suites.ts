@@ -23,4 +23,7 @@ export const EXTERNAL = [
   "test/e2e/adopt-create-mcp-handler.test.ts",
   "test/e2e/adopt-mcp-agent.test.ts",
   "test/e2e/adopt-dual-lane.test.ts",
+  // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
+  "test/e2e/adopt-questions.test.ts",
+  "test/e2e/concurrency.test.ts",
 ];

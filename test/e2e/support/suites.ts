@@ -4,7 +4,7 @@
  * - TIMING: files whose assertions are timings run after the others, alone, so the suite's own load
  *   is off them.
  * - EXTERNAL: files that drive large programs of someone else's (headless Chromium, the public MCP
- *   conformance CLI, the Inspector CLI and mcp-remote, npm and wrangler in a fresh clone or a consumer of
+ *   conformance CLI, the Inspector CLI and mcp-remote, Cloudflare's local Workflows engine, npm and wrangler in a fresh clone or a consumer of
  *   the packed package: the template's own cut-down copy, the example adopters installed from it): about a
  *   fifth of the e2e suite's CPU, and its longest file. They run in `npm run test:external`
  *   (vitest.external.config.ts), which `.ci/run` runs after `npm test` (docs/testing.md).
@@ -23,6 +23,9 @@ export const EXTERNAL = [
   "test/e2e/adopt-create-mcp-handler.test.ts",
   "test/e2e/adopt-mcp-agent.test.ts",
   "test/e2e/adopt-dual-lane.test.ts",
+  // Cloudflare's local Workflows engine under wrangler dev, with restarts: the two longest files.
+  "test/e2e/workflows.test.ts",
+  "test/e2e/workflows-recovery.test.ts",
   // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
   "test/e2e/adopt-questions.test.ts",
   "test/e2e/concurrency.test.ts",

@@ -122,7 +122,7 @@ const later = async <T>(n: number, value: T): Promise<T> => {
 /**
  * Some turns of the microtask queue: branches that wait different numbers of turns finish in an
  * order of their own, unlike their replay, where a stored step returns at once. (Microtasks, not
- * timers: 150 programs cost ~1 s, not ~40 s on a loaded machine.)
+ * timers: 150 programs cost ~5 s, not ~40 s, in a loaded run.)
  */
 const turns = async (n: number): Promise<void> => {
   for (let i = 0; i < n * 10; i++) await Promise.resolve();

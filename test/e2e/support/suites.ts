@@ -24,11 +24,12 @@ export const EXTERNAL = [
   "test/e2e/adopt-mcp-agent.test.ts",
   "test/e2e/adopt-dual-lane.test.ts",
   // Cloudflare's local Workflows engine under wrangler dev, with restarts, and the two longest
-  // crash-recovery files (several SIGKILLs each; recovery.test.ts stays in npm test).
+  // crash-recovery files beyond recovery.test.ts (several SIGKILLs each), which stays in npm test.
   "test/e2e/workflows.test.ts",
   "test/e2e/workflows-recovery.test.ts",
   "test/e2e/partial-recovery.test.ts",
   "test/e2e/hitl-recovery.test.ts",
+  "test/e2e/fan-out-recovery.test.ts",
   // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
   "test/e2e/adopt-questions.test.ts",
   "test/e2e/concurrency.test.ts",

@@ -85,11 +85,11 @@ describe("2025-11-25", () => {
 describe("2026-07-28", () => {
   it("frames resources", async ({ expect }) => {
     expect(await modernAnswer("resources/templates/list", {})).toBe(
-      String.raw`{"jsonrpc":"2.0","id":7,"result":{"resourceTemplates":[{"uriTemplate":"task://{taskId}","name":"task","title":"A task's status, progress and result","description":"Read it to check on a long tool call; list it in subscriptions/listen resourceSubscriptions to hear when it changes.","mimeType":"application/json"}],"ttlMs":300000,"cacheScope":"public","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-task-worker","version":"0.1.0"}}}}`,
+      String.raw`{"jsonrpc":"2.0","id":7,"result":{"resourceTemplates":[{"uriTemplate":"task://{taskId}","name":"task","title":"A task's status, progress and result","description":"Read it to check on a long tool call; list it in subscriptions/listen resourceSubscriptions to hear when it changes.","mimeType":"application/json"}],"ttlMs":300000,"cacheScope":"public","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-task-worker","version":"0.2.0"}}}}`,
     );
     const list = JSON.parse(await modernAnswer("resources/list", {}));
     expect(JSON.stringify({ ...list.result, resources: undefined })).toBe(
-      String.raw`{"ttlMs":0,"cacheScope":"private","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-task-worker","version":"0.1.0"}}}`,
+      String.raw`{"ttlMs":0,"cacheScope":"private","resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-task-worker","version":"0.2.0"}}}`,
     );
     expect(JSON.stringify(list.result.resources[0])).toBe(
       String.raw`{"uri":"ui://mcp-task-worker/task-card.html","name":"task-card","title":"Task card","description":"A live view of a tool call's task (status, progress, steps, log, result, Cancel) for clients that render MCP Apps.","mimeType":"text/html;profile=mcp-app","_meta":{"ui":{"csp":{"connectDomains":[],"resourceDomains":[],"frameDomains":[],"baseUriDomains":[]},"prefersBorder":true}}}`,
@@ -119,7 +119,7 @@ describe("2026-07-28", () => {
       String.raw`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Failed to retrieve task: Task not found. Check the taskId; tasks are deleted once their ttl has passed."}}`,
     );
     expect(await modernAnswer("tasks/cancel", { taskId })).toBe(
-      String.raw`{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-task-worker","version":"0.1.0"}}}}`,
+      String.raw`{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"mcp-task-worker","version":"0.2.0"}}}}`,
     );
     expect(await modernAnswer("tasks/get", { taskId: 5 })).toBe(
       String.raw`{"jsonrpc":"2.0","id":7,"error":{"code":-32602,"message":"Invalid params for tasks/get: taskId: Invalid input: expected string, received number"}}`,

@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Validator, type Schema } from "@cfworker/json-schema";
 import { describe, it } from "vitest";
+import { SERVER_INFO } from "../../src/protocol/server-info";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const readJson = (path: string): unknown => JSON.parse(readFileSync(join(ROOT, path), "utf8"));
@@ -41,6 +42,10 @@ describe("server.json for the MCP Registry", () => {
 
   it("carries package.json's version", ({ expect }) => {
     expect(server.version).toBe((readJson("package.json") as { version: string }).version);
+  });
+
+  it("is the version the server names itself by (initialize, 2026 serverInfo)", ({ expect }) => {
+    expect(SERVER_INFO.version).toBe((readJson("package.json") as { version: string }).version);
   });
 
   it("would be refused with a description over the registry's 100 characters (the check checks)", ({ expect }) => {

@@ -3,7 +3,6 @@
 // without it get the hybrid answer (inline when quick, else the link and the check-back tools);
 // `echo` stays plain; a 2025 client through createMcpHandler's legacy lane gets the hybrid answer;
 // cancel works; a SIGKILL mid-task loses and repeats nothing; with no auth, only loopback is served.
-import { request as httpRequest } from "node:http";
 import { afterAll, describe, it, vi } from "vitest";
 import type { Client as V2Client } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
@@ -16,6 +15,7 @@ import { CLIENT_INFO, MODERN, connectV2, getTask, modern, rawDispatch, resultOf,
 import { eventLog, getTask as taskDocument } from "./support/tasks";
 import { failWithLogs } from "./support/wrangler-dev";
 import { until } from "../until";
+import { rawRequest } from "./support/raw-http";
 
 // It kills and restarts its server.
 // The example as a user copies it: installed from the packed tarball (support/adopter.ts).
@@ -154,20 +154,11 @@ describe("who may call", () => {
   it("with no principal configured, a request not addressed to loopback is refused, naming the option to pass", async ({
     expect,
   }) => {
-    // node:http, because fetch will not send another Host than the URL's.
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(
-        `${server.url}/tasks/0123456789abcdef0123456789abcdef`,
-        { headers: { Host: "tasks.example.com" } },
-        (res) => {
-          let body = "";
-          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-        },
-      );
-      req.on("error", reject);
-      req.end();
+    // rawRequest: fetch will not send another Host than the URL's.
+    const reply = await rawRequest(`${server.url}/tasks/0123456789abcdef0123456789abcdef`, {
+      headers: { Host: "tasks.example.com" },
     });
+    const answer = { status: reply.status, body: reply.text };
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body)).toMatchObject({
       error: "principal_not_configured",

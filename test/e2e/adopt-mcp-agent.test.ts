@@ -3,7 +3,6 @@
 // task for `countdown` (progress and notifications/tasks/status on its session's GET stream, then
 // the result), tasks/list and tasks/cancel; `echo` stays plain; a plain call gets the hybrid answer;
 // a SIGKILL mid-task loses and repeats nothing; with no auth, only loopback is served.
-import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -14,6 +13,7 @@ import { rpc } from "./support/mcp";
 import { eventLog, getTask as taskDocument } from "./support/tasks";
 import { failWithLogs } from "./support/wrangler-dev";
 import { until } from "../until";
+import { rawRequest } from "./support/raw-http";
 
 // It kills and restarts its server, and lists the anonymous principal's tasks.
 const server = ownServer(async () => ({
@@ -156,19 +156,11 @@ describe("who may call", () => {
   it("with no principal configured, a request not addressed to loopback is refused, naming the option to pass", async ({
     expect,
   }) => {
-    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = httpRequest(
-        `${server.url}/tasks/0123456789abcdef0123456789abcdef`,
-        { headers: { Host: "tasks.example.com" } },
-        (res) => {
-          let body = "";
-          res.on("data", (chunk: Buffer) => (body += chunk.toString()));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-        },
-      );
-      req.on("error", reject);
-      req.end();
+    // rawRequest: fetch will not send another Host than the URL's.
+    const reply = await rawRequest(`${server.url}/tasks/0123456789abcdef0123456789abcdef`, {
+      headers: { Host: "tasks.example.com" },
     });
+    const answer = { status: reply.status, body: reply.text };
     expect(answer.status).toBe(403);
     expect(JSON.parse(answer.body)).toMatchObject({ error: "principal_not_configured" });
   });

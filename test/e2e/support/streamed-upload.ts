@@ -11,7 +11,30 @@ export interface UploadReply {
   text: string;
 }
 
-export function heldOpenUpload(url: string, headers: Record<string, string>, bytes: number): Promise<UploadReply> {
+/**
+ * The server answers before the body ends and closes a connection it left unread; on a loaded machine
+ * the TCP reset can reach the client before it read the answer, and the kernel then drops the answer
+ * ("socket hang up", once in eight fresh-clone runs). A server that stopped reading did answer, so
+ * such a reset is asked again, up to three times; one that reads to the end never answers at all.
+ */
+export async function heldOpenUpload(
+  url: string,
+  headers: Record<string, string>,
+  bytes: number,
+): Promise<UploadReply> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await uploadOnce(url, headers, bytes);
+    } catch (error) {
+      const reset =
+        error instanceof Error &&
+        /socket hang up|ECONNRESET/.test(`${error.message} ${String(Reflect.get(error, "code"))}`);
+      if (!reset || attempt >= 3) throw error;
+    }
+  }
+}
+
+function uploadOnce(url: string, headers: Record<string, string>, bytes: number): Promise<UploadReply> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
     const path = `${target.pathname}${target.search}`;

@@ -4,6 +4,7 @@
  * (WEBHOOKS once WEBHOOK_SECRET is set; STEPS at a job's first fanOut, see wiring.ts). A problem is
  * reported in words that name the binding and the wrangler lines to add, never as a stack trace.
  */
+import type { TaskRoutesBindings } from "../http/env";
 import { isRecord } from "../json";
 
 /** One wrangler.jsonc fragment per binding, as docs/adopting.md lists them. */
@@ -74,10 +75,10 @@ export function bindingProblems(env: unknown): string[] {
 }
 
 /**
- * `env` holds what the adopter lanes reach (bindingProblems found nothing): TASKS, PRINCIPALS, JOBS.
- * The template's other members of `Env` (SESSIONS, RATE_LIMITER, its Workflow, its vars) are never
- * read on these lanes; vars are parsed by readSettings, which takes each absent one as its default.
+ * `env` holds what the adopter lanes reach (bindingProblems found nothing): TASKS, PRINCIPALS, JOBS,
+ * and WEBHOOKS when webhooks are on (STEPS is checked at a job's first fanOut). The template's other
+ * bindings (SESSIONS, RATE_LIMITER) are never read on these lanes; vars are parsed by readSettings.
  */
-export function hasTaskBindings(env: unknown): env is Env {
+export function hasTaskBindings(env: unknown): env is TaskRoutesBindings {
   return bindingProblems(env).length === 0;
 }

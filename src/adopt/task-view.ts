@@ -4,11 +4,11 @@
  */
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
-import type { AppEnv } from "../http/env";
+import type { TaskRoutesEnv } from "../http/env";
 import { taskRoutes } from "../http/task-routes";
 import { currentScope } from "./scope";
 
-export const taskView = new Hono<AppEnv>();
+export const taskView = new Hono<TaskRoutesEnv>();
 
 taskView.use("*", async (c, next) => {
   const engine = await currentScope()?.engine();

@@ -50,7 +50,7 @@ export {
 export type { TaskEntry, TaskEntryPage, TaskPage, TaskView } from "./model/view";
 
 // The client side: what the adapters and the Worker call to reach a task.
-export { TaskGateway, type GatewayBindings, type TaskFeed } from "./client/gateway";
+export { TaskGateway, type GatewayBindings, type TaskFeed, type TaskObjectsEnv } from "./client/gateway";
 export { JobMessageSchema } from "./client/job-message";
 export type { SlotGrant } from "./client/slot-lease";
 export { applyTaskEvent } from "./client/snapshot-fold";

@@ -59,9 +59,12 @@ export interface FanOutPort {
 /** Runs one slice of the job of tool `tool`. Never throws. */
 export type JobRunner = (tool: string, args: JsonObject, host: JobHost) => Promise<RunOutcome>;
 
-export interface TaskObserverContext {
-  /** The Worker's env, handed through untouched: observers live above the core and reach their own bindings with it. */
-  env: Env;
+export interface TaskObserverContext<E extends object = object> {
+  /**
+   * The Worker's env, handed through untouched: observers live above the core and reach their own
+   * bindings with it (E: the bindings the TaskObject class above was built with).
+   */
+  env: E;
   record: TaskRecord;
   /** The events just appended, in order. */
   events: TaskEvent[];
@@ -81,16 +84,16 @@ export interface TaskObserverContext {
  * Hears about a task's events once they are stored. Observers must not throw (failures are
  * logged) and must not delay the task itself.
  */
-export type TaskObserver = (context: TaskObserverContext) => Promise<void>;
+export type TaskObserver<E extends object = object> = (context: TaskObserverContext<E>) => Promise<void>;
 
 /** What a TaskObject is built with (src/index.ts). */
-export interface TaskObjectWiring {
+export interface TaskObjectWiring<E extends object = object> {
   runJob: JobRunner;
-  observers: readonly TaskObserver[];
+  observers: readonly TaskObserver<E>[];
   /** Where the task reports itself: its principal's index (principal-index-port.ts). */
   principalIndexes: PrincipalIndexes;
   /** Where its fan-outs' item messages go: the step queue (queue-port.ts). */
   queues: Pick<TaskQueues, "steps">;
   /** The task's ttl ran out and it was deleted (no event marks it): stop what still works for it elsewhere. */
-  onExpired?: (env: Env, record: TaskRecord) => Promise<void>;
+  onExpired?: (env: E, record: TaskRecord) => Promise<void>;
 }

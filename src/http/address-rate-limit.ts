@@ -4,6 +4,7 @@
  * (rate-limit.ts), keyed by the caller's address. IPv6 callers are keyed by their /64, which one
  * subscriber usually holds whole.
  */
+import type { TemplateBindings } from "./env";
 import { leaseSize, TokenLeases, type RateVerdict } from "../limits/token-lease";
 
 // Isolate memory, as in rate-limit.ts: an evicted lease only drops unspent tokens.
@@ -24,7 +25,12 @@ export function addressKey(address: string): string {
 }
 
 /** Spend one of `kind`'s tokens for the request's address: `perMinute` a minute, as many at once. */
-export function spendForAddress(env: Env, request: Request, kind: string, perMinute: number): Promise<RateVerdict> {
+export function spendForAddress(
+  env: TemplateBindings,
+  request: Request,
+  kind: string,
+  perMinute: number,
+): Promise<RateVerdict> {
   // Cloudflare sets CF-Connecting-IP on every request (wrangler dev: the socket peer).
   const address = addressKey(request.headers.get("CF-Connecting-IP") ?? "unknown");
   return leases.spend(JSON.stringify([kind, address, perMinute]), leaseSize(perMinute), (want, giveBack) =>

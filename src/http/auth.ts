@@ -5,7 +5,7 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { Settings } from "../config";
-import type { AppEnv } from "./env";
+import type { AppEnv, TemplateBindings } from "./env";
 import { apiKeys, matchApiKey } from "./api-keys";
 import { verifyOAuthToken } from "./oauth";
 import { ANONYMOUS_PRINCIPAL, anonymousRefused, isLoopbackRequest } from "./origin";
@@ -13,7 +13,11 @@ import { bearerToken, unauthorized } from "./well-known";
 
 export type Authentication = { ok: true; principal: string } | { ok: false; response: Response };
 
-export async function resolvePrincipal(request: Request, env: Env, settings: Settings): Promise<Authentication> {
+export async function resolvePrincipal(
+  request: Request,
+  env: TemplateBindings,
+  settings: Settings,
+): Promise<Authentication> {
   if (settings.authMode === "oauth") return verifyOAuthToken(request, env);
   if (settings.apiKeys !== undefined) {
     const config = await apiKeys(settings.apiKeys);

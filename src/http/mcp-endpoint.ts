@@ -3,9 +3,14 @@
  * request, and the routes an adapter serves. src/index.ts plugs the adapter in.
  */
 import type { Settings } from "../config";
+import type { GatewayEnv } from "../principals/principal-indexes";
 import type { RequestId } from "../protocol/errors";
 import type { ToolRegistry } from "../protocol/tool-registry";
+import type { SessionsEnv } from "../sessions/session-object";
 import type { BodyResult } from "./body";
+
+/** The bindings an MCP request reaches: basic tasks', and SESSIONS where the template binds it. */
+export type McpRequestEnv = GatewayEnv & Partial<SessionsEnv>;
 
 /** A request that names its protocol version on itself (2026-07-28 on), as the era router found it. */
 export interface ClaimedMessage {
@@ -19,7 +24,8 @@ export interface ClaimedMessage {
 
 export interface McpRequest {
   request: Request;
-  env: Env;
+  /** Basic tasks' bindings, and the template's SESSIONS where bound (an adopter's Worker has none). */
+  env: McpRequestEnv;
   settings: Settings;
   principal: string;
   /** The tools to serve, as src/index.ts wired them into serveMcp. */

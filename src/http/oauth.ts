@@ -6,6 +6,7 @@
  * (OAUTH_IDENTITY_PROVIDER=github, src/http/oauth-github.ts), or on a loopback dev server the
  * stand-in `signIn` below; another provider is one more branch in `/authorize` (oauth-routes.ts).
  */
+import type { TemplateBindings } from "./env";
 import type { AuthRequest, OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { guardDocumentFetches } from "./oauth-document-fetch";
 import { GITHUB_CALLBACK_PATH } from "./oauth-github";
@@ -30,7 +31,7 @@ const USER_ID = /^[A-Za-z0-9._@+-]{1,64}$/;
  * signs in `login_hint` (or "dev-user") so the flow can be tried locally, and a deployed server
  * refuses: it must never hand out grants to whoever asks.
  */
-export async function signIn(request: Request, authRequest: AuthRequest, env: Env): Promise<SignInResult> {
+export async function signIn(request: Request, authRequest: AuthRequest, env: TemplateBindings): Promise<SignInResult> {
   void authRequest; // yours to show on a consent page (client, scopes)
   void env; // yours for your IdP's client secret, a session store, …
   if (!isLoopbackRequest(request)) {
@@ -66,15 +67,15 @@ export async function loadProvider(): Promise<Provider> {
 }
 
 /** One authorization server per origin: the issuer and resource are this server's own URLs. */
-const servers = new Map<string, OAuthAuthorizationServer<Env>>();
-export async function authorizationServer(request: Request): Promise<OAuthAuthorizationServer<Env>> {
+const servers = new Map<string, OAuthAuthorizationServer<TemplateBindings>>();
+export async function authorizationServer(request: Request): Promise<OAuthAuthorizationServer<TemplateBindings>> {
   // Before any use of the provider: its document fetches follow redirects unless guarded.
   guardDocumentFetches();
   const origin = new URL(request.url).origin;
   let server = servers.get(origin);
   if (!server) {
     const { OAuthAuthorizationServer } = await loadProvider();
-    server = new OAuthAuthorizationServer<Env>({
+    server = new OAuthAuthorizationServer<TemplateBindings>({
       issuer: origin,
       resources: [resourceUrl(request)],
       authorizeEndpoint: OAUTH_PATHS.authorize,
@@ -98,7 +99,7 @@ export async function authorizationServer(request: Request): Promise<OAuthAuthor
 /** The principal for an OAuth access token: `oauth:<user id>` from the grant, kept apart from API-key names. */
 export async function verifyOAuthToken(
   request: Request,
-  env: Env,
+  env: TemplateBindings,
 ): Promise<{ ok: true; principal: string } | { ok: false; response: Response }> {
   const token = bearerToken(request);
   if (token === undefined) return { ok: false, response: unauthorized(request, request.headers.has("Authorization")) };

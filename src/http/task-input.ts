@@ -12,7 +12,7 @@ import { taskDocument } from "../protocol/task-document";
 import { readBodyWithLimit } from "./body";
 import { parseJsonInput } from "./json-input";
 import { hasJsonContentType } from "./media-types";
-import type { AppEnv } from "./env";
+import type { TaskRoutesEnv } from "./env";
 
 const MAX_INPUT_BODY = 64 * 1024;
 
@@ -25,7 +25,7 @@ const problem = (
 
 export const noSuchTask = () => problem(404, "not_found", "No such task. Tasks are deleted once their ttl has passed.");
 
-export async function answerTaskInput(c: Context<AppEnv>): Promise<Response> {
+export async function answerTaskInput(c: Context<TaskRoutesEnv>): Promise<Response> {
   const taskId = c.req.param("taskId");
   if (taskId === undefined || !isTaskId(taskId)) return noSuchTask();
   if (!hasJsonContentType(c.req.raw)) {

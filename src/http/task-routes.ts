@@ -11,7 +11,7 @@ import { taskDocument } from "../protocol/task-document";
 import { BAD_AFTER, parseAfter } from "../protocol/partial-output";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";
 import { completeSseResponse, SseStream } from "../streams/sse";
-import type { AppEnv } from "./env";
+import type { TaskRoutesEnv } from "./env";
 import { answerTaskInput } from "./task-input";
 
 const notFound = () =>
@@ -29,9 +29,9 @@ const methodNotAllowed = (allow: string) => () =>
 export const DEFAULT_PAGE_SIZE = 50;
 const LIMIT = /^(?:[1-9]\d?|100)$/;
 
-export const taskRoutes = new Hono<AppEnv>();
+export const taskRoutes = new Hono<TaskRoutesEnv>();
 
-const gatewayOf = (c: Context<AppEnv>) =>
+const gatewayOf = (c: Context<TaskRoutesEnv>) =>
   new TaskGateway(gatewayBindings(c.env), c.get("settings"), c.get("principal"));
 
 taskRoutes.get("/", async (c) => {

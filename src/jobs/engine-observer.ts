@@ -10,7 +10,7 @@ import type { RunnableTool } from "./runner";
 type FindTool = (name: string) => RunnableTool | undefined;
 
 /** Stops the task's work on its engine, if its tool has one; failures are logged, never thrown. */
-async function stopWork(findTool: FindTool, env: Env, record: TaskRecord): Promise<void> {
+async function stopWork(findTool: FindTool, env: Cloudflare.Env, record: TaskRecord): Promise<void> {
   const engine = findTool(record.tool)?.engine;
   if (!engine) return;
   try {
@@ -26,7 +26,7 @@ async function stopWork(findTool: FindTool, env: Env, record: TaskRecord): Promi
   }
 }
 
-export function engineObserver(findTool: FindTool): TaskObserver {
+export function engineObserver(findTool: FindTool): TaskObserver<Cloudflare.Env> {
   return async ({ env, record, events }) => {
     if (record.status !== "cancelled" && record.status !== "failed") return;
     // Only the commit that ended the task carries its status event.
@@ -38,6 +38,6 @@ export function engineObserver(findTool: FindTool): TaskObserver {
 /** TaskObjectWiring.onExpired: a task whose ttl ran out stops its work too (unless it had ended already). */
 export const stopExpiredWork =
   (findTool: FindTool) =>
-  async (env: Env, record: TaskRecord): Promise<void> => {
+  async (env: Cloudflare.Env, record: TaskRecord): Promise<void> => {
     if (record.status === "working" || record.status === "input_required") await stopWork(findTool, env, record);
   };

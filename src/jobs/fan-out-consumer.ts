@@ -5,7 +5,14 @@
  * is retried through the queue after the delay its task asks for. While items run, the batch asks
  * each task once a second whether to stop them, which also keeps their leases.
  */
-import { backoff, taskObjectName, StepMessageSchema, type StepClaim, type StepMessage } from "../core";
+import {
+  backoff,
+  taskObjectName,
+  StepMessageSchema,
+  type StepClaim,
+  type StepMessage,
+  type TaskObjectsEnv,
+} from "../core";
 import { MAX_PARTIAL_PIECES, parseBlocks, type PartialBlock } from "../core";
 import { abortableDelay, PartialLimitError, PermanentError } from "./context";
 import { errorMessage, isPermanent } from "./runner";
@@ -23,7 +30,7 @@ export const HEARTBEAT_MS = 1000;
 /** Finds a step by the tool that declared it and its name there (the registry, wired in src/index.ts). */
 export type FindStep = (tool: string, step: string) => Step<unknown, unknown> | undefined;
 
-type TaskStub = ReturnType<Env["TASKS"]["getByName"]>;
+type TaskStub = ReturnType<TaskObjectsEnv["TASKS"]["getByName"]>;
 
 /** What happened to a batch's messages: one log line per batch. */
 interface Tally {
@@ -40,7 +47,9 @@ interface Tally {
 /** A failed call to the task itself (not the step): the message comes back later, 1, 2, 4 … s, at most 5 min. */
 const unreachableDelay = (attempts: number): number => backoff(attempts, 1, 300);
 
-export function stepBatchHandler(findStep: FindStep): (batch: MessageBatch<unknown>, env: Env) => Promise<void> {
+export function stepBatchHandler(
+  findStep: FindStep,
+): (batch: MessageBatch<unknown>, env: TaskObjectsEnv) => Promise<void> {
   return async (batch, env) => {
     const started = Date.now();
     const tally: Tally = { ran: 0, stored: 0, late: 0, retried: 0, failed: 0, skipped: 0, aborted: 0, malformed: 0 };

@@ -5,14 +5,14 @@
  * A failed hand-over is retried with backoff; the dead-letter queue fails the task. A malformed
  * body falls under the one rule for unreadable messages (src/queues/unreadable.ts).
  */
-import { backoff, taskObjectName, JobMessageSchema } from "../core";
+import { backoff, taskObjectName, JobMessageSchema, type TaskObjectsEnv } from "../core";
 import { isDeadLetterQueue } from "../queues/routing";
 import { handleUnreadable, schemaProblem } from "../queues/unreadable";
 
 /** Exponential backoff for a failed hand-over, capped at 5 minutes. */
 export const deliveryRetryDelaySeconds = (attempts: number): number => backoff(attempts, 1, 300);
 
-export async function handleJobBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function handleJobBatch(batch: MessageBatch<unknown>, env: TaskObjectsEnv): Promise<void> {
   const deadLetters = isDeadLetterQueue(batch.queue);
   await Promise.all(
     batch.messages.map(async (message) => {

@@ -18,8 +18,9 @@ export { YIELD_THRESHOLD_MS } from "./job-context";
  * work and says how the run ended; `stop` ends the work when its task is cancelled or fails.
  */
 export interface ToolEngine {
-  runSlice(input: unknown, host: JobHost, env: Env): Promise<RunOutcome>;
-  stop(env: Env, taskId: string): Promise<void>;
+  // The Worker's env as its author declares it (Cloudflare.Env, from `wrangler types`): the engine's binding is theirs.
+  runSlice(input: unknown, host: JobHost, env: Cloudflare.Env): Promise<RunOutcome>;
+  stop(env: Cloudflare.Env, taskId: string): Promise<void>;
 }
 
 /** What the runner needs of a tool (tools/define.ts's Tool is one). */
@@ -65,7 +66,7 @@ export async function runTool(tool: RunnableTool, args: unknown, host: JobHost):
 }
 
 /** The TaskObject's JobRunner over a tool registry (wired in src/index.ts); `env` is what other engines reach their platform with. */
-export function jobRunner(findTool: (name: string) => RunnableTool | undefined, env?: Env): JobRunner {
+export function jobRunner(findTool: (name: string) => RunnableTool | undefined, env?: Cloudflare.Env): JobRunner {
   return async (toolName: string, args: JsonObject, host: JobHost) => {
     const tool = findTool(toolName);
     if (!tool)

@@ -8,7 +8,13 @@ import { DurableObject } from "cloudflare:workers";
 import { grantSize } from "../leases/lease-owner";
 import type { RateGrant } from "./token-lease";
 
-export class RateLimiterObject extends DurableObject<Env> {
+/** The rate limiter's binding: the template's own /mcp and /tasks limits (http/rate-limit.ts). */
+export interface RateLimiterEnv {
+  RATE_LIMITER: DurableObjectNamespace<RateLimiterObject>;
+}
+
+// It reads nothing of its env: its limits come with each call.
+export class RateLimiterObject extends DurableObject<object> {
   private tokens = Number.NaN;
   private updatedAt = 0;
 

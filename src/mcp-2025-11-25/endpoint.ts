@@ -22,10 +22,10 @@ import { routeAnswers } from "./answers";
 import { routeCancellations } from "./cancellations";
 import { RequestTransport } from "./request-transport";
 import { createMcpServer } from "./server";
-import { SESSION_HEADER, checkSession, startSession, type SessionCheck } from "./session";
+import { SESSION_HEADER, checkSession, startSession, type SessionBindings, type SessionCheck } from "./session";
 
 /** Finds the session a request names: the template's own (SESSIONS), or another server's (an adopter's McpAgent). */
-export type SessionChecker = (request: Request, env: Env, principal: string) => Promise<SessionCheck>;
+export type SessionChecker = (request: Request, env: SessionBindings, principal: string) => Promise<SessionCheck>;
 
 const MAX_BATCH = 32;
 /** Methods that may wait on a task: answered as SSE when the client accepts it. */

@@ -8,6 +8,7 @@
 import type { JSONRPCNotification, JSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import { taskResourceUri, type TaskObserver } from "../core";
 import { SESSION_WATCH_STATE, sessionObjectName } from "../sessions/ids";
+import type { SessionsEnv } from "../sessions/session-object";
 import { sessionMessageForEvent } from "./task-messages";
 import {
   ASKED_LIVE_STATE,
@@ -21,7 +22,10 @@ import {
 /** Events that change what the task resource shows (log and step lines do not; a partial piece does). */
 const CHANGES = new Set(["status", "progress", "question", "answer", "partial", "result"]);
 
-export const sessionObserver: TaskObserver = async ({ env, record, events, state, received }) => {
+export const sessionObserver: TaskObserver<Partial<SessionsEnv>> = async ({ env, record, events, state, received }) => {
+  // An adopter's Worker has no 2025 endpoint of ours, so no session ever follows its tasks.
+  const sessions = env.SESSIONS;
+  if (sessions === undefined) return;
   const outbox = new Map<string, { messages: { data: string }[]; questions: { key: string; index: number }[] }>();
   const post = (sessionId: string, message: JSONRPCNotification | JSONRPCRequest, question?: string) => {
     const entry = outbox.get(sessionId) ?? { messages: [], questions: [] };
@@ -50,9 +54,9 @@ export const sessionObserver: TaskObserver = async ({ env, record, events, state
 
   await Promise.all(
     [...outbox].map(async ([sessionId, { messages, questions }]) => {
-      const published = await env.SESSIONS.getByName(sessionObjectName(record.principal, sessionId)).publish(
-        messages.map(({ data }) => data),
-      );
+      const published = await sessions
+        .getByName(sessionObjectName(record.principal, sessionId))
+        .publish(messages.map(({ data }) => data));
       if (questions.length === 0 || published === false) return;
       received();
       // Where each question sits in the GET stream's log: a later tasks/result asks the session

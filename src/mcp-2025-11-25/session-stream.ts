@@ -9,10 +9,10 @@ import { ErrorCode, jsonRpcErrorResponse } from "../protocol/errors";
 import { sessionEventId } from "../streams/event-ids";
 import { SseStream } from "../streams/sse";
 import { closeQuietly } from "../streams/websockets";
-import { SESSION_HEADER, sessionStub } from "./session";
+import { SESSION_HEADER, sessionStub, type SessionBindings } from "./session";
 
 export interface SessionStreamInput {
-  env: Env;
+  env: SessionBindings;
   principal: string;
   sessionId: string;
   /** Resume after this sequence number; undefined opens the stream at its current end. */

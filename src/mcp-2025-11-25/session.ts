@@ -8,6 +8,7 @@ import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { ErrorCode, jsonRpcErrorResponse } from "../protocol/errors";
 import { isSessionId, newSessionId, sessionObjectName } from "../sessions/ids";
+import type { SessionsEnv } from "../sessions/session-object";
 
 export const SESSION_HEADER = "Mcp-Session-Id";
 
@@ -27,8 +28,17 @@ export type SessionCheck =
     }
   | { ok: false; response: Response };
 
-export const sessionStub = (env: Env, principal: string, sessionId: string) =>
-  env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
+/** The Worker's bindings as the 2025 handlers read them: SESSIONS is the template's own, absent in an adopter's. */
+export type SessionBindings = Partial<SessionsEnv>;
+
+/** A session's object. Only the template's sessions reach here; an adopter's McpAgent keeps its own (keepsOpenCalls false). */
+export function sessionStub(env: SessionBindings, principal: string, sessionId: string) {
+  if (env.SESSIONS === undefined)
+    throw new Error(
+      'This Worker binds no SESSIONS namespace, which the template\'s 2025-11-25 sessions need: add { "name": "SESSIONS", "class_name": "SessionObject" } to "durable_objects.bindings" in wrangler.jsonc.',
+    );
+  return env.SESSIONS.getByName(sessionObjectName(principal, sessionId));
+}
 
 const unknownSession = (): Response =>
   jsonRpcErrorResponse(
@@ -38,7 +48,7 @@ const unknownSession = (): Response =>
   );
 
 /** The session a request names, if any; 404 when it names one that is not live for this principal. */
-export async function checkSession(request: Request, env: Env, principal: string): Promise<SessionCheck> {
+export async function checkSession(request: Request, env: SessionBindings, principal: string): Promise<SessionCheck> {
   const header = request.headers.get(SESSION_HEADER);
   if (header === null) return { ok: true, clientTasks: false, clientElicitation: false };
   // Malformed ids are just unknown ids: the same answer, no name derived from them.
@@ -52,7 +62,7 @@ export async function checkSession(request: Request, env: Env, principal: string
 /** Like checkSession, but the header is required (GET and DELETE /mcp). */
 export async function requireSession(
   request: Request,
-  env: Env,
+  env: SessionBindings,
   principal: string,
 ): Promise<{ ok: true; sessionId: string } | { ok: false; response: Response }> {
   if (request.headers.get(SESSION_HEADER) === null) {
@@ -80,7 +90,7 @@ const InitializeResultSchema = z.object({ protocolVersion: z.string() });
 
 /** After a successful `initialize`: store the session and return its id for the response header. */
 export async function startSession(
-  env: Env,
+  env: SessionBindings,
   principal: string,
   initialize: JSONRPCMessage,
   response: JSONRPCMessage,
@@ -100,7 +110,7 @@ export async function startSession(
 }
 
 /** DELETE /mcp: ends the session; its id then gets 404. */
-export async function endSession(request: Request, env: Env, principal: string): Promise<Response> {
+export async function endSession(request: Request, env: SessionBindings, principal: string): Promise<Response> {
   const check = await requireSession(request, env, principal);
   if (!check.ok) return check.response;
   const ended = await sessionStub(env, principal, check.sessionId).end();

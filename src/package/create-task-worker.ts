@@ -3,8 +3,10 @@
  * for this isolate (the TaskObject reads them), serves every MCP era on `/mcp`, and returns the
  * `fetch` and `queue` handlers to export as the Worker's default export.
  */
+import type { TaskObjectsEnv } from "../core";
 import { eraTable, routeByEra } from "../eras";
 import { app, serveMcp } from "../http/app";
+import type { TemplateBindings } from "../http/env";
 import type { Tool } from "../jobs/define-tool";
 import { mcp20251125 } from "../mcp-2025-11-25";
 import { mcp20260728 } from "../mcp-2026-07-28";
@@ -16,12 +18,18 @@ export interface TaskWorkerOptions {
   tools: readonly Tool[];
 }
 
-/** The Worker's handlers (an `ExportedHandler<Env>`): export the object as the main module's default export. */
+/**
+ * What the template's Worker binds (docs/api.md, "Bindings and settings"): basic tasks' bindings,
+ * WEBHOOKS, its 2025 SESSIONS, its RATE_LIMITER and, with OAuth, OAUTH_KV. Settings are read by name.
+ */
+export type TaskWorkerEnv = TemplateBindings;
+
+/** The Worker's handlers (an `ExportedHandler<TaskWorkerEnv>`): export the object as the main module's default export. */
 export interface TaskWorker {
   // `env` as hono's app.fetch takes it: the app parses what it reads of it (src/config.ts), so a
   // test's env whose vars are plain strings (not the generated literal types) is served too.
   fetch(request: Request, env: object, ctx?: ExecutionContext): Response | Promise<Response>;
-  queue(batch: MessageBatch<unknown>, env: Env): Promise<void>;
+  queue(batch: MessageBatch<unknown>, env: TaskObjectsEnv): Promise<void>;
 }
 
 /**
@@ -42,5 +50,5 @@ export function createTaskWorker({ tools }: TaskWorkerOptions): TaskWorker {
     // One Worker consumes every queue (and their DLQs), by each message's tag.
     queue: engineQueue(registry),
   };
-  return worker satisfies ExportedHandler<Env>;
+  return worker satisfies ExportedHandler<TaskWorkerEnv>;
 }

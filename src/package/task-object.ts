@@ -2,22 +2,29 @@
  * The TaskObject class a Worker exports (one Durable Object per task), built with the engine's
  * runner and observers over the tools createTaskWorker recorded for this isolate (tool-set.ts).
  */
-import { env } from "cloudflare:workers";
 import { TaskObjectBase, transitionLogObserver, type TaskObjectWiring } from "../core";
 import { engineObserver, stopExpiredWork } from "../jobs/engine-observer";
 import { jobRunner } from "../jobs/runner";
 import { sessionObserver } from "../mcp-2025-11-25";
-import { principalIndexes } from "../principals/principal-indexes";
+import { principalIndexes, type GatewayEnv } from "../principals/principal-indexes";
 import { taskQueues } from "../queues/task-queues";
+import type { SessionsEnv } from "../sessions/session-object";
+import type { WebhooksEnv } from "../webhooks/enqueue";
 import { webhookObserver } from "../webhooks/webhook-observer";
 import { addedTaskObservers } from "./added-observers";
 import { toolSet } from "./tool-set";
 
-// Built at the first object's construction (createTaskWorker has run by then: it runs when the main
-// module loads), then shared by every object of the isolate, as when it was built at module scope.
-let wiring: TaskObjectWiring | undefined;
+/**
+ * What a TaskObject reads of its Worker's env: basic tasks' bindings (docs/api.md), WEBHOOKS and the
+ * template's SESSIONS when bound, and the Worker's own declared env (a Workflow-backed tool's binding).
+ */
+export type TaskObjectEnv = GatewayEnv & WebhooksEnv & Partial<SessionsEnv> & Cloudflare.Env;
 
-function taskObjectWiring(): TaskObjectWiring {
+// Built at the first object's construction (createTaskWorker has run by then: it runs when the main
+// module loads), then shared by every object of the isolate: each is handed the isolate's one env.
+let wiring: TaskObjectWiring<TaskObjectEnv> | undefined;
+
+function taskObjectWiring(env: TaskObjectEnv): TaskObjectWiring<TaskObjectEnv> {
   if (wiring) return wiring;
   const { find } = toolSet.recorded();
   wiring = {
@@ -31,8 +38,8 @@ function taskObjectWiring(): TaskObjectWiring {
 }
 
 /** One Durable Object per task (src/core/object/task-object.ts): export it from your Worker's main module. */
-export class TaskObject extends TaskObjectBase {
-  constructor(ctx: DurableObjectState, env: Env) {
-    super(ctx, env, taskObjectWiring());
+export class TaskObject extends TaskObjectBase<TaskObjectEnv> {
+  constructor(ctx: DurableObjectState, env: TaskObjectEnv) {
+    super(ctx, env, taskObjectWiring(env));
   }
 }

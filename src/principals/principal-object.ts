@@ -15,6 +15,7 @@ import {
   type SlotGrant,
   type TaskEntryPage,
   type TaskPage,
+  type TaskObjectsEnv,
   type TaskView,
 } from "../core";
 import { AdmissionSlots, SLOT_LEASE_MS, slotAllowance } from "./admission-slots";
@@ -35,14 +36,14 @@ export function indexedView(task: TaskView): TaskView {
   return rest;
 }
 
-export class PrincipalObject extends DurableObject<Env> implements PrincipalIndex {
+export class PrincipalObject extends DurableObject<TaskObjectsEnv> implements PrincipalIndex {
   private readonly sql: SqlStorage;
   private readonly pool: TaskIdPool;
   private readonly slots: AdmissionSlots;
   private readonly provisioning: Provisioning;
   private readonly announced = new AnnouncedTasks();
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: TaskObjectsEnv) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec(`

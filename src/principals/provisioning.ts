@@ -3,7 +3,7 @@
  * background after creations (task-id-pool.ts), and the index's alarm discards ids left unused and
  * takes back admission slots that are overdue (admission-slots.ts).
  */
-import { newTaskId, taskObjectName, type TaskView, type TaskSnapshot } from "../core";
+import { newTaskId, taskObjectName, type TaskObjectsEnv, type TaskView, type TaskSnapshot } from "../core";
 import type { AdmissionSlots } from "./admission-slots";
 import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, type TaskIdPool } from "./task-id-pool";
 
@@ -25,7 +25,7 @@ export class Provisioning {
 
   constructor(
     private readonly ctx: DurableObjectState,
-    private readonly env: Env,
+    private readonly env: TaskObjectsEnv,
     private readonly pool: TaskIdPool,
     private readonly slots: AdmissionSlots,
     private readonly clock: RefillClock = realClock,
@@ -135,6 +135,6 @@ export class Provisioning {
 }
 
 /** A task's snapshot under its declared type (the stub's own types turn our JSON records into `never`). */
-function snapshotOf(stub: ReturnType<Env["TASKS"]["getByName"]>): Promise<TaskSnapshot | undefined> {
+function snapshotOf(stub: ReturnType<TaskObjectsEnv["TASKS"]["getByName"]>): Promise<TaskSnapshot | undefined> {
   return stub.get();
 }

@@ -1,11 +1,12 @@
 /** What every MCP handler of one HTTP request can reach, in either era; each era's context adds its wire. */
 import type { Settings } from "../config";
 import { TaskGateway } from "../core";
-import { gatewayBindings } from "../principals/principal-indexes";
+import { gatewayBindings, type GatewayEnv } from "../principals/principal-indexes";
 import type { ToolRegistry } from "./tool-registry";
 
-export interface RequestContext {
-  env: Env;
+/** E: the Worker's bindings as the era's handlers read them (at least basic tasks'). */
+export interface RequestContext<E extends GatewayEnv = GatewayEnv> {
+  env: E;
   settings: Settings;
   /** The caller's way into the task core: another principal's task is exactly an unknown one. */
   gateway: TaskGateway;
@@ -20,8 +21,8 @@ export interface RequestContext {
 }
 
 /** Who is asking, and where: the /mcp seam's request (src/http/mcp-endpoint.ts), as far as a handler needs it. */
-export interface RequestOrigin {
-  env: Env;
+export interface RequestOrigin<E extends GatewayEnv = GatewayEnv> {
+  env: E;
   settings: Settings;
   tools: ToolRegistry;
   principal: string;
@@ -30,7 +31,7 @@ export interface RequestOrigin {
 }
 
 /** The context of one request, its gateway bound to the principal who sent it. */
-export function requestContext(origin: RequestOrigin): RequestContext {
+export function requestContext<E extends GatewayEnv>(origin: RequestOrigin<E>): RequestContext<E> {
   const { env, settings, tools, baseUrl, waitUntil } = origin;
   const gateway = new TaskGateway(gatewayBindings(env), settings, origin.principal, waitUntil);
   return { env, settings, gateway, tools, baseUrl, waitUntil };

@@ -4,12 +4,13 @@
  * a body without the tag goes by the shape the previous release wrote (untagged.ts). Any other body
  * falls under the one rule for unreadable messages (unreadable.ts), as a malformed body does in its consumer.
  */
+import type { TaskObjectsEnv } from "../core";
 import { kindOf, type QueueKind } from "./routing";
 import { untaggedKindOf } from "./untagged";
 import { handleUnreadable } from "./unreadable";
 
 /** A consumer of one kind of message: the batch holds only that kind's messages. */
-export type BatchHandler = (batch: MessageBatch<unknown>, env: Env) => Promise<void>;
+export type BatchHandler = (batch: MessageBatch<unknown>, env: TaskObjectsEnv) => Promise<void>;
 
 /** The part of `batch` whose messages are `messages`, as a batch of its own. */
 function subBatch(batch: MessageBatch<unknown>, messages: readonly Message<unknown>[]): MessageBatch<unknown> {

@@ -46,8 +46,14 @@ function stepsQueue(steps: Queue | undefined): MessageQueue<StepMessage> {
   };
 }
 
+/** The queues' bindings: JOBS always; STEPS only once a job fans out (stepsQueue). */
+export interface QueuesEnv {
+  JOBS: Queue;
+  STEPS?: Queue;
+}
+
 /** The JOBS and STEPS queues, through the core's port (STEPS may be unbound: see stepsQueue). */
-export const taskQueues = (env: Pick<Env, "JOBS"> & Partial<Pick<Env, "STEPS">>): TaskQueues => ({
+export const taskQueues = (env: QueuesEnv): TaskQueues => ({
   jobs: taggedQueue(env.JOBS, "job"),
   steps: stepsQueue(env.STEPS),
 });

@@ -6,7 +6,7 @@
  * it names, when it names one, logged with its id in any case, and acknowledged (docs/queues.md).
  */
 import * as z from "zod";
-import { isTaskId, taskObjectName } from "../core";
+import { isTaskId, taskObjectName, type TaskObjectsEnv } from "../core";
 import { isDeadLetterQueue } from "./routing";
 
 /** How long an unreadable message waits before it comes back on a working queue. */
@@ -25,7 +25,7 @@ export async function handleUnreadable(
   message: Message<unknown>,
   queue: string,
   problem: string,
-  env: Env,
+  env: TaskObjectsEnv,
 ): Promise<void> {
   const { id, attempts } = message;
   const line = { event: "queue.unreadable_message", queue, id, attempts, problem };

@@ -6,7 +6,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { readSettings } from "../config";
 import { isRecord } from "../json";
-import { parseTaskResourceUri, taskObjectName } from "../core";
+import { parseTaskResourceUri, taskObjectName, type TaskObjectsEnv } from "../core";
 import { sendsPrimingEvents } from "../protocol/priming";
 import { replayPages } from "../streams/replay";
 import { closeQuietly, completeClose, sendQuietly } from "../streams/websockets";
@@ -47,13 +47,18 @@ const declaresFormElicitation = (capabilities: Record<string, unknown>): boolean
   return isRecord(elicitation["form"]) || !isRecord(elicitation["url"]);
 };
 
-export class SessionObject extends DurableObject<Env> {
+/** The 2025 sessions' binding: the template's own 2025-11-25 endpoint needs it; an adopter's lanes do not. */
+export interface SessionsEnv {
+  SESSIONS: DurableObjectNamespace<SessionObject>;
+}
+
+export class SessionObject extends DurableObject<TaskObjectsEnv> {
   private readonly storage: SessionStorage;
   private readonly openCalls: OpenCalls;
   private readonly idleTtlMs: number;
   private readonly inlineWaitMs: number;
 
-  constructor(ctx: DurableObjectState, env: Env) {
+  constructor(ctx: DurableObjectState, env: TaskObjectsEnv) {
     super(ctx, env);
     this.storage = new SessionStorage(ctx.storage.sql);
     this.openCalls = new OpenCalls(ctx.storage);

@@ -8,6 +8,11 @@ import { tagged } from "../queues/routing";
 import { MESSAGE_BUDGET_BYTES, planSendBatches, queuedBytes } from "../queues/send-batches";
 import { taggedQueue } from "../queues/task-queues";
 
+/** The webhooks' binding: needed once a webhook is registered (WEBHOOK_SECRET set), unbound otherwise. */
+export interface WebhooksEnv {
+  WEBHOOKS?: Queue;
+}
+
 /** Webhook events that were not queued, and why. */
 export interface LostWebhooks {
   ids: string[];
@@ -20,7 +25,18 @@ export const SEND_ATTEMPTS = 3;
 const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /** Queues `messages` in order; resolves with what could not be queued (empty when all were). */
-export async function enqueueWebhooks(queue: Queue, messages: readonly WebhookMessage[]): Promise<LostWebhooks[]> {
+export async function enqueueWebhooks(
+  queue: Queue | undefined,
+  messages: readonly WebhookMessage[],
+): Promise<LostWebhooks[]> {
+  if (queue === undefined)
+    return [
+      {
+        ids: messages.map((m) => m.id),
+        cause:
+          'this Worker binds no WEBHOOKS queue: add { "binding": "WEBHOOKS", "queue": "<your-worker>-webhooks" } to "queues.producers" and a consumer in wrangler.jsonc',
+      },
+    ];
   const { batches, tooLarge } = planSendBatches(messages, (message) => queuedBytes(tagged("webhook", message)));
   const lost: LostWebhooks[] = tooLarge.map(({ body, bytes }) => ({
     ids: [body.id],

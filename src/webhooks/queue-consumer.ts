@@ -6,7 +6,7 @@
  * under the one rule for unreadable messages (src/queues/unreadable.ts).
  */
 import * as z from "zod";
-import { isTaskId, taskObjectName } from "../core";
+import { isTaskId, taskObjectName, type TaskObjectsEnv } from "../core";
 import { attemptDelivery } from "./deliver";
 import { readSettings, type WebhookSettings } from "../config";
 import { webhookRetryDelaySeconds } from "./settings";
@@ -29,7 +29,7 @@ type WebhookMessage = z.infer<typeof WebhookMessageSchema>;
 type LogLevel = "info" | "warning" | "error";
 const LOG_TIMEOUT_MS = 5000;
 
-export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env): Promise<void> {
+export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: TaskObjectsEnv): Promise<void> {
   const settings = readSettings(env).webhooks;
   const deadLetters = isDeadLetterQueue(batch.queue);
   // Attempts run concurrently: one slow receiver (up to the 10 s timeout) never holds the others back.
@@ -38,7 +38,7 @@ export async function handleWebhookBatch(batch: MessageBatch<unknown>, env: Env)
 
 async function handleMessage(
   message: Message<unknown>,
-  env: Env,
+  env: TaskObjectsEnv,
   settings: WebhookSettings,
   queue: string,
   deadLetters: boolean,

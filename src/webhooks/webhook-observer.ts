@@ -2,9 +2,9 @@
  * The task observer that turns a task's committed events into webhook deliveries on the
  * WEBHOOKS queue. It only enqueues (milliseconds), so delivery never delays or fails the task.
  */
-import { taskObjectName, isTerminal, type TaskObserver } from "../core";
+import { taskObjectName, isTerminal, type TaskObjectsEnv, type TaskObserver } from "../core";
 import { webhookMessagesFor } from "./events";
-import { enqueueWebhooks, lossLine } from "./enqueue";
+import { enqueueWebhooks, lossLine, type WebhooksEnv } from "./enqueue";
 import { storedWebhook } from "./registration";
 
 /**
@@ -13,7 +13,7 @@ import { storedWebhook } from "./registration";
  */
 const lastProgress = new Map<string, number>();
 
-export const webhookObserver: TaskObserver = async ({ env, record, events }) => {
+export const webhookObserver: TaskObserver<TaskObjectsEnv & WebhooksEnv> = async ({ env, record, events }) => {
   const webhook = storedWebhook(record.meta.webhook);
   if (!webhook) return;
   const { messages, lastProgressAt } = webhookMessagesFor(record, events, webhook, lastProgress.get(record.taskId));

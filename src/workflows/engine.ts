@@ -23,8 +23,8 @@ import {
   type TaskWorkflowParams,
 } from "./names";
 
-/** The binding of the Workflow a tool runs on, from the Worker's env. */
-export type WorkflowBinding = (env: Env) => Workflow<TaskWorkflowParams>;
+/** The binding of the Workflow a tool runs on, from the Worker's env as its author declares it (`wrangler types`). */
+export type WorkflowBinding = (env: Cloudflare.Env) => Workflow<TaskWorkflowParams>;
 
 const AnswerSchema = z.object({
   action: z.enum(["accept", "decline", "cancel"]),

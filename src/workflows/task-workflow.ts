@@ -16,13 +16,16 @@
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep } from "cloudflare:workers";
 import type * as z from "zod";
-import { taskObjectName } from "../core";
+import { taskObjectName, type TaskObjectsEnv } from "../core";
 import type { JsonObject } from "../json";
 import { withSummary, type ToolResult } from "../jobs/context";
 import { ERROR_NOTE, OUTPUT_NOTE, type TaskWorkflowParams } from "./names";
 import { TaskLink } from "./task-link";
 
-export abstract class TaskWorkflow<Input> extends WorkflowEntrypoint<Env, TaskWorkflowParams> {
+export abstract class TaskWorkflow<Input> extends WorkflowEntrypoint<
+  TaskObjectsEnv & Cloudflare.Env,
+  TaskWorkflowParams
+> {
   /** The tool's input schema: the instance's input is checked again here, at its own boundary. */
   abstract readonly input: z.ZodType<Input>;
 

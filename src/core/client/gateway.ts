@@ -7,6 +7,7 @@ import { joinEventStream, type EventStreamFormat, type JoinedEventStream } from 
 import { feedOfEvents, openFeed, type Feed, type FeedOptions, type OpenFeed } from "../../streams/feed-client";
 import type { WireEvent } from "../../streams/feed-frames";
 import type { AdapterStateEntry, OpenStateEntry } from "../object/adapter-state";
+import type { TaskObjectBase } from "../object/task-object";
 import { callFingerprint } from "../model/call-fingerprint";
 import { isTaskId, newTaskId, taskObjectName } from "../model/ids";
 import { newTask } from "../model/machine";
@@ -54,13 +55,20 @@ export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
 }
 
 /**
- * What the gateway calls. The task objects are the core's own binding, still typed through `Env`
- * (its TaskObject class is the composition root's); the principals' indexes and the job queue come
+ * The core's own binding, as every layer above types it (never through a Worker's `Env`, which is
+ * the consumer's): one object per task, of any class built on TaskObjectBase (src/package's TaskObject).
+ */
+export interface TaskObjectsEnv {
+  TASKS: DurableObjectNamespace<TaskObjectBase>;
+}
+
+/**
+ * What the gateway calls. The task objects are the core's own binding; the principals' indexes and the job queue come
  * through the core's ports (principal-index-port.ts, queue-port.ts), wired above it
  * (src/principals/principal-indexes.ts, src/queues/task-queues.ts).
  */
 export interface GatewayBindings {
-  env: Pick<Env, "TASKS">;
+  env: TaskObjectsEnv;
   indexes: PrincipalIndexes;
   jobs: MessageQueue<JobMessage>;
 }

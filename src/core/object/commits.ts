@@ -15,7 +15,7 @@ export interface TaskCommitsDeps {
   storage: TaskStorage;
   setAlarm(at: number): Promise<void>;
   feed: FeedBroadcaster;
-  observers: TaskObservers;
+  observers: Pick<TaskObservers<object>, "notify" | "settled">;
   outbox: TaskOutbox;
   /** A question just reached a reader (question-receipt.ts): note its first receipt. */
   noteReceipt(): void;

@@ -9,12 +9,12 @@ import type { TaskObserver } from "../ports";
 import type { TaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
 
-export class TaskObservers {
+export class TaskObservers<E extends object> {
   private readonly working = new Set<Promise<void>>();
 
   constructor(
-    private readonly observers: readonly TaskObserver[],
-    private readonly env: Env,
+    private readonly observers: readonly TaskObserver<E>[],
+    private readonly env: E,
     /** An observer handed the task's questions to a reader (TaskObserverContext.received). */
     private readonly received: () => void,
   ) {}

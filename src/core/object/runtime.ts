@@ -26,30 +26,32 @@ import { taskSnapshot, type TaskSnapshot } from "../client/task-rpc";
 import { TaskRuns } from "./runs";
 import { TaskStorage } from "./storage";
 
-// `Env` stays here: the runtime hands every object the Worker's env; the core reads its settings from
-// it and its step queue, and hands it on to the observers and onExpired above it (ports.ts).
-export abstract class TaskObjectRuntime extends DurableObject<Env> {
+// E is the Worker's env as the class above declares it: the core reads only its settings from it (by
+// name) and hands it on to the observers and onExpired above it (ports.ts), which reach their own bindings.
+export abstract class TaskObjectRuntime<E extends object = object> extends DurableObject<E> {
   protected readonly storage: TaskStorage;
   protected readonly settings: Settings;
   private view?: EventStreamView;
   protected readonly feed: FeedBroadcaster;
-  protected readonly observers: TaskObservers;
+  protected readonly observers: TaskObservers<E>;
   protected readonly outbox: TaskOutbox;
   protected readonly commits: TaskCommits;
   protected readonly runs: TaskRuns;
   protected readonly fanOuts: FanOuts;
   protected readonly fanOutHost: FanOutHost;
-  private readonly onExpired: TaskObjectWiring["onExpired"];
+  private readonly onExpired: TaskObjectWiring<E>["onExpired"];
 
   /**
    * The modules `object` delegates to, for code running inside it (tests, via runInDurableObject).
    * Static, so it is no RPC method: nothing outside the isolate can call it.
    */
-  static partsOf(object: TaskObjectRuntime): { storage: TaskStorage; runs: TaskRuns; fanOuts: FanOuts } {
+  static partsOf<E extends object>(
+    object: TaskObjectRuntime<E>,
+  ): { storage: TaskStorage; runs: TaskRuns; fanOuts: FanOuts } {
     return { storage: object.storage, runs: object.runs, fanOuts: object.fanOuts };
   }
 
-  constructor(ctx: DurableObjectState, env: Env, wiring: TaskObjectWiring) {
+  constructor(ctx: DurableObjectState, env: E, wiring: TaskObjectWiring<E>) {
     super(ctx, env);
     this.storage = new TaskStorage(ctx.storage.sql, (fn) => ctx.storage.transactionSync(fn));
     this.settings = readSettings(env);

@@ -34,7 +34,7 @@ import { publishItemPieces, readPieces } from "./partial-pieces";
 /** The longest log line a task keeps from outside its run. */
 export const MAX_LOG_LINE = 2000;
 
-export class TaskObjectBase extends TaskObjectRuntime {
+export class TaskObjectBase<E extends object = object> extends TaskObjectRuntime<E> {
   // ---- RPC interface -------------------------------------------------------
 
   /**

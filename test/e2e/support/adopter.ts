@@ -56,6 +56,9 @@ async function install(folder: string): Promise<string> {
   return dir;
 }
 
+/** The installed copy of the example in `dir` (relative to the repo root): its own files, the tarball's package. */
+export const installedExample = (dir: string): Promise<string> => installedCopy(join(ROOT, dir));
+
 /**
  * A wrangler config for the adopter in `dir` (relative to the repo root) that `wrangler dev --config`
  * runs: its own config with `main` made absolute, in an installed copy when `dir` has a package.json;

@@ -71,7 +71,7 @@ describe("a task that asks", () => {
     });
     expect((await stub.get())?.task.status).toBe("input_required");
     const stored = await runInDurableObject(stub, (instance: TaskObject) =>
-      TaskObjectRuntime.partsOf(instance).storage.memo("answers", "confirm"),
+      TaskObjectRuntime.partsOf(instance).storage.memos.get("answers", "confirm"),
     );
     expect(stored).toBeUndefined();
   });

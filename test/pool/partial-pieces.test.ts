@@ -90,7 +90,7 @@ describe("publishPieces", () => {
         message: expect.stringMatching(/at most 5; nothing more was published/),
       });
       expect(written()).toBe(before);
-      expect(storage.memo("publishes", "k#2")).toBeUndefined();
+      expect(storage.memos.get("publishes", "k#2")).toBeUndefined();
       expect(readPieces(storage, 0)).toHaveLength(4);
       expect(publishPieces(deps, "k#2", [text("5")], 3).kind).toBe("published");
     });

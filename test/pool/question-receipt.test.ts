@@ -58,7 +58,7 @@ describe("a question's first receipt", () => {
       storage.save({ ...record, inputs: { confirm: { ...asked, askedAt: Date.now() - 60_000 } } });
       await instance.get();
       await instance.answer({ confirm: { action: "decline" } });
-      return storage.memo("answers", "confirm")?.value;
+      return storage.memos.get("answers", "confirm")?.value;
     });
     expect(answer).toEqual({ action: "decline", automatic: true });
   });

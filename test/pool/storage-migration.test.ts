@@ -175,11 +175,11 @@ describe("a TaskObject that release 0.1 wrote", () => {
     const notes = await runInDurableObject(stub, (instance: TaskObject) => {
       const storage = TaskObjectRuntime.partsOf(instance).storage;
       return {
-        instance: storage.memo("notes", "workflow:instance") !== undefined,
-        sent: storage.memo("notes", "workflow:sent:1")?.value,
-        question: storage.memo("notes", "workflow:question:1") !== undefined,
-        answer: storage.memo("answers", "publish")?.value,
-        step: storage.memo("steps", "page 1") !== undefined,
+        instance: storage.memos.get("notes", "workflow:instance") !== undefined,
+        sent: storage.memos.get("notes", "workflow:sent:1")?.value,
+        question: storage.memos.get("notes", "workflow:question:1") !== undefined,
+        answer: storage.memos.get("answers", "publish")?.value,
+        step: storage.memos.get("steps", "page 1") !== undefined,
       };
     });
     expect(notes).toMatchObject({ instance: true, sent: true, question: true, step: true });

@@ -33,7 +33,7 @@ export async function answerTask(
       ? { ok: false, reason: "terminal", snapshot: deps.snapshot(record) }
       : { ...result, snapshot: deps.snapshot(record) };
   }
-  for (const { key, answer } of result.accepted) deps.storage.putMemo("answers", key, answer, now);
+  for (const { key, answer } of result.accepted) deps.storage.memos.put("answers", key, answer, now);
   await deps.commit(record, result.transition);
   return {
     ok: true,

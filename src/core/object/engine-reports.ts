@@ -78,8 +78,8 @@ export async function applyReport(
   const report = EngineReportSchema.parse(raw);
   const now = Date.now();
   const { storage } = deps;
-  if (report.note) storage.putMemo("notes", report.note.name, report.note.value, now);
-  if (report.step !== undefined && storage.putMemo("steps", report.step, null, now))
+  if (report.note) storage.memos.put("notes", report.note.name, report.note.value, now);
+  if (report.step !== undefined && storage.memos.put("steps", report.step, null, now))
     deps.append([{ type: "step", data: { name: report.step } }]);
   if (report.log)
     deps.append([{ type: "log", data: { level: report.log.level, message: report.log.message.slice(0, 2000) } }]);

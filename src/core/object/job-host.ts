@@ -57,18 +57,18 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
     },
     publish: (key, blocks, legacyKey) => publishPieces({ storage, limits, commit }, key, blocks, Date.now(), legacyKey),
     legacyNames: storage.recordedByRelease01,
-    loadStep: (name) => storage.memo("steps", name),
+    loadStep: (name) => storage.memos.get("steps", name),
     saveStep: (name, value) => {
       // Only a step's first completion is an event.
-      if (storage.putMemo("steps", name, value, Date.now())) append([{ type: "step", data: { name } }]);
+      if (storage.memos.put("steps", name, value, Date.now())) append([{ type: "step", data: { name } }]);
     },
     loadSleep: (key) => {
-      const stored = storage.memo("sleeps", key)?.value;
+      const stored = storage.memos.get("sleeps", key)?.value;
       return typeof stored === "number" ? stored : undefined;
     },
-    saveSleep: (key, wakeAt) => void storage.putMemo("sleeps", key, wakeAt, Date.now()),
-    loadAnswer: (key) => storage.memo("answers", key),
-    loadNote: (name) => storage.memo("notes", name),
-    saveNote: (name, value) => void storage.putMemo("notes", name, value, Date.now()),
+    saveSleep: (key, wakeAt) => void storage.memos.put("sleeps", key, wakeAt, Date.now()),
+    loadAnswer: (key) => storage.memos.get("answers", key),
+    loadNote: (name) => storage.memos.get("notes", name),
+    saveNote: (name, value) => void storage.memos.put("notes", name, value, Date.now()),
   };
 }

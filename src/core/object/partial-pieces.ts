@@ -38,14 +38,14 @@ export function publishPieces(
   const { storage, limits, commit } = deps;
   const record = storage.load();
   if (!record || isTerminal(record.status)) return { kind: "ended" };
-  if (storage.memo("publishes", key)) return { kind: "duplicate" };
+  if (storage.memos.get("publishes", key)) return { kind: "duplicate" };
   // A task recorded by release 0.1 may have recorded this publish under 0.1's name (src/jobs/legacy-names.ts).
-  if (legacyKey !== undefined && storage.memo("publishes", legacyKey)) return { kind: "duplicate" };
+  if (legacyKey !== undefined && storage.memos.get("publishes", legacyKey)) return { kind: "duplicate" };
   const problem = partialLimitProblem(record, blocks, limits);
   if (problem !== undefined) return { kind: "refused", message: problem };
   const moved = recordPartial(record, blocks);
-  storage.putMemo("publishes", key, { first: moved.pieces[0]?.n ?? 0, count: moved.pieces.length }, now);
-  for (const piece of moved.pieces) storage.putPiece(piece.n, piece.content, now);
+  storage.memos.put("publishes", key, { first: moved.pieces[0]?.n ?? 0, count: moved.pieces.length }, now);
+  for (const piece of moved.pieces) storage.pieces.put(piece.n, piece.content, now);
   // Its storage writes are synchronous, in this turn; what follows them (readers, observers) is the commit's own.
   void commit(record, { record: moved.record, events: moved.events });
   return { kind: "published", pieces: moved.pieces };
@@ -53,7 +53,7 @@ export function publishPieces(
 
 /** The pieces numbered after `after`, in order, at most `limit` of them. */
 export function readPieces(storage: TaskStorage, after: number, limit = MAX_PARTIAL_PIECES): PartialPiece[] {
-  return storage.pieces(Math.max(0, Math.floor(after)), limit).flatMap(({ n, content }) => {
+  return storage.pieces.after(Math.max(0, Math.floor(after)), limit).flatMap(({ n, content }) => {
     // Only publishPieces writes pieces, so this is a check that never fails in practice.
     const block = PartialBlockSchema.safeParse(content);
     return block.success ? [{ n, content: block.data }] : [];

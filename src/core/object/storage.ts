@@ -1,37 +1,30 @@
 /**
- * The TaskObject's SQLite tables (schema.ts): the task record, its append-only event log, what its
- * job memoizes (steps, sleeps, answers, notes, publishes), its partial pieces, and the adapters'
- * state (adapter-state.ts). Every method is synchronous; a sequence number and its row are written
- * in one statement. A database written by release 0.1 is migrated at its first read.
+ * The TaskObject's SQLite storage (schema.ts): the task record and its append-only event log, with
+ * beside them the job's memoized rows (memo-rows.ts), its partial pieces (piece-rows.ts), the
+ * adapters' state (adapter-state.ts) and fan-outs, in tables made when first written
+ * (task-tables.ts). Every method is synchronous; a sequence number and its row are written in one
+ * statement. A new task's writes may stay in memory until persist() (write-buffer.ts).
  */
 import type { WireEvent } from "../../streams/feed-frames";
 import { AdapterStateStore, type AdapterStateEntry } from "./adapter-state";
 import { FanOutStorage } from "../fan-out/tables";
 import { taskEventFromJson, type NewTaskEvent, type TaskEvent } from "../model/events";
 import type { TaskRecord } from "../model/record";
-import {
-  CREATE,
-  isRelease01,
-  MEMO_KINDS,
-  MEMO_TABLES,
-  migrateRelease01,
-  SCHEMA_VERSION,
-  type MemoTable,
-} from "./schema";
+import { MemoRows } from "./memo-rows";
+import { PieceRows } from "./piece-rows";
+import { SCHEMA_VERSION } from "./schema";
+import { TaskTables, type Transact } from "./task-tables";
 import { TaskWriteBuffer } from "./write-buffer";
 
-/** Runs `fn` in one SQLite transaction (DurableObjectStorage.transactionSync). */
-export type Transact = <T>(fn: () => T) => T;
+/** An event's row: its data as the JSON text it was written as. */
+type StoredEvent = { seq: number; type: string; data: string; at: number };
 
 export class TaskStorage {
-  /**
-   * Whether the tables exist; undefined until first checked. The tables are created by the first
-   * save, not by the constructor: looking up an unknown or foreign task id, or discarding an unused
-   * pre-provisioned one, then leaves no database behind.
-   */
-  private ready: boolean | undefined;
+  private readonly tables: TaskTables;
   readonly state: AdapterStateStore;
   readonly fanOuts: FanOutStorage;
+  readonly memos: MemoRows;
+  readonly pieces: PieceRows;
   /** A new task's writes kept in memory until persist() (write-buffer.ts); undefined when writes go straight to SQLite. */
   private buffer: TaskWriteBuffer | undefined;
   /**
@@ -42,49 +35,29 @@ export class TaskStorage {
   private known: { record: TaskRecord | undefined } | undefined;
   /** The latest event's sequence number, kept like the record (every event is appended here); undefined: not known yet. */
   private seq: number | undefined;
-  /** The tables this database has (schema.ts creates each when first written). */
-  private readonly tables = new Set<string>();
   /** The schema the task was first written with (known with the record). */
   private firstSchema = SCHEMA_VERSION;
 
   constructor(
     private readonly sql: SqlStorage,
-    private readonly transact: Transact = (fn) => fn(),
+    transact: Transact = (fn) => fn(),
   ) {
+    this.tables = new TaskTables(sql, transact, () => this.foundEmpty());
     this.state = new AdapterStateStore(sql, () => this.lastSeq());
     this.fanOuts = new FanOutStorage(sql);
+    const held = (): TaskWriteBuffer | undefined => this.buffer;
+    this.memos = new MemoRows(sql, this.tables, held);
+    this.pieces = new PieceRows(sql, this.tables, held);
   }
 
-  /**
-   * Creates the tables every task uses, in a database that has none yet (a pooled object's, ahead of
-   * its task; after deleteAll(), so a reused instance keeps working). Every task is a new database,
-   * so each statement here is parsed and run once per task: no AUTOINCREMENT (its sqlite_sequence
-   * table is one more write per insert; rows are never deleted one by one, so a plain INTEGER
-   * PRIMARY KEY never reuses a sequence number either).
-   */
+  /** Creates the task's own tables in a database that has none yet (task-tables.ts). */
   ensureSchema(): void {
-    if (this.hasSchema()) return;
-    this.ready = true;
-    this.sql.exec(`${CREATE.task}; ${CREATE.events};`);
-    this.tables.add("task").add("events");
+    this.tables.ensureSchema();
   }
 
-  /**
-   * Every table a task may use, made ahead of its task (a pooled object's prepare): a job that
-   * steps, sleeps or publishes then makes none on its own call's path.
-   */
+  /** Creates every table a task may use, ahead of its task (task-tables.ts). */
   ensureAllTables(): void {
-    this.ensureSchema();
-    for (const table of [...MEMO_KINDS, "pieces" as const]) this.ensureTable(table);
-  }
-
-  /** Creates `table` (schema.ts) if this database has none yet. */
-  private ensureTable(table: MemoTable | "pieces"): void {
-    const name = table === "pieces" ? table : MEMO_TABLES[table];
-    if (this.tables.has(name)) return;
-    if (!this.hasSchema()) this.ensureSchema();
-    this.sql.exec(CREATE[table]);
-    this.tables.add(name);
+    this.tables.ensureAll();
   }
 
   /** The task was first written by release 0.1: its job may hold 0.1's durable names (src/jobs/legacy-names.ts). */
@@ -95,8 +68,7 @@ export class TaskStorage {
 
   /** After deleteAll(): leave the database empty (an unused object must leave nothing behind) until the next save. */
   dropped(): void {
-    this.ready = false;
-    this.tables.clear();
+    this.tables.dropped();
     this.firstSchema = SCHEMA_VERSION;
     this.state.reset();
     this.fanOuts.reset();
@@ -134,7 +106,7 @@ export class TaskStorage {
     const buffer = this.buffer;
     if (!buffer) return;
     this.buffer = undefined;
-    if (!this.hasSchema()) this.ensureSchema();
+    this.tables.ensureSchema();
     for (const entry of buffer.state) this.state.attach(entry.kind, entry.value, entry.key);
     if (buffer.record) this.save(buffer.record);
     for (const event of buffer.events)
@@ -147,49 +119,14 @@ export class TaskStorage {
       );
     // A new task's events are the first in its database.
     if (buffer.events.length > 0) this.seq = buffer.lastSeq();
-    for (const [table, rows] of buffer.memos) {
-      this.ensureTable(table);
-      for (const [key, row] of rows)
-        this.sql.exec(
-          `INSERT INTO ${MEMO_TABLES[table]} (key, value, at) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING`,
-          key,
-          row.json,
-          row.at,
-        );
-    }
-    if (buffer.pieces.size > 0) this.ensureTable("pieces");
-    for (const [n, row] of buffer.pieces)
-      this.sql.exec(
-        "INSERT INTO pieces (n, content, at) VALUES (?, ?, ?) ON CONFLICT(n) DO NOTHING",
-        n,
-        row.json,
-        row.at,
-      );
-  }
-
-  private hasSchema(): boolean {
-    if (this.ready === undefined) {
-      for (const row of this.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'"))
-        this.tables.add(row.name);
-      if (isRelease01(this.tables)) this.migrate();
-      this.ready = this.tables.has("task");
-      if (!this.ready) this.foundEmpty();
-    }
-    return this.ready;
-  }
-
-  /** Release 0.1's database, at its first read here: moved to this schema in one transaction (schema.ts). */
-  private migrate(): void {
-    this.transact(() => migrateRelease01(this.sql));
-    this.tables.clear();
-    for (const row of this.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table'"))
-      this.tables.add(row.name);
+    this.memos.writeHeld(buffer.memos);
+    this.pieces.writeHeld(buffer.pieces);
   }
 
   load(): TaskRecord | undefined {
     if (this.buffer) return this.buffer.record;
     if (this.known) return this.known.record;
-    if (!this.hasSchema()) return undefined;
+    if (!this.tables.hasSchema()) return undefined;
     const row = this.sql
       .exec<{ record: string; first_schema: number }>("SELECT record, first_schema FROM task WHERE id = 1")
       .toArray()[0];
@@ -204,7 +141,7 @@ export class TaskStorage {
       this.buffer.record = record;
       return;
     }
-    if (!this.hasSchema()) this.ensureSchema();
+    this.tables.ensureSchema();
     this.sql.exec(
       "INSERT INTO task (id, record) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
       JSON.stringify(record),
@@ -231,11 +168,7 @@ export class TaskStorage {
   eventsAfter(seq: number, limit = 1000): TaskEvent[] {
     if (this.buffer) return this.buffer.eventsAfter(seq, limit);
     const events: TaskEvent[] = [];
-    for (const row of this.sql.exec<{ seq: number; type: string; data: string; at: number }>(
-      "SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-      seq,
-      limit,
-    )) {
+    for (const row of this.storedEventsAfter(seq, limit)) {
       const event = taskEventFromJson(row.seq, row.type, row.at, row.data);
       if (event) events.push(event);
     }
@@ -248,76 +181,26 @@ export class TaskStorage {
       return this.buffer
         .eventsAfter(seq, limit)
         .map((event) => ({ seq: event.seq, type: event.type, at: event.at, rawData: JSON.stringify(event.data) }));
-    return this.sql
-      .exec<{ seq: number; type: string; data: string; at: number }>(
-        "SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
-        seq,
-        limit,
-      )
+    return this.storedEventsAfter(seq, limit)
       .toArray()
       .map((row) => ({ seq: row.seq, type: row.type, at: row.at, rawData: row.data }));
+  }
+
+  private storedEventsAfter(seq: number, limit: number): SqlStorageCursor<StoredEvent> {
+    return this.sql.exec<StoredEvent>(
+      "SELECT seq, type, data, at FROM events WHERE seq > ? ORDER BY seq LIMIT ?",
+      seq,
+      limit,
+    );
   }
 
   lastSeq(): number {
     if (this.buffer) return this.buffer.lastSeq();
     if (this.seq !== undefined) return this.seq;
     // Adapter state attached with a new task comes before its first event (and its tables).
-    if (!this.hasSchema()) return 0;
+    if (!this.tables.hasSchema()) return 0;
     this.seq = this.sql.exec<{ seq: number | null }>("SELECT MAX(seq) AS seq FROM events").one().seq ?? 0;
     return this.seq;
-  }
-
-  /** The row under `key` in `table` (schema.ts), if stored. */
-  memo(table: MemoTable, key: string): { value: unknown } | undefined {
-    const held = this.buffer?.memo(table, key);
-    if (held) return { value: JSON.parse(held.json) as unknown };
-    if (this.buffer || !this.hasSchema() || !this.tables.has(MEMO_TABLES[table])) return undefined;
-    const row = this.sql
-      .exec<{ value: string }>(`SELECT value FROM ${MEMO_TABLES[table]} WHERE key = ?`, key)
-      .toArray()[0];
-    return row ? { value: JSON.parse(row.value) as unknown } : undefined;
-  }
-
-  /** Stores a row once; returns false if it was already stored (a concurrent duplicate run). */
-  putMemo(table: MemoTable, key: string, value: unknown, at: number): boolean {
-    if (this.buffer) return this.buffer.putMemo(table, key, value, at);
-    this.ensureTable(table);
-    const cursor = this.sql.exec(
-      `INSERT INTO ${MEMO_TABLES[table]} (key, value, at) VALUES (?, ?, ?) ON CONFLICT(key) DO NOTHING`,
-      key,
-      JSON.stringify(value ?? null),
-      at,
-    );
-    return cursor.rowsWritten > 0;
-  }
-
-  /** Pieces numbered after `after`, in order, at most `limit` of them. */
-  pieces(after: number, limit: number): { n: number; content: unknown }[] {
-    if (this.buffer)
-      return [...this.buffer.pieces]
-        .filter(([n]) => n > after)
-        .sort(([a], [b]) => a - b)
-        .slice(0, limit)
-        .map(([n, row]) => ({ n, content: JSON.parse(row.json) as unknown }));
-    if (!this.hasSchema() || !this.tables.has("pieces")) return [];
-    return this.sql
-      .exec<{ n: number; content: string }>(
-        "SELECT n, content FROM pieces WHERE n > ? ORDER BY n LIMIT ?",
-        after,
-        limit,
-      )
-      .toArray()
-      .map((row) => ({ n: row.n, content: JSON.parse(row.content) as unknown }));
-  }
-
-  putPiece(n: number, content: unknown, at: number): void {
-    const json = JSON.stringify(content);
-    if (this.buffer) {
-      this.buffer.pieces.set(n, { json, at });
-      return;
-    }
-    this.ensureTable("pieces");
-    this.sql.exec("INSERT INTO pieces (n, content, at) VALUES (?, ?, ?) ON CONFLICT(n) DO NOTHING", n, json, at);
   }
 
   /** Bytes used by this task's tables (for the storage benchmark). */

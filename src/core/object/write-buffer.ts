@@ -43,7 +43,7 @@ export class TaskWriteBuffer {
     return this.memos.get(table)?.get(key);
   }
 
-  /** Stores a row once, like TaskStorage.putMemo; false if it was already stored. */
+  /** Stores a row once, like MemoRows.put (memo-rows.ts); false if it was already stored. */
   putMemo(table: MemoTable, key: string, value: unknown, at: number): boolean {
     let rows = this.memos.get(table);
     if (!rows) this.memos.set(table, (rows = new Map()));

@@ -60,11 +60,7 @@ export class AdapterStateStore implements AdapterStateWriter {
 
   /** Stores `value` under (kind, key), replacing what was there (its spans stay); without a key, the next free number. Returns the key. */
   attach(kind: string, value: JsonObject, key?: string): string {
-    if (!this.tableExists()) {
-      this.sql.exec(TABLE);
-      this.exists = true;
-      this.madeHere = true;
-    }
+    this.prepare();
     const entries = this.entries(kind);
     const chosen = key ?? String(Math.max(0, ...[...entries.keys()].map(Number).filter(Number.isSafeInteger)) + 1);
     const spans = entries.get(chosen)?.spans ?? [[this.lastSeq(), null]];
@@ -124,6 +120,17 @@ export class AdapterStateStore implements AdapterStateWriter {
     this.kinds.clear();
     this.exists = undefined;
     this.madeHere = false;
+  }
+
+  /**
+   * Makes the table ahead of the task (a pooled object's prepare, storage.ts): a plain 2025 call
+   * attaches its response stream's entry at creation, and CREATE TABLE was most of that write.
+   */
+  prepare(): void {
+    if (this.tableExists()) return;
+    this.sql.exec(TABLE);
+    this.exists = true;
+    this.madeHere = true;
   }
 
   /** The task's storage found to have no tables yet (a new task's): there is no entry to look up until one is attached. */

@@ -58,6 +58,7 @@ export class TaskStorage {
   /** Creates every table a task may use, ahead of its task (task-tables.ts). */
   ensureAllTables(): void {
     this.tables.ensureAll();
+    this.state.prepare();
   }
 
   /** The task was first written by release 0.1: its job may hold 0.1's durable names (src/jobs/legacy-names.ts). */

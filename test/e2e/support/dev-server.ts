@@ -71,6 +71,7 @@ export function ownServer(
     get stateDir() {
       return now().stateDir;
     },
+    inspectorPort: () => now().inspectorPort(),
     logs: () => now().logs(),
     pid: () => now().pid(),
     kill: () => now().kill(),

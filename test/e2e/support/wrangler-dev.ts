@@ -12,6 +12,8 @@ export interface DevServer {
   url: string;
   port: number;
   stateDir: string;
+  /** The V8 inspector's port for the Worker (bench/ab/profile.ts takes CPU profiles through it). */
+  inspectorPort(): number;
   /** Output so far, for diagnosing a failed test. */
   logs(): string;
   /** The wrangler process's id (the leader of its process group, workerd included), while it runs. */
@@ -188,6 +190,7 @@ export async function startDevServer(options: DevServerOptions = {}): Promise<De
     url,
     port,
     stateDir,
+    inspectorPort: () => inspectorPort,
     logs: () => output,
     pid: () => child?.pid,
     kill: () => killGroup("SIGKILL"),

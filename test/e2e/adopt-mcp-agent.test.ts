@@ -8,10 +8,11 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { CallToolResultSchema, TaskStatusNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { adopterConfig } from "./support/adopter";
+import { countdownSurvivesKill } from "./support/countdown-crash";
 import { bundleSize } from "./support/bundle";
 import { ownServer } from "./support/dev-server";
 import { rpc } from "./support/mcp";
-import { eventLog, getTask as taskDocument } from "./support/tasks";
+import { getTask as taskDocument } from "./support/tasks";
 import { failWithLogs } from "./support/wrangler-dev";
 import { until } from "../until";
 import { rawRequest } from "./support/raw-http";
@@ -188,23 +189,7 @@ describe("a crash of wrangler dev mid-task", () => {
       taskId = message.task.taskId;
       break;
     }
-    await vi
-      .waitFor(async () => {
-        expect((await taskDocument(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
-      }, until(200))
-      .catch(withServerLogs);
-    await server.kill();
-    await server.restart();
-    await vi
-      .waitFor(async () => {
-        expect((await taskDocument(server.url, taskId)).status).toBe("completed");
-      }, until(250))
-      .catch(withServerLogs);
-    const log = await eventLog(server.url, taskId);
-    expect(log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]))).toEqual([
-      1, 2, 3, 4, 5, 6,
-    ]);
-    expect(log.filter((e) => e.event === "result")).toHaveLength(1);
+    await countdownSurvivesKill(server, taskId, 6);
     // A new session after the restart reads the finished task's result through tasks/result.
     const after = await connect();
     try {

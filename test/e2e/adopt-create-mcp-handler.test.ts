@@ -8,12 +8,12 @@ import type { Client as V2Client } from "@modelcontextprotocol/client";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { adopterConfig } from "./support/adopter";
+import { countdownSurvivesKill } from "./support/countdown-crash";
 import { bundleSize } from "./support/bundle";
 import { ownServer } from "./support/dev-server";
 import { connectClient } from "./support/mcp";
 import { CLIENT_INFO, MODERN, connectV2, getTask, modern, rawDispatch, resultOf, startTask } from "./support/modern";
-import { eventLog, getTask as taskDocument } from "./support/tasks";
-import { failWithLogs } from "./support/wrangler-dev";
+import { getTask as taskDocument } from "./support/tasks";
 import { until } from "../until";
 import { rawRequest } from "./support/raw-http";
 
@@ -23,7 +23,6 @@ const server = ownServer(async () => ({
   config: await adopterConfig("examples/create-mcp-handler"),
   vars: { INLINE_WAIT_MS: "3000", LEASE_MS: "3000" },
 }));
-const withServerLogs = (error: unknown): never => failWithLogs(server, error);
 const v2Clients: V2Client[] = [];
 
 afterAll(async () => {
@@ -170,23 +169,7 @@ describe("who may call", () => {
 describe("a crash of wrangler dev mid-task", () => {
   it("finishes the countdown after a restart on the same state, each second reported once", async ({ expect }) => {
     const taskId = await startTask(server.url, "countdown", { seconds: 6 });
-    await vi
-      .waitFor(async () => {
-        expect((await taskDocument(server.url, taskId)).progress?.progress ?? 0).toBeGreaterThanOrEqual(2);
-      }, until(200))
-      .catch(withServerLogs);
-    await server.kill();
-    await server.restart();
-    await vi
-      .waitFor(async () => {
-        expect((await taskDocument(server.url, taskId)).status).toBe("completed");
-      }, until(250))
-      .catch(withServerLogs);
-    const log = await eventLog(server.url, taskId);
-    expect(log.filter((e) => e.event === "progress").map((e) => Number(e.data["progress"]))).toEqual([
-      1, 2, 3, 4, 5, 6,
-    ]);
-    expect(log.filter((e) => e.event === "result")).toHaveLength(1);
+    await countdownSurvivesKill(server, taskId, 6);
     expect((await taskDocument(server.url, taskId)).result).toMatchObject({
       content: [{ type: "text", text: "Countdown of 6 s finished." }],
     });

@@ -10,7 +10,7 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
 import { defineTool, durableTasks } from "mcp-task-worker/agents";
 import { mcpAgentTasks, TaskMcpAgent } from "mcp-task-worker/mcp-agent";
-import { z } from "zod";
+import * as z from "zod";
 
 export { PrincipalObject, TaskObject } from "mcp-task-worker/agents";
 

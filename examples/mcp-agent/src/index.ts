@@ -9,7 +9,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CfWorkerJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/cfworker";
 import { defineTool, durableTasks } from "mcp-task-worker/agents";
 import { mcpAgentTasks, TaskMcpAgent } from "mcp-task-worker/mcp-agent";
-import { z } from "zod";
+import * as z from "zod";
 
 export { PrincipalObject, TaskObject } from "mcp-task-worker/agents";
 

@@ -17,7 +17,7 @@ import { run } from "./fresh-clone.ts";
 
 const ROOT = resolve(import.meta.dirname, "../../..");
 
-const ConfigSchema = z.object({ main: z.string() }).loose();
+const ConfigSchema = z.object({ main: z.string(), alias: z.record(z.string(), z.string()).optional() }).loose();
 const ManifestSchema = z.object({ dependencies: z.record(z.string(), z.string()) }).loose();
 
 /** wrangler.jsonc without its comments (whole-line `//` comments only, as the examples write them). */
@@ -72,7 +72,12 @@ export async function adopterConfig(
   const installed = existsSync(join(source, "package.json"));
   const folder = installed ? await installedCopy(source) : source;
   const own = ConfigSchema.parse(JSON.parse(withoutComments(readFileSync(join(folder, "wrangler.jsonc"), "utf8"))));
-  const config = edit({ ...own, main: join(folder, own.main) });
+  // A fixture's config is written elsewhere (below): its relative `alias` paths are made absolute.
+  const alias =
+    own.alias === undefined || installed
+      ? own.alias
+      : Object.fromEntries(Object.entries(own.alias).map(([name, path]) => [name, resolve(folder, path)]));
+  const config = edit({ ...own, main: join(folder, own.main), ...(alias === undefined ? {} : { alias }) });
   // Beside the copy's own config, so its relative paths (the `alias` stand-ins) read the same;
   // a fixture's goes to a temp folder, never into the tree.
   const path = installed

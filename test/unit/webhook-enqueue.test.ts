@@ -86,6 +86,20 @@ describe("enqueueWebhooks", () => {
   });
 });
 
+describe("enqueueWebhooks without a WEBHOOKS queue (an adopter that registered a webhook, then unbound it)", () => {
+  it("loses every event with a cause that names the binding and the lines to add, never a TypeError", async ({
+    expect,
+  }) => {
+    const lost = await enqueueWebhooks(undefined, [hook(1, "a"), hook(2, "b")]);
+    expect(lost).toEqual([
+      { ids: [`${TASK_ID}.1`, `${TASK_ID}.2`], cause: expect.stringContaining('"binding": "WEBHOOKS"') },
+    ]);
+    expect(lossLine(lost[0] ?? { ids: [], cause: "" })).toMatch(
+      /^Webhook events could not be queued .*binds no WEBHOOKS queue/,
+    );
+  });
+});
+
 describe("the log line of lost events", () => {
   it("starts with the cause and names many ids by their first and last, within the 2,000-character line", ({
     expect,

@@ -29,6 +29,7 @@ const WebSocketClient: new (
 const CALLS = Number(process.env["PROFILE_CALLS"] ?? 300);
 const TOP = Number(process.env["PROFILE_TOP"] ?? 25);
 const GAP_MS = Number(process.env["PROFILE_GAP_MS"] ?? 0);
+const INTERVAL_US = 100;
 const which = process.argv[2] ?? "both";
 const HEADERS = {
   "Content-Type": "application/json",
@@ -56,7 +57,12 @@ interface Profile {
 }
 
 let nextRpc = 1;
+/** Each call's span on CLOCK_MONOTONIC in µs, the clock V8 stamps the profile's samples with. */
+const windows: [number, number][] = [];
+const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n);
+
 async function call(url: string, kind: Kind): Promise<number> {
+  const from = monotonicMicros();
   const started = performance.now();
   const response = await fetch(`${url}/mcp`, {
     method: "POST",
@@ -65,6 +71,7 @@ async function call(url: string, kind: Kind): Promise<number> {
   });
   const text = await response.text();
   if (!text.includes('"result"')) throw new Error(`${kind}: ${text.slice(0, 200)}`);
+  windows.push([from, monotonicMicros()]);
   return performance.now() - started;
 }
 
@@ -141,9 +148,22 @@ function selfTimes(profile: Profile): {
   const byFunction = new Map<string, number>();
   const byFile = new Map<string, number>();
   let total = 0;
+  // With a gap between calls, only the samples inside a call count: what the answer waited for, not
+  // the work its task does after it (its deferred write, the pool's refill).
+  let at = profile.startTime;
+  let open = 0;
+  const inCall = (t: number): boolean => {
+    while (open < windows.length && (windows[open]?.[1] ?? 0) < t) open++;
+    const span = windows[open];
+    return span !== undefined && span[0] <= t;
+  };
   profile.samples.forEach((sample, i) => {
+    at += profile.timeDeltas[i] ?? 0;
+    if (GAP_MS > 0 && !inCall(at)) return;
     const node = nodes.get(sample);
-    const ms = (profile.timeDeltas[i] ?? 0) / 1000;
+    // A sample stands for one sampling interval: workerd's isolate is not sampled while it waits, so
+    // the first sample after a wait carries the whole wait as its delta.
+    const ms = Math.min(profile.timeDeltas[i] ?? 0, INTERVAL_US) / 1000;
     if (!node) return;
     const { functionName, url } = node.callFrame;
     if (functionName === "(idle)" || functionName === "(program)") return;
@@ -175,8 +195,9 @@ try {
   for (let i = 0; i < 50; i++) for (const kind of kinds) await call(server.url, kind);
   const session = await inspector(server.inspectorPort());
   await session.send("Profiler.enable");
-  await session.send("Profiler.setSamplingInterval", { interval: 100 });
+  await session.send("Profiler.setSamplingInterval", { interval: INTERVAL_US });
   for (const kind of kinds) {
+    windows.length = 0;
     await session.send("Profiler.start");
     const times: number[] = [];
     for (let i = 0; i < CALLS; i++) {
@@ -184,6 +205,7 @@ try {
       if (GAP_MS > 0) await new Promise((resolve) => setTimeout(resolve, GAP_MS));
     }
     const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
+    if (process.env["PROFILE_DEBUG"]) console.log("clocks", profile.startTime, profile.endTime, windows[0], windows.at(-1), profile.samples.length);
     const { byFunction, byFile, nativeByCaller, total } = selfTimes(profile);
     const wall = summarize(times);
     console.log(

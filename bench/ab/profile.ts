@@ -205,7 +205,6 @@ try {
       if (GAP_MS > 0) await new Promise((resolve) => setTimeout(resolve, GAP_MS));
     }
     const { profile } = (await session.send("Profiler.stop")) as { profile: Profile };
-    if (process.env["PROFILE_DEBUG"]) console.log("clocks", profile.startTime, profile.endTime, windows[0], windows.at(-1), profile.samples.length);
     const { byFunction, byFile, nativeByCaller, total } = selfTimes(profile);
     const wall = summarize(times);
     console.log(

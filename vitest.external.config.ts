@@ -7,5 +7,11 @@ import { E2E_OPTIONS, GLOBAL_SETUP } from "./vitest.e2e.config.ts";
 import { EXTERNAL } from "./test/e2e/support/suites.ts";
 
 export default defineConfig({
-  test: { ...E2E_OPTIONS, name: "external", include: EXTERNAL, globalSetup: GLOBAL_SETUP },
+  test: {
+    ...E2E_OPTIONS,
+    name: "external",
+    include: EXTERNAL,
+    // The examples, installed from the tarball before any file starts (support/install-examples.ts).
+    globalSetup: [...GLOBAL_SETUP, "test/e2e/support/install-examples.ts"],
+  },
 });

@@ -6,12 +6,13 @@ import { join, resolve } from "node:path";
 import { describe, it } from "vitest";
 import { installedExample } from "./support/adopter";
 import { run } from "./support/fresh-clone";
+import { EXAMPLES } from "./support/install-examples";
 
 const BIN = resolve(import.meta.dirname, "../../node_modules/.bin");
 
-describe.each(["create-mcp-handler", "mcp-agent", "dual-lane"])("examples/%s, installed from the tarball", (name) => {
+describe.each(EXAMPLES)("%s, installed from the tarball", (example) => {
   it("passes `wrangler types && tsc --noEmit` with its own tsconfig", async ({ expect }) => {
-    const dir = await installedExample(`examples/${name}`);
+    const dir = await installedExample(example);
     for (const [tool, args] of [
       ["wrangler", ["types"]],
       ["tsc", ["--noEmit"]],

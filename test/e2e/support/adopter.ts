@@ -8,9 +8,20 @@
  *   src/adopt by self-reference through `exports`, as the template's own import does (`npm test`).
  * The adopter's own files always import the package by name.
  */
-import { cpSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import * as z from "zod";
 import { packageTarball } from "../../support/package-tarball.ts";
 import { run } from "./fresh-clone.ts";
@@ -26,9 +37,13 @@ const withoutComments = (text: string) => text.replace(/^\s*\/\/.*$/gm, "");
 const installs = new Map<string, Promise<string>>();
 
 /**
- * A temp copy of `folder` with its dependencies installed and `mcp-task-worker` taken from the
- * tarball; once per folder per process. Dev dependencies are left out: wrangler and tsc are this
- * checkout's (the dev server runs wrangler from here, with the copy's config).
+ * A copy of `folder` with its dependencies installed and `mcp-task-worker` taken from the tarball,
+ * shared by every process of a run (and the next run, while neither changes): its folder is named
+ * by the tarball and the folder's files, and made whole or not at all (installed in a folder of
+ * its own, then renamed into place), as the tarball itself is. The external suite's global setup
+ * (install-examples.ts) installs the examples before any file starts, so the files that use one
+ * do not each run `npm install` at the same moment. Dev dependencies are left out: wrangler and
+ * tsc are this checkout's (the dev server runs wrangler from here, with the copy's config).
  */
 function installedCopy(folder: string): Promise<string> {
   let copy = installs.get(folder);
@@ -39,20 +54,41 @@ function installedCopy(folder: string): Promise<string> {
   return copy;
 }
 
+/** A hash of the tarball's path (itself named by the packed files) and every file of `folder`. */
+function copyKey(tarball: string, folder: string): string {
+  const hash = createHash("sha256").update(tarball).update("\0");
+  const files = readdirSync(folder, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() && !join(entry.parentPath, entry.name).includes("/node_modules"))
+    .map((entry) => join(entry.parentPath, entry.name))
+    .sort();
+  for (const file of files) hash.update(relative(folder, file)).update("\0").update(readFileSync(file));
+  return hash.digest("hex").slice(0, 16);
+}
+
 async function install(folder: string): Promise<string> {
   const tarball = await packageTarball();
-  const dir = mkdtempSync(join(tmpdir(), "mcp-task-worker-adopter-"));
-  cpSync(folder, dir, { recursive: true, filter: (source) => !source.includes("/node_modules") });
-  const path = join(dir, "package.json");
+  const home = join(tmpdir(), "mcp-task-worker-adopters");
+  const dir = join(home, `${basename(folder)}-${copyKey(tarball, folder)}`);
+  if (existsSync(dir)) return dir;
+  mkdirSync(home, { recursive: true });
+  const staging = mkdtempSync(join(home, "installing-"));
+  cpSync(folder, staging, { recursive: true, filter: (source) => !source.includes("/node_modules") });
+  const path = join(staging, "package.json");
   const manifest = ManifestSchema.parse(JSON.parse(readFileSync(path, "utf8")));
   if (manifest.dependencies["mcp-task-worker"] === undefined)
     throw new Error(`${folder}/package.json does not depend on mcp-task-worker by name`);
   manifest.dependencies["mcp-task-worker"] = `file:${tarball}`;
   writeFileSync(path, JSON.stringify(manifest, null, 2));
   // The registry is reachable, and npm's cache holds what this checkout installed already.
-  const npm = run(dir, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--omit=dev"]);
+  const npm = run(staging, "npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--omit=dev"]);
   const code = await npm.exited;
-  if (code !== 0) throw new Error(`npm install failed in ${dir}:\n${npm.output()}`);
+  if (code !== 0) throw new Error(`npm install failed in ${staging}:\n${npm.output()}`);
+  try {
+    renameSync(staging, dir);
+  } catch {
+    // Another process installed the same copy meanwhile: either is the same install.
+    rmSync(staging, { recursive: true, force: true });
+  }
   return dir;
 }
 
@@ -78,10 +114,10 @@ export async function adopterConfig(
       ? own.alias
       : Object.fromEntries(Object.entries(own.alias).map(([name, path]) => [name, resolve(folder, path)]));
   const config = edit({ ...own, main: join(folder, own.main), ...(alias === undefined ? {} : { alias }) });
-  // Beside the copy's own config, so its relative paths (the `alias` stand-ins) read the same;
-  // a fixture's goes to a temp folder, never into the tree.
+  // Beside the copy's own config, so its relative paths (the `alias` stand-ins) read the same (named
+  // by this process too: the copy is shared); a fixture's goes to a temp folder, never into the tree.
   const path = installed
-    ? join(folder, `wrangler.e2e-${++written}.json`)
+    ? join(folder, `wrangler.e2e-${process.pid}-${++written}.json`)
     : join(mkdtempSync(join(tmpdir(), "adopter-config-")), "wrangler.json");
   writeFileSync(path, JSON.stringify(config, null, 1));
   return path;

@@ -1,7 +1,7 @@
 /**
  * The external suite's global setup: each example installed from the tarball once, before any file
  * starts (support/adopter.ts keeps the copies). Four files use them (adopt-create-mcp-handler,
- * adopt-mcp-agent, adopt-dual-lane, examples-typecheck); each ran its own `npm install` in its first
+ * adopt-mcp-agent, adopt-dual-lane, examples-installed); each ran its own `npm install` in its first
  * hook, all at once, and on a loaded machine two of those hooks outlasted their 120 s.
  */
 import { installedExample } from "./adopter";

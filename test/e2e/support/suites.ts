@@ -33,5 +33,5 @@ export const EXTERNAL = [
   // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
   "test/e2e/adopt-questions.test.ts",
   "test/e2e/concurrency.test.ts",
-  "test/e2e/examples-typecheck.test.ts",
+  "test/e2e/examples-installed.test.ts",
 ];

@@ -3,7 +3,7 @@
  * bench/peers/workers/create-mcp-handler) and after (examples/create-mcp-handler, installed from
  * the packed tarball as a user installs it), and the adopter's task path against the template's.
  * Each its own `wrangler dev` with the bench's settings (state on tmpfs, collector off, the raised
- * limits); every series sampled interleaved, in an order that rotates each round, over `node:http`
+ * limits); every series sampled interleaved, each round in its own order (bench/order.ts), over `node:http`
  * with one kept-alive socket per server (bench/peers/client.ts). Also the example's diff against its
  * starting point and both bundles. BENCH_ADOPT_ROUNDS (600) and BENCH_ADOPT_CREATION_ROUNDS (300): with
  * 150 and 100 a p99 (the second-slowest sample) moved from 0.43× to 1.34× between runs of the same code.
@@ -11,6 +11,7 @@
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
+import { roundOrder } from "./order.ts";
 import { ms, ratio, startBenchServer, summarize, type Summary } from "./support.ts";
 import { oneSocket, rpc, rpcModern, type RpcTarget } from "./peers/client.ts";
 import { PEER_CONFIGS } from "./peers/servers.ts";
@@ -96,12 +97,12 @@ const load = () =>
     .map((l) => l.toFixed(1))
     .join(" ");
 
-/** `steps` `rounds` times, each round in an order rotated by one, every time kept by name. */
+/** `steps` `rounds` times, each round in its own order (bench/order.ts), every time kept by name. */
 async function sample(steps: [string, () => Promise<number>][], rounds: number): Promise<Series> {
   const series: Series = Object.fromEntries(steps.map(([name]) => [name, []]));
   for (let i = 0; i < rounds; i++) {
-    for (let k = 0; k < steps.length; k++) {
-      const step = steps[(i + k) % steps.length];
+    for (const k of roundOrder(steps.length, i)) {
+      const step = steps[k];
       if (step) series[step[0]]?.push(await step[1]());
     }
   }

@@ -8,6 +8,7 @@
  */
 import { gzipSync } from "node:zlib";
 import { loadavg } from "node:os";
+import { roundOrder } from "./order.ts";
 import { createTask, httpGet, median, ms, ratio, serverLine, startBenchServer, summarize } from "./support.ts";
 
 const TASKS = 200;
@@ -38,10 +39,10 @@ export default async function consoleSection(report: (line: string) => void): Pr
     for (let i = 0; i < WARMUP; i++) for (const target of Object.values(routes)) await httpGet(target);
     const samples = { bare: [] as number[], page: [] as number[], list: [] as number[] };
     const order = ["bare", "page", "list"] as const;
-    // The order rotates, so no route always follows the same one.
+    // Each round in its own order (bench/order.ts), so no route always follows the same one.
     for (let i = 0; i < SAMPLES; i++)
-      for (let k = 0; k < order.length; k++) {
-        const name = order[(i + k) % order.length] ?? "bare";
+      for (const k of roundOrder(order.length, i)) {
+        const name = order[k] ?? "bare";
         samples[name].push(await httpGet(routes[name]));
       }
     const [b, p, l] = [summarize(samples.bare), summarize(samples.page), summarize(samples.list)];

@@ -5,6 +5,7 @@
  * - wall time of 50 concurrent 2-second countdowns as a ratio to one (goal ≤ 1.3×).
  */
 import { loadavg } from "node:os";
+import { roundOrder } from "./order.ts";
 import {
   createTask,
   getOk,
@@ -80,7 +81,8 @@ export default async function core(report: (line: string) => void): Promise<void
     // asks for gzip, so Miniflare compresses every JSON answer as Cloudflare would: a constant added
     // to both sides of the ratio, which pulls it toward 1. The lighter client shows the server's ratio.
     const light = { bare: [] as number[], ping: [] as number[], create: [] as number[] };
-    // The order rotates: whichever request follows a creation meets that creation's background work.
+    // Each round in its own order (bench/order.ts): whichever request follows a creation meets that
+    // creation's background work, so every series follows it equally often.
     const steps = [
       async () => light.bare.push(await httpGet(`${url}/health`)),
       async () => light.ping.push((await httpRpc(url, "ping")).ms),
@@ -90,11 +92,10 @@ export default async function core(report: (line: string) => void): Promise<void
         created.push(String((made.result["task"] as { taskId: string }).taskId));
       },
     ];
-    for (let i = 0; i < LIGHT_SAMPLES; i++)
-      for (let k = 0; k < steps.length; k++) await steps[(i + k) % steps.length]!();
+    for (let i = 0; i < LIGHT_SAMPLES; i++) for (const k of roundOrder(steps.length, i)) await steps[k]!();
     const [lb, lp, lc] = [summarize(light.bare), summarize(light.ping), summarize(light.create)];
     report(
-      `with node:http (n=${lb.n} each, in turn, order rotating): bare p50 ${ms(lb.p50)}, ping p50 ${ms(lp.p50)}, creation p50 ${ms(lc.p50)} p99 ${ms(lc.p99)}`,
+      `with node:http (n=${lb.n} each, in turn, each round in its own order): bare p50 ${ms(lb.p50)}, ping p50 ${ms(lp.p50)}, creation p50 ${ms(lc.p50)} p99 ${ms(lc.p99)}`,
     );
     report(
       `  creation p50 / bare p50 = ${ratio(lc.p50 / lb.p50)}   creation p50 / ping p50 = ${ratio(lc.p50 / lp.p50)}`,

@@ -13,6 +13,7 @@
 import { resolve } from "node:path";
 import { mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
+import { roundOrder } from "./order.ts";
 import { ms, ratio, STATE_ROOT, startBenchServer, summarize, type Summary } from "./support.ts";
 import { awaitResults, get, oneSocket, rpc, send, taskIdOf, type RpcTarget } from "./peers/client.ts";
 import { startDevServer, type DevServer } from "../test/e2e/support/wrangler-dev.ts";
@@ -175,8 +176,8 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
     ],
   ];
   for (let i = 0; i < rounds; i++) {
-    for (let k = 0; k < steps.length; k++) {
-      const step = steps[(i + k) % steps.length];
+    for (const k of roundOrder(steps.length, i)) {
+      const step = steps[k];
       if (step) series[step[0]].push(await step[1]());
     }
   }

@@ -2,8 +2,8 @@
  * An interleaved A/B of Worker variants (bench/ab/variants.ts), each in its own `wrangler dev`:
  * every round sends a bare `GET /health`, a plain `tools/call` of `echo`, one of
  * `batch_process {items:1, secondsPerItem:0}` and a task-augmented `countdown {seconds:1}` (the
- * task's creation) to every variant, in an order that rotates from round to round, so all variants
- * meet the same machine load. Prints p50s per run.
+ * task's creation) to every variant, each round in its own order (bench/order.ts), so all variants
+ * meet the same machine load and the same neighbours. Prints p50s per run.
  *
  *   npm exec -- node bench/ab/run.ts main no-transition-log
  *
@@ -17,6 +17,7 @@
  */
 import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
+import { roundOrder } from "../order.ts";
 import { startDevServer } from "../../test/e2e/support/wrangler-dev.ts";
 import { PEER_CONFIGS } from "../peers/servers.ts";
 import { get, oneSocket, rpc, type RpcTarget } from "../peers/client.ts";
@@ -92,8 +93,8 @@ for (const config of CONFIGS) {
       }));
       const calls: [number, Series][] = names.flatMap((_, v) => SERIES.map((s): [number, Series] => [v, s]));
       for (let round = -20; round < ROUNDS; round++) {
-        for (let k = 0; k < calls.length; k++) {
-          const call = calls[(Math.abs(round) + k) % calls.length];
+        for (const k of roundOrder(calls.length, Math.abs(round))) {
+          const call = calls[k];
           if (!call) continue;
           const [v, series] = call;
           const target = targets[v];

@@ -1,8 +1,10 @@
 /**
  * The latency rows of issue 15, sampled interleaved: each round sends one of every request below,
- * in an order that rotates from round to round, so every series meets the same machine load and
- * none always follows the same neighbour (a task creation leaves background work behind it).
+ * in an order of its own (bench/order.ts), so every series meets the same machine load and follows
+ * each other series equally often (a task creation leaves background work behind it, and so does
+ * McpAgent's `echo`).
  */
+import { roundOrder } from "../order.ts";
 import { summarize, type Summary } from "../support.ts";
 import { get, notify, oneSocket, rpc, rpcModern, type RpcTarget } from "./client.ts";
 import type { WorkerSet } from "./servers.ts";
@@ -83,8 +85,8 @@ export async function sampleLatency(t: LatencyTargets, rounds: number): Promise<
     ],
   ];
   for (let i = 0; i < rounds; i++) {
-    for (let k = 0; k < steps.length; k++) {
-      const step = steps[(i + k) % steps.length];
+    for (const k of roundOrder(steps.length, i)) {
+      const step = steps[k];
       if (step) series[step[0]].push(await step[1]());
     }
   }

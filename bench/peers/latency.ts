@@ -1,8 +1,8 @@
 /**
  * The latency rows of issue 15, sampled interleaved: each round sends one of every request below,
  * in an order of its own (bench/order.ts), so every series meets the same machine load and follows
- * each other series equally often (a task creation leaves background work behind it, and so does
- * McpAgent's `echo`).
+ * each other series equally often (a task creation leaves background work behind it, and a
+ * neighbour on another server may still hold the machine).
  */
 import { roundOrder } from "../order.ts";
 import { summarize, type Summary } from "../support.ts";

@@ -11,7 +11,7 @@
 import { spawnSync } from "node:child_process";
 import { loadavg } from "node:os";
 import { resolve } from "node:path";
-import { roundOrder } from "./order.ts";
+import { sampleRounds } from "./order.ts";
 import { ms, ratio, startBenchServer, summarize, type Summary } from "./support.ts";
 import { oneSocket, rpc, rpcModern, type RpcTarget } from "./peers/client.ts";
 import { PEER_CONFIGS } from "./peers/servers.ts";
@@ -100,12 +100,7 @@ const load = () =>
 /** `steps` `rounds` times, each round in its own order (bench/order.ts), every time kept by name. */
 async function sample(steps: [string, () => Promise<number>][], rounds: number): Promise<Series> {
   const series: Series = Object.fromEntries(steps.map(([name]) => [name, []]));
-  for (let i = 0; i < rounds; i++) {
-    for (const k of roundOrder(steps.length, i)) {
-      const step = steps[k];
-      if (step) series[step[0]]?.push(await step[1]());
-    }
-  }
+  await sampleRounds(steps, rounds, series);
   return series;
 }
 

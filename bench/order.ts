@@ -17,3 +17,20 @@ export function roundOrder(n: number, round: number): number[] {
   // An odd n needs the mirrored rows too for every ordered pair to meet equally often.
   return row < n ? order : order.reverse();
 }
+
+/** One series: its name, and one timed sample of it (ms). */
+export type TimedStep<K extends string> = readonly [K, () => Promise<number>];
+
+/** `rounds` rounds of every step, each round in its own order (roundOrder), each sample pushed to its series in `into`. */
+export async function sampleRounds<K extends string>(
+  steps: readonly TimedStep<K>[],
+  rounds: number,
+  into: Record<K, number[]>,
+): Promise<void> {
+  for (let round = 0; round < rounds; round++) {
+    for (const k of roundOrder(steps.length, round)) {
+      const step = steps[k];
+      if (step) into[step[0]].push(await step[1]());
+    }
+  }
+}

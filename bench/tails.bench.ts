@@ -13,7 +13,7 @@
 import { resolve } from "node:path";
 import { mkdirSync } from "node:fs";
 import { loadavg } from "node:os";
-import { roundOrder } from "./order.ts";
+import { sampleRounds } from "./order.ts";
 import { ms, ratio, STATE_ROOT, startBenchServer, summarize, type Summary } from "./support.ts";
 import { awaitResults, get, oneSocket, rpc, send, taskIdOf, type RpcTarget } from "./peers/client.ts";
 import { startDevServer, type DevServer } from "../test/e2e/support/wrangler-dev.ts";
@@ -175,12 +175,7 @@ async function sample(t: Targets, rounds: number): Promise<Record<Series, Summar
       },
     ],
   ];
-  for (let i = 0; i < rounds; i++) {
-    for (const k of roundOrder(steps.length, i)) {
-      const step = steps[k];
-      if (step) series[step[0]].push(await step[1]());
-    }
-  }
+  await sampleRounds(steps, rounds, series);
   // The countdowns end before the next run; the bare Worker's jobs end on their own a second later.
   await awaitResults(t.ours.url, t.created.splice(0));
   await awaitResults(t.node.url, t.nodeCreated.splice(0));

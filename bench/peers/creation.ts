@@ -8,7 +8,7 @@
  * is answered (while the task's job starts and writes), beside a `tasks/get` of a task that ended
  * before the rounds began, and the same creation and read on the Node in-memory task server (P3).
  */
-import { roundOrder } from "../order.ts";
+import { sampleRounds } from "../order.ts";
 import { finishedCallFirstEventId, summarize, type Summary } from "../support.ts";
 import { awaitResults, get, getUntil, oneSocket, rpc, rpcModern, taskIdOf, type RpcTarget } from "./client.ts";
 
@@ -103,12 +103,7 @@ export async function sampleCreation(t: CreationTargets, rounds: number): Promis
     ],
     ["resume", () => getUntil(t.ours, "/mcp", resumeHeaders, (text) => /^data: \{/m.test(text))],
   ];
-  for (let i = 0; i < rounds; i++) {
-    for (const k of roundOrder(steps.length, i)) {
-      const step = steps[k];
-      if (step) series[step[0]].push(await step[1]());
-    }
-  }
+  await sampleRounds(steps, rounds, series);
   // Let the countdowns end before anything else is measured.
   await awaitResults(t.ours.url, t.created.splice(0));
   await awaitResults(t.node.url, t.nodeCreated.splice(0));

@@ -4,7 +4,7 @@
  * each other series equally often (a task creation leaves background work behind it, and a
  * neighbour on another server may still hold the machine).
  */
-import { roundOrder } from "../order.ts";
+import { sampleRounds } from "../order.ts";
 import { summarize, type Summary } from "../support.ts";
 import { get, notify, oneSocket, rpc, rpcModern, type RpcTarget } from "./client.ts";
 import type { WorkerSet } from "./servers.ts";
@@ -84,12 +84,7 @@ export async function sampleLatency(t: LatencyTargets, rounds: number): Promise<
       async () => (await rpcModern(t.ours, "tasks/get", { taskId: t.modernTaskId }, t.modernTaskId)).ms,
     ],
   ];
-  for (let i = 0; i < rounds; i++) {
-    for (const k of roundOrder(steps.length, i)) {
-      const step = steps[k];
-      if (step) series[step[0]].push(await step[1]());
-    }
-  }
+  await sampleRounds(steps, rounds, series);
   return {
     oursBare: summarize(series.oursBare),
     peerBare: summarize(series.peerBare),

@@ -10,6 +10,8 @@
 const LAYERS = [
   ["index", "src/index\\.ts$"],
   ["tools", "src/tools/"],
+  // The template's own event types (docs/events.md), one file each, like its tools.
+  ["event-types", "src/event-types/"],
   // The adopters' face (mcp-task-worker/agents): wires the engine into an agents Worker.
   ["adopt", "src/adopt/"],
   ["package", "src/package/"],
@@ -18,6 +20,8 @@ const LAYERS = [
   ["eras", "src/eras/"],
   ["http", "src/http/"],
   ["sessions", "src/sessions/"],
+  // The Events extension's engine: event types, their logs (one Durable Object each) and deliveries.
+  ["events", "src/events/"],
   ["protocol", "src/protocol/"],
   ["webhooks", "src/webhooks/"],
   ["workflows", "src/workflows/"],
@@ -106,12 +110,12 @@ module.exports = {
     {
       name: "template-through-the-package",
       comment:
-        "The template (src/index.ts, src/tools/) uses the engine only through the package's public face: " +
+        "The template (src/index.ts, src/tools/, src/event-types/) uses the engine only through the package's public face: " +
         'import { … } from "mcp-task-worker" (src/package/index.ts); if a tool needs more, export it there ' +
         "and list it in docs/api.md.",
       severity: "error",
-      from: { path: "^src/(index\\.ts$|tools/)" },
-      to: { path: "^src/", pathNot: "^src/(tools/|package/index\\.ts$)" },
+      from: { path: "^src/(index\\.ts$|tools/|event-types/)" },
+      to: { path: "^src/", pathNot: "^src/(tools/|event-types/|package/index\\.ts$)" },
     },
     {
       name: "template-imports-the-package-by-name",
@@ -119,7 +123,7 @@ module.exports = {
         'The template imports the package by its name ("mcp-task-worker"), never by a relative path, so ' +
         "its files read the same in a project that installs the package from npm.",
       severity: "error",
-      from: { path: "^src/(index\\.ts$|tools/)" },
+      from: { path: "^src/(index\\.ts$|tools/|event-types/)" },
       to: { path: "^src/package/index\\.ts$", dependencyTypes: ["local"] },
     },
     {

@@ -30,6 +30,22 @@ export interface GitHubSettings {
   apiUrl: string;
 }
 
+/** The Events extension (the EVENTS_* vars, docs/events.md). */
+export interface EventSettings {
+  /** Occurrences older than this are pruned; a cursor behind them resumes with `truncated: true`. */
+  retentionMs: number;
+  /** The most occurrences one event log keeps (one event type of one principal, or of everyone). */
+  maxOccurrences: number;
+  /** How often a quiet `events/stream` sends its heartbeat. */
+  heartbeatMs: number;
+  /** A webhook subscription's ttl when the client names none (also the most it may ask for). */
+  subscriptionTtlMs: number;
+  /** Webhook subscriptions one principal may hold per event type. */
+  maxSubscriptions: number;
+  /** `events/stream` requests one principal may hold open per event type. */
+  maxStreams: number;
+}
+
 export interface Settings {
   inlineWaitMs: number;
   defaultTtlMs: number;
@@ -91,6 +107,7 @@ export interface Settings {
   /** One console call per transition line, or the lines of one moment in one call (`npm run dev`). */
   transitionLog: "lines" | "batched";
   webhooks: WebhookSettings;
+  events: EventSettings;
   /**
    * Vars set to a value this server does not accept, each naming the var and what it accepts; their
    * defaults stand in here, but the Worker refuses every request until they are fixed (http/app.ts).
@@ -156,6 +173,14 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
     personFloorMs: vars.PERSON_FLOOR_MS,
     transitionLog: vars.TRANSITION_LOG,
     webhooks,
+    events: {
+      retentionMs: vars.EVENTS_RETENTION_MS,
+      maxOccurrences: vars.EVENTS_MAX_OCCURRENCES,
+      heartbeatMs: vars.EVENTS_HEARTBEAT_MS,
+      subscriptionTtlMs: vars.EVENTS_SUBSCRIPTION_TTL_MS,
+      maxSubscriptions: vars.EVENTS_MAX_SUBSCRIPTIONS,
+      maxStreams: vars.EVENTS_MAX_STREAMS,
+    },
     problems,
   };
 }

@@ -4,9 +4,10 @@
  * binds the classes of the main module.
  */
 import { createTaskWorker } from "mcp-task-worker";
+import { events } from "./event-types/registry";
 import { tools } from "./tools/registry";
 
-export { PrincipalObject, RateLimiterObject, SessionObject, TaskObject } from "mcp-task-worker";
+export { EventLogObject, PrincipalObject, RateLimiterObject, SessionObject, TaskObject } from "mcp-task-worker";
 export { PublishReportWorkflow } from "./tools/publish-report-workflow";
 
-export default createTaskWorker({ tools });
+export default createTaskWorker({ tools, events });

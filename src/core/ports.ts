@@ -6,7 +6,7 @@
 import type { AdapterStateWriter } from "./object/adapter-state";
 import type { FanOutRequest, FanOutStatus } from "./fan-out/ledger";
 import type { LogLevel, TaskEvent } from "./model/events";
-import type { TaskRecord } from "./model/record";
+import type { TaskRecord, TaskStatus } from "./model/record";
 import type { RunOutcome } from "./model/run-outcome";
 import type { JsonObject } from "../json";
 import type { PrincipalIndexes } from "./principal-index-port";
@@ -68,6 +68,8 @@ export interface TaskObserverContext<E extends object = object> {
   record: TaskRecord;
   /** The events just appended, in order. */
   events: TaskEvent[];
+  /** The task's status before this commit; absent for a new task (its first status is then a change). */
+  previousStatus?: TaskStatus;
   /**
    * The adapters' state kept with this task (a session's subscription, which streams were open when,
    * say). An observer may also note what it did there (a question delivered to a live reader).

@@ -7,10 +7,11 @@ import type { GatewayEnv } from "../principals/principal-indexes";
 import type { RequestId } from "../protocol/errors";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import type { SessionsEnv } from "../sessions/session-object";
+import type { EventsEnv } from "../events/event-logs";
 import type { BodyResult } from "./body";
 
 /** The bindings an MCP request reaches: basic tasks', and SESSIONS where the template binds it. */
-export type McpRequestEnv = GatewayEnv & Partial<SessionsEnv>;
+export type McpRequestEnv = GatewayEnv & Partial<SessionsEnv> & EventsEnv;
 
 /** A request that names its protocol version on itself (2026-07-28 on), as the era router found it. */
 export interface ClaimedMessage {

@@ -4,6 +4,7 @@
  */
 import type { InputAnswer, InputQuestion, LogLevel, PartialBlock } from "../core";
 import type { Settled, Step } from "./steps";
+import type { JsonObject } from "../json";
 
 export type { InputAnswer, InputQuestion, LogLevel, PartialBlock };
 export type { Settled, Step, StepContext } from "./steps";
@@ -74,6 +75,13 @@ export interface JobContext {
    * @example await job.publish(`Found ${hits.length} matches in ${file}.`)
    */
   publish(...pieces: (string | PartialBlock)[]): Promise<void>;
+  /**
+   * Emit an occurrence of an event type this server serves (docs/events.md), for this task's owner
+   * when the type is seen only by owners. Recorded once: named like a publish, by where it runs and
+   * what it emits, so a resumed run's repeat is the same occurrence (the same eventId), never a second.
+   * @example await job.emit("invoice.paid", { invoiceId, customer, amount })
+   */
+  emit(name: string, data: JsonObject, options?: { eventId?: string }): Promise<void>;
   /** Append a `log` event to the task's event log. */
   log(message: string, level?: LogLevel): Promise<void>;
   /**

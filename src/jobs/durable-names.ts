@@ -11,7 +11,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { PermanentError } from "./context";
 
 /** The durable operations named by scope and arguments (steps are named by their author). */
-export type NamedKind = "sleep" | "fanout" | "publish";
+export type NamedKind = "sleep" | "fanout" | "publish" | "emit";
 
 export class DurableNames {
   /** The step whose body is running, per async flow: code awaited inside a body belongs to it. */

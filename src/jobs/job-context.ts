@@ -8,6 +8,7 @@ import { DurableNames } from "./durable-names";
 import { fanOutFunction } from "./fan-out";
 import { LegacyNames } from "./legacy-names";
 import { publishFunction } from "./publish";
+import { emitFunction, type JobEmitter } from "./emit";
 import type { StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";
 import type { YieldState } from "./yield-state";
@@ -17,7 +18,12 @@ export { MAX_STEP_BYTES } from "./stored-json";
 /** Sleeps this long or longer always yield: the run ends and nothing is held while waiting. */
 export const YIELD_THRESHOLD_MS = 30_000;
 
-export function createJobContext(host: JobHost, yieldState: YieldState, steps?: StepMap): JobContext {
+export function createJobContext(
+  host: JobHost,
+  yieldState: YieldState,
+  steps?: StepMap,
+  emitter?: JobEmitter,
+): JobContext {
   const names = new DurableNames();
   // Only a task recorded by release 0.1 may hold 0.1's names (legacy-names.ts); they are looked up after ours.
   const legacy = host.legacyNames === true ? new LegacyNames() : undefined;
@@ -57,6 +63,7 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       }),
       throwIfAborted,
     ),
+    emit: emitFunction(host, names, emitter, throwIfAborted),
     async log(message, level = "info") {
       // Never throws, so logging in a tool's `finally` cannot mask the real outcome.
       host.log(level, message);

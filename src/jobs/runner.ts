@@ -8,6 +8,7 @@ import type { JsonObject } from "../json";
 import { PermanentError, toToolResult, type JobContext, type ToolResult } from "./context";
 import { createJobContext } from "./job-context";
 import type { YieldState } from "./yield-state";
+import type { JobEmitter } from "./emit";
 import type { StepMap } from "./steps";
 
 export { YIELD_THRESHOLD_MS } from "./job-context";
@@ -40,9 +41,14 @@ export const isPermanent = (error: unknown): boolean =>
   (error instanceof Error && (error.name === "PermanentError" || error.name === "ZodError"));
 
 /** Run `tool` on `args` for one slice. Never throws. */
-export async function runTool(tool: RunnableTool, args: unknown, host: JobHost): Promise<RunOutcome> {
+export async function runTool(
+  tool: RunnableTool,
+  args: unknown,
+  host: JobHost,
+  emitter?: JobEmitter,
+): Promise<RunOutcome> {
   const yieldState: YieldState = {};
-  const job = createJobContext(host, yieldState, tool.steps);
+  const job = createJobContext(host, yieldState, tool.steps, emitter);
   // A question outranks a wait for fanned-out items, which outranks a sleep started beside it: the run
   // that follows the answer reaches the fan-out again, and a sleep's wake time is memoized.
   const yielded = (): RunOutcome | undefined =>
@@ -66,7 +72,11 @@ export async function runTool(tool: RunnableTool, args: unknown, host: JobHost):
 }
 
 /** The TaskObject's JobRunner over a tool registry (wired in src/index.ts); `env` is what other engines reach their platform with. */
-export function jobRunner(findTool: (name: string) => RunnableTool | undefined, env?: Cloudflare.Env): JobRunner {
+export function jobRunner(
+  findTool: (name: string) => RunnableTool | undefined,
+  env?: Cloudflare.Env,
+  emitter?: JobEmitter,
+): JobRunner {
   return async (toolName: string, args: JsonObject, host: JobHost) => {
     const tool = findTool(toolName);
     if (!tool)
@@ -75,7 +85,7 @@ export function jobRunner(findTool: (name: string) => RunnableTool | undefined, 
         message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`,
         permanent: true,
       };
-    if (!tool.engine) return runTool(tool, args, host);
+    if (!tool.engine) return runTool(tool, args, host, emitter);
     if (!env)
       return {
         kind: "failed",

@@ -6,13 +6,15 @@
 import type { JsonObject } from "../json";
 import { MODEL_INSTRUCTIONS } from "../protocol/instructions";
 import { SHARED_CAPABILITIES } from "../protocol/server-info";
-import { SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
+import { EVENTS_EXTENSION, SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
 import { cacheable, STATIC_TTL_MS } from "./results";
 
 const CAPABILITIES_2026_07_28 = {
   ...SHARED_CAPABILITIES,
   logging: {},
-  extensions: { [TASKS_EXTENSION]: {} },
+  // Events under both keys: the extension's, and the top-level one the AI SDK and ChatGPT look for.
+  extensions: { [TASKS_EXTENSION]: {}, [EVENTS_EXTENSION]: { listChanged: false } },
+  events: {},
 };
 
 export function discover(): JsonObject {

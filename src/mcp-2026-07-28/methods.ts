@@ -9,6 +9,9 @@ import { discover } from "./discover";
 import { listen } from "./listen";
 import { listResources, listResourceTemplates, readResource } from "./resources";
 import { cancelTask, getTask, updateTask } from "./tasks";
+import { listEvents, pollEvents } from "./events/list-poll";
+import { streamEvents } from "./events/stream";
+import { subscribeEvents, unsubscribeEvents } from "./events/subscribe";
 import { toolsCall, listTools } from "./tools";
 
 export interface Method20260728 {
@@ -28,4 +31,11 @@ export const METHODS_2026_07_28: ReadonlyMap<string, Method20260728> = new Map<s
   ["tasks/get", { run: getTask, needsTasksExtension: true }],
   ["tasks/update", { run: updateTask, needsTasksExtension: true }],
   ["tasks/cancel", { run: cancelTask, needsTasksExtension: true }],
+  // The Events extension (io.modelcontextprotocol/events): no client capability is asked of the
+  // caller, as the clients that speak it send none (DESIGN.md, "Events").
+  ["events/list", { run: listEvents }],
+  ["events/poll", { run: pollEvents }],
+  ["events/stream", { run: streamEvents }],
+  ["events/subscribe", { run: subscribeEvents }],
+  ["events/unsubscribe", { run: unsubscribeEvents }],
 ]);

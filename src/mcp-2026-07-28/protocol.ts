@@ -23,6 +23,7 @@ export const META = {
 } as const;
 
 export const TASKS_EXTENSION = TASKS_EXTENSION_ID_V2;
+export const EVENTS_EXTENSION = "io.modelcontextprotocol/events";
 
 export const HEADER = {
   protocolVersion: "MCP-Protocol-Version",

@@ -12,10 +12,14 @@ import { mcp20251125 } from "../mcp-2025-11-25";
 import { mcp20260728 } from "../mcp-2026-07-28";
 import { engineQueue } from "./queue-handler";
 import { toolSet } from "./tool-set";
+import type { EventType } from "../events/event-type";
+import { recordEventTypes } from "../events/event-set";
 
 export interface TaskWorkerOptions {
   /** Every tool the server offers, in the order tools/list shows them (defineTool, defineWorkflowTool). */
   tools: readonly Tool[];
+  /** Event types of your own (defineEvent), served beside the engine's `task.status` (docs/events.md). */
+  events?: readonly EventType[];
 }
 
 /**
@@ -40,8 +44,9 @@ export interface TaskWorker {
  * export { TaskObject, SessionObject, PrincipalObject, RateLimiterObject } from "mcp-task-worker";
  * export default createTaskWorker({ tools: [countdown] });
  */
-export function createTaskWorker({ tools }: TaskWorkerOptions): TaskWorker {
+export function createTaskWorker({ tools, events = [] }: TaskWorkerOptions): TaskWorker {
   const registry = toolSet.record(tools);
+  recordEventTypes(events);
   // One /mcp for every era, a row each: a request is served by the row of the version it names
   // (src/eras); `initialize` and a session's traffic by the session era. A new revision is one more row.
   serveMcp(routeByEra(eraTable([mcp20260728, mcp20251125])), registry);

@@ -10,6 +10,18 @@ export { TaskObject } from "./task-object";
 export { SessionObject } from "../sessions/session-object";
 export { PrincipalObject } from "../principals/principal-object";
 export { RateLimiterObject } from "../limits/rate-limiter-object";
+export { EventLogObject } from "../events/event-log-object";
+
+// Events (the MCP Events extension, docs/events.md): event types of your own, and emitting them.
+export {
+  defineEvent,
+  type Audience,
+  type DeliveryMode,
+  type EventType,
+  type EventTypeDefinition,
+  type TaskStatusChange,
+} from "../events/event-type";
+export { EmitError, emitEvent, type EmitOptions } from "../events/emit";
 
 // Writing tools: one file each (docs/writing-tools.md).
 export { defineTool, type TaskSupport, type Tool, type ToolDefinition } from "../jobs/define-tool";

@@ -11,6 +11,9 @@ import { taskQueues } from "../queues/task-queues";
 import type { SessionsEnv } from "../sessions/session-object";
 import type { WebhooksEnv } from "../webhooks/enqueue";
 import { webhookObserver } from "../webhooks/webhook-observer";
+import { jobEmitter } from "../events/job-emitter";
+import type { EventsEnv } from "../events/event-logs";
+import { taskEventsObserver } from "../events/task-events";
 import { addedTaskObservers } from "./added-observers";
 import { toolSet } from "./tool-set";
 
@@ -18,7 +21,7 @@ import { toolSet } from "./tool-set";
  * What a TaskObject reads of its Worker's env: basic tasks' bindings (docs/api.md), WEBHOOKS and the
  * template's SESSIONS when bound, and the Worker's own declared env (a Workflow-backed tool's binding).
  */
-export type TaskObjectEnv = GatewayEnv & WebhooksEnv & Partial<SessionsEnv> & Cloudflare.Env;
+export type TaskObjectEnv = GatewayEnv & WebhooksEnv & EventsEnv & Partial<SessionsEnv> & Cloudflare.Env;
 
 // Built at the first object's construction (createTaskWorker has run by then: it runs when the main
 // module loads), then shared by every object of the isolate: each is handed the isolate's one env.
@@ -28,8 +31,15 @@ function taskObjectWiring(env: TaskObjectEnv): TaskObjectWiring<TaskObjectEnv> {
   if (wiring) return wiring;
   const { find } = toolSet.recorded();
   wiring = {
-    runJob: jobRunner(find, env),
-    observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(find), ...addedTaskObservers()],
+    runJob: jobRunner(find, env, jobEmitter(env)),
+    observers: [
+      webhookObserver,
+      taskEventsObserver,
+      sessionObserver,
+      transitionLogObserver,
+      engineObserver(find),
+      ...addedTaskObservers(),
+    ],
     principalIndexes: principalIndexes(env),
     queues: taskQueues(env),
     onExpired: stopExpiredWork(find),

@@ -8,6 +8,8 @@ import type { ToolRegistry } from "./tool-registry";
 export interface RequestContext<E extends GatewayEnv = GatewayEnv> {
   env: E;
   settings: Settings;
+  /** Who is asking (the Events extension keeps subscriptions per principal). */
+  principal: string;
   /** The caller's way into the task core: another principal's task is exactly an unknown one. */
   gateway: TaskGateway;
   /** The tools this server serves (src/index.ts wires them in). */
@@ -34,5 +36,5 @@ export interface RequestOrigin<E extends GatewayEnv = GatewayEnv> {
 export function requestContext<E extends GatewayEnv>(origin: RequestOrigin<E>): RequestContext<E> {
   const { env, settings, tools, baseUrl, waitUntil } = origin;
   const gateway = new TaskGateway(gatewayBindings(env), settings, origin.principal, waitUntil);
-  return { env, settings, gateway, tools, baseUrl, waitUntil };
+  return { env, settings, principal: origin.principal, gateway, tools, baseUrl, waitUntil };
 }

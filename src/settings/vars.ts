@@ -83,6 +83,12 @@ export const VarsSchema = z.object({
   WEBHOOK_ALLOWED_PORTS: list("port numbers from 1 to 65535, comma-separated", port),
   WEBHOOK_RETRY_BASE_SECONDS: whole(10, 0, MAX_RETRY_DELAY_SECONDS),
   WEBHOOK_MAX_ATTEMPTS: whole(14, 1, MAX_ATTEMPTS_LIMIT),
+  EVENTS_RETENTION_MS: whole(24 * 3600_000, 1000),
+  EVENTS_MAX_OCCURRENCES: whole(10_000, 1, 1_000_000),
+  EVENTS_HEARTBEAT_MS: whole(15_000, 100, 30_000),
+  EVENTS_SUBSCRIPTION_TTL_MS: whole(24 * 3600_000, 60_000, 30 * 24 * 3600_000),
+  EVENTS_MAX_SUBSCRIPTIONS: whole(1000, 1, 100_000),
+  EVENTS_MAX_STREAMS: whole(256, 1, 10_000),
 });
 export type Vars = z.infer<typeof VarsSchema>;
 

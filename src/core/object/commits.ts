@@ -77,8 +77,8 @@ export class TaskCommits {
     const { outbox } = this.deps;
     if (outbox.tracking || (first.before ?? first.record).status !== last.record.status)
       await outbox.updateIndex(last.record);
-    for (const { record, appended } of held)
-      await this.deps.observers.notify(record, appended, this.deps.storage.state);
+    for (const { before, record, appended } of held)
+      await this.deps.observers.notify(record, appended, this.deps.storage.state, before?.status);
   }
 
   /** Persist a transition from `before` (undefined for a new task); an unchanged record is a no-op. */
@@ -103,7 +103,7 @@ export class TaskCommits {
     // admitted it), and a status event that keeps the status (the run's "Running.", a wait, a retry)
     // changes nothing the index keeps, so neither costs a round trip to the principal's object.
     if (before && before.status !== record.status) await outbox.updateIndex(record);
-    await observers.notify(record, appended, storage.state);
+    await observers.notify(record, appended, storage.state, before?.status);
   }
 
   /** Appends events to the log and hands them to the readers; the record is unchanged (a log line) or saved by commit. */

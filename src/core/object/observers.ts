@@ -7,7 +7,7 @@
 import type { AdapterStateWriter } from "./adapter-state";
 import type { TaskObserver } from "../ports";
 import type { TaskEvent } from "../model/events";
-import type { TaskRecord } from "../model/record";
+import type { TaskRecord, TaskStatus } from "../model/record";
 
 export class TaskObservers<E extends object> {
   private readonly working = new Set<Promise<void>>();
@@ -20,13 +20,23 @@ export class TaskObservers<E extends object> {
   ) {}
 
   /** Tells every observer; a failing one is logged, never thrown, and never stops the others. */
-  async notify(record: TaskRecord, events: TaskEvent[], state: AdapterStateWriter): Promise<void> {
+  async notify(
+    record: TaskRecord,
+    events: TaskEvent[],
+    state: AdapterStateWriter,
+    previousStatus?: TaskStatus,
+  ): Promise<void> {
     if (events.length === 0 || this.observers.length === 0) return;
     const done = Promise.all(
       this.observers.map((observe) =>
-        observe({ env: this.env, record, events, state, received: this.received }).catch((error: unknown) =>
-          console.error("task observer failed", record.taskId, error),
-        ),
+        observe({
+          env: this.env,
+          record,
+          events,
+          state,
+          received: this.received,
+          ...(previousStatus !== undefined && { previousStatus }),
+        }).catch((error: unknown) => console.error("task observer failed", record.taskId, error)),
       ),
     ).then(() => undefined);
     this.working.add(done);

@@ -102,3 +102,15 @@ export const NO_INLINE_END_VARS = {
   INLINE_WAIT_MS: "600000",
   DISPATCH_GRACE_MS: "60000",
 };
+
+/**
+ * The Events extension's files: two principals of their own, loopback callbacks, a quick heartbeat
+ * and small quotas (events-*.test.ts), so their floods never touch another file's principals.
+ */
+export const EVENTS_VARS = {
+  API_KEYS: "alice:alice-events-token,bob:bob-events-token,carol:carol-events-token",
+  WEBHOOK_ALLOW_LOOPBACK: "true",
+  EVENTS_HEARTBEAT_MS: "500",
+  EVENTS_MAX_SUBSCRIPTIONS: "4",
+  EVENTS_MAX_STREAMS: "2",
+};

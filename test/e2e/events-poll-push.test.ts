@@ -43,6 +43,23 @@ async function pollUntil(who: typeof alice, params: Record<string, unknown>, don
   return { events, cursor };
 }
 
+describe("the extension's declaration", () => {
+  it("is in server/discover under both keys the clients read, and 2025 clients get method not found", async ({ expect }) => {
+    const discovered = resultOf(await modern(server.url, "server/discover", {}, alice));
+    expect(discovered["capabilities"]).toMatchObject({
+      extensions: { "io.modelcontextprotocol/events": { listChanged: false } },
+      events: {},
+    });
+    const legacy = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: { ...alice.headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "events/poll", params: { name: "task.status" } }),
+    });
+    expect(legacy.status).toBeLessThan(500);
+    expect(await legacy.json()).toMatchObject({ error: { code: -32601 } });
+  });
+});
+
 describe("events/poll", () => {
   it("starts at now with a null cursor, then returns the caller's task changes in order, filtered by taskId", async ({
     expect,
@@ -190,7 +207,7 @@ describe("refusals", () => {
   const base = {
     name: "task.status",
     arguments: {},
-    delivery: { mode: "webhook", url: "https://hooks.example/x", secret: SECRET },
+    delivery: { mode: "webhook", url: "https://hooks.invalid/x", secret: SECRET },
     cursor: null,
   };
 
@@ -215,7 +232,7 @@ describe("refusals", () => {
     [
       "a plain http callback",
       "events/subscribe",
-      { ...base, delivery: { ...base.delivery, url: "http://hooks.example/x" } },
+      { ...base, delivery: { ...base.delivery, url: "http://hooks.invalid/x" } },
       -32602,
     ],
     [

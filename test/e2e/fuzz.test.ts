@@ -94,6 +94,8 @@ const methods = [
   "ping",
   "notifications/initialized",
   "notifications/cancelled",
+  "events/poll",
+  "events/subscribe",
   "nope/nope",
   "",
   "__proto__",
@@ -177,6 +179,11 @@ const modernMethods = [
   "resources/list",
   "resources/templates/list",
   "subscriptions/listen",
+  "events/list",
+  "events/poll",
+  "events/stream",
+  "events/subscribe",
+  "events/unsubscribe",
   "initialize",
   "ping",
   "notifications/cancelled",
@@ -238,6 +245,29 @@ function modernRequest(headers: Record<string, string>): { headers: Record<strin
       ]),
     }),
     () => ({ cursor: hostileValues() }),
+    // The Events extension: a stream's arguments are always refused (a valid one would stay open),
+    // and a callback is never a host off this machine (only refused forms and a closed loopback port).
+    () => ({
+      name: pick(["task.status", "deploy.finished", "no.such", hostileValues()]),
+      arguments:
+        method === "events/stream"
+          ? { nope: 1 }
+          : pick([{}, { taskId: hostileValues() }, { status: hostileValues() }, hostileValues()]),
+      cursor: pick([null, "garbage", "0000000000000000.5", hostileValues()]),
+      maxAgeMs: pick([undefined, -1, 1e20, hostileValues()]),
+      maxEvents: pick([undefined, 0, 5000, hostileValues()]),
+      ttlMs: pick([undefined, null, 0, hostileValues()]),
+      delivery: pick([
+        undefined,
+        { mode: "webhook", url: "http://127.0.0.1:9/x", secret: `whsec_${"A".repeat(32)}` },
+        {
+          mode: "webhook",
+          url: pick(["http://10.0.0.1/x", "https://169.254.169.254/", "ftp://x", hostileValues()]),
+          secret: hostileValues(),
+        },
+        hostileValues(),
+      ]),
+    }),
   ])();
   const meta: Record<string, unknown> = {
     "io.modelcontextprotocol/protocolVersion": pick<unknown>([

@@ -34,6 +34,11 @@ export interface EventReceiver {
   posts: RawPost[];
   /** Answer the next `count` POSTs with `status` before the handler sees them. */
   failNext(count: number, status: number): void;
+  /** Hold every POST (unanswered, unseen by the handler) until `release()`: a delivery in flight. */
+  hold(): void;
+  release(): void;
+  /** POSTs held now. */
+  held(): number;
   close(): Promise<void>;
 }
 
@@ -58,6 +63,8 @@ export async function startEventReceiver(): Promise<EventReceiver> {
   const terminations: unknown[] = [];
   const posts: RawPost[] = [];
   let failures = { left: 0, status: 503 };
+  let holding = false;
+  const parked: { body: string; answer: () => void }[] = [];
   const handler = experimental_createMCPEventWebhook({
     store,
     onEvent: async ({ subscription, event }) => {
@@ -81,6 +88,11 @@ export async function startEventReceiver(): Promise<EventReceiver> {
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === "string") headers[name] = value;
       let status: number;
       let text = "";
+      if (holding) {
+        // Never answered: the server sees a delivery in flight until it dies or times out.
+        parked.push({ body, answer: () => res.destroy() });
+        return;
+      }
       if (failures.left > 0) {
         failures = { ...failures, left: failures.left - 1 };
         status = failures.status;
@@ -109,6 +121,17 @@ export async function startEventReceiver(): Promise<EventReceiver> {
     failNext: (count, status) => {
       failures = { left: count, status };
     },
-    close: () => new Promise((resolve) => server.close(() => resolve())),
+    hold: () => {
+      holding = true;
+    },
+    release: () => {
+      holding = false;
+      for (const request of parked.splice(0)) request.answer();
+    },
+    held: () => parked.length,
+    close: () => {
+      for (const request of parked.splice(0)) request.answer();
+      return new Promise((resolve) => server.close(() => resolve()));
+    },
   };
 }

@@ -30,6 +30,7 @@ export const EXTERNAL = [
   "test/e2e/partial-recovery.test.ts",
   "test/e2e/hitl-recovery.test.ts",
   "test/e2e/fan-out-recovery.test.ts",
+  "test/e2e/events-recovery.test.ts",
   // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
   "test/e2e/adopt-questions.test.ts",
   "test/e2e/concurrency.test.ts",

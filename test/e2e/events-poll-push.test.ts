@@ -44,7 +44,9 @@ async function pollUntil(who: typeof alice, params: Record<string, unknown>, don
 }
 
 describe("the extension's declaration", () => {
-  it("is in server/discover under both keys the clients read, and 2025 clients get method not found", async ({ expect }) => {
+  it("is in server/discover under both keys the clients read, and 2025 clients get method not found", async ({
+    expect,
+  }) => {
     const discovered = resultOf(await modern(server.url, "server/discover", {}, alice));
     expect(discovered["capabilities"]).toMatchObject({
       extensions: { "io.modelcontextprotocol/events": { listChanged: false } },

@@ -16,6 +16,8 @@ export interface ReceivedEvent {
   name: string;
   data: Record<string, unknown>;
   cursor: string | null | undefined;
+  /** When it reached the handler (ms since the epoch). */
+  at: number;
 }
 
 export interface RawPost {
@@ -74,6 +76,7 @@ export async function startEventReceiver(): Promise<EventReceiver> {
         name: event.name,
         data: event.data,
         cursor: event.cursor,
+        at: Date.now(),
       });
     },
     onGap: async ({ gap }) => void gaps.push(gap.cursor),

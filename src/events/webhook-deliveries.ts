@@ -36,7 +36,10 @@ export interface DeliveryContext {
   now: () => number;
 }
 
-export const signingSecrets = (sub: Subscription, now: number): string[] =>
+export const signingSecrets = (
+  sub: Pick<Subscription, "secret" | "previousSecret" | "previousUntil">,
+  now: number,
+): string[] =>
   sub.previousSecret !== null && sub.previousUntil !== null && sub.previousUntil > now
     ? [sub.secret, sub.previousSecret]
     : [sub.secret];

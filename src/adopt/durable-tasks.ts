@@ -18,6 +18,8 @@ import { routeOf } from "./route";
 import { refusalResponse, requestScope, runInScope } from "./scope";
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
+import type { EventType } from "../events/event-type";
+import { recordEventTypes } from "../events/event-set";
 
 export interface DurableTasksOptions<E = unknown> {
   /** The tools that run as durable tasks, each made with defineTool (the adopter's other tools stay on its McpServer). */
@@ -30,6 +32,12 @@ export interface DurableTasksOptions<E = unknown> {
   principal?: PrincipalOf<E>;
   /** The MCP endpoint's path, as given to createMcpHandler (default "/mcp"). */
   route?: string;
+  /**
+   * The Events extension (docs/events.md): given (even `[]`, for the engine's `task.status` alone),
+   * the engine serves `events/*` of 2026-07-28 and `register` declares the extension. Needs the
+   * `EVENTS` binding (EventLogObject).
+   */
+  events?: readonly EventType[];
 }
 
 /** A Worker fetch handler, as createMcpHandler returns it and as a default export's `fetch` is. */
@@ -51,17 +59,19 @@ export interface DurableTasks<E = unknown> {
 export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): DurableTasks<E> {
   // The package's one record of the isolate's tools: the TaskObject and the queue consumer read it.
   const tools = toolSet.record(options.tools, "durableTasks");
+  const events = options.events !== undefined;
+  if (options.events !== undefined) recordEventTypes(options.events);
   const consume = engineQueue(tools);
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
   return {
     tools,
-    register: (server) => registerOn(server, tools, listings),
+    register: (server) => registerOn(server, tools, listings, events),
     principal: options.principal,
     fetch: (handler) => async (request, env, ctx) => {
       const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
-      const route = routeOf(request, mcpPath, served);
+      const route = routeOf(request, mcpPath, served, events);
       if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
       if (foreignOrigin(request))
         return Response.json(

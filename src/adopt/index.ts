@@ -16,6 +16,10 @@ export type { PrincipalOf } from "./principal";
 // The template's own classes (one TaskObject for both): bind them as TASKS and PRINCIPALS.
 export { TaskObject } from "../package/task-object";
 export { PrincipalObject } from "../principals/principal-object";
+// The Events extension (durableTasks({ events })): bind it as EVENTS.
+export { EventLogObject } from "../events/event-log-object";
+export { defineEvent, type EventType } from "../events/event-type";
+export { EmitError, emitEvent } from "../events/emit";
 export { defineTool, type TaskSupport, type Tool, type ToolDefinition, type ToolResult } from "../jobs/define-tool";
 export { defineStep } from "../jobs/steps";
 export { PermanentError, type JobContext } from "../jobs/context";

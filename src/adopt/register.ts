@@ -23,7 +23,7 @@ import { stillRunningResult } from "../protocol/task-results";
 import { toolListing } from "../protocol/tool-listings";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import { callResult, withoutRelatedTask } from "../mcp-2026-07-28/call-results";
-import { TASKS_EXTENSION } from "../mcp-2026-07-28/protocol";
+import { EVENTS_EXTENSION, TASKS_EXTENSION } from "../mcp-2026-07-28/protocol";
 import { currentScope } from "./scope";
 
 const ListingSchema = z.object({
@@ -128,9 +128,21 @@ export function adopterListings(tools: ToolRegistry): Listing[] {
   return [...durable, ...checkBack];
 }
 
-/** Adds the engine's tools and the Tasks extension to `server` (call it before the server connects). */
-export function registerOn<S extends McpServer>(server: S, tools: ToolRegistry, listings: readonly Listing[]): S {
+/**
+ * Adds the engine's tools and the Tasks extension to `server` (call it before the server connects),
+ * and the Events extension when the engine serves it: under `extensions` and, for the clients
+ * that look there (the AI SDK, ChatGPT), as the top-level `events` capability.
+ */
+export function registerOn<S extends McpServer>(
+  server: S,
+  tools: ToolRegistry,
+  listings: readonly Listing[],
+  events = false,
+): S {
   for (const listing of listings) registerListing(server, listing, tools);
-  server.server.registerCapabilities({ extensions: { [TASKS_EXTENSION]: {} } });
+  server.server.registerCapabilities({
+    extensions: { [TASKS_EXTENSION]: {}, ...(events && { [EVENTS_EXTENSION]: { listChanged: false } }) },
+    ...(events && { events: {} }),
+  });
   return server;
 }

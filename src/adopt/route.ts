@@ -19,8 +19,16 @@ const TASK_URI_PREFIX = "task://";
 
 const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
-/** `served`: whether the engine answers a call of this tool (the durable tools and the check-back tools). */
-export function routeOf(request: Request, mcpPath: string, served: (tool: string) => boolean): Route {
+/**
+ * `served`: whether the engine answers a call of this tool (the durable tools and the check-back
+ * tools); `events`: whether it serves the Events extension's `events/*` (the adopter opted in).
+ */
+export function routeOf(
+  request: Request,
+  mcpPath: string,
+  served: (tool: string) => boolean,
+  events = false,
+): Route {
   const { pathname } = new URL(request.url);
   if (pathname === "/tasks" || pathname.startsWith("/tasks/")) return "tasks";
   if (pathname !== mcpPath || request.method !== "POST") return "theirs";
@@ -29,6 +37,7 @@ export function routeOf(request: Request, mcpPath: string, served: (tool: string
   const method = headers.get(HEADER.method)?.trim();
   if (method === undefined) return "theirs";
   if (TASK_METHODS.has(method)) return "mcp";
+  if (events && method.startsWith("events/")) return "mcp";
   const name = headers.get(HEADER.name)?.trim();
   if (name === undefined) return "theirs";
   if (method === "tools/call" && served(name)) return "mcp";

@@ -165,3 +165,33 @@ describe("a crash of wrangler dev mid-task", () => {
     });
   });
 });
+
+describe("the Events extension in the adopter's Worker", () => {
+  it("declares it, and events/poll gives the caller's task changes from the package's own event log", async ({
+    expect,
+  }) => {
+    const discovered = resultOf(await modern(server.url, "server/discover"));
+    expect(discovered["capabilities"]).toMatchObject({
+      extensions: { "io.modelcontextprotocol/events": {} },
+    });
+    const listed = resultOf(await modern(server.url, "events/list"));
+    expect((listed["events"] as { name: string }[]).map((event) => event.name)).toEqual(["task.status"]);
+    const start = resultOf(
+      await modern(server.url, "events/poll", { name: "task.status", arguments: {}, cursor: null }),
+    );
+    const taskId = await startTask(server.url, "countdown", { seconds: 1 });
+    const seen: string[] = [];
+    let cursor = start["cursor"];
+    await vi.waitFor(async () => {
+      const page = resultOf(
+        await modern(server.url, "events/poll", { name: "task.status", arguments: { taskId }, cursor }),
+      );
+      cursor = page["cursor"];
+      for (const event of page["events"] as { data: { status: string } }[]) seen.push(event.data.status);
+      expect(seen).toContain("completed");
+    }, until());
+    expect(seen).toEqual(["working", "completed"]);
+    const unknown = await modern(server.url, "events/poll", { name: "no.such", arguments: {}, cursor: null });
+    expect(unknown.body?.["error"]).toMatchObject({ code: -32023 });
+  });
+});

@@ -3,13 +3,14 @@
  * `createMcpHandler` with an SDK v2 (`@modelcontextprotocol/server`) McpServer per request, plus a
  * bare `GET /health`. `countdown` is a durable task (mcp-task-worker): 2026-07-28 clients with the
  * Tasks extension get a task, others the result inline when quick, else a link and check-back tools.
+ * Its callers can subscribe to their tasks' status changes (the Events extension: poll, push, webhook).
  */
 import { McpServer } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
 import { defineTool, durableTasks } from "mcp-task-worker/agents";
 import * as z from "zod";
 
-export { PrincipalObject, TaskObject } from "mcp-task-worker/agents";
+export { EventLogObject, PrincipalObject, TaskObject } from "mcp-task-worker/agents";
 
 const countdown = defineTool({
   name: "countdown",
@@ -27,7 +28,8 @@ const countdown = defineTool({
   },
 });
 
-const tasks = durableTasks({ tools: [countdown] });
+// `events: []`: the Events extension with the engine's own `task.status` (docs/events.md).
+const tasks = durableTasks({ tools: [countdown], events: [] });
 
 function buildServer(): McpServer {
   const server = new McpServer({ name: "create-mcp-handler-tasks", version: "1.0.0" });

@@ -23,12 +23,7 @@ const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
  * `served`: whether the engine answers a call of this tool (the durable tools and the check-back
  * tools); `events`: whether it serves the Events extension's `events/*` (the adopter opted in).
  */
-export function routeOf(
-  request: Request,
-  mcpPath: string,
-  served: (tool: string) => boolean,
-  events = false,
-): Route {
+export function routeOf(request: Request, mcpPath: string, served: (tool: string) => boolean, events = false): Route {
   const { pathname } = new URL(request.url);
   if (pathname === "/tasks" || pathname.startsWith("/tasks/")) return "tasks";
   if (pathname !== mcpPath || request.method !== "POST") return "theirs";

@@ -30,6 +30,8 @@ export const EXTERNAL = [
   "test/e2e/partial-recovery.test.ts",
   "test/e2e/hitl-recovery.test.ts",
   "test/e2e/fan-out-recovery.test.ts",
+  // A SIGKILL with a ten-minute lease, resumed at the first request (40 s alone).
+  "test/e2e/restart-resume.test.ts",
   // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
   "test/e2e/adopt-questions.test.ts",
   "test/e2e/concurrency.test.ts",

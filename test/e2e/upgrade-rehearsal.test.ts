@@ -1,6 +1,6 @@
 // The upgrade an operator makes (issue 53): release 0.1.0 serves alice's and bob's work in flight (a
 // countdown with a webhook, a batch mid-step, a fan-out, an external job sleeping durably, a deploy
-// waiting for a person), is stopped with SIGTERM or SIGKILL, and this release starts on the same
+// and a Workflow's publish_report waiting for a person), is stopped with SIGTERM or SIGKILL, and this release starts on the same
 // state. Every task ends as its tool says, once; principals keep their tasks; the webhook 0.1
 // registered is served; a task this release creates on an id 0.1 prepared is a task of schema 2.
 import { mkdtempSync, rmSync } from "node:fs";
@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, it, vi, type ExpectStatic } from "vitest";
 import { YES } from "./support/hitl";
+import { YES as PUBLISH } from "./support/workflows";
 import { storedVersions, taskObjectFiles, unpackPreviousRelease } from "./support/previous-release";
 import { eventLog, getTask, startTask, taskResponse, type LoggedEvent, type TaskDoc } from "./support/tasks";
 import { startWebhookReceiver, type WebhookReceiver } from "./support/webhook-receiver";
@@ -23,6 +24,9 @@ const VARS = {
   API_KEYS: `alice:${token(ALICE)},bob:${token(BOB)}`,
   WEBHOOK_SECRET: SECRET,
   WEBHOOK_ALLOW_LOOPBACK: "true",
+  // As `npm run dev` sets it: the local Workflows engine leaves a running instance stalled after a stop.
+  WORKFLOW_NUDGE: "true",
+  WORKFLOW_CHECK_SECONDS: "2",
 };
 
 let previousConfig = "";
@@ -43,6 +47,7 @@ interface Work {
   fanOut: string;
   external: string;
   deploy: string;
+  publish: string;
 }
 
 /** Starts the work in flight on `url`: alice's and bob's, one task of each kind. */
@@ -54,10 +59,12 @@ async function startWork(url: string, hookPath: string): Promise<Work> {
     fanOut: await startTask(url, "batch_process", { items: 3, secondsPerItem: 5, parallel: true }, BOB),
     external: await startTask(url, "external_job", { durationSeconds: 30, pollSeconds: 30 }, BOB),
     deploy: await startTask(url, "deploy", { service: "api", version: "v7" }, ALICE),
+    publish: await startTask(url, "publish_report", { pages: 2 }, BOB),
   };
 }
 
-const headersOf = (work: Work, id: string) => (id === work.fanOut || id === work.external ? BOB : ALICE);
+const headersOf = (work: Work, id: string) =>
+  id === work.fanOut || id === work.external || id === work.publish ? BOB : ALICE;
 
 /** Waits until `check` passes on the task's document. */
 async function waitFor(server: DevServer, url: string, id: string, work: Work, check: (doc: TaskDoc) => void) {
@@ -86,7 +93,8 @@ async function rehearse(stop: "SIGTERM" | "SIGKILL", expect: ExpectStatic) {
       await waitFor(previous, previous.url, work.external, work, (doc) =>
         expect(doc.statusMessage).toMatch(/^Waiting until/),
       );
-      await waitFor(previous, previous.url, work.deploy, work, (doc) => expect(doc.status).toBe("input_required"));
+      for (const id of [work.deploy, work.publish])
+        await waitFor(previous, previous.url, id, work, (doc) => expect(doc.status).toBe("input_required"));
     } finally {
       if (stop === "SIGKILL") await previous.kill();
       else await previous.stop();
@@ -97,12 +105,18 @@ async function rehearse(stop: "SIGTERM" | "SIGKILL", expect: ExpectStatic) {
     let created = "";
     try {
       const { url } = next;
-      const answer = await fetch(`${url}/tasks/${work.deploy}/input`, {
-        method: "POST",
-        headers: { ...ALICE, "Content-Type": "application/json" },
-        body: JSON.stringify({ confirm: YES }),
-      });
-      expect(answer.status).toBe(200);
+      const answers = [
+        [work.deploy, ALICE, { confirm: YES }],
+        [work.publish, BOB, { publish: PUBLISH }],
+      ] as const;
+      for (const [id, headers, body] of answers) {
+        const answer = await fetch(`${url}/tasks/${id}/input`, {
+          method: "POST",
+          headers: { ...headers, "Content-Type": "application/json" },
+          body: JSON.stringify(body),
+        });
+        expect(answer.status).toBe(200);
+      }
       for (const id of Object.values(work))
         await waitFor(next, url, id, work, (doc) => expect(doc.status).toBe("completed"));
 
@@ -116,6 +130,7 @@ async function rehearse(stop: "SIGTERM" | "SIGKILL", expect: ExpectStatic) {
       expect(results["fanOut"]?.result).toMatchObject({ structuredContent: { items: 3, checksum: 14 } });
       expect(results["external"]?.result).toMatchObject({ structuredContent: { polls: expect.any(Number) } });
       expect(JSON.stringify(results["deploy"]?.result)).toMatch(/Deployed api v7/);
+      expect(JSON.stringify(results["publish"]?.result)).toMatch(/Published a report of 2 pages\./);
 
       // Once each: one result, each step and progress value once.
       for (const id of Object.values(work)) {
@@ -128,6 +143,8 @@ async function rehearse(stop: "SIGTERM" | "SIGKILL", expect: ExpectStatic) {
       }
       const batchSteps = ofEvent(await eventLog(url, work.batch, ALICE), "step").map((e) => e.data["name"]);
       expect(batchSteps).toEqual(["item-1", "item-2", "item-3", "item-4", "item-5", "item-6", "item-7", "item-8"]);
+      const publishSteps = ofEvent(await eventLog(url, work.publish, BOB), "step").map((e) => e.data["name"]);
+      expect(publishSteps).toEqual(["page 1", "page 2", "publish"]);
 
       // Principals keep their tasks, and only theirs.
       expect((await taskResponse(url, work.countdown, BOB)).status).toBe(404);

@@ -2,7 +2,7 @@
  * A run lease found by a TaskObject instance that has just started. A Durable Object has one live
  * instance at a time, and only that instance's own runs take this lease (object/runs.ts); a new
  * instance has taken none, so a lease it finds was held by an earlier instance of itself, which is
- * gone (a deploy, a crash, an eviction). That run cannot write again: an old instance that lingers
+ * gone (a deploy, a crash, a reset). That run cannot write again: an old instance that lingers
  * gets an exception at its next storage access (developers.cloudflare.com/durable-objects/platform/
  * known-issues/, "Global uniqueness"). So the lease ends now instead of at `leaseUntil`, and the
  * job resumes at once rather than `LEASE_MS` later. Leases held outside the object (a fanned-out

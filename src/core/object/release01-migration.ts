@@ -18,7 +18,8 @@ const MOVES: readonly { prefix: string; to: string; key?: "whole" }[] = [
 
 /**
  * Moves a release 0.1 database to this schema: each row of `steps` to its concept's table, the
- * version columns added (first_schema 1 on a task 0.1 wrote: it may hold 0.1's durable names), `steps` dropped.
+ * version columns added (first_schema 1 on a task 0.1 wrote: it may hold 0.1's durable names),
+ * `steps` dropped.
  * Runs inside one transaction (the caller's `transact`), so a crash leaves 0.1's tables or these,
  * and a second run finds no `steps` table: it runs once per object.
  */

@@ -197,27 +197,40 @@ function shown(name: string, value: unknown): string {
   return written.length > MAX_SHOWN ? `${written.slice(0, MAX_SHOWN - 1)}…` : written;
 }
 
+/** An env's vars as the table reads them, and each one it refuses, in words ("NAME is …, but must be …"). */
+interface VarsRead {
+  vars: Vars;
+  refused: string[];
+}
+
+/**
+ * Reads every setting of `env` (any object of vars: values may be missing or of any type), each
+ * refused one named and read as unset. No log and no cache: `npm run check-settings`
+ * (scripts/check-settings/) says the same as the Worker's 503 without serving.
+ */
+export function readVars(env: object): VarsRead {
+  // Read by name (the env holds bindings too).
+  const vars: Record<string, unknown> = Object.fromEntries(SETTING_NAMES.map((name) => [name, Reflect.get(env, name)]));
+  const first = VarsSchema.safeParse(vars);
+  if (first.success) return { vars: first.data, refused: [] };
+  const refused: string[] = [];
+  for (const issue of first.error.issues) {
+    const name = String(issue.path[0]);
+    refused.push(`${name} is ${shown(name, vars[name])}, but must be ${issue.message}`);
+    vars[name] = undefined;
+  }
+  // With the refused vars unset, every field parses (to its default): `refused` keeps the requests out.
+  return { vars: VarsSchema.parse(vars), refused };
+}
+
 /** The settings of the Worker's env (or any object of vars: values may be missing or of any type). */
 export function readSettings(env: object): Settings {
   let settings = parsed.get(env);
   if (!settings) {
-    // Read by name (the env holds bindings too).
-    const vars: Record<string, unknown> = Object.fromEntries(
-      SETTING_NAMES.map((name) => [name, Reflect.get(env, name)]),
-    );
-    const problems: string[] = [];
-    const first = VarsSchema.safeParse(vars);
-    if (!first.success) {
-      for (const issue of first.error.issues) {
-        const name = String(issue.path[0]);
-        const refused = `${name} is ${shown(name, vars[name])}, but must be ${issue.message}`;
-        problems.push(`${refused}; fix it in wrangler.toml [vars], .dev.vars or --var.`);
-        console.error(`setting refused: ${refused}`);
-        vars[name] = undefined;
-      }
-    }
-    // With the refused vars unset, every field parses (to its default): `problems` keeps the requests out.
-    settings = toSettings(first.success ? first.data : VarsSchema.parse(vars), problems);
+    const { vars, refused } = readVars(env);
+    for (const line of refused) console.error(`setting refused: ${line}`);
+    const problems = refused.map((line) => `${line}; fix it in wrangler.toml [vars], .dev.vars or --var.`);
+    settings = toSettings(vars, problems);
     parsed.set(env, settings);
   }
   return settings;

@@ -1,6 +1,6 @@
 /**
- * Messages without the `queue` tag, as release 0.1.0 wrote them before the tag came in (commit
- * aa61ca9): each kind is told by its shape. Accepted by this release and at least the next one
+ * Messages without the `queue` tag, as the template's builds before commit aa61ca9 wrote them (0.1.0,
+ * later, already tags every body): each kind is told by its shape. Accepted by this release and at least the next one
  * (docs/queues.md, "Messages without the tag"), so an upgrade drains what the old Worker queued,
  * webhook retries scheduled hours out included. The shapes are copied here, frozen: they are what the
  * old release sent, whatever today's schemas become. Their values are the consumers' to check.
@@ -43,7 +43,7 @@ const UNTAGGED_SHAPES: readonly (readonly [QueueKind, z.ZodType])[] = [
   ],
 ];
 
-/** The consumer an untagged body of the previous release was meant for, by its shape; undefined for any other body. */
+/** The consumer an untagged body (a build before aa61ca9) was meant for, by its shape; undefined for any other body. */
 export function untaggedKindOf(body: unknown): QueueKind | undefined {
   return UNTAGGED_SHAPES.find(([, shape]) => shape.safeParse(body).success)?.[0];
 }

@@ -32,7 +32,8 @@ describe("a crash of the runtime mid-job", () => {
     await server.kill();
     await server.restart();
 
-    // Nothing re-sends the queue messages: only the alarms armed at each lease's end can finish these.
+    // Nothing re-sends the queue messages: the objects themselves finish these, resumed by the first
+    // request each gets (the polls below) or at the latest by the alarm armed at its lease's end.
     await vi
       .waitFor(async () => {
         expect((await getTask(server.url, countdownId)).status).toBe("completed");

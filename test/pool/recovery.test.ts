@@ -141,6 +141,28 @@ describe("lease expiry", () => {
     expect(ofType(log, "result")).toHaveLength(1);
   });
 
+  it("resumes at once when a new instance finds a lease an earlier instance held, without waiting it out", async ({
+    expect,
+  }) => {
+    const { stub, input } = freshTask("batch_process", { items: 2, secondsPerItem: 0 });
+    await stub.create(input);
+    // A run that died with its instance (a deploy, a crash) a moment ago: its lease runs ten more minutes.
+    const leaseUntil = Date.now() + 600_000;
+    await rewrite(stub, (r) => ({
+      ...r,
+      statusMessage: "Running.",
+      run: { ...r.run, phase: "running", delivered: true, runs: 1, leaseId: "earlier-instance", leaseUntil },
+    }));
+    // The new instance's first request; then its alarm, which before the lease's end would only re-arm it.
+    expect((await stub.get())?.task.status).toBe("working");
+    await runDurableObjectAlarm(stub);
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+    expect((await storedRecord(stub))?.run.runs).toBe(2);
+    const log = await eventLog(stub);
+    expect(ofType(log, "log").filter((d) => String(d["message"]).startsWith("Lease expired"))).toHaveLength(1);
+    expect(ofType(log, "result")).toHaveLength(1);
+  });
+
   it("never starts a second run while the first is alive, even when an alarm finds its lease late", async ({
     expect,
   }) => {

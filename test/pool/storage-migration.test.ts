@@ -10,7 +10,7 @@ import type { TaskRecord } from "../../src/core";
 import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import type { TaskObject } from "../../src/index";
 import { newTaskId } from "../../src/core/model/ids";
-import { taskStub, type TaskStub } from "./support";
+import { freshTask, taskStub, type TaskStub } from "./support";
 import { until } from "../until";
 
 const CaseSchema = z.object({
@@ -117,6 +117,37 @@ describe("a TaskObject that release 0.1 wrote", () => {
       state.storage.sql.exec("SELECT schema, first_schema FROM task").one(),
     );
     expect(versions).toEqual({ schema: 2, first_schema: 1 });
+  });
+
+  // 0.1's prepare() made its three tables and wrote no row (storage.ensureSchema at f8921db): the
+  // same three statements as the fixture's dumps, which SQLite stores without IF NOT EXISTS. 0.2.0
+  // migrated such an object to a task table whose first_schema defaulted to 1.
+  const prepared01 = cases.a_sleeping_with_pieces?.schema ?? [];
+  const migratedEmptyBy020 = [
+    "CREATE TABLE task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL, schema INTEGER NOT NULL DEFAULT 2, first_schema INTEGER NOT NULL DEFAULT 1)",
+    "CREATE TABLE events (seq INTEGER PRIMARY KEY, type TEXT NOT NULL, data TEXT NOT NULL, at INTEGER NOT NULL)",
+  ];
+  it.for([
+    ["an id 0.1 prepared (its pool's empty tables)", prepared01],
+    ["such an id 0.2.0 migrated while it held no task", migratedEmptyBy020],
+  ] as const)("takes a task created on %s as a task of this schema", async ([, statements], { expect }) => {
+    const { principal, taskId, stub, input } = freshTask();
+    await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
+      for (const statement of statements) state.storage.sql.exec(statement);
+    });
+    await evictDurableObject(stub);
+    expect((await stub.create(input)).created).toBe(true);
+    await evictDurableObject(taskStub(principal, taskId)); // read cold: the mark as stored
+    const marks = await runInDurableObject(stub, (instance: TaskObject, state: DurableObjectState) => ({
+      row: state.storage.sql.exec("SELECT schema, first_schema FROM task").one(),
+      legacyNames: TaskObjectRuntime.partsOf(instance).storage.recordedByRelease01,
+      tables: tableNames(state),
+    }));
+    expect(marks).toEqual({
+      row: { schema: 2, first_schema: 2 },
+      legacyNames: false,
+      tables: expect.not.arrayContaining(["steps"]),
+    });
   });
 
   it("resumes a job sleeping inside its second step: 0.1's sleep and publish names found, nothing repeated", async ({

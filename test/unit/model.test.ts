@@ -16,6 +16,7 @@ import {
   retryDelayMs,
   yieldRun,
 } from "../../src/core/model/machine";
+import { endInheritedLease } from "../../src/core/model/inherited-lease";
 import type { TaskRecord } from "../../src/core";
 import { toTaskView } from "../../src/core/model/view";
 
@@ -151,6 +152,28 @@ describe("leases", () => {
     const live = running();
     const restarted = beginRun(live, "lease-2", 30_000, T0 + 40_000).record;
     expect(finishRun(restarted, "lease-1", { content: [] }, T0 + 41_000).record).toBe(restarted);
+  });
+
+  it("ends a lease a new instance inherits now, so the run restarts at once (once, with its log)", ({ expect }) => {
+    const live = running();
+    const ended = endInheritedLease(live, T0 + 1000);
+    expect(ended.events).toEqual([]);
+    expect(ended.record.run).toMatchObject({ phase: "running", leaseId: "lease-1", leaseUntil: T0 + 1000 });
+    expect(isDueToRun(ended.record, T0 + 1000)).toBe(true);
+    expect(nextAlarmAt(ended.record)).toBe(T0 + 1000);
+    const { record, events } = beginRun(ended.record, "lease-2", 30_000, T0 + 1000);
+    expect(record.run).toMatchObject({ runs: 2, lostRuns: 1, leaseId: "lease-2" });
+    expect(events.map((e) => e.type)).toEqual(["log", "status"]);
+  });
+
+  it("leaves alone a record that holds no live run lease", ({ expect }) => {
+    const asleep = yieldRun(running(), "lease-1", T0 + 60_000, undefined, T0 + 1000).record;
+    const expired = running();
+    const cancelled = cancelTask(running(), "stop", T0 + 1000);
+    if (!cancelled.ok) throw new Error("not cancelled");
+    for (const record of [created(), asleep, cancelled.transition.record])
+      expect(endInheritedLease(record, T0 + 2000).record).toBe(record);
+    expect(endInheritedLease(expired, T0 + 40_000).record).toBe(expired);
   });
 });
 

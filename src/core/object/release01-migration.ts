@@ -18,7 +18,8 @@ const MOVES: readonly { prefix: string; to: string; key?: "whole" }[] = [
 
 /**
  * Moves a release 0.1 database to this schema: each row of `steps` to its concept's table, the
- * version columns added (first_schema 1: the task may hold 0.1's durable names), `steps` dropped.
+ * version columns added (first_schema 1 on a task 0.1 wrote: it may hold 0.1's durable names),
+ * `steps` dropped.
  * Runs inside one transaction (the caller's `transact`), so a crash leaves 0.1's tables or these,
  * and a second run finds no `steps` table: it runs once per object.
  */
@@ -43,7 +44,10 @@ export function migrateRelease01(sql: SqlStorage): void {
       .join(" AND ")}`,
     ...known.flatMap((prefix) => [prefix.length, prefix]),
   );
+  // The columns as a new database has them; only a task 0.1 already wrote is marked 1. An object 0.1
+  // prepared for its pool of ids holds no row: the task this release creates there is of this schema.
   sql.exec(`ALTER TABLE task ADD COLUMN schema INTEGER NOT NULL DEFAULT ${SCHEMA_VERSION}`);
-  sql.exec("ALTER TABLE task ADD COLUMN first_schema INTEGER NOT NULL DEFAULT 1");
+  sql.exec(`ALTER TABLE task ADD COLUMN first_schema INTEGER NOT NULL DEFAULT ${SCHEMA_VERSION}`);
+  sql.exec("UPDATE task SET first_schema = 1");
   sql.exec("DROP TABLE steps");
 }

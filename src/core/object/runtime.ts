@@ -15,6 +15,7 @@ import { FanOuts } from "../fan-out/ledger";
 import { isDueToRun, isExpired, nextAlarmAt, renewLease, type Transition } from "../model/machine";
 import type { TaskObjectWiring } from "../ports";
 import type { NewTaskEvent } from "../model/events";
+import { endInheritedLease } from "../model/inherited-lease";
 import { noteReceipt } from "../model/question-receipt";
 import type { TaskRecord } from "../model/record";
 import type { PartialLimits } from "../model/partial";
@@ -94,6 +95,16 @@ export abstract class TaskObjectRuntime<E extends object = object> extends Durab
       send: (messages) => this.outbox.sendSteps(messages),
       nextAlarmAt,
     });
+    // This instance has just started and holds no run: a lease in the record is an earlier instance's,
+    // now dead (inherited-lease.ts). Before any event is served; a failure resets the object, and the
+    // next instance tries again.
+    const inherited = this.storage.load();
+    if (inherited?.run.phase === "running") void ctx.blockConcurrencyWhile(() => this.resumeInherited(inherited));
+  }
+
+  /** Ends the lease an earlier instance held (inherited-lease.ts): the commit moves the alarm to now, and the alarm resumes the job. */
+  private async resumeInherited(record: TaskRecord): Promise<void> {
+    await this.commits.commit(record, endInheritedLease(record, Date.now()));
   }
 
   // ---- feed: hibernatable WebSocket readers (readers.ts) ---------------

@@ -143,9 +143,13 @@ export class TaskStorage {
       return;
     }
     this.tables.ensureSchema();
+    // The first write of the row is a task of this schema, whatever the table's defaults say (a
+    // database an earlier build migrated from 0.1 while it held no task has first_schema DEFAULT 1).
     this.sql.exec(
-      "INSERT INTO task (id, record) VALUES (1, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
+      "INSERT INTO task (id, record, schema, first_schema) VALUES (1, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET record = excluded.record",
       JSON.stringify(record),
+      SCHEMA_VERSION,
+      SCHEMA_VERSION,
     );
     this.known = { record };
   }

@@ -31,6 +31,10 @@ export const EXTERNAL = [
   "test/e2e/hitl-recovery.test.ts",
   "test/e2e/fan-out-recovery.test.ts",
   "test/e2e/events-recovery.test.ts",
+  // A SIGKILL with a ten-minute lease, resumed at the first request (40 s alone).
+  "test/e2e/restart-resume.test.ts",
+  // Release 0.1.0 (unpacked from git) stopped mid-work and this one started on its state, twice (118 s alone).
+  "test/e2e/upgrade-rehearsal.test.ts",
   // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
   "test/e2e/adopt-questions.test.ts",
   "test/e2e/concurrency.test.ts",

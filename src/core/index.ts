@@ -39,6 +39,16 @@ export {
   type PublishOutcome,
 } from "./model/partial-types";
 export { plainText } from "./model/plain-text";
+export { clipMiddle } from "./model/clip";
+export {
+  AttemptEndSchema,
+  AttemptStartSchema,
+  attemptEndKey,
+  attemptStartKey,
+  MAX_ATTEMPT_ERROR_CHARS,
+  type AttemptEnd,
+  type StepAttemptsView,
+} from "./model/step-attempts";
 export {
   isTerminal,
   pendingInputs,

@@ -35,6 +35,10 @@ export interface JobHost {
   saveSleep(key: string, wakeAt: number): void;
   /** The answer to question `key`, once one was accepted. */
   loadAnswer(key: string): { value: unknown } | undefined;
+  /** A row of the journal of step attempts (model/step-attempts.ts), by its key. */
+  loadAttempt(key: string): { value: unknown } | undefined;
+  /** Stores a journal row once (a later write of the same key is ignored, as a duplicate run's). */
+  saveAttempt(key: string, value: unknown): void;
   /** What an engine outside the object (a Workflow) keeps about its run, by name. */
   loadNote(name: string): { value: unknown } | undefined;
   saveNote(name: string, value: unknown): void;

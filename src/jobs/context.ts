@@ -3,10 +3,30 @@
  * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
 import type { InputAnswer, InputQuestion, LogLevel, PartialBlock } from "../core";
+import type { StepOptions } from "./step-options";
 import type { Settled, Step } from "./steps";
 
 export type { InputAnswer, InputQuestion, LogLevel, PartialBlock };
 export type { Settled, Step, StepContext } from "./steps";
+export type { Backoff, Duration, StepOptions, StepRetries } from "./step-options";
+
+/** What a step's function is given for each attempt (`job.step(name, fn)` or `job.step(name, options, fn)`). */
+export interface StepAttempt {
+  /** 1 for the first attempt of this step in this task, 2 for its first retry, and so on. */
+  readonly attempt: number;
+  /**
+   * The same for every attempt and replay of this step in this task (and no other step's): pass
+   * it to payment, email or deploy APIs so a repeat is not done twice.
+   */
+  readonly idempotencyKey: string;
+  /** Aborts when the attempt's timeout passes, or the task is cancelled. Pass it to fetch(). */
+  readonly signal: AbortSignal;
+  /**
+   * The previous attempt started and its run stopped before it ended (a crash, a deploy): what it
+   * did outside may be done. Check (with `idempotencyKey`) before doing it again.
+   */
+  readonly interrupted: boolean;
+}
 
 export interface FanOutOptions {
   /**
@@ -81,7 +101,18 @@ export interface JobContext {
    * gets the stored result without running `fn` again.
    * @example const rows = await job.step("fetch rows", () => db.query(sql))
    */
-  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  step<T>(name: string, fn: (attempt: StepAttempt) => T | Promise<T>): Promise<T>;
+  /**
+   * A step with its own policy: each attempt may run for `timeout` (its signal aborts past it) and
+   * a failed one is retried, up to `retries.limit` attempts in all, after `retries.delay` growing by
+   * `retries.backoff` (a long wait ends the run; the task wakes for the next attempt). Attempts are
+   * journaled: the task document lists them, and `interrupted` tells an attempt after a lost one.
+   * Past the limit it throws a StepFailedError naming the step and its last error.
+   * @example
+   * const charge = await job.step("charge", { retries: { limit: 5, delay: "10 seconds", backoff: "exponential" }, timeout: "30 seconds" },
+   *   ({ idempotencyKey, signal }) => payments.charge(order, { idempotencyKey, signal }));
+   */
+  step<T>(name: string, options: StepOptions, fn: (attempt: StepAttempt) => T | Promise<T>): Promise<T>;
   // Durable names (docs/writing-tools.md): a step by `name`; a sleep, fan-out or publish by the step it runs in and its arguments.
   /**
    * Wait durably. Short waits are timers; long ones (or ones past this run's time slice)
@@ -136,6 +167,20 @@ export class FanOutItemError extends PermanentError {
     readonly index: number,
   ) {
     super(message);
+  }
+}
+
+/**
+ * Thrown by `job.step(name, { retries }, fn)` when its last attempt failed; a PermanentError, so the
+ * task fails with its words unless the tool catches it.
+ */
+export class StepFailedError extends PermanentError {
+  constructor(
+    readonly step: string,
+    readonly attempts: number,
+    readonly lastError: string,
+  ) {
+    super(`Step "${step}" failed after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${lastError}`);
   }
 }
 

@@ -14,6 +14,8 @@ export { RateLimiterObject } from "../limits/rate-limiter-object";
 // Writing tools: one file each (docs/writing-tools.md).
 export { defineTool, type TaskSupport, type Tool, type ToolDefinition } from "../jobs/define-tool";
 export type {
+  Backoff,
+  Duration,
   FanOutOptions,
   InputAnswer,
   InputQuestion,
@@ -21,11 +23,14 @@ export type {
   LogLevel,
   PartialBlock,
   Settled,
+  StepAttempt,
   StepContext,
+  StepOptions,
+  StepRetries,
   ToolContent,
   ToolResult,
 } from "../jobs/context";
-export { PartialLimitError, PermanentError } from "../jobs/context";
+export { PartialLimitError, PermanentError, StepFailedError } from "../jobs/context";
 export { defineStep, type Step, type StepMap } from "../jobs/steps";
 export { answeredOnItsOwn, askWhereAPersonCan } from "../jobs/unseen-question";
 

@@ -68,6 +68,8 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
     },
     saveSleep: (key, wakeAt) => void storage.memos.put("sleeps", key, wakeAt, Date.now()),
     loadAnswer: (key) => storage.memos.get("answers", key),
+    loadAttempt: (key) => storage.memos.get("attempts", key),
+    saveAttempt: (key, value) => void storage.memos.put("attempts", key, value, Date.now()),
     loadNote: (name) => storage.memos.get("notes", name),
     saveNote: (name, value) => void storage.memos.put("notes", name, value, Date.now()),
   };

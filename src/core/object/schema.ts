@@ -19,11 +19,17 @@ export const MEMO_TABLES = {
   notes: "notes",
   /** A publish's durable name → the pieces it recorded ({ first, count }), so a replay records nothing. */
   publishes: "publishes",
+  /** A step's attempts by `step\u0000n` (and `…\u0000end`): the journal of steps given options (model/step-attempts.ts). */
+  attempts: "step_attempts",
 } as const;
 export type MemoTable = keyof typeof MEMO_TABLES;
 
 /** The tables a job writes beside its record: each created when first written (task-tables.ts). */
 export type JobTable = MemoTable | "pieces";
+/**
+ * The tables a pooled object makes ahead of its task. Not `attempts`: only a job whose steps have
+ * options writes it, and it is made then, off every other task's creation.
+ */
 export const JOB_TABLES: readonly JobTable[] = ["steps", "sleeps", "answers", "notes", "publishes", "pieces"];
 
 /** Every table is created when first written: a task that never sleeps parses no `sleeps` table. */
@@ -37,6 +43,7 @@ export const CREATE: Readonly<Record<JobTable | "task" | "events", string>> = {
   answers: memoTable(MEMO_TABLES.answers),
   notes: memoTable(MEMO_TABLES.notes),
   publishes: memoTable(MEMO_TABLES.publishes),
+  attempts: memoTable(MEMO_TABLES.attempts),
   /** The task's partial output, numbered from 1 (model/partial.ts). */
   pieces: "CREATE TABLE IF NOT EXISTS pieces (n INTEGER PRIMARY KEY, content TEXT NOT NULL, at INTEGER NOT NULL)",
 };

@@ -56,6 +56,8 @@ const OptionsSchema = z.strictObject({
 
 /** The policy `options` ask for, or a PermanentError at the call saying what is wrong with them. */
 export function stepPolicy(name: string, options: unknown): StepPolicy {
+  // The journal's keys are the name, then NUL-separated numbers (core model/step-attempts.ts).
+  if (name.includes("\u0000")) throw new PermanentError("job.step with options needs a name without NUL characters.");
   const parsed = OptionsSchema.safeParse(options);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

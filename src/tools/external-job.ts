@@ -1,8 +1,9 @@
 /**
  * `external_job`: hands work to an external service and polls it until done — the
  * pattern for cloud jobs that run for minutes or days. The submission is a memoized
- * step (a retry or resume never submits twice), each poll is a step, and the wait
- * between polls is a durable `job.sleep`, so nothing runs while the service works.
+ * step with a retry policy of its own and the step's idempotency key (a retry or resume never
+ * submits twice), each poll is a step, and the wait between polls is a durable `job.sleep`, so
+ * nothing runs while the service works.
  */
 import * as z from "zod";
 import { defineTool, PermanentError } from "mcp-task-worker";
@@ -11,6 +12,12 @@ import { pollExternalJob, submitExternalJob } from "./support/fake-external-serv
 /** Poll often enough for a short job to finish promptly, at most once a minute by default. */
 const defaultPollSeconds = (durationSeconds: number): number =>
   Math.min(60, Math.max(1, Math.ceil(durationSeconds / 10)));
+
+/** A refused submission is retried at once by the step itself, without waiting for a job-wide retry. */
+const SUBMIT_POLICY = {
+  retries: { limit: 3, delay: "1 second", backoff: "exponential" },
+  timeout: "30 seconds",
+} as const;
 
 export default defineTool({
   name: "external_job",
@@ -32,10 +39,10 @@ export default defineTool({
       .optional()
       .describe("Seconds between polls (1 to 3600; default a tenth of the duration, at most 60)."),
     simulate: z
-      .enum(["succeed", "flaky", "outage", "reject"])
+      .enum(["succeed", "flaky", "outage", "reject", "busy", "closed"])
       .optional()
       .describe(
-        'How the simulated service behaves: "succeed" (default), "flaky" (the first run\'s poll fails; the retry works), "outage" (every poll fails until retries run out), "reject" (the service fails the job: no retry).',
+        'How the simulated service behaves: "succeed" (default), "flaky" (the first run\'s poll fails; the retry works), "outage" (every poll fails until retries run out), "reject" (the service fails the job: no retry), "busy" (the first submission is refused; the submit step\'s own retry works), "closed" (every submission is refused: the submit step gives up after 3 attempts).',
       ),
   }),
   taskSupport: "optional",
@@ -46,7 +53,10 @@ export default defineTool({
   }),
   async run({ durationSeconds, pollSeconds, simulate = "succeed" }, job) {
     const every = pollSeconds ?? defaultPollSeconds(durationSeconds);
-    const ticket = await job.step("submit", () => submitExternalJob(durationSeconds, simulate));
+    // The service's idempotency key is the step's: a retried or replayed submission names the same job.
+    const ticket = await job.step("submit", SUBMIT_POLICY, ({ idempotencyKey, attempt }) =>
+      submitExternalJob(durationSeconds, simulate, { idempotencyKey, attempt }),
+    );
     for (let poll = 1; ; poll++) {
       // A thrown poll error (the service is down) is retried by the runner with backoff;
       // the submission above is not repeated.

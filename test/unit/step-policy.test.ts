@@ -83,5 +83,6 @@ describe("step options", () => {
       ["3 times", /options it cannot use/],
     ];
     for (const [options, words] of cases) expect(() => stepPolicy("s", options)).toThrow(words);
+    expect(() => stepPolicy("a\u00001", {})).toThrow(/without NUL/);
   });
 });

@@ -57,19 +57,18 @@ export function foldAttempts(
   for (const { key, value } of rows) {
     const [name = "", n = "", end] = key.split("\u0000");
     const attempt = Number(n);
-    if (!Number.isSafeInteger(attempt)) continue;
+    const parsed = end === undefined ? undefined : AttemptEndSchema.safeParse(value);
+    if (!Number.isSafeInteger(attempt) || parsed?.success === false) continue;
     // Latest written last: a step moves to the end of the list each time it is touched.
     const view = byName.get(name) ?? { name, state: "running", attempts: 0, durationsMs: [] };
     byName.delete(name);
     byName.set(name, view);
-    if (end === undefined) {
+    if (parsed === undefined) {
       view.attempts = Math.max(view.attempts, attempt);
       view.state = "running";
       delete view.retryAt;
       continue;
     }
-    const parsed = AttemptEndSchema.safeParse(value);
-    if (!parsed.success) continue;
     const { ms, error, retryAt } = parsed.data;
     view.durationsMs = [...view.durationsMs, ms].slice(-limits.durations);
     view.state = error === undefined ? "succeeded" : retryAt !== undefined ? "retrying" : "failed";

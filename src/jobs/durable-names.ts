@@ -16,7 +16,8 @@ export type NamedKind = "sleep" | "fanout" | "publish";
 export class DurableNames {
   /** The step whose body is running, per async flow: code awaited inside a body belongs to it. */
   private readonly scope = new AsyncLocalStorage<string>();
-  private readonly seen = new Map<string, number>();
+  /** How many identical calls each scope made so far, by kind and arguments. */
+  private readonly seen = new Map<string, Map<string, number>>();
   /** Steps whose bodies are running now. */
   private readonly running = new Set<string>();
   /** Those of them given options: each attempt runs the body again from its start. */
@@ -73,10 +74,20 @@ export class DurableNames {
   next(kind: NamedKind, what: string, args: string): string {
     const scope = this.current(what);
     if (kind !== "publish") this.refuseWaitInJournaledStep(what);
-    const base = `${kind}\u0000${scope}\u0000${args}`;
-    const n = (this.seen.get(base) ?? 0) + 1;
-    this.seen.set(base, n);
+    let seen = this.seen.get(scope);
+    if (!seen) this.seen.set(scope, (seen = new Map()));
+    const base = `${kind}\u0000${args}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
     return durableName(kind, scope, args, n);
+  }
+
+  /**
+   * A step with options starts another attempt: its body runs again from the start, so its calls
+   * are counted again from the first, and a retry's repeat of a publish gets the same name as before.
+   */
+  restartScope(step: string): void {
+    this.seen.delete(step);
   }
 }
 

@@ -102,7 +102,10 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
             storedJsonText(
               what,
               policy
-                ? await runPolicyStep({ host, name, policy, idempotencyKey, waitUntil }, fn)
+                ? await runPolicyStep(
+                    { host, name, policy, idempotencyKey, waitUntil, beginAttempt: () => names.restartScope(name) },
+                    fn,
+                  )
                 : // A step without options keeps no journal: one attempt per run, retried job-wide.
                   await fn({ attempt: 1, idempotencyKey, signal: host.signal, interrupted: false }),
             ),

@@ -39,6 +39,8 @@ export interface PolicyStepDeps {
   name: string;
   policy: StepPolicy;
   idempotencyKey: string;
+  /** An attempt starts: the names of what its body does are counted afresh (durable-names.ts). */
+  beginAttempt(): void;
   /** Waits until `at`: a timer, or (long, or past the run's slice) a yield the task wakes from. */
   waitUntil(at: number, reason: string): Promise<void>;
 }
@@ -59,6 +61,13 @@ export async function runPolicyStep<T>(deps: PolicyStepDeps, fn: (attempt: StepA
     host.log("warning", `Step "${name}" attempt ${history.started} was interrupted: its run stopped before it ended.`);
     history = { started: history.started, lastEnd: lost };
     interrupted = true;
+  } else if (history.lastEnd !== undefined && history.lastEnd.error === undefined) {
+    // It succeeded, and its run stopped before the result was stored: what it did outside is done.
+    host.log(
+      "warning",
+      `Step "${name}" attempt ${history.started} ended, but its run stopped before its result was stored.`,
+    );
+    interrupted = true;
   }
   for (;;) {
     const last = history.lastEnd;
@@ -71,6 +80,7 @@ export async function runPolicyStep<T>(deps: PolicyStepDeps, fn: (attempt: StepA
     const attempt = history.started + 1;
     const startedAt = Date.now();
     host.saveAttempt(attemptStartKey(name, attempt), { startedAt });
+    deps.beginAttempt();
     try {
       const value = await runAttempt(deps, fn, { attempt, interrupted });
       host.saveAttempt(attemptEndKey(name, attempt), { ms: Date.now() - startedAt } satisfies AttemptEnd);

@@ -51,6 +51,16 @@ export interface JobHost {
   flush?(): void;
   /** Durable fan-out through the step queue; absent for inline calls, which run the items in place. */
   fanOut?: FanOutPort;
+  /** The task's callbacks; absent inline, and when the Worker's address is not set (PUBLIC_URL). */
+  callbacks?: CallbackPort;
+}
+
+/** What `job.callback` needs of the task (model/callbacks.ts). */
+export interface CallbackPort {
+  /** Opens callback `name`, expiring at `expiresAt`, once: a later call gets the first one back. */
+  open(name: string, expiresAt: number): { url: string; expiresAt: number };
+  /** What was POSTed to it, once something was. */
+  received(name: string): { body: unknown } | undefined;
 }
 
 /** What `job.fanOut` needs of the task: its fan-outs by key (fan-out/ledger.ts). */

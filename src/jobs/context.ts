@@ -3,12 +3,14 @@
  * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
 import type { InputAnswer, InputQuestion, LogLevel, PartialBlock } from "../core";
+import type { Callback, CallbackOptions } from "./callback-types";
 import type { StepOptions } from "./step-options";
 import type { Settled, Step } from "./steps";
 
 export type { InputAnswer, InputQuestion, LogLevel, PartialBlock };
 export type { Settled, Step, StepContext } from "./steps";
 export type { Backoff, Duration, StepOptions, StepRetries } from "./step-options";
+export type { Callback, CallbackOptions, CallbackResult } from "./callback-types";
 
 /** What a step's function is given for each attempt (`job.step(name, fn)` or `job.step(name, options, fn)`). */
 export interface StepAttempt {
@@ -144,6 +146,18 @@ export interface JobContext {
    * any item again. `step` must be listed in the tool's `steps`. Named by what it fans out, like a sleep.
    * @example const sizes = await job.fanOut(resizeOne, keys.map((key) => ({ key })))
    */
+  /**
+   * Wait for an outside system: `url` is a single-use, unguessable URL, good until `timeout`, that
+   * it POSTs its JSON to when done. `wait()` ends the run (nothing is held) and resolves, in a later
+   * run, to `{ status: "received", body }` or `{ status: "timed_out" }`. A body that arrives before
+   * the job waits is kept. Opened once per task and name: a replay gets the same URL. Needs PUBLIC_URL.
+   * @example
+   * const cb = await job.callback("transcode done", { timeout: "1 hour" });
+   * await job.step("submit", ({ idempotencyKey }) => transcoder.submit({ file, notify: cb.url, idempotencyKey }));
+   * const done = await cb.wait();
+   * if (done.status === "timed_out") return "The transcoder did not answer within an hour.";
+   */
+  callback(name: string, options: CallbackOptions): Promise<Callback>;
   fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options?: FanOutOptions & { settle?: false }): Promise<O[]>;
   fanOut<I, O>(
     step: Step<I, O>,

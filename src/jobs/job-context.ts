@@ -12,6 +12,7 @@ import {
   type StepAttempt,
 } from "./context";
 import { questionProblem, type JobHost } from "../core";
+import { callbackFunction } from "./callback";
 import { DurableNames, hash64 } from "./durable-names";
 import { fanOutFunction } from "./fan-out";
 import { LegacyNames } from "./legacy-names";
@@ -150,6 +151,8 @@ export function createJobContext(host: JobHost, yieldState: YieldState, steps?: 
       (yieldState.questions ??= []).push({ key, message: question.message, requestedSchema: question.requestedSchema });
       throw new JobInput();
     },
+    // Named by its author, like a step: a replay opens the same callback and gets its URL back.
+    callback: callbackFunction({ host, names, waitUntil: (at, reason, long) => waitUntil(at, reason, long) }),
     // Named like a publish, by where it runs and what it fans out.
     fanOut: fanOutFunction({
       host,

@@ -15,6 +15,9 @@ export { RateLimiterObject } from "../limits/rate-limiter-object";
 export { defineTool, type TaskSupport, type Tool, type ToolDefinition } from "../jobs/define-tool";
 export type {
   Backoff,
+  Callback,
+  CallbackOptions,
+  CallbackResult,
   Duration,
   FanOutOptions,
   InputAnswer,

@@ -7,17 +7,13 @@
  */
 import * as z from "zod";
 import { defineTool, PermanentError } from "mcp-task-worker";
+import { byCallback } from "./support/external-job-callback";
+import { SUBMIT_POLICY } from "./support/submit-policy";
 import { pollExternalJob, submitExternalJob } from "./support/fake-external-service";
 
 /** Poll often enough for a short job to finish promptly, at most once a minute by default. */
 const defaultPollSeconds = (durationSeconds: number): number =>
   Math.min(60, Math.max(1, Math.ceil(durationSeconds / 10)));
-
-/** A refused submission is retried at once by the step itself, without waiting for a job-wide retry. */
-const SUBMIT_POLICY = {
-  retries: { limit: 3, delay: "1 second", backoff: "exponential" },
-  timeout: "30 seconds",
-} as const;
 
 export default defineTool({
   name: "external_job",
@@ -44,6 +40,12 @@ export default defineTool({
       .describe(
         'How the simulated service behaves: "succeed" (default), "flaky" (the first run\'s poll fails; the retry works), "outage" (every poll fails until retries run out), "reject" (the service fails the job: no retry), "busy" (the first submission is refused; the submit step\'s own retry works), "closed" (every submission is refused: the submit step gives up after 3 attempts).',
       ),
+    notify: z
+      .enum(["poll", "callback"])
+      .optional()
+      .describe(
+        'How the tool learns the job finished: "poll" (default: poll, sleeping durably between polls) or "callback" (hand the service a callback URL, then wait durably for its POST of {"outputUrl": "..."}; needs PUBLIC_URL).',
+      ),
   }),
   taskSupport: "optional",
   outputSchema: z.object({
@@ -51,7 +53,8 @@ export default defineTool({
     outputUrl: z.string().describe("Where the external service put its output."),
     polls: z.number().int().describe("How many times the job was polled."),
   }),
-  async run({ durationSeconds, pollSeconds, simulate = "succeed" }, job) {
+  async run({ durationSeconds, pollSeconds, simulate = "succeed", notify = "poll" }, job) {
+    if (notify === "callback") return byCallback(job, durationSeconds, simulate);
     const every = pollSeconds ?? defaultPollSeconds(durationSeconds);
     // The service's idempotency key is the step's: a retried or replayed submission names the same job.
     const ticket = await job.step("submit", SUBMIT_POLICY, ({ idempotencyKey, attempt }) =>

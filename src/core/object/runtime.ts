@@ -88,6 +88,7 @@ export abstract class TaskObjectRuntime<E extends object = object> extends Durab
       commit,
       append,
       flush: () => this.feed.flush(),
+      objectId: ctx.id.toString(),
     });
     this.fanOutHost = new FanOutHost({
       fanOuts,

@@ -4,31 +4,13 @@
  */
 import type { InputAnswer, InputQuestion, LogLevel, PartialBlock } from "../core";
 import type { Callback, CallbackOptions } from "./callback-types";
-import type { StepOptions } from "./step-options";
+import type { StepAttempt, StepOptions } from "./step-options";
 import type { Settled, Step } from "./steps";
 
 export type { InputAnswer, InputQuestion, LogLevel, PartialBlock };
 export type { Settled, Step, StepContext } from "./steps";
-export type { Backoff, Duration, StepOptions, StepRetries } from "./step-options";
+export type { Backoff, Duration, StepAttempt, StepOptions, StepRetries } from "./step-options";
 export type { Callback, CallbackOptions, CallbackResult } from "./callback-types";
-
-/** What a step's function is given for each attempt (`job.step(name, fn)` or `job.step(name, options, fn)`). */
-export interface StepAttempt {
-  /** 1 for the first attempt of this step in this task, 2 for its first retry, and so on. */
-  readonly attempt: number;
-  /**
-   * The same for every attempt and replay of this step in this task (and no other step's): pass
-   * it to payment, email or deploy APIs so a repeat is not done twice.
-   */
-  readonly idempotencyKey: string;
-  /** Aborts when the attempt's timeout passes, or the task is cancelled. Pass it to fetch(). */
-  readonly signal: AbortSignal;
-  /**
-   * The previous attempt started and its run stopped before it ended (a crash, a deploy): what it
-   * did outside may be done. Check (with `idempotencyKey`) before doing it again.
-   */
-  readonly interrupted: boolean;
-}
 
 export interface FanOutOptions {
   /**

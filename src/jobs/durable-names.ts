@@ -34,7 +34,9 @@ export class DurableNames {
       );
     }
     this.running.add(name);
-    if (journaled) this.journaled.add(name);
+    // A step inside a step with options runs again with each attempt too: its waits are refused alike.
+    const outer = this.scope.getStore();
+    if (journaled || (outer !== undefined && this.journaled.has(outer))) this.journaled.add(name);
     try {
       return await this.scope.run(name, body);
     } finally {
@@ -51,7 +53,7 @@ export class DurableNames {
     const step = this.scope.getStore();
     if (step === undefined || !this.journaled.has(step)) return;
     throw new PermanentError(
-      `${what} was called inside job.step("${step}"), which has options: each of its attempts runs the body again from the start, so it cannot wait durably inside. Wait between steps, or give the step no options.`,
+      `${what} was called inside job.step("${step}"), where each attempt of a step with options runs the body again from its start: it cannot wait durably there. Wait between steps, or give the step no options.`,
     );
   }
 

@@ -30,3 +30,21 @@ export interface StepOptions {
   /** How long one attempt may run: past it, its `signal` aborts and the attempt fails. */
   timeout?: Duration;
 }
+
+/** What a step's function is given for each attempt (`job.step(name, fn)` or `job.step(name, options, fn)`). */
+export interface StepAttempt {
+  /** 1 for the first attempt of this step in this task, 2 for its first retry, and so on. */
+  readonly attempt: number;
+  /**
+   * The same for every attempt and replay of this step in this task (and no other step's): pass
+   * it to payment, email or deploy APIs so a repeat is not done twice.
+   */
+  readonly idempotencyKey: string;
+  /** Aborts when the attempt's timeout passes, or the task is cancelled. Pass it to fetch(). */
+  readonly signal: AbortSignal;
+  /**
+   * The previous attempt started and its run stopped before it ended (a crash, a deploy): what it
+   * did outside may be done. Check (with `idempotencyKey`) before doing it again.
+   */
+  readonly interrupted: boolean;
+}

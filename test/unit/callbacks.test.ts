@@ -100,7 +100,7 @@ describe("job.callback", () => {
     await expect(job.callback("x", { timeout: "soon" })).rejects.toThrow(/timeout must be a number of seconds/);
     await expect(job.callback("x", { timeout: 0 })).rejects.toThrow(/more than 0 and at most 30 days/);
     await expect(job.step("s", { retries: { limit: 2 } }, () => job.callback("y", { timeout: 60 }))).rejects.toThrow(
-      /job\.callback was called inside job\.step\("s"\), which has options/,
+      /job\.callback was called inside job\.step\("s"\), where each attempt of a step with options/,
     );
   });
 });

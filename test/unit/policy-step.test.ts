@@ -245,8 +245,12 @@ describe("durable waits inside a step with options", () => {
   it("are refused at the call, naming the step", async ({ expect }) => {
     const job = new Task().run();
     await expect(job.step("s", { retries: { limit: 2 } }, () => job.sleep(60))).rejects.toThrow(
-      /job\.sleep was called inside job\.step\("s"\), which has options/,
+      /job\.sleep was called inside job\.step\("s"\), where each attempt of a step with options/,
     );
+    // Nor in a step inside one: each attempt runs it again too.
+    await expect(
+      job.step("u", { retries: { limit: 2 } }, () => job.step("inner", () => job.sleep(60))),
+    ).rejects.toThrow(/job\.sleep was called inside job\.step\("inner"\), where each attempt of a step with options/);
     await expect(
       job.step("t", {}, () => job.elicit("k", { message: "ok?", requestedSchema: { type: "object", properties: {} } })),
     ).rejects.toThrow(/job\.elicit was called inside job\.step\("t"\)/);

@@ -1,12 +1,13 @@
 /**
  * `POST /callbacks/{objectId}/{name}/{token}`: where an outside system delivers what a job waits
  * for (`job.callback`). No auth: the URL is the capability (256 random bits the task checks in
- * constant time), good once and until it expires. Bad input answers 4xx and changes nothing.
+ * constant time), good once and until it expires. Bad input answers 4xx and changes nothing. The
+ * task's owner may complete a callback too, behind auth (`POST /tasks/{id}/callbacks/{name}`).
  */
 import { Hono, type Context } from "hono";
-import { MAX_CALLBACK_BODY_BYTES, type TaskObjectsEnv } from "../core";
+import { MAX_CALLBACK_BODY_BYTES, type CallbackOutcome, type TaskObjectsEnv } from "../core";
 import { readBodyWithLimit } from "./body";
-import type { AppEnv } from "./env";
+import type { AppEnv, TaskRoutesEnv } from "./env";
 import { parseJsonInput } from "./json-input";
 import { hasJsonContentType } from "./media-types";
 
@@ -15,46 +16,77 @@ const TOKEN = /^[0-9a-f]{64}$/;
 
 type CallbackEnv = AppEnv<TaskObjectsEnv>;
 
-const refusal = (c: Context<CallbackEnv>, status: 400 | 404 | 409 | 410 | 413 | 415, error: string, message: string) =>
-  c.json({ error, message }, status);
-
 // Unknown and forged are one answer: nothing tells a guesser which part of the URL was wrong.
-const unknown = (c: Context<CallbackEnv>) =>
-  refusal(c, 404, "unknown_callback", "No such callback: the URL is not one a task handed out.");
+const UNKNOWN = { error: "unknown_callback", message: "No such callback: the URL is not one a task handed out." };
 
-export const callbackRoutes = new Hono<CallbackEnv>();
-
-callbackRoutes.post("/callbacks/:objectId/:name/:token", async (c) => {
-  const { objectId, name, token } = c.req.param();
-  if (!OBJECT_ID.test(objectId) || !TOKEN.test(token) || name.length > 600) return unknown(c);
+/** The JSON body of a POST to a callback, or the refusal to answer with. */
+async function readCallbackBody<E extends AppEnv<object>>(
+  c: Context<E>,
+): Promise<{ ok: true; value: unknown } | { ok: false; response: Response }> {
+  const refuse = (status: number, error: string, message: string) => ({
+    ok: false as const,
+    response: Response.json({ error, message }, { status }),
+  });
   if (!hasJsonContentType(c.req.raw)) {
-    return refusal(
-      c,
+    return refuse(
       415,
       "unsupported_media_type",
       "Send the callback's body as JSON, with Content-Type: application/json.",
     );
   }
   const read = await readBodyWithLimit(c.req.raw, MAX_CALLBACK_BODY_BYTES);
-  if (!read.ok) return refusal(c, read.status, read.status === 413 ? "too_large" : "bad_body", read.message);
+  if (!read.ok) return refuse(read.status, read.status === 413 ? "too_large" : "bad_body", read.message);
   const parsed = parseJsonInput(read.text);
-  if (!parsed.ok) return refusal(c, 400, "bad_json", parsed.message);
+  if (!parsed.ok) return refuse(400, "bad_json", parsed.message);
+  return { ok: true, value: parsed.value };
+}
+
+/** How a callback's outcome is answered, to its URL and to the task's owner alike. */
+function answer(outcome: CallbackOutcome): Response {
+  switch (outcome) {
+    case "received":
+      return Response.json({ received: true }, { status: 202 });
+    case "unknown":
+      return Response.json(UNKNOWN, { status: 404 });
+    case "used":
+      return Response.json(
+        { error: "callback_used", message: "This callback was already used: each callback takes one POST." },
+        { status: 409 },
+      );
+    case "expired":
+      return Response.json(
+        { error: "callback_expired", message: "This callback expired: the task stopped waiting for it." },
+        { status: 410 },
+      );
+  }
+}
+
+export const callbackRoutes = new Hono<CallbackEnv>();
+
+callbackRoutes.post("/callbacks/:objectId/:name/:token", async (c) => {
+  const { objectId, name, token } = c.req.param();
+  if (!OBJECT_ID.test(objectId) || !TOKEN.test(token) || name.length > 600) return answer("unknown");
+  const body = await readCallbackBody(c);
+  if (!body.ok) return body.response;
   let id: DurableObjectId;
   try {
     id = c.env.TASKS.idFromString(objectId);
   } catch {
-    return unknown(c);
+    return answer("unknown");
   }
   // hono hands the name decoded from the path.
-  const outcome = await c.env.TASKS.get(id).callback(name, token, parsed.value);
-  switch (outcome) {
-    case "received":
-      return c.json({ received: true }, 202);
-    case "unknown":
-      return unknown(c);
-    case "used":
-      return refusal(c, 409, "callback_used", "This callback was already used: each callback URL takes one POST.");
-    case "expired":
-      return refusal(c, 410, "callback_expired", "This callback expired: the task stopped waiting for it.");
-  }
+  return answer(await c.env.TASKS.get(id).callback(name, token, body.value));
 });
+
+/**
+ * `POST /tasks/{taskId}/callbacks/{name}` (task-routes.ts, behind auth): the task's owner completes
+ * one of its callbacks themselves, with the same body rules; their principal is the proof.
+ */
+export async function completeCallbackAsOwner(
+  c: Context<TaskRoutesEnv>,
+  complete: (taskId: string, name: string, body: unknown) => Promise<CallbackOutcome>,
+): Promise<Response> {
+  const body = await readCallbackBody(c);
+  if (!body.ok) return body.response;
+  return answer(await complete(c.req.param("taskId") ?? "", c.req.param("name") ?? "", body.value));
+}

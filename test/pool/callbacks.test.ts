@@ -6,7 +6,8 @@ import { createExecutionContext, runInDurableObject, waitOnExecutionContext } fr
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
 import type { TaskObject } from "../../src/index";
-import { freshTask, storedRecord, type TaskStub } from "./support";
+import { ANONYMOUS_PRINCIPAL } from "../../src/http/origin";
+import { freshTask, storedRecord, taskStub, type TaskStub } from "./support";
 import { until } from "../until";
 
 const settle = until(100);
@@ -33,8 +34,11 @@ async function post(path: string, body: string, contentType = "application/json"
 }
 
 /** An external_job task in callback mode, asleep waiting for its callback; its callback's path. */
-async function waitingTask(expect: ExpectStatic) {
-  const task = freshTask("external_job", { durationSeconds: 60, notify: "callback" });
+async function waitingTask(expect: ExpectStatic, principal?: string) {
+  const fresh = freshTask("external_job", { durationSeconds: 60, notify: "callback" });
+  const task = principal
+    ? { ...fresh, principal, stub: taskStub(principal, fresh.taskId), input: { ...fresh.input, principal } }
+    : fresh;
   await task.stub.create(task.input);
   await task.stub.deliver();
   await vi.waitFor(async () => expect((await storedRecord(task.stub))?.run.phase).toBe("sleeping"), settle);
@@ -107,5 +111,17 @@ describe("a job waiting for an outside system", () => {
     expect(expired.status).toBe(410);
     expect(await expired.json()).toMatchObject({ error: "callback_expired" });
     expect(await storedRecord(stub)).toEqual(before);
+  });
+
+  it("lets the task's owner complete a callback over HTTP without its token, once", async ({ expect }) => {
+    // A loopback request is the anonymous principal's (http/auth.ts): its task is theirs.
+    const { stub, taskId } = await waitingTask(expect, ANONYMOUS_PRINCIPAL);
+    const path = `/tasks/${taskId}/callbacks/finished`;
+    const response = await post(path, JSON.stringify({ outputUrl: "https://out.example/by-owner" }));
+    expect(response.status).toBe(202);
+    expect((await post(path, JSON.stringify({ outputUrl: "https://out.example/again" }))).status).toBe(409);
+    expect((await post(`/tasks/${taskId}/callbacks/other`, "{}")).status).toBe(404);
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+    expect(JSON.stringify((await storedRecord(stub))?.outcome)).toContain("out.example/by-owner");
   });
 });

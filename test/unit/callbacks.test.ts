@@ -109,15 +109,22 @@ describe("a POST to a callback, as the task judges it", () => {
   const row = { token: "a".repeat(64), expiresAt: 1000 };
 
   it("takes the right token before expiry, once", ({ expect }) => {
-    expect(judgeCallback(row, "a".repeat(64), false, 999)).toBeUndefined();
-    expect(judgeCallback(row, "a".repeat(64), true, 999)).toBe("used");
-    expect(judgeCallback(row, "a".repeat(64), false, 1000)).toBe("expired");
+    expect(judgeCallback(row, { token: "a".repeat(64) }, false, 999)).toBeUndefined();
+    expect(judgeCallback(row, { token: "a".repeat(64) }, true, 999)).toBe("used");
+    expect(judgeCallback(row, { token: "a".repeat(64) }, false, 1000)).toBe("expired");
+  });
+
+  it("takes the task's owner without a token, with the same rules of use and expiry", ({ expect }) => {
+    expect(judgeCallback(row, { owner: true }, false, 999)).toBeUndefined();
+    expect(judgeCallback(row, { owner: true }, true, 999)).toBe("used");
+    expect(judgeCallback(row, { owner: true }, false, 1000)).toBe("expired");
+    expect(judgeCallback(undefined, { owner: true }, false, 0)).toBe("unknown");
   });
 
   it("answers a wrong token as it answers an unknown callback", ({ expect }) => {
-    expect(judgeCallback(row, `${"a".repeat(63)}b`, false, 0)).toBe("unknown");
-    expect(judgeCallback(row, "a", true, 0)).toBe("unknown");
-    expect(judgeCallback(undefined, "a".repeat(64), false, 0)).toBe("unknown");
+    expect(judgeCallback(row, { token: `${"a".repeat(63)}b` }, false, 0)).toBe("unknown");
+    expect(judgeCallback(row, { token: "a" }, true, 0)).toBe("unknown");
+    expect(judgeCallback(undefined, { token: "a".repeat(64) }, false, 0)).toBe("unknown");
     expect(sameToken("abc", "abc")).toBe(true);
     expect(sameToken("abc", "abd")).toBe(false);
   });

@@ -32,18 +32,22 @@ export function sameToken(given: string, expected: string): boolean {
   return differ === 0;
 }
 
+/** What a POST shows it may complete a callback with: the URL's token, or being the task's owner (authenticated). */
+export type CallbackProof = { token: string } | { owner: true };
+
 /**
- * Whether a POST with `token` to the callback stored as `row` may deliver its body now: an unknown
+ * Whether a POST with `proof` to the callback stored as `row` may deliver its body now: an unknown
  * callback and a wrong token are alike (nothing tells a guesser which part was wrong).
  */
 export function judgeCallback(
   row: unknown,
-  token: string,
+  proof: CallbackProof,
   used: boolean,
   now: number,
 ): Exclude<CallbackOutcome, "received"> | undefined {
   const parsed = CallbackRowSchema.safeParse(row);
-  if (!parsed.success || !sameToken(token, parsed.data.token)) return "unknown";
+  if (!parsed.success) return "unknown";
+  if ("token" in proof && !sameToken(proof.token, parsed.data.token)) return "unknown";
   if (used) return "used";
   if (now >= parsed.data.expiresAt) return "expired";
   return undefined;

@@ -9,6 +9,7 @@ import {
   judgeCallback,
   newCallbackToken,
   type CallbackOutcome,
+  type CallbackProof,
 } from "../model/callbacks";
 import { isTerminal, type TaskRecord } from "../model/record";
 import type { Transition } from "../model/machine";
@@ -40,11 +41,11 @@ export interface DeliverCallbackDeps {
   nudgeRun(): void;
 }
 
-/** A POST of `body` (JSON, already checked) with `token` to callback `name` of the task `record`. */
+/** A POST of `body` (JSON, already checked) with `proof` to callback `name` of the task `record`. */
 export async function deliverCallback(
   record: TaskRecord | undefined,
   name: string,
-  token: string,
+  proof: CallbackProof,
   body: unknown,
   deps: DeliverCallbackDeps,
 ): Promise<CallbackOutcome> {
@@ -52,7 +53,7 @@ export async function deliverCallback(
   const { storage } = deps;
   const now = Date.now();
   const used = storage.memos.get("callbackBodies", name) !== undefined;
-  const refused = judgeCallback(storage.memos.get("callbacks", name)?.value, token, used, now);
+  const refused = judgeCallback(storage.memos.get("callbacks", name)?.value, proof, used, now);
   if (refused) return refused;
   // A task that ended has no job left to wake; its callback is spent all the same.
   if (isTerminal(record.status)) return "expired";

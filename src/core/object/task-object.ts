@@ -11,7 +11,7 @@ import { taskPolicy } from "../../config";
 import type { OpenStateEntry } from "./adapter-state";
 import { applyReport, type ReportReply } from "./engine-reports";
 import { deliverCallback } from "./callbacks";
-import type { CallbackOutcome } from "../model/callbacks";
+import type { CallbackOutcome, CallbackProof } from "../model/callbacks";
 import type { StepClaim, StepFailure } from "../fan-out/host";
 import { cancelTask, failDelivery, markDelivered, newTask } from "../model/machine";
 import type { LogLevel, TaskEvent } from "../model/events";
@@ -164,7 +164,16 @@ export class TaskObjectBase<E extends object = object> extends TaskObjectRuntime
    * stored once and the job woken, or refused without a change (unknown or forged, used, expired).
    */
   async callback(name: string, token: string, body: unknown): Promise<CallbackOutcome> {
-    return deliverCallback(this.liveRecord(), name, token, body, {
+    return this.deliverCallback(name, { token }, body);
+  }
+
+  /** The same from the task's owner, authenticated (this object is reached through their principal): no token needed. */
+  async completeCallback(name: string, body: unknown): Promise<CallbackOutcome> {
+    return this.deliverCallback(name, { owner: true }, body);
+  }
+
+  private deliverCallback(name: string, proof: CallbackProof, body: unknown): Promise<CallbackOutcome> {
+    return deliverCallback(this.liveRecord(), name, proof, body, {
       storage: this.storage,
       commit: (before, transition) => this.commits.commit(before, transition),
       wakeNow: () => this.ctx.storage.setAlarm(Date.now()),

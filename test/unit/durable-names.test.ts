@@ -22,6 +22,9 @@ class FakeTask extends MemoryTables {
   fanOutStarts = 0;
   stepSaves = new Map<string, number>();
   sleepSaves = 0;
+  /** Callbacks opened (token-less here: the port is the task's) and the bodies POSTed to them, each once. */
+  readonly opened = new Map<string, number>();
+  readonly posted = new Map<string, unknown>();
   /** What each successful attempt of a step with options did outside, with what it was told. */
   readonly effects: { step: string; attempt: number; key: string; interrupted: boolean }[] = [];
   private run = 0;
@@ -107,7 +110,23 @@ class FakeTask extends MemoryTables {
         return { kind: "published", pieces: [] };
       },
       fanOut,
+      callbacks: {
+        open: (name, expiresAt) => {
+          live();
+          if (!this.opened.has(name)) this.opened.set(name, expiresAt);
+          return { url: `https://w.example/callbacks/${name}`, expiresAt: this.opened.get(name) ?? expiresAt };
+        },
+        received: (name) => {
+          live();
+          return this.posted.has(name) ? { body: this.posted.get(name) } : undefined;
+        },
+      },
     };
+  }
+
+  /** The outside systems POST to every callback opened so far, once each. */
+  postCallbacks(): void {
+    for (const name of this.opened.keys()) if (!this.posted.has(name)) this.posted.set(name, `body of ${name}`);
   }
 
   /** The run ended (the object would stop it): anything its leftover branches try now fails. */
@@ -175,6 +194,8 @@ async function runToEnd(
       }
       if (state.fanOut) task.finishFanOuts();
     }
+    // After a crash too: a body may then arrive before the job waits for it.
+    task.postCallbacks();
     // Let the ended run's leftover branches fail before the next run starts.
     await turns(20);
   }
@@ -303,7 +324,8 @@ type Op =
   | { kind: "sleep"; seconds: number }
   | { kind: "publish"; text: string }
   | { kind: "fanOut"; inputs: number[] }
-  | { kind: "elicit"; key: string };
+  | { kind: "elicit"; key: string }
+  | { kind: "callback"; name: string };
 
 /** mulberry32: a seeded generator, so a failing seed can be run again. */
 function random(seed: number): () => number {
@@ -326,7 +348,8 @@ function generate(rand: () => number): Op {
     if (roll === 0) return { kind: "publish", text: `piece ${pick(3)}` };
     if (roll === 1) return { kind: "sleep", seconds: inStep ? 0 : pick(2) === 0 ? 0 : 31 };
     if (roll === 2 && !inStep) return { kind: "fanOut", inputs: [pick(3), pick(3)] };
-    if (roll === 3 && !inStep) return { kind: "elicit", key: `q${names++}` };
+    if (roll === 3 && !inStep)
+      return pick(2) === 0 ? { kind: "elicit", key: `q${names++}` } : { kind: "callback", name: `c${names++}` };
     if ((roll <= 3 || roll === 4) && pick(3) === 0) {
       // A step with options waits for nothing durable inside: its body only publishes.
       const body = Array.from({ length: pick(3) }, (): Op => ({ kind: "publish", text: `piece ${pick(3)}` }));
@@ -382,6 +405,14 @@ async function exec(op: Op, job: JobContext, task: FakeTask): Promise<void> {
       return;
     case "elicit":
       await job.elicit(op.key, { message: "?", requestedSchema: { type: "object", properties: {} } });
+      return;
+    case "callback": {
+      const callback = await job.callback(op.name, { timeout: 600 });
+      const got = await callback.wait();
+      // What the job makes of the body is a step's result: recorded once (a replay reads it back).
+      await job.step(`use ${op.name}`, () => (got.status === "received" ? String(got.body) : "timed out"));
+      return;
+    }
   }
 }
 
@@ -395,6 +426,7 @@ function count(
     steps: number;
     questions: number;
     retried: Retried[];
+    callbacks: string[];
   },
 ): void {
   if (op.kind === "publish") tally.publishes.push(op.text);
@@ -404,6 +436,11 @@ function count(
   }
   if (op.kind === "fanOut") tally.fanOuts += 1;
   if (op.kind === "elicit") tally.questions += 1;
+  if (op.kind === "callback") {
+    tally.callbacks.push(op.name);
+    tally.steps += 1;
+    tally.longSleeps += 1;
+  }
   if (op.kind === "step" || op.kind === "retried") {
     tally.steps += 1;
     for (const inner of op.body) count(inner, tally);
@@ -439,10 +476,11 @@ function checkRetried(task: FakeTask, retried: Retried[], expect: ExpectStatic, 
   }
 }
 
-describe("random programs of concurrent steps, steps with retries, sleeps, publishes, fan-outs and questions", () => {
+describe("random programs of concurrent steps, steps with retries, sleeps, publishes, fan-outs, questions and callbacks", () => {
   it("record every effect once, whatever crashes, retries, sleeps and answers replay them", async ({ expect }) => {
     let retriedSteps = 0;
     let toldInterrupted = 0;
+    let callbacks = 0;
     for (let seed = 1; seed <= 150; seed++) {
       const rand = random(seed);
       const program = generate(rand);
@@ -454,6 +492,7 @@ describe("random programs of concurrent steps, steps with retries, sleeps, publi
         steps: 0,
         questions: 0,
         retried: [] as Retried[],
+        callbacks: [] as string[],
       };
       count(program, expected);
       const crashes = Array.from({ length: 12 }, () => (rand() < 0.4 ? Math.floor(rand() * 12) : undefined));
@@ -471,6 +510,10 @@ describe("random programs of concurrent steps, steps with retries, sleeps, publi
       ).toBe(true);
       expect(task.stepSaves.size, where).toBe(expected.steps);
       checkRetried(task, expected.retried, expect, where);
+      // Every callback opened once, its body POSTed once and used once, whatever crashed around it.
+      expect([...task.opened.keys()].sort(), where).toEqual([...expected.callbacks].sort());
+      for (const name of expected.callbacks) expect(task.steps.get(`use ${name}`), where).toBe(`body of ${name}`);
+      callbacks += expected.callbacks.length;
       retriedSteps += expected.retried.length;
       toldInterrupted += task.effects.filter((e) => e.interrupted).length;
     }
@@ -478,5 +521,6 @@ describe("random programs of concurrent steps, steps with retries, sleeps, publi
     expect(retriedSteps).toBeGreaterThan(50);
     // And crashes do leave attempts mid-way, which the next attempt is told of.
     expect(toldInterrupted).toBeGreaterThan(0);
+    expect(callbacks).toBeGreaterThan(20);
   });
 });

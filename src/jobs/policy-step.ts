@@ -14,7 +14,7 @@ import {
   type AttemptEnd,
   type JobHost,
 } from "../core";
-import { StepFailedError, type StepAttempt } from "./context";
+import { PermanentError, StepFailedError, type StepAttempt } from "./context";
 import { errorMessage, isPermanent } from "./errors";
 import { retryDelayMs, type StepPolicy } from "./step-policy";
 
@@ -71,6 +71,8 @@ export async function runPolicyStep<T>(deps: PolicyStepDeps, fn: (attempt: StepA
   }
   for (;;) {
     const last = history.lastEnd;
+    // A replay meets the step as the run that gave up on it did: it throws the same words again.
+    if (last?.error !== undefined && last.final === "permanent") throw new PermanentError(last.error);
     if (last?.error !== undefined && policy.limit !== undefined && history.started >= policy.limit) {
       throw new StepFailedError(name, history.started, last.error);
     }
@@ -88,16 +90,19 @@ export async function runPolicyStep<T>(deps: PolicyStepDeps, fn: (attempt: StepA
     } catch (error) {
       if (host.signal.aborted) throw error;
       const message = clipMiddle(errorMessage(error), MAX_ATTEMPT_ERROR_CHARS);
-      const retries = policy.limit !== undefined && attempt < policy.limit && !isPermanent(error);
+      const permanent = isPermanent(error);
+      const retries = policy.limit !== undefined && attempt < policy.limit && !permanent;
+      const exhausted = policy.limit !== undefined && attempt >= policy.limit;
       const end: AttemptEnd = {
         ms: Date.now() - startedAt,
         error: message,
         ...(retries && { retryAt: Date.now() + retryDelayMs(policy, attempt) }),
+        ...(permanent ? { final: "permanent" } : exhausted ? { final: "exhausted" } : {}),
       };
       host.saveAttempt(attemptEndKey(name, attempt), end);
       host.log("warning", `Step "${name}" attempt ${attempt} failed: ${message}`);
       // No retries of its own, or an error a retry cannot fix: it goes up as it was thrown.
-      if (policy.limit === undefined || isPermanent(error)) throw error;
+      if (policy.limit === undefined || permanent) throw error;
       history = { started: attempt, lastEnd: end };
       interrupted = false;
     }

@@ -138,14 +138,21 @@ describe("a step's retries", () => {
     });
   });
 
-  it("does not retry a PermanentError", async ({ expect }) => {
+  it("does not retry a PermanentError, and a replay that meets the step again throws it again", async ({ expect }) => {
     const task = new Task();
     let calls = 0;
-    const step = task.run().step("charge", { retries: { limit: 5, delay: 0 } }, () => {
+    const fn = () => {
       calls += 1;
       throw new PermanentError("the card number is invalid");
+    };
+    await expect(task.run().step("charge", { retries: { limit: 5, delay: 0 } }, fn)).rejects.toThrow(
+      "the card number is invalid",
+    );
+    // A tool that caught it and slept: its next run reaches the step again, and gives up the same way.
+    await expect(task.run().step("charge", { retries: { limit: 5, delay: 0 } }, fn)).rejects.toMatchObject({
+      name: "PermanentError",
+      message: "the card number is invalid",
     });
-    await expect(step).rejects.toThrow("the card number is invalid");
     expect(calls).toBe(1);
   });
 

@@ -24,6 +24,8 @@ export const AttemptEndSchema = z.object({
   retryAt: z.number().optional(),
   /** The attempt's run stopped before it ended (a crash, a deploy): found by the next run. */
   lost: z.literal(true).optional(),
+  /** The step gave up here: its attempts ran out, or its error was one no retry fixes. A replay gives up alike. */
+  final: z.enum(["exhausted", "permanent"]).optional(),
 });
 export type AttemptEnd = z.infer<typeof AttemptEndSchema>;
 

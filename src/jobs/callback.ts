@@ -9,6 +9,9 @@ import type { DurableNames } from "./durable-names";
 import type { Callback, CallbackOptions } from "./callback-types";
 import { durationMs } from "./step-policy";
 
+/** A callback's name goes into its URL: kept to characters every router and proxy passes through alike. */
+const CALLBACK_NAME = /^[\w .:-]{1,100}$/;
+
 /** The most a callback may wait: a task's ttl ends it sooner anyway. */
 const MAX_CALLBACK_TIMEOUT_MS = 30 * 86_400_000;
 
@@ -22,8 +25,10 @@ export interface CallbackDeps {
 export function callbackFunction({ host, names, waitUntil }: CallbackDeps) {
   return async (name: string, options: CallbackOptions): Promise<Callback> => {
     names.refuseWaitInJournaledStep("job.callback");
-    if (typeof name !== "string" || name === "" || name.length > 200) {
-      throw new PermanentError("job.callback needs a name of 1 to 200 characters.");
+    if (typeof name !== "string" || !CALLBACK_NAME.test(name)) {
+      throw new PermanentError(
+        `job.callback needs a name of 1 to 100 letters, digits, spaces, "_", ".", ":" or "-", got ${JSON.stringify(name)}.`,
+      );
     }
     const timeoutMs = durationMs(options?.timeout, `job.callback("${name}")'s timeout`);
     if (timeoutMs <= 0 || timeoutMs > MAX_CALLBACK_TIMEOUT_MS) {

@@ -95,7 +95,8 @@ describe("job.callback", () => {
     const plain = createJobContext(hostWith(undefined), {});
     await expect(plain.callback("done", { timeout: 60 })).rejects.toThrow(/set PUBLIC_URL/);
     const job = createJobContext(hostWith(new Callbacks()), {});
-    await expect(job.callback("", { timeout: 60 })).rejects.toThrow(/a name of 1 to 200 characters/);
+    await expect(job.callback("", { timeout: 60 })).rejects.toThrow(/a name of 1 to 100 letters, digits/);
+    await expect(job.callback("a/b%20", { timeout: 60 })).rejects.toThrow(/got "a\/b%20"/);
     // @ts-expect-error: a duration in words the parser does not know
     await expect(job.callback("x", { timeout: "soon" })).rejects.toThrow(/timeout must be a number of seconds/);
     await expect(job.callback("x", { timeout: 0 })).rejects.toThrow(/more than 0 and at most 30 days/);

@@ -35,6 +35,8 @@ export type {
 } from "../jobs/context";
 export { PartialLimitError, PermanentError, StepFailedError } from "../jobs/context";
 export { defineStep, type Step, type StepMap } from "../jobs/steps";
+export { completeCallback } from "./complete-callback";
+export type { CallbackOutcome } from "../core";
 export { answeredOnItsOwn, askWhereAPersonCan } from "../jobs/unseen-question";
 
 // Tools whose calls run on a Cloudflare Workflow (docs/workflows.md).

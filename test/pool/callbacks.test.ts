@@ -5,6 +5,7 @@ import { describe, it, vi, type ExpectStatic } from "vitest";
 import { createExecutionContext, runInDurableObject, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import worker from "../../src/index";
+import { completeCallback } from "../../src/package/complete-callback";
 import type { TaskObject } from "../../src/index";
 import { ANONYMOUS_PRINCIPAL } from "../../src/http/origin";
 import { freshTask, storedRecord, taskStub, type TaskStub } from "./support";
@@ -123,5 +124,22 @@ describe("a job waiting for an outside system", () => {
     expect((await post(`/tasks/${taskId}/callbacks/other`, "{}")).status).toBe(404);
     await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
     expect(JSON.stringify((await storedRecord(stub))?.outcome)).toContain("out.example/by-owner");
+  });
+
+  it("lets the Worker's own code complete a callback by principal and task id (completeCallback)", async ({
+    expect,
+  }) => {
+    const { stub, principal, taskId } = await waitingTask(expect);
+    await expect(completeCallback(env, principal, taskId, "finished", () => 1)).rejects.toThrow(/needs a JSON value/);
+    expect(await completeCallback(env, principal, taskId, "other", {})).toBe("unknown");
+    expect(await completeCallback(env, `${principal}-not`, taskId, "finished", {})).toBe("unknown");
+    expect(await completeCallback(env, principal, taskId, "finished", { outputUrl: "https://out.example/code" })).toBe(
+      "received",
+    );
+    expect(await completeCallback(env, principal, taskId, "finished", { outputUrl: "https://out.example/again" })).toBe(
+      "used",
+    );
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+    expect(JSON.stringify((await storedRecord(stub))?.outcome)).toContain("out.example/code");
   });
 });

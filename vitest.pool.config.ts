@@ -14,6 +14,8 @@ export default defineConfig({
           DISPATCH_GRACE_MS: "60000",
           LEASE_MS: "3000",
           JOB_RETRY_BASE_SECONDS: "1",
+          // Where a job's callback URLs point (job.callback); the tests POST to them through worker.fetch.
+          PUBLIC_URL: "http://127.0.0.1:8787",
           WEBHOOK_SECRET: "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
         },
       },

@@ -47,6 +47,8 @@ export interface EventSettings {
 }
 
 export interface Settings {
+  /** The Worker's own address (PUBLIC_URL), for URLs that outside systems call: a job's callbacks. */
+  publicUrl?: string;
   inlineWaitMs: number;
   defaultTtlMs: number;
   maxTtlMs: number;
@@ -172,6 +174,7 @@ function toSettings(vars: Vars, problems: readonly string[]): Settings {
     workflowNudge: vars.WORKFLOW_NUDGE,
     personFloorMs: vars.PERSON_FLOOR_MS,
     transitionLog: vars.TRANSITION_LOG,
+    ...(vars.PUBLIC_URL !== "" && { publicUrl: vars.PUBLIC_URL }),
     webhooks,
     events: {
       retentionMs: vars.EVENTS_RETENTION_MS,

@@ -39,6 +39,17 @@ export {
   type PublishOutcome,
 } from "./model/partial-types";
 export { plainText } from "./model/plain-text";
+export { clipMiddle } from "./model/clip";
+export { MAX_CALLBACK_BODY_BYTES, type CallbackOutcome } from "./model/callbacks";
+export {
+  AttemptEndSchema,
+  AttemptStartSchema,
+  attemptEndKey,
+  attemptStartKey,
+  MAX_ATTEMPT_ERROR_CHARS,
+  type AttemptEnd,
+  type StepAttemptsView,
+} from "./model/step-attempts";
 export {
   isTerminal,
   pendingInputs,
@@ -75,7 +86,7 @@ export { MAX_FAN_OUT_ITEMS, StepMessageSchema, type StepMessage } from "./fan-ou
 
 // The ports: what the core needs from the layers above it (src/index.ts wires them in).
 export type { AdmitInput, AdmitResult, LeaseInput, PrincipalIndex, PrincipalIndexes } from "./principal-index-port";
-export type { JobHost, JobRunner, TaskObjectWiring, TaskObserver } from "./ports";
+export type { CallbackPort, JobHost, JobRunner, TaskObjectWiring, TaskObserver } from "./ports";
 export type { RunOutcome } from "./model/run-outcome";
 export type { MessageQueue, TaskQueues } from "./queue-port";
 export type { JobMessage } from "./client/job-message";

@@ -35,6 +35,10 @@ export interface JobHost {
   saveSleep(key: string, wakeAt: number): void;
   /** The answer to question `key`, once one was accepted. */
   loadAnswer(key: string): { value: unknown } | undefined;
+  /** A row of the journal of step attempts (model/step-attempts.ts), by its key. */
+  loadAttempt(key: string): { value: unknown } | undefined;
+  /** Stores a journal row once (a later write of the same key is ignored, as a duplicate run's). */
+  saveAttempt(key: string, value: unknown): void;
   /** What an engine outside the object (a Workflow) keeps about its run, by name. */
   loadNote(name: string): { value: unknown } | undefined;
   saveNote(name: string, value: unknown): void;
@@ -47,6 +51,16 @@ export interface JobHost {
   flush?(): void;
   /** Durable fan-out through the step queue; absent for inline calls, which run the items in place. */
   fanOut?: FanOutPort;
+  /** The task's callbacks; absent inline, and when the Worker's address is not set (PUBLIC_URL). */
+  callbacks?: CallbackPort;
+}
+
+/** What `job.callback` needs of the task (model/callbacks.ts). */
+export interface CallbackPort {
+  /** Opens callback `name`, expiring at `expiresAt`, once: a later call gets the first one back. */
+  open(name: string, expiresAt: number): { url: string; expiresAt: number };
+  /** What was POSTed to it, once something was. */
+  received(name: string): { body: unknown } | undefined;
 }
 
 /** What `job.fanOut` needs of the task: its fan-outs by key (fan-out/ledger.ts). */

@@ -7,6 +7,7 @@ import { Hono, type Context } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { readSettings } from "../config";
 import { authenticate } from "./auth";
+import { callbackRoutes } from "./callback-route";
 import { consoleRoutes } from "./console";
 import { cors } from "./cors";
 import { oauthRoutes } from "./oauth-routes";
@@ -44,6 +45,8 @@ app.route("/", wellKnownRoutes);
 app.route("/", oauthRoutes);
 // The console's page shell needs no auth: its script asks for a token when /tasks answers 401.
 app.route("/", consoleRoutes);
+// A job's callbacks: no auth, the URL is the capability (callback-route.ts).
+app.route("/", callbackRoutes);
 app.use("/mcp", authenticate, rateLimit);
 app.use("/tasks/*", authenticate, rateLimit);
 

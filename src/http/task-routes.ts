@@ -2,7 +2,8 @@
  * The plain HTTP view of tasks, for the task console, dashboards, scripts and webhook receivers:
  * `GET /tasks` (the caller's tasks, newest first, cursor pages), `GET /tasks/{id}` (JSON),
  * `GET /tasks/{id}/events` (SSE of the event log, then live), `POST /tasks/{id}/cancel` and
- * `POST /tasks/{id}/input` (answers to its questions, task-input.ts).
+ * `POST /tasks/{id}/input` (answers to its questions, task-input.ts) and `POST
+ * /tasks/{id}/callbacks/{name}` (its owner completing a job's callback, callback-route.ts).
  */
 import { Hono, type Context } from "hono";
 import { TaskGateway, isTaskId } from "../core";
@@ -12,6 +13,7 @@ import { BAD_AFTER, parseAfter } from "../protocol/partial-output";
 import { parseEventId, RAW_STREAM } from "../streams/event-ids";
 import { completeSseResponse, SseStream } from "../streams/sse";
 import type { TaskRoutesEnv } from "./env";
+import { completeCallbackAsOwner } from "./callback-route";
 import { answerTaskInput } from "./task-input";
 
 const notFound = () =>
@@ -79,6 +81,11 @@ taskRoutes.post("/:taskId/cancel", async (c) => {
   );
 });
 taskRoutes.all("/:taskId/cancel", methodNotAllowed("POST"));
+
+taskRoutes.post("/:taskId/callbacks/:name", (c) =>
+  completeCallbackAsOwner(c, (taskId, name, body) => gatewayOf(c).completeCallback(taskId, name, body)),
+);
+taskRoutes.all("/:taskId/callbacks/:name", methodNotAllowed("POST"));
 
 taskRoutes.post("/:taskId/input", answerTaskInput);
 taskRoutes.all("/:taskId/input", methodNotAllowed("POST"));

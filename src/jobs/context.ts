@@ -3,11 +3,15 @@
  * memoized steps and durable sleep, and what `run` returns. This is the whole API tool authors touch.
  */
 import type { InputAnswer, InputQuestion, LogLevel, PartialBlock } from "../core";
+import type { Callback, CallbackOptions } from "./callback-types";
+import type { StepAttempt, StepOptions } from "./step-options";
 import type { Settled, Step } from "./steps";
 import type { JsonObject } from "../json";
 
 export type { InputAnswer, InputQuestion, LogLevel, PartialBlock };
 export type { Settled, Step, StepContext } from "./steps";
+export type { Backoff, Duration, StepAttempt, StepOptions, StepRetries } from "./step-options";
+export type { Callback, CallbackOptions, CallbackResult } from "./callback-types";
 
 export interface FanOutOptions {
   /**
@@ -89,7 +93,18 @@ export interface JobContext {
    * gets the stored result without running `fn` again.
    * @example const rows = await job.step("fetch rows", () => db.query(sql))
    */
-  step<T>(name: string, fn: () => T | Promise<T>): Promise<T>;
+  step<T>(name: string, fn: (attempt: StepAttempt) => T | Promise<T>): Promise<T>;
+  /**
+   * A step with its own policy: each attempt may run for `timeout` (its signal aborts past it) and
+   * a failed one is retried, up to `retries.limit` attempts in all, after `retries.delay` growing by
+   * `retries.backoff` (a long wait ends the run; the task wakes for the next attempt). Attempts are
+   * journaled: the task document lists them, and `interrupted` tells an attempt after a lost one.
+   * Past the limit it throws a StepFailedError naming the step and its last error.
+   * @example
+   * const charge = await job.step("charge", { retries: { limit: 5, delay: "10 seconds", backoff: "exponential" }, timeout: "30 seconds" },
+   *   ({ idempotencyKey, signal }) => payments.charge(order, { idempotencyKey, signal }));
+   */
+  step<T>(name: string, options: StepOptions, fn: (attempt: StepAttempt) => T | Promise<T>): Promise<T>;
   // Durable names (docs/writing-tools.md): a step by `name`; a sleep, fan-out or publish by the step it runs in and its arguments.
   /**
    * Wait durably. Short waits are timers; long ones (or ones past this run's time slice)
@@ -121,6 +136,18 @@ export interface JobContext {
    * any item again. `step` must be listed in the tool's `steps`. Named by what it fans out, like a sleep.
    * @example const sizes = await job.fanOut(resizeOne, keys.map((key) => ({ key })))
    */
+  /**
+   * Wait for an outside system: `url` is a single-use, unguessable URL, good until `timeout`, that
+   * it POSTs its JSON to when done. `wait()` ends the run (nothing is held) and resolves, in a later
+   * run, to `{ status: "received", body }` or `{ status: "timed_out" }`. A body that arrives before
+   * the job waits is kept. Opened once per task and name: a replay gets the same URL. Needs PUBLIC_URL.
+   * @example
+   * const cb = await job.callback("transcode done", { timeout: "1 hour" });
+   * await job.step("submit", ({ idempotencyKey }) => transcoder.submit({ file, notify: cb.url, idempotencyKey }));
+   * const done = await cb.wait();
+   * if (done.status === "timed_out") return "The transcoder did not answer within an hour.";
+   */
+  callback(name: string, options: CallbackOptions): Promise<Callback>;
   fanOut<I, O>(step: Step<I, O>, inputs: readonly I[], options?: FanOutOptions & { settle?: false }): Promise<O[]>;
   fanOut<I, O>(
     step: Step<I, O>,
@@ -144,6 +171,20 @@ export class FanOutItemError extends PermanentError {
     readonly index: number,
   ) {
     super(message);
+  }
+}
+
+/**
+ * Thrown by `job.step(name, { retries }, fn)` when its last attempt failed; a PermanentError, so the
+ * task fails with its words unless the tool catches it.
+ */
+export class StepFailedError extends PermanentError {
+  constructor(
+    readonly step: string,
+    readonly attempts: number,
+    readonly lastError: string,
+  ) {
+    super(`Step "${step}" failed after ${attempts} attempt${attempts === 1 ? "" : "s"}: ${lastError}`);
   }
 }
 

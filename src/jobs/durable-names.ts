@@ -16,26 +16,45 @@ export type NamedKind = "sleep" | "fanout" | "publish" | "emit";
 export class DurableNames {
   /** The step whose body is running, per async flow: code awaited inside a body belongs to it. */
   private readonly scope = new AsyncLocalStorage<string>();
-  private readonly seen = new Map<string, number>();
+  /** How many identical calls each scope made so far, by kind and arguments. */
+  private readonly seen = new Map<string, Map<string, number>>();
   /** Steps whose bodies are running now. */
   private readonly running = new Set<string>();
+  /** Those of them given options: each attempt runs the body again from its start. */
+  private readonly journaled = new Set<string>();
 
   /**
    * Runs a step's body inside the step's scope. Two bodies of one name at once would share every
    * name inside them, and which finished first would decide the stored result: refused.
    */
-  async inStep<T>(name: string, body: () => T | Promise<T>): Promise<T> {
+  async inStep<T>(name: string, body: () => T | Promise<T>, journaled = false): Promise<T> {
     if (this.running.has(name)) {
       throw new PermanentError(
         `job.step("${name}") was called while a step of the same name is running: steps that run at once need names of their own (e.g. \`${name} \${i}\`).`,
       );
     }
     this.running.add(name);
+    // A step inside a step with options runs again with each attempt too: its waits are refused alike.
+    const outer = this.scope.getStore();
+    if (journaled || (outer !== undefined && this.journaled.has(outer))) this.journaled.add(name);
     try {
       return await this.scope.run(name, body);
     } finally {
       this.running.delete(name);
+      this.journaled.delete(name);
     }
+  }
+
+  /**
+   * Refuses a durable wait (a sleep, a question, a fan-out) inside a step given options: its next
+   * attempt would meet the same names and find the wait already over, the answer already given.
+   */
+  refuseWaitInJournaledStep(what: string): void {
+    const step = this.scope.getStore();
+    if (step === undefined || !this.journaled.has(step)) return;
+    throw new PermanentError(
+      `${what} was called inside job.step("${step}"), where each attempt of a step with options runs the body again from its start: it cannot wait durably there. Wait between steps, or give the step no options.`,
+    );
   }
 
   /** The step whose body the caller runs in, if any ("" for the job itself). */
@@ -56,10 +75,21 @@ export class DurableNames {
    */
   next(kind: NamedKind, what: string, args: string): string {
     const scope = this.current(what);
-    const base = `${kind}\u0000${scope}\u0000${args}`;
-    const n = (this.seen.get(base) ?? 0) + 1;
-    this.seen.set(base, n);
+    if (kind !== "publish") this.refuseWaitInJournaledStep(what);
+    let seen = this.seen.get(scope);
+    if (!seen) this.seen.set(scope, (seen = new Map()));
+    const base = `${kind}\u0000${args}`;
+    const n = (seen.get(base) ?? 0) + 1;
+    seen.set(base, n);
     return durableName(kind, scope, args, n);
+  }
+
+  /**
+   * A step with options starts another attempt: its body runs again from the start, so its calls
+   * are counted again from the first, and a retry's repeat of a publish gets the same name as before.
+   */
+  restartScope(step: string): void {
+    this.seen.delete(step);
   }
 }
 

@@ -15,7 +15,7 @@ import {
 } from "../core";
 import { MAX_PARTIAL_PIECES, parseBlocks, type PartialBlock } from "../core";
 import { abortableDelay, PartialLimitError, PermanentError } from "./context";
-import { errorMessage, isPermanent } from "./runner";
+import { errorMessage, isPermanent } from "./errors";
 import type { Step, StepContext } from "./steps";
 import { storedJsonText } from "./stored-json";
 import { isDeadLetterQueue } from "../queues/routing";

@@ -17,6 +17,7 @@ export function inlineJobHost({ signal, onProgress, onLog, budgetMs = 60_000 }: 
   const steps = new Map<string, unknown>();
   const sleeps = new Map<string, number>();
   const notes = new Map<string, unknown>();
+  const attempts = new Map<string, unknown>();
   let lastProgress = -Infinity;
   return {
     taskId: "",
@@ -37,6 +38,8 @@ export function inlineJobHost({ signal, onProgress, onLog, budgetMs = 60_000 }: 
     saveSleep: (key, wakeAt) => void sleeps.set(key, wakeAt),
     // An inline call cannot wait for a person: it has no answers.
     loadAnswer: () => undefined,
+    loadAttempt: (key) => (attempts.has(key) ? { value: attempts.get(key) } : undefined),
+    saveAttempt: (key, value) => void (attempts.has(key) || attempts.set(key, value)),
     loadNote: (name) => (notes.has(name) ? { value: notes.get(name) } : undefined),
     saveNote: (name, value) => void notes.set(name, value),
   };

@@ -2,11 +2,23 @@
  * Builds the JobContext a tool receives over a JobHost: memoized steps, durable sleeps, fan-outs
  * and publishes, each named so a replayed run reaches it again in any interleaving (durable-names.ts).
  */
-import { abortableDelay, JobInput, JobYield, PermanentError, type InputAnswer, type JobContext } from "./context";
+import {
+  abortableDelay,
+  JobInput,
+  JobYield,
+  PermanentError,
+  type InputAnswer,
+  type JobContext,
+  type StepAttempt,
+} from "./context";
 import { questionProblem, type JobHost } from "../core";
-import { DurableNames } from "./durable-names";
+import { callbackFunction } from "./callback";
+import { DurableNames, hash64 } from "./durable-names";
 import { fanOutFunction } from "./fan-out";
 import { LegacyNames } from "./legacy-names";
+import { runPolicyStep } from "./policy-step";
+import type { StepOptions } from "./step-options";
+import { stepPolicy } from "./step-policy";
 import { publishFunction } from "./publish";
 import { emitFunction, type JobEmitter } from "./emit";
 import type { StepMap } from "./steps";
@@ -27,6 +39,11 @@ export function createJobContext(
   const names = new DurableNames();
   // Only a task recorded by release 0.1 may hold 0.1's names (legacy-names.ts); they are looked up after ours.
   const legacy = host.legacyNames === true ? new LegacyNames() : undefined;
+
+  // Inline calls have no task id: their keys are this call's own.
+  const keyBase = host.taskId === "" ? crypto.randomUUID().replaceAll("-", "") : host.taskId;
+  /** A step's idempotency key: its task and its name, so every attempt and replay of it shares one. */
+  const stepKey = (name: string): string => `${keyBase}-${hash64(`step\u0000${name}`)}`;
 
   const throwIfAborted = (): void => {
     if (host.signal.aborted) throw host.signal.reason;
@@ -68,8 +85,15 @@ export function createJobContext(
       // Never throws, so logging in a tool's `finally` cannot mask the real outcome.
       host.log(level, message);
     },
-    async step<T>(name: string, fn: () => T | Promise<T>): Promise<T> {
+    async step<T>(
+      name: string,
+      optionsOrFn: StepOptions | ((attempt: StepAttempt) => T | Promise<T>),
+      maybeFn?: (attempt: StepAttempt) => T | Promise<T>,
+    ): Promise<T> {
       if (typeof name !== "string" || name === "") throw new PermanentError("job.step needs a non-empty name.");
+      const fn = typeof optionsOrFn === "function" ? optionsOrFn : maybeFn;
+      if (typeof fn !== "function") throw new PermanentError(`job.step("${name}") needs a function to run.`);
+      const policy = typeof optionsOrFn === "function" ? undefined : stepPolicy(name, optionsOrFn);
       const stored = host.loadStep(name);
       if (stored) {
         legacy?.moveTo(`after ${name}`);
@@ -77,8 +101,24 @@ export function createJobContext(
       }
       throwIfAborted();
       legacy?.moveTo(`in ${name}`);
-      const value: unknown = await names.inStep(name, async () =>
-        JSON.parse(storedJsonText(`job.step("${name}")`, await fn())),
+      const what = `job.step("${name}")`;
+      const idempotencyKey = stepKey(name);
+      const value: unknown = await names.inStep(
+        name,
+        async () =>
+          JSON.parse(
+            storedJsonText(
+              what,
+              policy
+                ? await runPolicyStep(
+                    { host, name, policy, idempotencyKey, waitUntil, beginAttempt: () => names.restartScope(name) },
+                    fn,
+                  )
+                : // A step without options keeps no journal: one attempt per run, retried job-wide.
+                  await fn({ attempt: 1, idempotencyKey, signal: host.signal, interrupted: false }),
+            ),
+          ),
+        policy !== undefined,
       );
       throwIfAborted();
       host.saveStep(name, value);
@@ -99,11 +139,13 @@ export function createJobContext(
       await waitUntil(wakeAt, reason, seconds * 1000 >= YIELD_THRESHOLD_MS);
     },
     async sleepUntil(time, reason) {
+      names.refuseWaitInJournaledStep("job.sleepUntil");
       const at = typeof time === "number" ? time : time.getTime();
       if (!Number.isFinite(at)) throw new PermanentError(`job.sleepUntil needs a valid time, got ${String(time)}.`);
       await waitUntil(at, reason);
     },
     async elicit(key, question) {
+      names.refuseWaitInJournaledStep("job.elicit");
       const problem = questionProblem(key, question ?? {});
       if (problem !== undefined) throw new PermanentError(`job.elicit: ${problem}.`);
       const stored = host.loadAnswer(key);
@@ -116,6 +158,8 @@ export function createJobContext(
       (yieldState.questions ??= []).push({ key, message: question.message, requestedSchema: question.requestedSchema });
       throw new JobInput();
     },
+    // Named by its author, like a step: a replay opens the same callback and gets its URL back.
+    callback: callbackFunction({ host, names, waitUntil: (at, reason, long) => waitUntil(at, reason, long) }),
     // Named like a publish, by where it runs and what it fans out.
     fanOut: fanOutFunction({
       host,

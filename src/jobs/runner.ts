@@ -5,7 +5,8 @@
  */
 import type { JobHost, JobRunner, RunOutcome } from "../core";
 import type { JsonObject } from "../json";
-import { PermanentError, toToolResult, type JobContext, type ToolResult } from "./context";
+import { toToolResult, type JobContext, type ToolResult } from "./context";
+import { errorMessage, isPermanent } from "./errors";
 import { createJobContext } from "./job-context";
 import type { YieldState } from "./yield-state";
 import type { JobEmitter } from "./emit";
@@ -33,12 +34,7 @@ export interface RunnableTool {
   engine?: ToolEngine;
 }
 
-export const errorMessage = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
-/** Errors a retry cannot fix: the tool said so, or its input does not parse. */
-export const isPermanent = (error: unknown): boolean =>
-  error instanceof PermanentError ||
-  (error instanceof Error && (error.name === "PermanentError" || error.name === "ZodError"));
+export { errorMessage, isPermanent } from "./errors";
 
 /** Run `tool` on `args` for one slice. Never throws. */
 export async function runTool(

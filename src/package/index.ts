@@ -26,6 +26,11 @@ export { EmitError, emitEvent, type EmitOptions } from "../events/emit";
 // Writing tools: one file each (docs/writing-tools.md).
 export { defineTool, type TaskSupport, type Tool, type ToolDefinition } from "../jobs/define-tool";
 export type {
+  Backoff,
+  Callback,
+  CallbackOptions,
+  CallbackResult,
+  Duration,
   FanOutOptions,
   InputAnswer,
   InputQuestion,
@@ -33,12 +38,17 @@ export type {
   LogLevel,
   PartialBlock,
   Settled,
+  StepAttempt,
   StepContext,
+  StepOptions,
+  StepRetries,
   ToolContent,
   ToolResult,
 } from "../jobs/context";
-export { PartialLimitError, PermanentError } from "../jobs/context";
+export { PartialLimitError, PermanentError, StepFailedError } from "../jobs/context";
 export { defineStep, type Step, type StepMap } from "../jobs/steps";
+export { completeCallback } from "./complete-callback";
+export type { CallbackOutcome } from "../core";
 export { answeredOnItsOwn, askWhereAPersonCan } from "../jobs/unseen-question";
 
 // Tools whose calls run on a Cloudflare Workflow (docs/workflows.md).

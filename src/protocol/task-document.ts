@@ -1,7 +1,8 @@
 /**
  * The task as one JSON document: what `resources/read` of its `task://` URI and `GET /tasks/{id}`
  * return. The fields of `tasks/get`, plus progress, the pending questions (`inputRequests`) while
- * it waits for an answer, the partial output so far (`partial`, once there is any) and, once
+ * it waits for an answer, the partial output so far (`partial`, once there is any), the attempts of
+ * its steps that have options (`steps`) and, once
  * terminal, the result.
  */
 import { echoMeta, isTerminal, type TaskSnapshot } from "../core";
@@ -17,6 +18,8 @@ export function taskDocument(snapshot: TaskSnapshot): JsonObject {
   if (inputRequests) doc["inputRequests"] = inputRequests;
   const partial = partialField(snapshot);
   if (partial) doc["partial"] = partial;
+  // Steps given options, each with its attempts, durations and last error (bounded: model/step-attempts.ts).
+  if (snapshot.steps) doc["steps"] = snapshot.steps;
   if (isTerminal(snapshot.task.status) && snapshot.outcome) {
     if (snapshot.outcome.kind === "result") doc["result"] = snapshot.outcome.result;
     else doc["error"] = snapshot.outcome.error;

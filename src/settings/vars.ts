@@ -78,6 +78,7 @@ export const VarsSchema = z.object({
   WORKFLOW_NUDGE: flag(),
   PERSON_FLOOR_MS: whole(1000, 0, 600_000),
   TRANSITION_LOG: oneOf(["lines", "batched"]),
+  PUBLIC_URL: httpUrl(""),
   WEBHOOK_SECRET: text(true),
   WEBHOOK_ALLOW_LOOPBACK: flag(),
   WEBHOOK_ALLOWED_PORTS: list("port numbers from 1 to 65535, comma-separated", port),

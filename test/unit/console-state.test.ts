@@ -58,6 +58,16 @@ describe("console state", () => {
     expect(read.partialCount).toBe(3);
   });
 
+  it("keeps the attempts of a task's steps given options as its latest document lists them", ({ expect }) => {
+    const submit = { name: "submit", state: "retrying", attempts: 1, durationsMs: [12], lastError: "HTTP 429" };
+    const first = applyDocument(fromListed(listed()), { ...listed(), steps: [submit] });
+    expect(first.attempts).toEqual([submit]);
+    const done = { ...submit, state: "succeeded", attempts: 2, durationsMs: [12, 9] };
+    expect(applyDocument(first, { ...listed(), steps: [done] }).attempts).toEqual([done]);
+    // A document without steps (a task whose steps have no options) leaves what was read.
+    expect(applyDocument(first, listed()).attempts).toEqual([submit]);
+  });
+
   it("reads a task's document after the newest piece it holds, not every piece again", ({ expect }) => {
     const none = fromListed(listed());
     expect(documentPath(ID, pieceCursor(none))).toBe(`/tasks/${ID}`);

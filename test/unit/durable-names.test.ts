@@ -1,7 +1,7 @@
-// Durable names under concurrency (src/jobs/durable-names.ts): a job's steps, sleeps, publishes and
-// fan-outs written the way people write them (Promise.all, items.map(async ...)), replayed after a
+// Durable names under concurrency (src/jobs/durable-names.ts): a job's steps (with retries of their
+// own or not), sleeps, publishes and fan-outs written the way people write them (Promise.all, items.map(async ...)), replayed after a
 // crash, a sleep or an answer, happen once. A fake task keeps what the TaskObject would keep.
-import { afterEach, beforeEach, describe, it, vi } from "vitest";
+import { afterEach, beforeEach, describe, it, vi, type ExpectStatic } from "vitest";
 import * as z from "zod";
 import type { JobHost, PartialBlock } from "../../src/core";
 import { memoryHost, MemoryTables } from "./memory-host";
@@ -22,6 +22,11 @@ class FakeTask extends MemoryTables {
   fanOutStarts = 0;
   stepSaves = new Map<string, number>();
   sleepSaves = 0;
+  /** Callbacks opened (token-less here: the port is the task's) and the bodies POSTed to them, each once. */
+  readonly opened = new Map<string, number>();
+  readonly posted = new Map<string, unknown>();
+  /** What each successful attempt of a step with options did outside, with what it was told. */
+  readonly effects: { step: string; attempt: number; key: string; interrupted: boolean }[] = [];
   private run = 0;
   private alive = 0;
   /** Host calls left before this run crashes (undefined: it does not). */
@@ -88,6 +93,14 @@ class FakeTask extends MemoryTables {
         live();
         return tables.loadAnswer(key);
       },
+      loadAttempt: (key) => {
+        live();
+        return tables.loadAttempt(key);
+      },
+      saveAttempt: (key, value) => {
+        live();
+        tables.saveAttempt(key, value);
+      },
       publish: (key, blocks: readonly PartialBlock[], legacyKey) => {
         live();
         if (this.markers.has(key) || (legacyKey !== undefined && this.markers.has(legacyKey)))
@@ -97,7 +110,23 @@ class FakeTask extends MemoryTables {
         return { kind: "published", pieces: [] };
       },
       fanOut,
+      callbacks: {
+        open: (name, expiresAt) => {
+          live();
+          if (!this.opened.has(name)) this.opened.set(name, expiresAt);
+          return { url: `https://w.example/callbacks/${name}`, expiresAt: this.opened.get(name) ?? expiresAt };
+        },
+        received: (name) => {
+          live();
+          return this.posted.has(name) ? { body: this.posted.get(name) } : undefined;
+        },
+      },
     };
+  }
+
+  /** The outside systems POST to every callback opened so far, once each. */
+  postCallbacks(): void {
+    for (const name of this.opened.keys()) if (!this.posted.has(name)) this.posted.set(name, `body of ${name}`);
   }
 
   /** The run ended (the object would stop it): anything its leftover branches try now fails. */
@@ -165,6 +194,8 @@ async function runToEnd(
       }
       if (state.fanOut) task.finishFanOuts();
     }
+    // After a crash too: a body may then arrive before the job waits for it.
+    task.postCallbacks();
     // Let the ended run's leftover branches fail before the next run starts.
     await turns(20);
   }
@@ -283,14 +314,18 @@ describe("tasks recorded by release 0.1", () => {
 
 // ---- the property: random programs, random replays, every effect once ----
 
+type Retried = Extract<Op, { kind: "retried" }>;
 type Op =
   | { kind: "step"; name: string; turns: number; body: Op[] }
+  /** A step with retries: its first `failures` attempts throw (after `body`), waiting `delay` s before each retry. */
+  | { kind: "retried"; name: string; turns: number; failures: number; delay: number; body: Op[] }
   | { kind: "all"; children: Op[] }
   | { kind: "seq"; children: Op[] }
   | { kind: "sleep"; seconds: number }
   | { kind: "publish"; text: string }
   | { kind: "fanOut"; inputs: number[] }
-  | { kind: "elicit"; key: string };
+  | { kind: "elicit"; key: string }
+  | { kind: "callback"; name: string };
 
 /** mulberry32: a seeded generator, so a failing seed can be run again. */
 function random(seed: number): () => number {
@@ -313,7 +348,13 @@ function generate(rand: () => number): Op {
     if (roll === 0) return { kind: "publish", text: `piece ${pick(3)}` };
     if (roll === 1) return { kind: "sleep", seconds: inStep ? 0 : pick(2) === 0 ? 0 : 31 };
     if (roll === 2 && !inStep) return { kind: "fanOut", inputs: [pick(3), pick(3)] };
-    if (roll === 3 && !inStep) return { kind: "elicit", key: `q${names++}` };
+    if (roll === 3 && !inStep)
+      return pick(2) === 0 ? { kind: "elicit", key: `q${names++}` } : { kind: "callback", name: `c${names++}` };
+    if ((roll <= 3 || roll === 4) && pick(3) === 0) {
+      // A step with options waits for nothing durable inside: its body only publishes.
+      const body = Array.from({ length: pick(3) }, (): Op => ({ kind: "publish", text: `piece ${pick(3)}` }));
+      return { kind: "retried", name: `r${names++}`, turns: pick(5), failures: pick(3), delay: pick(2) * 60, body };
+    }
     if (roll <= 3 || roll === 4) {
       const body = Array.from({ length: pick(3) }, () => op(depth + 1, true));
       return { kind: "step", name: `s${names++}`, turns: pick(5), body };
@@ -324,20 +365,34 @@ function generate(rand: () => number): Op {
   return { kind: "seq", children: Array.from({ length: 2 + pick(4) }, () => op(0, false)) };
 }
 
-async function exec(op: Op, job: JobContext): Promise<void> {
+async function exec(op: Op, job: JobContext, task: FakeTask): Promise<void> {
   switch (op.kind) {
+    case "retried":
+      await job.step(
+        op.name,
+        // Limit well above the failures: lost attempts (crashes) count too.
+        { retries: { limit: 30, delay: op.delay, backoff: "constant" } },
+        async ({ attempt, idempotencyKey, interrupted }) => {
+          await turns(op.turns);
+          for (const inner of op.body) await exec(inner, job, task);
+          if (attempt <= op.failures) throw new Error(`attempt ${attempt} fails`);
+          task.effects.push({ step: op.name, attempt, key: idempotencyKey, interrupted });
+          return op.name;
+        },
+      );
+      return;
     case "step":
       await job.step(op.name, async () => {
         await turns(op.turns);
-        for (const inner of op.body) await exec(inner, job);
+        for (const inner of op.body) await exec(inner, job, task);
         return op.name;
       });
       return;
     case "all":
-      await Promise.all(op.children.map((child) => exec(child, job)));
+      await Promise.all(op.children.map((child) => exec(child, job, task)));
       return;
     case "seq":
-      for (const child of op.children) await exec(child, job);
+      for (const child of op.children) await exec(child, job, task);
       return;
     case "sleep":
       await job.sleep(op.seconds);
@@ -350,12 +405,29 @@ async function exec(op: Op, job: JobContext): Promise<void> {
       return;
     case "elicit":
       await job.elicit(op.key, { message: "?", requestedSchema: { type: "object", properties: {} } });
+      return;
+    case "callback": {
+      const callback = await job.callback(op.name, { timeout: 600 });
+      const got = await callback.wait();
+      // What the job makes of the body is a step's result: recorded once (a replay reads it back).
+      await job.step(`use ${op.name}`, () => (got.status === "received" ? String(got.body) : "timed out"));
+      return;
+    }
   }
 }
 
 function count(
   op: Op,
-  tally: { publishes: string[]; sleeps: number; longSleeps: number; fanOuts: number; steps: number; questions: number },
+  tally: {
+    publishes: string[];
+    sleeps: number;
+    longSleeps: number;
+    fanOuts: number;
+    steps: number;
+    questions: number;
+    retried: Retried[];
+    callbacks: string[];
+  },
 ): void {
   if (op.kind === "publish") tally.publishes.push(op.text);
   if (op.kind === "sleep") {
@@ -364,23 +436,68 @@ function count(
   }
   if (op.kind === "fanOut") tally.fanOuts += 1;
   if (op.kind === "elicit") tally.questions += 1;
-  if (op.kind === "step") {
+  if (op.kind === "callback") {
+    tally.callbacks.push(op.name);
+    tally.steps += 1;
+    tally.longSleeps += 1;
+  }
+  if (op.kind === "step" || op.kind === "retried") {
     tally.steps += 1;
     for (const inner of op.body) count(inner, tally);
+  }
+  if (op.kind === "retried") {
+    tally.retried.push(op);
+    // Each retry waits: a long wait yields.
+    if (op.delay >= 30) tally.longSleeps += op.failures;
   }
   if (op.kind === "all" || op.kind === "seq") for (const child of op.children) count(child, tally);
 }
 
-describe("random programs of concurrent steps, sleeps, publishes, fan-outs and questions", () => {
-  it("record every effect once, whatever crashes, sleeps and answers replay them", async ({ expect }) => {
+/**
+ * The steps with retries did what they do outside once per successful attempt (an attempt runs
+ * once), under one key per step, and a repeat after a success came only to an attempt told it
+ * followed one its run left mid-way.
+ */
+function checkRetried(task: FakeTask, retried: Retried[], expect: ExpectStatic, where: string): void {
+  const attempts = task.effects.map((e) => `${e.step}#${e.attempt}`);
+  expect(new Set(attempts).size, where).toBe(attempts.length);
+  for (const op of retried) {
+    const mine = task.effects.filter((e) => e.step === op.name);
+    expect(mine.length > 0, where).toBe(true);
+    expect(new Set(mine.map((e) => e.key)).size, where).toBe(1);
+    expect(
+      mine.slice(1).every((e) => e.interrupted),
+      where,
+    ).toBe(true);
+    expect(
+      mine.every((e) => e.attempt > op.failures),
+      where,
+    ).toBe(true);
+  }
+}
+
+describe("random programs of concurrent steps, steps with retries, sleeps, publishes, fan-outs, questions and callbacks", () => {
+  it("record every effect once, whatever crashes, retries, sleeps and answers replay them", async ({ expect }) => {
+    let retriedSteps = 0;
+    let toldInterrupted = 0;
+    let callbacks = 0;
     for (let seed = 1; seed <= 150; seed++) {
       const rand = random(seed);
       const program = generate(rand);
-      const expected = { publishes: [] as string[], sleeps: 0, longSleeps: 0, fanOuts: 0, steps: 0, questions: 0 };
+      const expected = {
+        publishes: [] as string[],
+        sleeps: 0,
+        longSleeps: 0,
+        fanOuts: 0,
+        steps: 0,
+        questions: 0,
+        retried: [] as Retried[],
+        callbacks: [] as string[],
+      };
       count(program, expected);
       const crashes = Array.from({ length: 12 }, () => (rand() < 0.4 ? Math.floor(rand() * 12) : undefined));
       const task = new FakeTask();
-      const outcome = await runToEnd(task, (job) => exec(program, job), crashes);
+      const outcome = await runToEnd(task, (job) => exec(program, job, task), crashes);
       const where = `seed ${seed}: ${JSON.stringify(program)}`;
       expect([...task.pieces].sort(), where).toEqual([...expected.publishes].sort());
       expect(task.sleepSaves, where).toBe(expected.sleeps);
@@ -392,6 +509,18 @@ describe("random programs of concurrent steps, sleeps, publishes, fan-outs and q
         where,
       ).toBe(true);
       expect(task.stepSaves.size, where).toBe(expected.steps);
+      checkRetried(task, expected.retried, expect, where);
+      // Every callback opened once, its body POSTed once and used once, whatever crashed around it.
+      expect([...task.opened.keys()].sort(), where).toEqual([...expected.callbacks].sort());
+      for (const name of expected.callbacks) expect(task.steps.get(`use ${name}`), where).toBe(`body of ${name}`);
+      callbacks += expected.callbacks.length;
+      retriedSteps += expected.retried.length;
+      toldInterrupted += task.effects.filter((e) => e.interrupted).length;
     }
+    // The generator does make them: the property is not checked on programs without any.
+    expect(retriedSteps).toBeGreaterThan(50);
+    // And crashes do leave attempts mid-way, which the next attempt is told of.
+    expect(toldInterrupted).toBeGreaterThan(0);
+    expect(callbacks).toBeGreaterThan(20);
   });
 });

@@ -7,6 +7,7 @@ export class MemoryTables {
   readonly sleeps = new Map<string, number>();
   readonly answers = new Map<string, unknown>();
   readonly notes = new Map<string, unknown>();
+  readonly attempts = new Map<string, unknown>();
 }
 
 const found = (map: Map<string, unknown>, key: string) => (map.has(key) ? { value: map.get(key) } : undefined);
@@ -29,6 +30,10 @@ export function memoryHost(tables: MemoryTables, overrides: Partial<JobHost> = {
       if (!tables.sleeps.has(key)) tables.sleeps.set(key, wakeAt);
     },
     loadAnswer: (key) => found(tables.answers, key),
+    loadAttempt: (key) => found(tables.attempts, key),
+    saveAttempt: (key, value) => {
+      if (!tables.attempts.has(key)) tables.attempts.set(key, value);
+    },
     loadNote: (name) => found(tables.notes, name),
     saveNote: (name, value) => {
       if (!tables.notes.has(name)) tables.notes.set(name, value);

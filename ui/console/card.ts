@@ -6,6 +6,7 @@
  */
 import { age, duration, fraction, percent } from "./format";
 import { questionForm, showRefusal, type Answer } from "./question";
+import { attemptList } from "./attempts";
 import { isTerminalStatus } from "./schema";
 import { progressBar, type TaskState } from "./state";
 
@@ -100,6 +101,7 @@ export class Card {
     this.renderQuestion(state);
     if (
       previous?.steps !== state.steps ||
+      previous?.attempts !== state.attempts ||
       previous?.logs !== state.logs ||
       previous?.eventsRead !== state.eventsRead ||
       !previous
@@ -241,6 +243,8 @@ export class Card {
       el("h3", undefined, `Steps (${state.steps.length})`),
       state.steps.length > 0 ? steps : el("p", "muted", "No finished steps yet."),
     ];
+    if (state.attempts && state.attempts.length > 0)
+      parts.push(el("h3", undefined, "Attempts"), attemptList(state.attempts));
     if (lines > 0) parts.push(el("h3", undefined, `Log (${lines})`), log);
     this.body.replaceChildren(...parts);
   }

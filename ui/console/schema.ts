@@ -84,12 +84,24 @@ export const pieceText = ({ content }: Piece): string =>
   content.text ?? `${content.name ?? content.type}${content.uri ? ` (${content.uri})` : ""}`;
 
 /** `GET /tasks/{id}` and `POST /tasks/{id}/cancel|input`: the task with its progress, questions and outcome. */
+/** A step given options, as the task document lists it (`steps`: its attempts). */
+export const StepAttemptsSchema = z.looseObject({
+  name: z.string(),
+  state: z.string(),
+  attempts: z.number(),
+  durationsMs: z.array(z.number()),
+  lastError: z.optional(z.string()),
+  retryAt: z.optional(z.string()),
+});
+export type StepAttempts = z.infer<typeof StepAttemptsSchema>;
+
 export const TaskDocumentSchema = z.looseObject({
   ...TaskViewShape,
   tool: z.string(),
   progress: z.optional(ProgressSchema),
   partial: z.optional(z.looseObject({ count: z.number(), pieces: z.optional(z.array(PieceSchema)) })),
   inputRequests: z.optional(z.record(z.string(), InputRequestSchema)),
+  steps: z.optional(z.array(StepAttemptsSchema)),
   result: z.optional(ToolResultSchema),
   error: z.optional(TaskErrorSchema),
 });

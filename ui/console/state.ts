@@ -10,6 +10,7 @@ import {
   type InputRequest,
   type ListedTask,
   type Progress,
+  type StepAttempts,
   type TaskDocument,
   type TaskError,
   type TaskEvent,
@@ -44,6 +45,8 @@ export interface TaskState {
   ttl: number;
   progress?: Progress;
   steps: string[];
+  /** The steps given options with their attempts, as the task document last listed them. */
+  attempts?: StepAttempts[];
   logs: LogLine[];
   /** Log lines dropped from the front to stay within MAX_LOG_LINES. */
   logsDropped: number;
@@ -121,6 +124,7 @@ export function applyDocument(state: TaskState, doc: TaskDocument): TaskState {
   if (doc.progress && (!next.progress || doc.progress.progress >= next.progress.progress)) next.progress = doc.progress;
   if (doc.result) next.result = doc.result;
   if (doc.error) next.error = doc.error;
+  if (doc.steps) next.attempts = doc.steps;
   for (const piece of doc.partial?.pieces ?? []) Object.assign(next, withPiece(next, piece.n, pieceText(piece)));
   if (doc.partial && doc.partial.count > (next.partialCount ?? 0)) next.partialCount = doc.partial.count;
   if (next.status === "input_required" && doc.status === "input_required" && doc.inputRequests)

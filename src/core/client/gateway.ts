@@ -21,6 +21,7 @@ import { parseTaskMeta, type TaskMeta } from "../model/meta";
 import type { JsonObject } from "../../json";
 import { toTaskView, type TaskEntryPage, type TaskPage } from "../model/view";
 import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, GetOptions, TaskSnapshot } from "./task-rpc";
+import type { CallbackOutcome } from "../model/callbacks";
 
 export interface CreateTaskRequest {
   tool: string;
@@ -264,6 +265,12 @@ export class TaskGateway {
   async answer(taskId: string, responses: Record<string, unknown>): Promise<AnswerOutcome> {
     if (!isTaskId(taskId)) return { ok: false, reason: "not_found" };
     return this.task(taskId).answer(responses);
+  }
+
+  /** Completes the task's callback `name` with `body` as its owner (no token: the principal is the proof). */
+  async completeCallback(taskId: string, name: string, body: unknown): Promise<CallbackOutcome> {
+    if (!isTaskId(taskId)) return "unknown";
+    return this.task(taskId).completeCallback(name, body);
   }
 
   async list(cursor: string | undefined, limit = 50): Promise<TaskPage | undefined> {

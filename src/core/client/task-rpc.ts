@@ -12,6 +12,7 @@ import { pendingInputs, type Progress, type TaskOutcome, type TaskRecord } from 
 import { estimatedEndAt } from "../model/poll-interval";
 import { toTaskView, type TaskView } from "../model/view";
 import type { PartialPiece, PartialSummary } from "../model/partial";
+import type { StepAttemptsView } from "../model/step-attempts";
 
 export interface TaskSnapshot {
   task: TaskView;
@@ -28,6 +29,8 @@ export interface TaskSnapshot {
   /** The pieces after `piecesAfter`, in order: only when the reader asked for them (GetOptions). */
   pieces?: PartialPiece[];
   piecesAfter?: number;
+  /** The steps given options, with their attempts (model/step-attempts.ts): absent when it has none. */
+  steps?: StepAttemptsView[];
   lastSeq: number;
 }
 
@@ -92,7 +95,12 @@ const withEnd = (end: number | undefined): { estimatedEndAt?: number } =>
   end === undefined ? {} : { estimatedEndAt: Math.round(end) };
 
 /** The snapshot of `record`, whose latest event is `lastSeq`, as seen at `now`. */
-export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): TaskSnapshot {
+export function taskSnapshot(
+  record: TaskRecord,
+  lastSeq: number,
+  now: number,
+  steps: StepAttemptsView[] = [],
+): TaskSnapshot {
   return {
     task: toTaskView(record, now),
     tool: record.tool,
@@ -102,6 +110,7 @@ export function taskSnapshot(record: TaskRecord, lastSeq: number, now: number): 
     ...(record.status === "input_required" && { inputRequests: pendingInputs(record) }),
     ...(record.status === "working" && withEnd(estimatedEndAt(record))),
     ...(record.partial && { partial: record.partial }),
+    ...(steps.length > 0 && { steps }),
     lastSeq,
   };
 }

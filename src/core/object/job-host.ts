@@ -11,6 +11,7 @@ import { isTerminal, type Progress, type TaskRecord } from "../model/record";
 import type { TaskStorage } from "./storage";
 import { publishPieces } from "./partial-pieces";
 import type { PartialLimits } from "../model/partial";
+import { taskCallbacks } from "./callbacks";
 
 export interface TaskJobHostInput {
   record: TaskRecord;
@@ -24,10 +25,12 @@ export interface TaskJobHostInput {
   append(events: NewTaskEvent[]): void;
   /** Send the events committed so far to the task's readers now, not at the end of the turn. */
   flush(): void;
+  /** Where the task's callbacks are reached: the Worker's address (PUBLIC_URL) and this object's id. */
+  callbackAddress?: { base: string; objectId: string };
 }
 
 export function taskJobHost(input: TaskJobHostInput): JobHost {
-  const { record, signal, sliceDeadline, storage, limits, fanOuts, commit, append, flush } = input;
+  const { record, signal, sliceDeadline, storage, limits, fanOuts, commit, append, flush, callbackAddress } = input;
   return {
     taskId: record.taskId,
     principal: record.principal,
@@ -68,6 +71,9 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
     },
     saveSleep: (key, wakeAt) => void storage.memos.put("sleeps", key, wakeAt, Date.now()),
     loadAnswer: (key) => storage.memos.get("answers", key),
+    ...(callbackAddress && { callbacks: taskCallbacks(storage, callbackAddress) }),
+    loadAttempt: (key) => storage.memos.get("attempts", key),
+    saveAttempt: (key, value) => void storage.memos.put("attempts", key, value, Date.now()),
     loadNote: (name) => storage.memos.get("notes", name),
     saveNote: (name, value) => void storage.memos.put("notes", name, value, Date.now()),
   };

@@ -27,6 +27,24 @@ export class MemoRows {
     return stored ? { value: JSON.parse(stored.value) as unknown } : undefined;
   }
 
+  /** The last `limit` rows of `table`, in the order they were written. */
+  latest(table: MemoTable, limit: number): { key: string; value: unknown }[] {
+    const buffer = this.held();
+    if (buffer) {
+      const rows = [...(buffer.memos.get(table) ?? new Map<string, HeldRow>())].slice(-limit);
+      return rows.map(([key, row]) => ({ key, value: JSON.parse(row.json) as unknown }));
+    }
+    if (!this.tables.has(table)) return [];
+    return this.sql
+      .exec<{ key: string; value: string }>(
+        `SELECT key, value FROM ${MEMO_TABLES[table]} ORDER BY rowid DESC LIMIT ?`,
+        limit,
+      )
+      .toArray()
+      .reverse()
+      .map((row) => ({ key: row.key, value: JSON.parse(row.value) as unknown }));
+  }
+
   /** Stores a row once; returns false if it was already stored (a concurrent duplicate run). */
   put(table: MemoTable, key: string, value: unknown, at: number): boolean {
     const buffer = this.held();

@@ -24,6 +24,8 @@ export interface TaskRunsDeps {
   append(events: NewTaskEvent[]): void;
   /** Sends the events committed so far to the task's readers now. */
   flush(): void;
+  /** This object's id, as a callback's URL names it (model/callbacks.ts). */
+  objectId: string;
 }
 
 /** What a caller of runSlice may ask for. */
@@ -35,7 +37,7 @@ export interface RunHooks {
 }
 
 export class TaskRuns {
-  private active?: { leaseId: string; controller: AbortController };
+  private active?: { leaseId: string; controller: AbortController; nudged: boolean };
 
   constructor(private readonly deps: TaskRunsDeps) {}
 
@@ -47,6 +49,14 @@ export class TaskRuns {
   /** The lease id of the run alive here, if any. */
   activeLeaseId(): string | undefined {
     return this.active?.leaseId;
+  }
+
+  /**
+   * Something the run may be about to wait for arrived (a callback's body): if the run ends by
+   * yielding, it is due again at once, not at its wake-up time.
+   */
+  nudge(): void {
+    if (this.active) this.active.nudged = true;
   }
 
   /** Stops the run alive here (its job sees its signal abort); the caller writes the task's new state. */
@@ -72,7 +82,8 @@ export class TaskRuns {
       return begun;
     }
     const controller = new AbortController();
-    this.active = { leaseId, controller };
+    const active = { leaseId, controller, nudged: false };
+    this.active = active;
     const heartbeat = setInterval(
       () => {
         const current = storage.load();
@@ -96,12 +107,17 @@ export class TaskRuns {
           commit: (before, transition) => void this.deps.commit(before, transition), // storage is synchronous; only fan-out is async
           append: (events) => this.deps.append(events),
           flush: () => this.deps.flush(),
+          ...(settings.publicUrl !== undefined && {
+            callbackAddress: { base: settings.publicUrl, objectId: this.deps.objectId },
+          }),
         }),
       );
     } finally {
       clearInterval(heartbeat);
       if (this.active?.leaseId === leaseId) this.active = undefined;
     }
+    // A callback's body that arrived while this run was on its way to waiting for it.
+    if (active.nudged && outcome.kind === "yielded") outcome = { ...outcome, wakeAt: Date.now() };
     const current = storage.load();
     if (!current) return begun;
     const policy = { maxAttempts: settings.jobMaxAttempts, baseSeconds: settings.jobRetryBaseSeconds };

@@ -19,6 +19,7 @@ import { endInheritedLease } from "../model/inherited-lease";
 import { noteReceipt } from "../model/question-receipt";
 import type { TaskRecord } from "../model/record";
 import type { PartialLimits } from "../model/partial";
+import { foldAttempts, type StepAttemptsView } from "../model/step-attempts";
 import { TaskCommits } from "./commits";
 import { TaskObservers } from "./observers";
 import { TaskOutbox } from "./outbox";
@@ -26,6 +27,9 @@ import { eventStreamView, feedSubject } from "./readers";
 import { taskSnapshot, type TaskSnapshot } from "../client/task-rpc";
 import { TaskRuns } from "./runs";
 import { TaskStorage } from "./storage";
+
+/** The journal rows a task's document is folded from: its latest activity, bounded. */
+const MAX_JOURNAL_ROWS_SHOWN = 400;
 
 // E is the Worker's env as the class above declares it: the core reads only its settings from it (by
 // name) and hands it on to the observers and onExpired above it (ports.ts), which reach their own bindings.
@@ -85,6 +89,7 @@ export abstract class TaskObjectRuntime<E extends object = object> extends Durab
       commit,
       append,
       flush: () => this.feed.flush(),
+      objectId: ctx.id.toString(),
     });
     this.fanOutHost = new FanOutHost({
       fanOuts,
@@ -186,7 +191,12 @@ export abstract class TaskObjectRuntime<E extends object = object> extends Durab
   }
 
   protected snapshot(record: TaskRecord): TaskSnapshot {
-    return taskSnapshot(record, this.storage.lastSeq(), Date.now());
+    return taskSnapshot(record, this.storage.lastSeq(), Date.now(), this.stepAttempts());
+  }
+
+  /** The steps given options and their attempts, from the journal's latest rows (none: no read, the table is absent). */
+  private stepAttempts(): StepAttemptsView[] {
+    return foldAttempts(this.storage.memos.latest("attempts", MAX_JOURNAL_ROWS_SHOWN));
   }
 
   /** What the event-stream view frames with: fixed at creation, so read once per instance. */

@@ -19,11 +19,21 @@ export const MEMO_TABLES = {
   notes: "notes",
   /** A publish's durable name → the pieces it recorded ({ first, count }), so a replay records nothing. */
   publishes: "publishes",
+  /** A step's attempts by `step\u0000n` (and `…\u0000end`): the journal of steps given options (model/step-attempts.ts). */
+  attempts: "step_attempts",
+  /** A job's callbacks by name: their token and expiry (model/callbacks.ts). */
+  callbacks: "callbacks",
+  /** What arrived at a callback, by its name: stored once, so a callback is used once. */
+  callbackBodies: "callback_bodies",
 } as const;
 export type MemoTable = keyof typeof MEMO_TABLES;
 
 /** The tables a job writes beside its record: each created when first written (task-tables.ts). */
 export type JobTable = MemoTable | "pieces";
+/**
+ * The tables a pooled object makes ahead of its task. Not `attempts` nor the callbacks': only a job
+ * whose steps have options (or that waits for a callback) writes them, made then, off every other task's creation.
+ */
 export const JOB_TABLES: readonly JobTable[] = ["steps", "sleeps", "answers", "notes", "publishes", "pieces"];
 
 /** Every table is created when first written: a task that never sleeps parses no `sleeps` table. */
@@ -37,6 +47,9 @@ export const CREATE: Readonly<Record<JobTable | "task" | "events", string>> = {
   answers: memoTable(MEMO_TABLES.answers),
   notes: memoTable(MEMO_TABLES.notes),
   publishes: memoTable(MEMO_TABLES.publishes),
+  attempts: memoTable(MEMO_TABLES.attempts),
+  callbacks: memoTable(MEMO_TABLES.callbacks),
+  callbackBodies: memoTable(MEMO_TABLES.callbackBodies),
   /** The task's partial output, numbered from 1 (model/partial.ts). */
   pieces: "CREATE TABLE IF NOT EXISTS pieces (n INTEGER PRIMARY KEY, content TEXT NOT NULL, at INTEGER NOT NULL)",
 };

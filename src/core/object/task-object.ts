@@ -10,6 +10,8 @@
 import { taskPolicy } from "../../config";
 import type { OpenStateEntry } from "./adapter-state";
 import { applyReport, type ReportReply } from "./engine-reports";
+import { deliverCallback } from "./callbacks";
+import type { CallbackOutcome, CallbackProof } from "../model/callbacks";
 import type { StepClaim, StepFailure } from "../fan-out/host";
 import { cancelTask, failDelivery, markDelivered, newTask } from "../model/machine";
 import type { LogLevel, TaskEvent } from "../model/events";
@@ -154,6 +156,28 @@ export class TaskObjectBase<E extends object = object> extends TaskObjectRuntime
       commit: (before, transition) => this.commits.commit(before, transition),
       append: (events) => void this.commits.append(events),
       wakeNow: () => this.ctx.storage.setAlarm(Date.now()),
+    });
+  }
+
+  /**
+   * A POST to one of the task's callbacks (http/callback-route.ts), its body already checked JSON:
+   * stored once and the job woken, or refused without a change (unknown or forged, used, expired).
+   */
+  async callback(name: string, token: string, body: unknown): Promise<CallbackOutcome> {
+    return this.deliverCallback(name, { token }, body);
+  }
+
+  /** The same from the task's owner, authenticated (this object is reached through their principal): no token needed. */
+  async completeCallback(name: string, body: unknown): Promise<CallbackOutcome> {
+    return this.deliverCallback(name, { owner: true }, body);
+  }
+
+  private deliverCallback(name: string, proof: CallbackProof, body: unknown): Promise<CallbackOutcome> {
+    return deliverCallback(this.liveRecord(), name, proof, body, {
+      storage: this.storage,
+      commit: (before, transition) => this.commits.commit(before, transition),
+      wakeNow: () => this.ctx.storage.setAlarm(Date.now()),
+      nudgeRun: () => this.runs.nudge(),
     });
   }
 

@@ -6,7 +6,7 @@
  */
 
 /** How the fake service behaves, so the example can show retries and permanent failures. */
-export type ExternalScenario = "succeed" | "flaky" | "outage" | "reject";
+export type ExternalScenario = "succeed" | "flaky" | "outage" | "reject" | "busy" | "closed";
 
 export interface ExternalTicket {
   jobId: string;
@@ -25,12 +25,21 @@ export class ServiceUnavailableError extends Error {
   override readonly name = "ServiceUnavailableError";
 }
 
+/**
+ * Submits a job. With an idempotency key (a step's), a repeat of the same submission names the same
+ * job, as a real service's idempotency keys make it. `attempt` is the caller's attempt at it: the
+ * "busy" service refuses the first with HTTP 429, the "closed" one every one.
+ */
 export function submitExternalJob(
   durationSeconds: number,
   scenario: ExternalScenario,
-  now = Date.now(),
+  { now = Date.now(), idempotencyKey, attempt = 1 }: { now?: number; idempotencyKey?: string; attempt?: number } = {},
 ): ExternalTicket {
-  return { jobId: `ext-${crypto.randomUUID()}`, submittedAt: now, durationSeconds, scenario };
+  if (scenario === "closed" || (scenario === "busy" && attempt === 1)) {
+    throw new ServiceUnavailableError("The external service refused the submission: HTTP 429, too many jobs queued.");
+  }
+  const jobId = `ext-${idempotencyKey ?? crypto.randomUUID()}`;
+  return { jobId, submittedAt: now, durationSeconds, scenario };
 }
 
 /**

@@ -1,0 +1,71 @@
+/**
+ * A task's callbacks in its TaskObject (model/callbacks.ts): the port a run opens them through, and
+ * what a POST to one does: its body stored once, and a job asleep until the callback's expiry woken now.
+ */
+import {
+  CallbackBodySchema,
+  CallbackRowSchema,
+  callbackPath,
+  judgeCallback,
+  newCallbackToken,
+  type CallbackOutcome,
+  type CallbackProof,
+} from "../model/callbacks";
+import { isTerminal, type TaskRecord } from "../model/record";
+import type { Transition } from "../model/machine";
+import type { CallbackPort } from "../ports";
+import { wakeRun } from "./engine-reports";
+import type { TaskStorage } from "./storage";
+
+export function taskCallbacks(storage: TaskStorage, address: { base: string; objectId: string }): CallbackPort {
+  return {
+    open(name, expiresAt) {
+      storage.memos.put("callbacks", name, { token: newCallbackToken(), expiresAt }, Date.now());
+      // The first one stored wins: a replay (or a duplicate run) gets the same URL back.
+      const row = CallbackRowSchema.parse(storage.memos.get("callbacks", name)?.value);
+      return { url: `${address.base}${callbackPath(address.objectId, name, row.token)}`, expiresAt: row.expiresAt };
+    },
+    received(name) {
+      const row = CallbackBodySchema.safeParse(storage.memos.get("callbackBodies", name)?.value);
+      return row.success ? { body: row.data.body } : undefined;
+    },
+  };
+}
+
+export interface DeliverCallbackDeps {
+  storage: TaskStorage;
+  commit(before: TaskRecord, transition: Transition): Promise<void>;
+  /** The alarm, moved to now (a wake leaves the run's phase as it is, so a commit does not move it). */
+  wakeNow(): Promise<void>;
+  /** A run is alive: it ends its wait at once if it yields now (runs.ts, nudge). */
+  nudgeRun(): void;
+}
+
+/** A POST of `body` (JSON, already checked) with `proof` to callback `name` of the task `record`. */
+export async function deliverCallback(
+  record: TaskRecord | undefined,
+  name: string,
+  proof: CallbackProof,
+  body: unknown,
+  deps: DeliverCallbackDeps,
+): Promise<CallbackOutcome> {
+  if (!record) return "unknown";
+  const { storage } = deps;
+  const now = Date.now();
+  const used = storage.memos.get("callbackBodies", name) !== undefined;
+  const refused = judgeCallback(storage.memos.get("callbacks", name)?.value, proof, used, now);
+  if (refused) return refused;
+  // A task that ended has no job left to wake; its callback is spent all the same.
+  if (isTerminal(record.status)) return "expired";
+  if (!storage.memos.put("callbackBodies", name, { body, at: now }, now)) return "used";
+  const { phase } = record.run;
+  if (phase === "running") deps.nudgeRun();
+  if (phase === "sleeping" || phase === "backoff") {
+    const woken = wakeRun(record, now);
+    if (woken.record !== record) {
+      await deps.commit(record, woken);
+      await deps.wakeNow();
+    }
+  }
+  return "received";
+}

@@ -172,6 +172,21 @@ describe("events/stream", () => {
   });
 });
 
+describe("task.status carries the engine's failure words", () => {
+  it("says why a task failed, in words a model can use, with no stack", async ({ expect }) => {
+    const start = await poll(carol, { name: "task.status", arguments: { status: ["failed"] }, cursor: null });
+    const taskId = await startTask(server.url, "external_job", { durationSeconds: 1, simulate: "closed" }, carol);
+    const { events } = await pollUntil(
+      carol,
+      { name: "task.status", arguments: { taskId, status: ["failed"] }, cursor: start.cursor },
+      (seen) => seen.length > 0,
+    );
+    const words = String(events[0]?.data["statusMessage"]);
+    expect(words).toMatch(/failed after 3 attempts/);
+    expect(words).not.toMatch(/\n\s+at /);
+  });
+});
+
 describe("deploy.finished", () => {
   it("tells the deploy's owner its outcome, filtered by service", async ({ expect }) => {
     const start = await poll(carol, { name: "deploy.finished", arguments: { service: "billing" }, cursor: null });

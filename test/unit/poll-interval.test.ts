@@ -109,8 +109,8 @@ describe("pollIntervalMs", () => {
     record = beginRun(answered.transition.record, "lease-2", 30_000, T0 + day + 50).record;
     expect(pollIntervalMs(record, T0 + day + 100)).toBe(POLL_POLICY.minMs);
     record = recordProgress(record, { progress: 1, total: 3 }, T0 + day + 1050).record;
-    // One of three in 1.05 s since the answer: about 2.1 s left, so about 1.05 s.
-    expect(pollIntervalMs(record, T0 + day + 1050)).toBe(1050);
+    // One of three in 1.05 s since the answer: about 2.1 s left, a short task: a look a second.
+    expect(pollIntervalMs(record, T0 + day + 1050)).toBe(POLL_POLICY.shortCapMs);
   });
 
   it("never waits past the task's ttl, and keeps its configured interval once ended", ({ expect }) => {
@@ -126,6 +126,23 @@ describe("a client that polls only at the interval it is told", () => {
     const { polls, lateMs } = follow(countdown(90));
     expect(polls).toBeLessThanOrEqual(15);
     expect(lateMs).toBeLessThanOrEqual(3000);
+  });
+
+  it("shows a short task's progress about once a second: a 6-s countdown is told at most 1 s each time", ({
+    expect,
+  }) => {
+    const { polls, told, lateMs } = follow(countdown(6));
+    expect(Math.max(...told)).toBeLessThanOrEqual(POLL_POLICY.shortCapMs);
+    // One look per second of work, give or take the first ones at the floor.
+    expect(polls).toBeGreaterThanOrEqual(6);
+    expect(polls).toBeLessThanOrEqual(14);
+    expect(lateMs).toBeLessThanOrEqual(1000);
+  });
+
+  it("keeps a 20-s countdown at about one look a second and a 90-s one's polls few", ({ expect }) => {
+    const twenty = follow(countdown(20));
+    expect(Math.max(...twenty.told.slice(1, -1))).toBeLessThanOrEqual(POLL_POLICY.shortCapMs);
+    expect(follow(countdown(90)).polls).toBeLessThanOrEqual(15);
   });
 
   it("sees a 3-s countdown end within 1.5 s", ({ expect }) => {

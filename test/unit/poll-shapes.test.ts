@@ -10,7 +10,7 @@ const DAY = 86_400_000;
 describe("polls per task: fixed 1-s interval → interval that follows the task (Claude Code's clamp)", () => {
   it.for([
     ["2-s countdown", 3, 5, 5, () => countdown(2)],
-    ["20-s countdown", 21, 10, 10, () => countdown(20)],
+    ["20-s countdown", 21, 23, 23, () => countdown(20)],
     ["90-s countdown", 91, 12, 12, () => countdown(90)],
     ["10-min job, 600 progress events", 601, 20, 29, () => countdown(600)],
     ["1-h job, a progress event a second", 3601, 70, 129, () => countdown(3600)],

@@ -21,6 +21,13 @@ export interface PollPolicy {
   leftFraction: number;
   /** Fraction of the task's age to wait without an estimate: the interval grows with the task. */
   ageFraction: number;
+  /**
+   * A task estimated to take this long or less in all is short: its client is told to look about
+   * once a second (shortCapMs), so its first seconds of progress are seen as they happen, while a
+   * long task's estimate keeps its polls few.
+   */
+  shortTaskMs: number;
+  shortCapMs: number;
 }
 
 export const POLL_POLICY: PollPolicy = {
@@ -30,6 +37,8 @@ export const POLL_POLICY: PollPolicy = {
   idleCapMs: 300_000,
   leftFraction: 0.5,
   ageFraction: 0.25,
+  shortTaskMs: 30_000,
+  shortCapMs: 1000,
 };
 
 const clamp = (ms: number, low: number, high: number): number => Math.min(high, Math.max(low, ms));
@@ -112,6 +121,8 @@ export function pollIntervalMs(record: TaskRecord, now: number, policy: PollPoli
     // Without an estimate, grow with the time the task has been at work (since its last answer).
     const age = now - Math.max(record.createdAt, resumedAt(record) ?? 0);
     if (left === undefined) ms = clamp(age * policy.ageFraction, minMs, policy.unknownCapMs);
+    else if (left > 0 && age + left <= policy.shortTaskMs)
+      ms = clamp(left * policy.leftFraction, minMs, policy.shortCapMs);
     else if (left > 0) ms = clamp(left * policy.leftFraction, minMs, policy.estimatedCapMs);
     // Late for its own estimate: look often at first, then less and less.
     else ms = clamp(-left * policy.ageFraction, minMs, policy.unknownCapMs);

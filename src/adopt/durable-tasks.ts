@@ -29,8 +29,8 @@ export interface DurableTasksOptions<E = unknown> extends RequestGuards {
   /**
    * Who is calling: a stable id from the Worker's own auth (an API key's owner, `ctx.props` of
    * @cloudflare/workers-oauth-provider), or undefined for a caller it does not know. Each task is
-   * bound to it. A throw is logged and answered 503; an answer that is not a string is refused
-   * (503, naming this option). Without it, only loopback requests are served (local dev).
+   * bound to it. A throw is logged and answered 401; an answer that is not a string is refused
+   * (403, naming this option). Without it, only loopback requests are served (local dev).
    */
   principal?: PrincipalOf<E>;
   /** The MCP endpoint's path, as given to createMcpHandler (default "/mcp"). */

@@ -16,11 +16,11 @@ export type PrincipalOf<E = unknown> = (
 
 export type Caller =
   | { ok: true; principal: string }
-  | { ok: false; refusal: { status: 401 | 403 | 503; error: string; message: string } };
+  | { ok: false; refusal: { status: 401 | 403; error: string; message: string } };
 
 const MAX_PRINCIPAL_LENGTH = 256;
 
-const refused = (status: 401 | 403 | 503, error: string, message: string): Caller => ({
+const refused = (status: 401 | 403, error: string, message: string): Caller => ({
   ok: false,
   refusal: { status, error, message },
 });
@@ -35,10 +35,15 @@ const kindOf = (value: unknown): string =>
         ? "an object"
         : `a ${typeof value}`;
 
+const unknownCaller = (): Caller =>
+  refused(401, "unauthenticated", "Sign in first: this server could not tell who is calling.");
+
 /**
  * The adopter's function, called so that nothing it does reaches the caller: a throw (its auth
  * backend down, `ctx.props.userId` where no props exist) is logged here with its cause and answered
- * 503 in words that reveal nothing of it; what is not a string is refused, not stored.
+ * as a caller it could not name, 401, in words that reveal nothing of it (a 4xx: the request, not the
+ * server, is what could not be served; an adopter that wants an outage to be a 503 answers it in its
+ * own middleware before tasks.fetch). What is not a string is refused (403), never stored.
  */
 async function askAdopter<E>(
   principalOf: PrincipalOf<E>,
@@ -51,22 +56,17 @@ async function askAdopter<E>(
   try {
     answer = await principalOf(request, env, ctx);
   } catch (error) {
-    console.error("mcp-task-worker: the Worker's principal() threw; the task request is answered 503.", error);
-    return refused(
-      503,
-      "principal_unavailable",
-      "This server could not tell who is calling just now, so no task request is served. Try again later.",
-    );
+    console.error("mcp-task-worker: the Worker's principal() threw; the task request is answered 401.", error);
+    return unknownCaller();
   }
   // null is how much JavaScript says "nobody": the same as undefined.
-  if (answer === undefined || answer === null || answer === "")
-    return refused(401, "unauthenticated", "Sign in first: this server could not tell who is calling.");
+  if (answer === undefined || answer === null || answer === "") return unknownCaller();
   if (typeof answer !== "string") {
     // Refused, not converted: String(object) is "[object Object]" for every caller, and a number
     // the adopter meant as an id is theirs to spell (String(user.id)), once, where both lanes see it.
     console.error(`mcp-task-worker: the Worker's principal() returned ${kindOf(answer)}, not a string id.`);
     return refused(
-      503,
+      403,
       "principal_invalid",
       `The Worker's durableTasks({ principal }) option returned ${kindOf(answer)} instead of a string id, so no task request is served. ` +
         "Return a short stable string (for example String(user.id)), or undefined for a caller it does not know.",

@@ -90,7 +90,8 @@ describe("principals from the adopter's auth", () => {
       { capabilities: TASKS },
     );
     expect(reply.status).toBe(401);
-    expect(JSON.parse(reply.text)).toMatchObject({ error: "unauthenticated" });
+    // On /mcp a refusal is a JSON-RPC error; its slug rides in error.data.
+    expect(JSON.parse(reply.text)).toMatchObject({ jsonrpc: "2.0", error: { data: { error: "unauthenticated" } } });
   });
 
   it("refuses a task request from another site's page, and lets a browser read the engine's answers", async () => {
@@ -105,7 +106,7 @@ describe("principals from the adopter's auth", () => {
       },
     );
     expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.text)).toMatchObject({ error: "origin_not_allowed" });
+    expect(JSON.parse(foreign.text)).toMatchObject({ error: { data: { error: "origin_not_allowed" } } });
     const own = await modern(
       server.url,
       "tasks/get",
@@ -153,13 +154,13 @@ describe("a wrangler config that misnames a binding", () => {
       },
     );
     expect(reply.status).toBe(503);
-    const body = JSON.parse(reply.text) as { error: string; message: string };
-    expect(body.error).toBe("bindings_missing");
-    expect(body.message).toContain(
+    const body = JSON.parse(reply.text) as { error: { message: string; data: { error: string } } };
+    expect(body.error.data.error).toBe("bindings_missing");
+    expect(body.error.message).toContain(
       'Missing binding PRINCIPALS (PrincipalObject): add { "name": "PRINCIPALS", "class_name": "PrincipalObject" }',
     );
-    expect(body.message).toContain("is one of them meant to be PRINCIPALS?");
-    expect(body.message).not.toMatch(/\n\s+at /);
+    expect(body.error.message).toContain("is one of them meant to be PRINCIPALS?");
+    expect(body.error.message).not.toMatch(/\n\s+at /);
   });
 
   it("still serves the adopter's own tools", async () => {

@@ -99,7 +99,7 @@ describe("tasks.fetch in front of the adopter's handler", () => {
     expect(await reply.json()).toMatchObject({ jsonrpc: "2.0", error: { data: { error: "host_not_allowed" } } });
   });
 
-  it("answers a throwing principal() with a JSON-RPC error on /mcp and JSON on /tasks, 503, cause logged", async ({
+  it("answers a throwing principal() with a JSON-RPC error on /mcp and JSON on /tasks, 401, cause logged", async ({
     expect,
   }) => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
@@ -109,12 +109,12 @@ describe("tasks.fetch in front of the adopter's handler", () => {
       },
     });
     const mcp = await fetch(modern("tools/call", "countdown"), env, ctx);
-    expect(mcp.status).toBe(503);
+    expect(mcp.status).toBe(401);
     const rpc = await mcp.text();
     expect(JSON.parse(rpc)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
     const view = await fetch(new Request("http://127.0.0.1:8787/tasks"), env, ctx);
-    expect(view.status).toBe(503);
-    expect(await view.json()).toMatchObject({ error: "principal_unavailable" });
+    expect(view.status).toBe(401);
+    expect(await view.json()).toMatchObject({ error: "unauthenticated" });
     expect(rpc).not.toContain("ctx.props");
     expect(log).toHaveBeenCalled();
   });

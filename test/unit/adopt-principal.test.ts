@@ -24,7 +24,9 @@ afterEach(() => {
 });
 
 describe("resolveCaller with the adopter's principal()", () => {
-  it("answers a throw with 503 in words that hide its cause, and logs the cause", async ({ expect }) => {
+  it("answers a throw as a caller it could not name (401), in words that hide its cause, and logs the cause", async ({
+    expect,
+  }) => {
     const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
     const cause = new TypeError("Cannot read properties of undefined (reading 'userId') at secret-backend.internal");
     const caller = await resolveCaller(
@@ -37,7 +39,11 @@ describe("resolveCaller with the adopter's principal()", () => {
     );
     expect(caller).toEqual({
       ok: false,
-      refusal: { status: 503, error: "principal_unavailable", message: expect.stringContaining("Try again later") },
+      refusal: {
+        status: 401,
+        error: "unauthenticated",
+        message: expect.stringContaining("could not tell who is calling"),
+      },
     });
     expect(JSON.stringify(caller)).not.toMatch(/userId|secret-backend/);
     expect(log).toHaveBeenCalledWith(expect.stringContaining("principal() threw"), cause);
@@ -46,7 +52,7 @@ describe("resolveCaller with the adopter's principal()", () => {
   it("answers a rejected promise the same way", async ({ expect }) => {
     vi.spyOn(console, "error").mockImplementation(() => undefined);
     const caller = await resolveCaller(() => Promise.reject(new Error("auth backend down")), request(), {}, ctx);
-    expect(caller).toMatchObject({ ok: false, refusal: { status: 503, error: "principal_unavailable" } });
+    expect(caller).toMatchObject({ ok: false, refusal: { status: 401, error: "unauthenticated" } });
   });
 
   it("refuses a number or an object, naming the option, before anything is stored under it", async ({ expect }) => {
@@ -58,7 +64,7 @@ describe("resolveCaller with the adopter's principal()", () => {
       ["true", "a boolean"],
     ]) {
       const caller = await resolveCaller(answering(answer ?? ""), request(), {}, ctx);
-      expect(caller).toMatchObject({ ok: false, refusal: { status: 503, error: "principal_invalid" } });
+      expect(caller).toMatchObject({ ok: false, refusal: { status: 403, error: "principal_invalid" } });
       const message = caller.ok ? "" : caller.refusal.message;
       expect(message).toContain("durableTasks({ principal })");
       expect(message).toContain(kind);

@@ -8,7 +8,15 @@ import type { Dice, FuzzRequest } from "./fuzz-input";
 import { modernBody, modernHeaders, TASKS } from "./modern";
 
 /** Tokens of test/fixtures/adopter-tools.ts: a known caller, the adopter's mistakes, nobody, garbage. */
-const TOKENS = ["alice-token", "throw-token", "number-token", "object-token", undefined, "💥", "x".repeat(5000)];
+const TOKENS = [
+  "alice-token",
+  "throw-token",
+  "number-token",
+  "object-token",
+  undefined,
+  "not a token!",
+  "x".repeat(5000),
+];
 const DEPTHS = [65, 200, 20_000];
 /** Past MAX_BODY_BYTES (1 MiB), within agents' 4 MiB, and past both. */
 const BIG = [2 * 1024 * 1024, 5 * 1024 * 1024];

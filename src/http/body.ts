@@ -75,8 +75,12 @@ async function discardRest(reader: ReadableStreamDefaultReader<Uint8Array>): Pro
     // The client went away mid-upload: nothing left to answer it with.
   } finally {
     clearTimeout(timer);
-    // A read still pending (the upload paused) is rejected by the release; nobody waits on it.
-    reader.releaseLock();
+    try {
+      reader.releaseLock();
+    } catch {
+      // workerd will not release a reader with a read pending (the upload paused): it stays locked,
+      // and the runtime drops the rest with the request, as a released one's.
+    }
   }
 }
 

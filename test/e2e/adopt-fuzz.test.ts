@@ -155,6 +155,17 @@ describe("a Base64 Mcp-Name", () => {
     expect(json(read)).not.toMatchObject({ error: { code: -32601 } });
     expect(json(read)).toMatchObject({ result: { contents: expect.any(Array) } });
   });
+
+  it("that disagrees with the body is still refused (-32020), whichever way the header is spelled", async () => {
+    // The header names the durable tool, the body the adopter's echo: routed by the header, refused by the engine.
+    const message = modernBody("tools/call", { name: "echo", arguments: { text: "hi" } }, { capabilities: TASKS });
+    for (const name of ["countdown", sentinel("countdown")]) {
+      const headers = { ...modernHeaders(message, { token: ALICE }), "Mcp-Name": name };
+      const reply = await send({ method: "POST", path: "/mcp", headers, body: JSON.stringify(message) });
+      expect(reply.status).toBe(400);
+      expect(json(reply)).toMatchObject({ error: { code: -32020 } });
+    }
+  });
 });
 
 const TaskListSchema = z.object({ tasks: z.array(z.object({ taskId: z.string() }).loose()) }).loose();

@@ -11,8 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod";
 import { adopterConfig } from "./support/adopter";
 import { ownServer } from "./support/dev-server";
-import { adopterRequest, sentinel } from "./support/fuzz-adopter";
-import type { Dice, FuzzRequest } from "./support/fuzz-input";
+import { adopterRequest, json, seededDice, sentinel } from "./support/fuzz-adopter";
+import type { FuzzRequest } from "./support/fuzz-input";
 import { modernBody, modernHeaders, startTask, TASKS } from "./support/modern";
 import { rawRequest, type RawReply } from "./support/raw-http";
 
@@ -72,12 +72,6 @@ function legacyCall(headers: Record<string, string> = {}, args = '{"seconds":1}'
   return { method: "POST", path: "/mcp-legacy", headers: { ...base, ...headers }, body };
 }
 
-/** The JSON-RPC answer of a reply, JSON or the last `data:` line of an event stream. */
-function json(reply: RawReply): unknown {
-  if (reply.text.trimStart().startsWith("{")) return JSON.parse(reply.text);
-  const data = reply.text.split("\n").filter((line) => line.startsWith("data: "));
-  return JSON.parse(data.at(-1)?.slice("data: ".length) ?? "null");
-}
 const aliceTasks = async () =>
   JSON.parse((await send({ method: "GET", path: "/tasks", headers: { Authorization: `Bearer ${ALICE}` } })).text);
 
@@ -169,24 +163,6 @@ describe("a Base64 Mcp-Name", () => {
 });
 
 const TaskListSchema = z.object({ tasks: z.array(z.object({ taskId: z.string() }).loose()) }).loose();
-
-/** mulberry32, as test/e2e/fuzz.test.ts seeds its dice: small, fast, replayable. */
-function seededDice(seed: number): Dice {
-  let a = seed >>> 0;
-  const rand = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  // By position, not by value: a list may hold undefined (no token at all).
-  const pick = <T>(items: readonly T[]): T => {
-    const index = Math.floor(rand() * items.length);
-    for (const [i, item] of items.entries()) if (i === index) return item;
-    throw new Error("pick from an empty list");
-  };
-  return { rand, pick, int: (n) => Math.floor(rand() * n) };
-}
 
 describe(`fuzz of both lanes (seed ${SEED})`, () => {
   it(`answers ${COUNT} hostile requests with no 5xx`, { timeout: 300_000 }, async () => {

@@ -6,6 +6,7 @@
  */
 import type { Dice, FuzzRequest } from "./fuzz-input";
 import { modernBody, modernHeaders, TASKS } from "./modern";
+import type { RawReply } from "./raw-http";
 
 /** Tokens of test/fixtures/adopter-tools.ts: a known caller, the adopter's mistakes, nobody, garbage. */
 const TOKENS = [
@@ -101,4 +102,29 @@ export function adopterRequest(dice: Dice, session: string, taskIds: readonly st
   if (lane === 0) return modernRequest(dice, taskIds);
   if (lane === 1) return legacyRequest(dice, session, taskIds);
   return viewRequest(dice, taskIds);
+}
+
+/** mulberry32, as test/e2e/fuzz.test.ts seeds its dice: small, fast, replayable. */
+export function seededDice(seed: number): Dice {
+  let a = seed >>> 0;
+  const rand = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  // By position, not by value: a list may hold undefined (no token at all).
+  const pick = <T>(items: readonly T[]): T => {
+    const index = Math.floor(rand() * items.length);
+    for (const [i, item] of items.entries()) if (i === index) return item;
+    throw new Error("pick from an empty list");
+  };
+  return { rand, pick, int: (n) => Math.floor(rand() * n) };
+}
+
+/** The JSON-RPC answer of a reply, JSON or the last `data:` line of an event stream. */
+export function json(reply: RawReply): unknown {
+  if (reply.text.trimStart().startsWith("{")) return JSON.parse(reply.text);
+  const data = reply.text.split("\n").filter((line) => line.startsWith("data: "));
+  return JSON.parse(data.at(-1)?.slice("data: ".length) ?? "null");
 }

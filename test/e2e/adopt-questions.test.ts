@@ -1,7 +1,8 @@
 // An adopter's durable tool that asks a question (test/fixtures/adopter: createMcpHandler with
 // principals from bearer tokens): answered through 2026-07-28 tasks/update and through
 // POST /tasks/{id}/input; another principal can neither read, answer nor cancel it; a caller the
-// adopter's principal() does not know is refused before any task is touched.
+// adopter's principal() does not know is refused before any task is touched; a fan-out without a
+// STEPS binding fails its task naming it.
 import { describe, expect, it, vi } from "vitest";
 import { adopterConfig } from "./support/adopter";
 import { ownServer } from "./support/dev-server";
@@ -126,6 +127,18 @@ describe("principals from the adopter's auth", () => {
         content: [{ type: "text", text: "hi" }],
       },
     );
+  });
+});
+
+describe("a fan-out in a Worker that binds no STEPS queue", () => {
+  it("ends its task at once with an error naming the binding to add, instead of waiting on a send that cannot succeed", async () => {
+    const taskId = await startTask(server.url, "double_all", {}, { token: ALICE });
+    await vi.waitFor(async () => {
+      const task = await getTask(server.url, taskId, { token: ALICE });
+      // A tool's failure ends its 2026 task with an isError result the model reads (not status "failed").
+      expect(task).toMatchObject({ status: "completed", result: { isError: true } });
+      expect(JSON.stringify(task)).toContain("job.fanOut needs the STEPS queue, which this Worker does not bind");
+    }, until(100));
   });
 });
 

@@ -11,23 +11,28 @@ import type { Tool } from "../jobs/define-tool";
 import { engineQueue } from "../package/queue-handler";
 import { toolSet } from "../package/tool-set";
 import { bindingProblems, hasTaskBindings } from "./bindings";
-import { foreignOrigin, withCors } from "./http-guards";
+import { guardRefusal, withCors, type RequestGuards } from "./http-guards";
 import { adopterListings, registerOn } from "./register";
 import type { PrincipalOf } from "./principal";
 import { routeOf } from "./route";
-import { refusalResponse, requestScope, runInScope } from "./scope";
+import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
 import type { EventType } from "../events/event-type";
 import { recordEventTypes } from "../events/event-set";
 
-export interface DurableTasksOptions<E = unknown> {
+/**
+ * `allowedHostnames` / `allowedOriginHostnames`: pass the ones given to createMcpHandler (the
+ * wrapper cannot read them from the handler), so task requests on both lanes meet the same checks.
+ */
+export interface DurableTasksOptions<E = unknown> extends RequestGuards {
   /** The tools that run as durable tasks, each made with defineTool (the adopter's other tools stay on its McpServer). */
   tools: readonly Tool[];
   /**
    * Who is calling: a stable id from the Worker's own auth (an API key's owner, `ctx.props` of
    * @cloudflare/workers-oauth-provider), or undefined for a caller it does not know. Each task is
-   * bound to it. Without it, only loopback requests are served (local dev).
+   * bound to it. A throw is logged and answered 401; an answer that is not a string is refused
+   * (403, naming this option). Without it, only loopback requests are served (local dev).
    */
   principal?: PrincipalOf<E>;
   /** The MCP endpoint's path, as given to createMcpHandler (default "/mcp"). */
@@ -52,6 +57,8 @@ export interface DurableTasks<E = unknown> {
   fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
   /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
   readonly principal: PrincipalOf<E> | undefined;
+  /** The Host and Origin checks every task request meets (mcpAgentTasks applies them on its lane too). */
+  readonly guards: RequestGuards;
   /** The Worker's `queue` handler for the engine's queues (JOBS, and STEPS / WEBHOOKS if bound). */
   queue(batch: MessageBatch<unknown>, env: unknown): Promise<void>;
 }
@@ -65,22 +72,26 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
+  const guards: RequestGuards = {
+    ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
+    ...(options.allowedOriginHostnames !== undefined && { allowedOriginHostnames: options.allowedOriginHostnames }),
+  };
   return {
     tools,
     register: (server) => registerOn(server, tools, listings, events),
     principal: options.principal,
+    guards,
     fetch: (handler) => async (request, env, ctx) => {
       const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
       const route = routeOf(request, mcpPath, served, events);
       if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
-      if (foreignOrigin(request))
-        return Response.json(
-          { error: "origin_not_allowed", message: "Requests from another site's web page are refused." },
-          { status: 403 },
-        );
+      // /mcp answers a refusal as a JSON-RPC error, /tasks as the template's plain JSON.
+      const refuse = route === "mcp" ? rpcRefusalResponse : refusalResponse;
+      const guarded = guardRefusal(request, guards);
+      if (guarded !== undefined) return withCors(refuse(guarded));
       return runInScope(scope, async () => {
         const engine = await scope.engine();
-        if (!engine.ok) return withCors(refusalResponse(engine.refusal));
+        if (!engine.ok) return withCors(refuse(engine.refusal));
         if (route === "tasks") return withCors(await taskView.fetch(request, engine.origin.env, ctx));
         return withCors(await serveEngineMcp(request, engine.origin));
       });

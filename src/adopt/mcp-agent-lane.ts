@@ -10,18 +10,18 @@
  */
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { McpAgent } from "agents/mcp";
-import { hasJsonContentType } from "../http/media-types";
 import { handleMcpPost } from "../mcp-2025-11-25/endpoint";
 import { isCheckBackTool } from "../protocol/check-back-tools";
 import type { DurableTasks } from "./durable-tasks";
-import { foreignOrigin, withCors } from "./http-guards";
+import { guardRefusal, withCors } from "./http-guards";
+import { readAgentBody, tooLargeResponse } from "./mcp-agent-body";
 import type { TaskMessageSink } from "./mcp-agent";
 import { addTaskObserver } from "../package/added-observers";
 import { agentSessionObserver, isAgentNamespace, recordAgentBinding } from "./mcp-agent-observer";
 import { registerOnAgentServer } from "./mcp-agent-register";
 import { agentSessionOf, isEngineMessage } from "./mcp-agent-route";
 import { agentSession } from "./mcp-agent-session";
-import { refusalResponse, requestScope, runInScope } from "./scope";
+import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
 import { taskView } from "./task-view";
 
 /** `MyMCP.serve`'s options (binding, transport, CORS, jurisdiction), passed on to it as they are. */
@@ -41,23 +41,6 @@ export interface McpAgentLane<E = unknown> {
   serve(agent: TaskAgentClass, path: string, options?: AgentServeOptions): AgentHandler<E>;
 }
 
-/** agents' own cap on a POST body (MAXIMUM_MESSAGE_SIZE_BYTES); a bigger or unsized body is left to it. */
-const MAX_READ_BYTES = 4 * 1024 * 1024;
-
-async function readSmallBody(request: Request): Promise<string | undefined> {
-  const length = Number(request.headers.get("Content-Length") ?? Number.NaN);
-  if (!Number.isInteger(length) || length > MAX_READ_BYTES || !hasJsonContentType(request)) return undefined;
-  return request.text();
-}
-
-function parsed(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
   const { tools, principal } = tasks;
   // A task this lane starts tells its session's GET stream of each change (mcp-agent-observer.ts).
@@ -75,31 +58,35 @@ export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
           const isTaskView = pathname === "/tasks" || pathname.startsWith("/tasks/");
           const sessionId = isTaskView ? undefined : agentSessionOf(request, path);
           if (!isTaskView && sessionId === undefined) return theirs.fetch(request, env, ctx);
-          const text = isTaskView ? undefined : await readSmallBody(request);
-          const message = text === undefined ? undefined : parsed(text);
-          if (!isTaskView && !isEngineMessage(message, served)) {
+          const body = isTaskView ? undefined : await readAgentBody(request);
+          if (body?.kind === "refused") return withCors(body.response);
+          const read = body?.kind === "read" ? body : undefined;
+          if (!isTaskView && !isEngineMessage(read?.message, served)) {
             // The body was read to look inside: hand the same bytes on.
-            return theirs.fetch(text === undefined ? request : new Request(request, { body: text }), env, ctx);
+            return theirs.fetch(read === undefined ? request : new Request(request, { body: read.text }), env, ctx);
           }
-          if (foreignOrigin(request))
-            return Response.json(
-              { error: "origin_not_allowed", message: "Requests from another site's web page are refused." },
-              { status: 403 },
-            );
+          // Refusals on the session's endpoint are JSON-RPC errors, on /tasks the template's plain JSON.
+          const refuse = isTaskView ? refusalResponse : rpcRefusalResponse;
+          const guarded = guardRefusal(request, tasks.guards);
+          if (guarded !== undefined) return withCors(refuse(guarded));
           const scope = requestScope({ request, env, ctx, tools, principal });
           return runInScope(scope, async () => {
             const engine = await scope.engine();
-            if (!engine.ok) return withCors(refusalResponse(engine.refusal));
+            if (!engine.ok) return withCors(refuse(engine.refusal));
             if (isTaskView) return withCors(await taskView.fetch(request, engine.origin.env, ctx));
             const namespace: unknown = Reflect.get(engine.origin.env, binding);
-            if (!isAgentNamespace(namespace) || sessionId === undefined || text === undefined)
+            if (!isAgentNamespace(namespace) || sessionId === undefined || read === undefined)
               return withCors(
-                refusalResponse({
+                refuse({
                   status: 503,
                   error: "bindings_missing",
                   message: `The McpAgent binding ${binding} is missing: add { "name": "${binding}", "class_name": "<your McpAgent class>" } to "durable_objects.bindings" in wrangler.jsonc.`,
                 }),
               );
+            // The engine's own cap on what it serves (MAX_BODY_BYTES), as on the createMcpHandler lane.
+            const { maxBodyBytes } = engine.settings;
+            if (read.bytes > maxBodyBytes) return withCors(tooLargeResponse(maxBodyBytes));
+            const { text, message } = read;
             const mcp = { ...engine.origin, request, body: { ok: true as const, text }, json: { value: message } };
             return withCors(await handleMcpPost(mcp, agentSession(namespace, sessionId)));
           });

@@ -4,6 +4,7 @@
  * with its body unread. The engine's endpoint then checks that the body agrees with the headers
  * (-32020 when not), as the spec asks of every 2026-07-28 server.
  */
+import { decodeHeaderValue } from "../mcp-2026-07-28/headers";
 import { HEADER, VERSION_2026_07_28 } from "../mcp-2026-07-28/protocol";
 
 export type Route =
@@ -33,7 +34,10 @@ export function routeOf(request: Request, mcpPath: string, served: (tool: string
   if (method === undefined) return "theirs";
   if (TASK_METHODS.has(method)) return "mcp";
   if (events && method.startsWith("events/")) return "mcp";
-  const name = headers.get(HEADER.name)?.trim();
+  const raw = headers.get(HEADER.name)?.trim();
+  // Decoded as the engine's own header check decodes it: a name sent as =?base64?…?= (the spec's
+  // form for what a header cannot carry, and any client's choice) is the same name.
+  const name = raw === undefined ? undefined : decodeHeaderValue(raw);
   if (name === undefined) return "theirs";
   if (method === "tools/call" && served(name)) return "mcp";
   if (method === "resources/read" && name.startsWith(TASK_URI_PREFIX)) return "mcp";

@@ -72,5 +72,16 @@ async function openEngine<E>({ request, env, ctx, tools, principal }: ScopeInput
   return { ok: true, origin, settings };
 }
 
+/** A refusal on the plain HTTP routes (`/tasks...`): `{ error, message }`, as the template's own. */
 export const refusalResponse = ({ status, error, message }: Refusal): Response =>
   Response.json({ error, message }, { status });
+
+/** JSON-RPC's first implementation-defined server error: what the SDK's own Host and Origin guards answer. */
+const SERVER_REFUSED = -32000;
+
+/**
+ * A refusal on an MCP endpoint: the same status and words as a JSON-RPC error (null id: the body
+ * was not read as a request), so an MCP client reads it as one; `data.error` keeps the slug.
+ */
+export const rpcRefusalResponse = ({ status, error, message }: Refusal): Response =>
+  Response.json({ jsonrpc: "2.0", id: null, error: { code: SERVER_REFUSED, message, data: { error } } }, { status });

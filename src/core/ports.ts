@@ -66,6 +66,8 @@ export interface CallbackPort {
 /** What `job.fanOut` needs of the task: its fan-outs by key (fan-out/ledger.ts). */
 export interface FanOutPort {
   status(key: string): FanOutStatus | undefined;
+  /** Why no fan-out can start here (the step queue is not bound): a new fan-out fails its task with these words. */
+  unavailable?: string;
   /** Stores a new fan-out; its messages go out when the run has ended and the job waits. */
   start(request: FanOutRequest): void;
 }

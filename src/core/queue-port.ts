@@ -16,6 +16,10 @@ export interface MessageQueue<Body> {
 export interface TaskQueues {
   /** The dispatch of record of each task's job (client/gateway.ts, the queue consumer). */
   jobs: MessageQueue<JobMessage>;
-  /** One message per fanned-out item (object/outbox.ts, the step consumer). */
-  steps: MessageQueue<StepMessage>;
+  /**
+   * One message per fanned-out item (object/outbox.ts, the step consumer). `unavailable` says why no
+   * message can ever be sent (its queue is not bound), so a fan-out fails its task with those words
+   * at once instead of the alarm retrying a send that cannot succeed.
+   */
+  steps: MessageQueue<StepMessage> & { readonly unavailable?: string };
 }

@@ -30,19 +30,34 @@ export function hostnameOf(host: string | null | undefined): string | undefined 
   }
 }
 
-/** The request was addressed to a loopback name: only a client on this machine can do that. */
+/**
+ * A request from this machine: addressed to a loopback name, and, where the runtime says who
+ * connected, from a loopback address. The Host alone is the client's to write: another machine
+ * reaching a dev server bound beyond loopback (`wrangler dev --ip 0.0.0.0`) sends `Host: localhost`
+ * as easily. CF-Connecting-IP is the runtime's word: Cloudflare sets it to the client's address, and
+ * wrangler dev (miniflare's entry worker) to the socket's peer when the client sent none. One the
+ * client did send is kept by wrangler dev, so a dev server open to a network is open to whoever
+ * forges it there (docs/security.md). Where nothing says (a test pool's SELF.fetch), the Host decides.
+ */
 export function isLoopbackRequest(request: Request): boolean {
   const hostname = hostnameOf(request.headers.get("Host") ?? new URL(request.url).host);
-  return hostname !== undefined && isLoopbackHostname(hostname);
+  if (hostname === undefined || !isLoopbackHostname(hostname)) return false;
+  const peer = request.headers.get("CF-Connecting-IP")?.trim();
+  return peer === undefined || peer === "" || isLoopbackAddress(peer);
 }
+
+/** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6 (::ffff:127.x.y.z). */
+const isLoopbackAddress = (ip: string): boolean => {
+  const address = ip.toLowerCase().replace(/^::ffff:/, "");
+  return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(address);
+};
 
 /**
  * The TCP peer is this machine. Only local dev sees that: in production Cloudflare sets
  * CF-Connecting-IP to the client's public address. wrangler dev sets it to the socket peer.
  */
 export function fromLoopbackPeer(request: Request): boolean {
-  const ip = request.headers.get("CF-Connecting-IP") ?? "";
-  return ip === "::1" || /^127\./.test(ip) || ip === "::ffff:127.0.0.1";
+  return isLoopbackAddress(request.headers.get("CF-Connecting-IP")?.trim() ?? "");
 }
 
 /** A name this server answers to on a loopback socket: a loopback name or one listed in ALLOWED_HOSTS. */

@@ -119,6 +119,8 @@ function durable<I, O>(
     status = legacyStatus;
   }
   if (!status) {
+    // Nothing could ever send its items: the task fails now, in words naming what to bind.
+    if (port.unavailable !== undefined) throw new PermanentError(port.unavailable);
     let bytes = 0;
     const texts = inputs.map((input, index) => {
       const parsed = step.input.safeParse(input);

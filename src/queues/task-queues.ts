@@ -3,7 +3,7 @@
  * leaves tagged with its consumer (routing.ts), as JSON, in sendBatch calls within the Queues limits
  * (send-batches.ts).
  */
-import type { MessageQueue, StepMessage, TaskQueues } from "../core";
+import type { MessageQueue, TaskQueues } from "../core";
 import { tagged, type QueueKind } from "./routing";
 import { MESSAGE_BUDGET_BYTES, planSendBatches } from "./send-batches";
 
@@ -29,21 +29,18 @@ export function taggedQueue<Body extends object>(queue: Queue, kind: QueueKind):
   };
 }
 
+const STEPS_UNBOUND =
+  'job.fanOut needs the STEPS queue, which this Worker does not bind: add { "binding": "STEPS", "queue": "<your-worker>-steps" } ' +
+  'to "queues.producers" and { "queue": "<your-worker>-steps" } to "queues.consumers" in your wrangler config.';
+
 /**
  * STEPS as the port, when bound: an adopter's Worker binds it only if its tools fan out, so without
- * it a fanOut fails with the line to add (the task's error), never a TypeError.
+ * it a fanOut fails its task at once with the lines to add (`unavailable`, read by the job's fanOut),
+ * never a TypeError, and never a send the alarm would retry forever.
  */
-function stepsQueue(steps: Queue | undefined): MessageQueue<StepMessage> {
+function stepsQueue(steps: Queue | undefined): TaskQueues["steps"] {
   if (steps !== undefined) return taggedQueue(steps, "step");
-  return {
-    sendBatch: () =>
-      Promise.reject(
-        new Error(
-          'job.fanOut needs the STEPS queue, which this Worker does not bind: add { "binding": "STEPS", "queue": "<your-worker>-steps" } ' +
-            'to "queues.producers" and { "queue": "<your-worker>-steps" } to "queues.consumers" in your wrangler config.',
-        ),
-      ),
-  };
+  return { unavailable: STEPS_UNBOUND, sendBatch: () => Promise.reject(new Error(STEPS_UNBOUND)) };
 }
 
 /** The queues' bindings: JOBS always; STEPS only once a job fans out (stepsQueue). */

@@ -1,7 +1,8 @@
 // An adopter's durable tool that asks a question (test/fixtures/adopter: createMcpHandler with
 // principals from bearer tokens): answered through 2026-07-28 tasks/update and through
 // POST /tasks/{id}/input; another principal can neither read, answer nor cancel it; a caller the
-// adopter's principal() does not know is refused before any task is touched.
+// adopter's principal() does not know is refused before any task is touched; a fan-out without a
+// STEPS binding fails its task naming it.
 import { describe, expect, it, vi } from "vitest";
 import { adopterConfig } from "./support/adopter";
 import { ownServer } from "./support/dev-server";
@@ -90,7 +91,8 @@ describe("principals from the adopter's auth", () => {
       { capabilities: TASKS },
     );
     expect(reply.status).toBe(401);
-    expect(JSON.parse(reply.text)).toMatchObject({ error: "unauthenticated" });
+    // On /mcp a refusal is a JSON-RPC error; its slug rides in error.data.
+    expect(JSON.parse(reply.text)).toMatchObject({ jsonrpc: "2.0", error: { data: { error: "unauthenticated" } } });
   });
 
   it("refuses a task request from another site's page, and lets a browser read the engine's answers", async () => {
@@ -105,7 +107,7 @@ describe("principals from the adopter's auth", () => {
       },
     );
     expect(foreign.status).toBe(403);
-    expect(JSON.parse(foreign.text)).toMatchObject({ error: "origin_not_allowed" });
+    expect(JSON.parse(foreign.text)).toMatchObject({ error: { data: { error: "origin_not_allowed" } } });
     const own = await modern(
       server.url,
       "tasks/get",
@@ -125,6 +127,18 @@ describe("principals from the adopter's auth", () => {
         content: [{ type: "text", text: "hi" }],
       },
     );
+  });
+});
+
+describe("a fan-out in a Worker that binds no STEPS queue", () => {
+  it("ends its task at once with an error naming the binding to add, instead of waiting on a send that cannot succeed", async () => {
+    const taskId = await startTask(server.url, "double_all", {}, { token: ALICE });
+    await vi.waitFor(async () => {
+      const task = await getTask(server.url, taskId, { token: ALICE });
+      // A tool's failure ends its 2026 task with an isError result the model reads (not status "failed").
+      expect(task).toMatchObject({ status: "completed", result: { isError: true } });
+      expect(JSON.stringify(task)).toContain("job.fanOut needs the STEPS queue, which this Worker does not bind");
+    }, until(100));
   });
 });
 
@@ -153,13 +167,13 @@ describe("a wrangler config that misnames a binding", () => {
       },
     );
     expect(reply.status).toBe(503);
-    const body = JSON.parse(reply.text) as { error: string; message: string };
-    expect(body.error).toBe("bindings_missing");
-    expect(body.message).toContain(
+    const body = JSON.parse(reply.text) as { error: { message: string; data: { error: string } } };
+    expect(body.error.data.error).toBe("bindings_missing");
+    expect(body.error.message).toContain(
       'Missing binding PRINCIPALS (PrincipalObject): add { "name": "PRINCIPALS", "class_name": "PrincipalObject" }',
     );
-    expect(body.message).toContain("is one of them meant to be PRINCIPALS?");
-    expect(body.message).not.toMatch(/\n\s+at /);
+    expect(body.error.message).toContain("is one of them meant to be PRINCIPALS?");
+    expect(body.error.message).not.toMatch(/\n\s+at /);
   });
 
   it("still serves the adopter's own tools", async () => {

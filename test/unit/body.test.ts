@@ -41,4 +41,33 @@ describe("readBodyWithLimit", () => {
       status: 413,
     });
   });
+
+  it("reads to its end what keeps arriving of a refused chunked body, so the upload is over before the 413", async ({
+    expect,
+  }) => {
+    let pulled = 0;
+    const flowing = new ReadableStream<Uint8Array>({
+      pull: (c) => {
+        pulled++;
+        if (pulled > 100) c.close();
+        else c.enqueue(bytes("x".repeat(MAX)));
+      },
+    });
+    const init = { method: "POST", body: flowing, duplex: "half" };
+    expect(await readBodyWithLimit(new Request("http://localhost/mcp", init), MAX)).toMatchObject({ status: 413 });
+    expect(pulled).toBe(101);
+  });
+
+  it("answers a refused upload that is held open at once, not at its end (which never comes)", async ({ expect }) => {
+    const held = new ReadableStream<Uint8Array>({
+      start: (c) => {
+        c.enqueue(bytes("x".repeat(MAX + 1)));
+        // Never closed, never more: a slow or hostile client.
+      },
+    });
+    const init = { method: "POST", body: held, duplex: "half" };
+    const started = Date.now();
+    expect(await readBodyWithLimit(new Request("http://localhost/mcp", init), MAX)).toMatchObject({ status: 413 });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
 });

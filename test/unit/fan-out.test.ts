@@ -18,6 +18,7 @@ import { runTool } from "../../src/jobs/runner";
 import { defineStep } from "../../src/jobs/steps";
 import { MAX_STEP_INPUT_BYTES } from "../../src/jobs/fan-out";
 import batchProcess from "../../src/tools/batch-process";
+import { taskQueues } from "../../src/queues/task-queues";
 import { memoryHost, MemoryTables } from "./memory-host";
 
 const T = 1_000_000;
@@ -247,6 +248,26 @@ describe("job.fanOut", () => {
       .fanOut(square, [{ n: 1 }], { settle: true, progress: false })
       .catch(() => undefined);
     expect(fake.started[0]).toMatchObject({ settle: true, progress: false });
+  });
+
+  it("fails its task at once, naming STEPS, where the Worker binds no step queue (nothing is stored to retry)", async ({
+    expect,
+  }) => {
+    // The port as a TaskObject wires it from an adopter's env without STEPS (src/queues/task-queues.ts).
+    const metrics = { backlogCount: 0, backlogBytes: 0 };
+    const queue: Queue = {
+      metrics: async () => metrics,
+      send: async () => ({ metadata: { metrics } }),
+      sendBatch: async () => ({ metadata: { metrics } }),
+    };
+    const { unavailable } = taskQueues({ JOBS: queue }).steps;
+    const fake = Object.assign(new FakeFanOuts(), { unavailable });
+    const failure = createJobContext(host(fake), {}, steps).fanOut(square, [{ n: 1 }, { n: 2 }]);
+    await expect(failure).rejects.toMatchObject({
+      name: "PermanentError",
+      message: expect.stringContaining('add { "binding": "STEPS"'),
+    });
+    expect(fake.started).toEqual([]);
   });
 
   it("returns [] for no inputs without storing anything", async ({ expect }) => {

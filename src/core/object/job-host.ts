@@ -21,6 +21,8 @@ export interface TaskJobHostInput {
   /** How much partial output the task may hold. */
   limits: PartialLimits;
   fanOuts: FanOuts;
+  /** Why a new fan-out cannot be sent (the step queue is not bound), if so. */
+  fanOutUnavailable?: string | undefined;
   commit(before: TaskRecord, transition: Transition): void;
   append(events: NewTaskEvent[]): void;
   /** Send the events committed so far to the task's readers now, not at the end of the turn. */
@@ -30,7 +32,19 @@ export interface TaskJobHostInput {
 }
 
 export function taskJobHost(input: TaskJobHostInput): JobHost {
-  const { record, signal, sliceDeadline, storage, limits, fanOuts, commit, append, flush, callbackAddress } = input;
+  const {
+    record,
+    signal,
+    sliceDeadline,
+    storage,
+    limits,
+    fanOuts,
+    fanOutUnavailable,
+    commit,
+    append,
+    flush,
+    callbackAddress,
+  } = input;
   return {
     taskId: record.taskId,
     principal: record.principal,
@@ -57,6 +71,7 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
       status: (key) => fanOuts.status(key),
       // Automatic progress continues from whatever the task reported before the fan-out.
       start: (request) => fanOuts.start(request, storage.load()?.progress?.progress ?? 0),
+      ...(fanOutUnavailable !== undefined && { unavailable: fanOutUnavailable }),
     },
     publish: (key, blocks, legacyKey) => publishPieces({ storage, limits, commit }, key, blocks, Date.now(), legacyKey),
     legacyNames: storage.recordedByRelease01,

@@ -18,6 +18,8 @@ import type { TaskStorage } from "./storage";
 export interface TaskRunsDeps {
   storage: TaskStorage;
   fanOuts: FanOuts;
+  /** Why a new fan-out cannot be sent (the step queue is not bound), if so. */
+  fanOutUnavailable?: string | undefined;
   settings: Settings;
   runJob: JobRunner;
   commit(before: TaskRecord, transition: Transition): Promise<void>;
@@ -104,6 +106,7 @@ export class TaskRuns {
           storage,
           limits: { maxPieces: settings.partialMaxPieces, maxBytes: settings.partialMaxBytes },
           fanOuts: this.deps.fanOuts,
+          fanOutUnavailable: this.deps.fanOutUnavailable,
           commit: (before, transition) => void this.deps.commit(before, transition), // storage is synchronous; only fan-out is async
           append: (events) => this.deps.append(events),
           flush: () => this.deps.flush(),

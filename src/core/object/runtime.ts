@@ -84,6 +84,7 @@ export abstract class TaskObjectRuntime<E extends object = object> extends Durab
     this.runs = new TaskRuns({
       storage: this.storage,
       fanOuts,
+      fanOutUnavailable: wiring.queues.steps.unavailable,
       settings: this.settings,
       runJob: wiring.runJob,
       commit,

@@ -12,7 +12,14 @@ export interface RawReply {
 
 export function rawRequest(
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: string | Uint8Array; timeoutMs?: number } = {},
+  init: {
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string | Uint8Array;
+    timeoutMs?: number;
+    /** A connection of its own, not one kept alive from an earlier request. */
+    fresh?: boolean;
+  } = {},
 ): Promise<RawReply> {
   const target = new URL(url);
   return new Promise((resolve, reject) => {
@@ -24,6 +31,7 @@ export function rawRequest(
         method: init.method ?? "GET",
         headers: init.headers ?? {},
         setHost: !(init.headers && Object.keys(init.headers).some((h) => h.toLowerCase() === "host")),
+        ...(init.fresh === true && { agent: false }),
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -33,13 +33,17 @@ const dropLines = (pattern: RegExp) => (text: string) => {
   return next;
 };
 
-const replaceOnce = (from: string, to: string) => (text: string) => {
-  if (!text.includes(from)) throw new Error(`variant: "${from}" not found`);
+const replaceOnce = (from: string | RegExp, to: string) => (text: string) => {
+  if (typeof from === "string" ? !text.includes(from) : !from.test(text))
+    throw new Error(`variant: "${String(from)}" not found`);
   return text.replace(from, to);
 };
 
+/** Where the transition log's observer is listed, however the list is wrapped. */
+const TRANSITION_LOG_ENTRY = /sessionObserver,\s*transitionLogObserver,/;
+
 /** The TaskObject's observers without the transition log. */
-const noTransitionLog = replaceOnce("sessionObserver, transitionLogObserver,", "sessionObserver,");
+const noTransitionLog = replaceOnce(TRANSITION_LOG_ENTRY, "sessionObserver,");
 
 /** How a variant's `wrangler dev` is started, beyond its config. */
 export const devOptions = (name: string): Pick<DevServerOptions, "logLevel" | "processEnv"> =>
@@ -79,7 +83,7 @@ export const VARIANTS: Record<string, Variant> = {
     patch: {
       "task-object.ts": (text) =>
         replaceOnce(
-          "sessionObserver, transitionLogObserver,",
+          TRANSITION_LOG_ENTRY,
           "sessionObserver, async ({ record, events }) => void transitionLines(record, events).map((line) => JSON.stringify(line)),",
         )(`import { transitionLines } from "../core/object/transition-log";\n${text}`),
     },

@@ -199,6 +199,21 @@ describe("webhook subscriptions", () => {
     expect(await stub.unsubscribe("sub_test", "alice")).toBe(false);
   });
 
+  it("tells a subscriber with a signed gap body when what it had not yet received was pruned, then goes on", async ({
+    expect,
+  }) => {
+    const stub = log();
+    await stub.subscribe(subscribeInput());
+    // e1 is older than the retention window: the alarm prunes it before it could be delivered.
+    await stub.append([occurrence(1, Date.now() - 3 * 24 * 3600_000), occurrence(2)]);
+    await runDurableObjectAlarm(stub);
+    const [gap, next] = posts.filter((post) => post.body["type"] !== "verification");
+    expect(gap?.body).toMatchObject({ type: "gap", cursor: expect.stringMatching(/^[0-9a-f]{16}\.1$/) });
+    expect(gap?.headers.get("webhook-id")).toMatch(/^msg_gap_/);
+    expect(gap?.headers.get("webhook-signature")).toMatch(/^v1,/);
+    expect(next?.body["eventId"]).toBe("e2");
+  });
+
   it("lets only its principal remove a subscription, and stops an expired one", async ({ expect }) => {
     const stub = log();
     await stub.subscribe(subscribeInput({ expiresAt: Date.now() - 1 }));

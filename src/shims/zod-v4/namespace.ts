@@ -8,3 +8,11 @@ export * as core from "./core";
 export const locales = {};
 /** zod's own namespace value (it holds the locales): `z` is ./index.ts's, this module's namespace. */
 export const z = undefined;
+/**
+ * Not available in this Worker: zod's ahead-of-time compiler builds its validators with
+ * `new Function`, which workerd forbids, and nothing here parses a schema from JSON Schema. A
+ * namespace import keeps every export it names, so these two would cost 43 KiB raw unused.
+ */
+export const compile = undefined;
+export const withParser = undefined;
+export const fromJSONSchema = undefined;

@@ -19,7 +19,7 @@ import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from ".
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
 import type { EventType } from "../events/event-type";
-import { recordEventTypes } from "../events/event-set";
+import { serveEvents } from "../package/serve-events";
 
 /**
  * `allowedHostnames` / `allowedOriginHostnames`: pass the ones given to createMcpHandler (the
@@ -67,7 +67,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   // The package's one record of the isolate's tools: the TaskObject and the queue consumer read it.
   const tools = toolSet.record(options.tools, "durableTasks");
   const events = options.events !== undefined;
-  if (options.events !== undefined) recordEventTypes(options.events);
+  if (options.events !== undefined) serveEvents(options.events);
   const consume = engineQueue(tools);
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";

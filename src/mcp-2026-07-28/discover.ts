@@ -6,22 +6,29 @@
 import type { JsonObject } from "../json";
 import { MODEL_INSTRUCTIONS } from "../protocol/instructions";
 import { SHARED_CAPABILITIES } from "../protocol/server-info";
-import { EVENTS_EXTENSION, SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
+import { servedExtensions } from "./extension-methods";
+import { SUPPORTED_VERSIONS, TASKS_EXTENSION } from "./protocol";
 import { cacheable, STATIC_TTL_MS } from "./results";
 
-const CAPABILITIES_2026_07_28 = {
-  ...SHARED_CAPABILITIES,
-  logging: {},
-  // Events under both keys: the extension's, and the top-level one the AI SDK and ChatGPT look for.
-  extensions: { [TASKS_EXTENSION]: {}, [EVENTS_EXTENSION]: { listChanged: false } },
-  events: {},
-};
+/** The Tasks extension always; an extension the Worker serves (the Events one) when it does. */
+function capabilities(): JsonObject {
+  const extensions = servedExtensions();
+  return {
+    ...SHARED_CAPABILITIES,
+    logging: {},
+    extensions: Object.fromEntries([
+      [TASKS_EXTENSION, {}],
+      ...extensions.map((extension) => [extension.id, extension.settings]),
+    ]),
+    ...Object.assign({}, ...extensions.map((extension) => extension.topLevel ?? {})),
+  };
+}
 
 export function discover(): JsonObject {
   return cacheable(
     {
       supportedVersions: [...SUPPORTED_VERSIONS],
-      capabilities: CAPABILITIES_2026_07_28,
+      capabilities: capabilities(),
       instructions: MODEL_INSTRUCTIONS,
     },
     STATIC_TTL_MS,

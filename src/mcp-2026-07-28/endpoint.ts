@@ -16,7 +16,7 @@ import { parseEnvelope } from "./envelope";
 import { methodNotFound, tasksExtensionRequired, unsupportedVersion } from "./errors";
 import { HttpProtocolError, errorResponse, toJsonRpcError, type RequestId } from "../protocol/errors";
 import { checkStandardHeaders } from "./headers";
-import { METHODS_2026_07_28 } from "./methods";
+import { method20260728 } from "./methods";
 import { VERSION_2026_07_28 } from "./protocol";
 import { RequestOutput } from "./response";
 import { finalize } from "./results";
@@ -55,7 +55,7 @@ export async function handlePost20260728(input: PostInput20260728): Promise<Resp
         406,
       );
     }
-    const method = METHODS_2026_07_28.get(message.method);
+    const method = method20260728(message.method);
     if (!method) throw methodNotFound(message.method);
     if (method.needsTasksExtension && !envelope.tasks)
       throw tasksExtensionRequired(`${message.method} belongs to the Tasks extension.`);

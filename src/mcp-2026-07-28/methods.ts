@@ -9,9 +9,7 @@ import { discover } from "./discover";
 import { listen } from "./listen";
 import { listResources, listResourceTemplates, readResource } from "./resources";
 import { cancelTask, getTask, updateTask } from "./tasks";
-import { listEvents, pollEvents } from "./events/list-poll";
-import { streamEvents } from "./events/stream";
-import { subscribeEvents, unsubscribeEvents } from "./events/subscribe";
+import { extensionMethod } from "./extension-methods";
 import { toolsCall, listTools } from "./tools";
 
 export interface Method20260728 {
@@ -31,11 +29,8 @@ export const METHODS_2026_07_28: ReadonlyMap<string, Method20260728> = new Map<s
   ["tasks/get", { run: getTask, needsTasksExtension: true }],
   ["tasks/update", { run: updateTask, needsTasksExtension: true }],
   ["tasks/cancel", { run: cancelTask, needsTasksExtension: true }],
-  // The Events extension (io.modelcontextprotocol/events): no client capability is asked of the
-  // caller, as the clients that speak it send none (DESIGN.md, "Events").
-  ["events/list", { run: listEvents }],
-  ["events/poll", { run: pollEvents }],
-  ["events/stream", { run: streamEvents }],
-  ["events/subscribe", { run: subscribeEvents }],
-  ["events/unsubscribe", { run: unsubscribeEvents }],
 ]);
+
+/** The method of that name: the endpoint's own, or an extension's the Worker serves (extension-methods.ts). */
+export const method20260728 = (name: string): Method20260728 | undefined =>
+  METHODS_2026_07_28.get(name) ?? extensionMethod(name);

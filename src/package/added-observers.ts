@@ -4,6 +4,8 @@
  * what only an adopter's lane needs. Added at module load, before the first TaskObject is built.
  */
 import type { TaskObserver } from "../core";
+import type { EventsEnv } from "../events/event-logs";
+import type { JobEmitter } from "../jobs/emit";
 
 const added: TaskObserver[] = [];
 
@@ -12,3 +14,12 @@ export function addTaskObserver(observer: TaskObserver): void {
 }
 
 export const addedTaskObservers = (): readonly TaskObserver[] => added;
+
+/** How a job's `job.emit` reaches the event logs, once the Worker serves events (serve-events.ts). */
+let emitterFor: ((env: EventsEnv) => JobEmitter) | undefined;
+
+export function setJobEmitter(factory: (env: EventsEnv) => JobEmitter): void {
+  emitterFor = factory;
+}
+
+export const addedJobEmitter = (env: EventsEnv): JobEmitter | undefined => emitterFor?.(env);

@@ -13,7 +13,7 @@ import { mcp20260728 } from "../mcp-2026-07-28";
 import { engineQueue } from "./queue-handler";
 import { toolSet } from "./tool-set";
 import type { EventType } from "../events/event-type";
-import { recordEventTypes } from "../events/event-set";
+import { serveEvents } from "./serve-events";
 
 export interface TaskWorkerOptions {
   /** Every tool the server offers, in the order tools/list shows them (defineTool, defineWorkflowTool). */
@@ -46,7 +46,7 @@ export interface TaskWorker {
  */
 export function createTaskWorker({ tools, events = [] }: TaskWorkerOptions): TaskWorker {
   const registry = toolSet.record(tools);
-  recordEventTypes(events);
+  serveEvents(events);
   // One /mcp for every era, a row each: a request is served by the row of the version it names
   // (src/eras); `initialize` and a session's traffic by the session era. A new revision is one more row.
   serveMcp(routeByEra(eraTable([mcp20260728, mcp20251125])), registry);

@@ -11,10 +11,8 @@ import { taskQueues } from "../queues/task-queues";
 import type { SessionsEnv } from "../sessions/session-object";
 import type { WebhooksEnv } from "../webhooks/enqueue";
 import { webhookObserver } from "../webhooks/webhook-observer";
-import { jobEmitter } from "../events/job-emitter";
 import type { EventsEnv } from "../events/event-logs";
-import { taskEventsObserver } from "../events/task-events";
-import { addedTaskObservers } from "./added-observers";
+import { addedJobEmitter, addedTaskObservers } from "./added-observers";
 import { toolSet } from "./tool-set";
 
 /**
@@ -31,15 +29,8 @@ function taskObjectWiring(env: TaskObjectEnv): TaskObjectWiring<TaskObjectEnv> {
   if (wiring) return wiring;
   const { find } = toolSet.recorded();
   wiring = {
-    runJob: jobRunner(find, env, jobEmitter(env)),
-    observers: [
-      webhookObserver,
-      taskEventsObserver,
-      sessionObserver,
-      transitionLogObserver,
-      engineObserver(find),
-      ...addedTaskObservers(),
-    ],
+    runJob: jobRunner(find, env, addedJobEmitter(env)),
+    observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(find), ...addedTaskObservers()],
     principalIndexes: principalIndexes(env),
     queues: taskQueues(env),
     onExpired: stopExpiredWork(find),

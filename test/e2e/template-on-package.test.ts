@@ -1,7 +1,7 @@
 /**
- * A user who clones the template and keeps only `src/index.ts`, `src/tools/`, `wrangler.toml` and
- * `package.json`, depending on the published package instead of the engine's source, has the same
- * server (issue 42, point 3). The folder gets exactly those four paths of this checkout and the
+ * A user who clones the template and keeps only `src/index.ts`, `src/tools/`, `src/event-types/`,
+ * `wrangler.toml` and `package.json`, depending on the published package instead of the engine's
+ * source, has the same server (issue 42, point 3). The folder gets exactly those five paths of this checkout and the
  * edits docs/api.md ("Taking the engine from npm") lists, nothing else (a tsconfig.json for the type
  * check); it installs the packed package, type-checks, bundles, and `wrangler dev` there lists the
  * tools the template's own server lists, in both eras, and runs a task of each era to its end.
@@ -16,7 +16,7 @@ import { MODERN, connectV2 } from "./support/modern";
 import { describeConsumer, editJson } from "./support/package-consumer";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-/** What the template's own package.json keeps: the four paths need nothing else (docs/api.md). */
+/** What the template's own package.json keeps: the five paths need nothing else (docs/api.md). */
 const KEPT_SCRIPTS = ["dev", "deploy", "types"];
 const KEPT_DEV_DEPENDENCIES = ["node", "wrangler", "typescript", "zod", "@types/node"];
 
@@ -37,7 +37,7 @@ function replaced(text: string, from: RegExp | string, to: string): string {
 /** docs/api.md's steps, in the order it lists them, with the tarball for "^0.2.0". */
 function takeTheEngineFromNpm(dir: string, tarball: string): void {
   mkdirSync(join(dir, "src"));
-  for (const path of ["src/index.ts", "src/tools", "wrangler.toml", "package.json"]) {
+  for (const path of ["src/index.ts", "src/tools", "src/event-types", "wrangler.toml", "package.json"]) {
     cpSync(join(ROOT, path), join(dir, path), { recursive: true });
   }
   editJson(join(dir, "package.json"), (manifest) => {
@@ -74,7 +74,8 @@ async function toolsOf(url: string): Promise<{ classic: unknown; modern: unknown
 const template = sharedServer();
 
 describeConsumer({
-  title: "the template cut down to src/index.ts, src/tools/, wrangler.toml and package.json, on the packed package",
+  title:
+    "the template cut down to src/index.ts, src/tools/, src/event-types/, wrangler.toml and package.json, on the packed package",
   layOut: takeTheEngineFromNpm,
   toolchain: "own",
   nodeTypes: true,

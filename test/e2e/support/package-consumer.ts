@@ -3,7 +3,7 @@
  * its folder is laid out by the caller, then it installs, type-checks, bundles with
  * `wrangler deploy --dry-run`, and `wrangler dev` serves a task-augmented call to its end in both
  * eras. package-consumer.test.ts runs it on a minimal Worker of its own, template-on-package.test.ts
- * on the template cut down to the four paths docs/api.md names.
+ * on the template cut down to the five paths docs/api.md names.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -79,7 +79,7 @@ export function describeConsumer(options: ConsumerOptions): void {
         name: "mcp-task-worker",
         exports: { ".": "./src/package/index.ts" },
       });
-      for (const absent of ["test", "bench", "ui", "docs", "scripts", "src/tools", "src/index.ts"]) {
+      for (const absent of ["test", "bench", "ui", "docs", "scripts", "src/tools", "src/event-types", "src/index.ts"]) {
         expect(existsSync(join(installed, absent)), absent).toBe(false);
       }
       expect(existsSync(join(installed, "dist/pages/console.html"))).toBe(true);

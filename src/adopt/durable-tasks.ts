@@ -18,8 +18,7 @@ import { routeOf } from "./route";
 import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
-import type { EventType } from "../events/event-type";
-import { serveEvents } from "../package/serve-events";
+import type { ServedEvents } from "./with-events";
 
 /**
  * `allowedHostnames` / `allowedOriginHostnames`: pass the ones given to createMcpHandler (the
@@ -38,11 +37,12 @@ export interface DurableTasksOptions<E = unknown> extends RequestGuards {
   /** The MCP endpoint's path, as given to createMcpHandler (default "/mcp"). */
   route?: string;
   /**
-   * The Events extension (docs/events.md): given (even `[]`, for the engine's `task.status` alone),
-   * the engine serves `events/*` of 2026-07-28 and `register` declares the extension. Needs the
-   * `EVENTS` binding (EventLogObject).
+   * The Events extension (docs/events.md): `withEvents([...your types])` (even `withEvents([])`, for
+   * the engine's `task.status` alone) serves `events/*` of 2026-07-28, and `register` declares the
+   * extension. Needs the `EVENTS` binding (EventLogObject). A Worker that does not import
+   * `withEvents` bundles none of the extension's code.
    */
-  events?: readonly EventType[];
+  events?: ServedEvents;
 }
 
 /** A Worker fetch handler, as createMcpHandler returns it and as a default export's `fetch` is. */
@@ -67,7 +67,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   // The package's one record of the isolate's tools: the TaskObject and the queue consumer read it.
   const tools = toolSet.record(options.tools, "durableTasks");
   const events = options.events !== undefined;
-  if (options.events !== undefined) serveEvents(options.events);
+  options.events?.serve();
   const consume = engineQueue(tools);
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";

@@ -16,7 +16,8 @@ export type { PrincipalOf } from "./principal";
 // The template's own classes (one TaskObject for both): bind them as TASKS and PRINCIPALS.
 export { TaskObject } from "../package/task-object";
 export { PrincipalObject } from "../principals/principal-object";
-// The Events extension (durableTasks({ events })): bind it as EVENTS.
+// The Events extension (durableTasks({ events: withEvents([...]) })): bind EventLogObject as EVENTS.
+export { withEvents, type ServedEvents } from "./with-events";
 export { EventLogObject } from "../events/event-log-object";
 export { defineEvent, type EventType } from "../events/event-type";
 export { EmitError, emitEvent } from "../events/emit";

@@ -18,9 +18,11 @@ const BIN = resolve(import.meta.dirname, "../../node_modules/.bin");
 const BUNDLE_LIMITS: Record<string, { kib: number; untrimmed: string }> = {
   // The template's own goal: 239.5-240.7 measured, 440 without minify and the ajv and zod/v4 stand-ins.
   "examples/create-mcp-handler": { kib: 250, untrimmed: "440 KiB" },
-  // Just above 468.9 and 482.7 measured: 786.8 and 806.6 without minify and the stand-ins (mimetext too).
-  "examples/mcp-agent": { kib: 475, untrimmed: "786.8 KiB" },
-  "examples/dual-lane": { kib: 490, untrimmed: "806.6 KiB" },
+  // Just above 476.8 and 490.2 measured (2026-12-06: 468.9 and 482.7 before per-step retries, callbacks
+  // and the lanes' hardening, +8 KiB; the Events extension stays out, as neither imports withEvents):
+  // 786.8 and 806.6 without minify and the stand-ins (mimetext too).
+  "examples/mcp-agent": { kib: 482, untrimmed: "786.8 KiB" },
+  "examples/dual-lane": { kib: 496, untrimmed: "806.6 KiB" },
 };
 
 describe.each(EXAMPLES)("%s, installed from the tarball", (example) => {

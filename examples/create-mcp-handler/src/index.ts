@@ -7,7 +7,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/server";
 import { createMcpHandler } from "agents/mcp/server";
-import { defineTool, durableTasks } from "mcp-task-worker/agents";
+import { defineTool, durableTasks, withEvents } from "mcp-task-worker/agents";
 import * as z from "zod";
 
 export { EventLogObject, PrincipalObject, TaskObject } from "mcp-task-worker/agents";
@@ -28,8 +28,8 @@ const countdown = defineTool({
   },
 });
 
-// `events: []`: the Events extension with the engine's own `task.status` (docs/events.md).
-const tasks = durableTasks({ tools: [countdown], events: [] });
+// The Events extension with the engine's own `task.status` (docs/events.md).
+const tasks = durableTasks({ tools: [countdown], events: withEvents([]) });
 
 function buildServer(): McpServer {
   const server = new McpServer({ name: "create-mcp-handler-tasks", version: "1.0.0" });

@@ -68,9 +68,12 @@ export default async function busy(report: Report): Promise<void> {
           samples[series].push(...result.latencies);
           if (result.errors > 0) {
             report(`  ${rate}/s ${series}: ${result.errors} of ${count} failed (first: ${result.firstError})`);
-            report(tail(server.logs()));
-            if (server.pid() === undefined)
-              throw new Error(`wrangler dev ended; its last lines:\n${tail(server.logs())}`);
+            // A server that no longer answers its bare route has died: say why, rather than time out every rate after it.
+            await get(target, "/health").catch((error: unknown) => {
+              throw new Error(
+                `wrangler dev stopped answering (${String(error)}); its last lines:\n${tail(server.logs())}`,
+              );
+            });
           }
           if (result.meanLagMs > 1)
             report(`  ${rate}/s ${series}: the client ran ${ms(result.meanLagMs)} late on average`);

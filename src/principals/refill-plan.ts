@@ -32,18 +32,24 @@ export interface RefillPlan {
 }
 
 /**
+ * What one object per REFILL_DELAY_MS supplies (40 a second). Up to it a refill builds one object,
+ * as before: never several new objects in a row while calls are spaced (docs/peers.md, "Tails
+ * (issue 35)"). A lease's ids count at once, so a principal calling 20 times a second can read as
+ * 30: this margin keeps it on one object at a time.
+ */
+export const ONE_AT_A_TIME_PER_SECOND = 1000 / REFILL_DELAY_MS;
+
+/**
  * Sizes the pool for `perSecond` ids handed out a second while it holds `pooled`. A refill runs at
- * most once per REFILL_DELAY_MS, so each builds what the rate drains in two of those intervals: it
- * gains on the drain instead of trailing it. At rest (under 20 a second) that is one object per
- * refill, as before: never several new objects in a row while calls are spaced (docs/peers.md,
- * "Tails (issue 35)").
+ * most once per REFILL_DELAY_MS; past ONE_AT_A_TIME_PER_SECOND each builds what the rate drains in
+ * two of those intervals, so it gains on the drain instead of trailing it.
  */
 export function planRefill(perSecond: number, pooled: number): RefillPlan {
   const rate = Number.isFinite(perSecond) && perSecond > 0 ? perSecond : 0;
   const target = Math.min(POOL_MAX, Math.max(POOL_SIZE, Math.ceil((rate * POOL_HORIZON_MS) / 1000)));
   // Half the target left: at the rate, still a POOL_HORIZON_MS / 2 of ids, room for a refill to land.
   const low = Math.floor(target / 2);
-  const perRefill = Math.max(1, Math.ceil((rate * 2 * REFILL_DELAY_MS) / 1000));
+  const perRefill = rate <= ONE_AT_A_TIME_PER_SECOND ? 1 : Math.ceil((rate * 2 * REFILL_DELAY_MS) / 1000);
   const batch = Math.max(0, Math.min(target - pooled, perRefill, MAX_BATCH));
   return { target, low, batch };
 }

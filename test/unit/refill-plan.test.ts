@@ -1,7 +1,14 @@
 // The id pool's sizing (issue 54), on a clock moved by hand: target, low mark and batch per rate, the
 // rate meter's window, and a simulated principal draining the pool at each bench rate.
 import { describe, it } from "vitest";
-import { DrainRate, MAX_BATCH, POOL_MAX, planRefill, RATE_WINDOW_MS } from "../../src/principals/refill-plan";
+import {
+  DrainRate,
+  MAX_BATCH,
+  ONE_AT_A_TIME_PER_SECOND,
+  POOL_MAX,
+  planRefill,
+  RATE_WINDOW_MS,
+} from "../../src/principals/refill-plan";
 import { POOL_SIZE, REFILL_DELAY_MS } from "../../src/principals/task-id-pool";
 
 describe("planRefill", () => {
@@ -16,7 +23,13 @@ describe("planRefill", () => {
     expect(planRefill(100_000, 0).target).toBe(POOL_MAX);
   });
 
-  it("builds what two refill intervals drain, at most MAX_BATCH, never past the target", ({ expect }) => {
+  it("builds one object per refill up to what that supplies (ONE_AT_A_TIME_PER_SECOND)", ({ expect }) => {
+    expect(ONE_AT_A_TIME_PER_SECOND).toBe(1000 / REFILL_DELAY_MS);
+    for (const rate of [1, 20, 32, ONE_AT_A_TIME_PER_SECOND]) expect(planRefill(rate, 0).batch).toBe(1);
+    expect(planRefill(ONE_AT_A_TIME_PER_SECOND + 1, 0).batch).toBeGreaterThan(1);
+  });
+
+  it("past it, builds what two refill intervals drain, at most MAX_BATCH, never past the target", ({ expect }) => {
     expect(planRefill(50, 0).batch).toBe(3);
     expect(planRefill(100, 0).batch).toBe(5);
     expect(planRefill(1000, 0).batch).toBe(MAX_BATCH);

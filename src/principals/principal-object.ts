@@ -86,7 +86,7 @@ export class PrincipalObject extends DurableObject<TaskObjectsEnv> implements Pr
     if (ids.length < Math.min(count, Math.max(1, waiting))) while (ids.length < count) ids.push(newTaskId());
     const until = now + SLOT_LEASE_MS;
     this.slots.add(ids, until);
-    if (ids.length > 0) await this.provisioning.handedOut(principal);
+    if (ids.length > 0) await this.provisioning.handedOut(principal, ids.length);
     // `until` is on this object's clock (the slots table's); the caller gets what is left of it, a
     // length, and puts it on its own clock (core/client/slot-lease.ts).
     return { ids, ms: Math.max(0, until - Date.now()) };
@@ -150,7 +150,7 @@ export class PrincipalObject extends DurableObject<TaskObjectsEnv> implements Pr
         call ?? null,
       );
     }
-    if (principal !== undefined) this.provisioning.admitted(principal);
+    if (principal !== undefined) this.provisioning.drained(principal, 1);
     return { ok: true, taskId: task.taskId };
   }
 

@@ -1,11 +1,13 @@
 /**
  * Keeping a principal's ids ready: the pool of pre-provisioned task ids is refilled in the
- * background after creations (task-id-pool.ts), and the index's alarm discards ids left unused and
+ * background when creations leave it low, in batches sized by their rate (task-id-pool.ts,
+ * refill-plan.ts), and the index's alarm discards ids left unused and
  * takes back admission slots that are overdue (admission-slots.ts).
  */
 import { newTaskId, taskObjectName, type TaskObjectsEnv, type TaskView, type TaskSnapshot } from "../core";
 import type { AdmissionSlots } from "./admission-slots";
-import { POOL_MAX_AGE_MS, POOL_SIZE, REFILL_DELAY_MS, type TaskIdPool } from "./task-id-pool";
+import { DrainRate, planRefill, type RefillPlan } from "./refill-plan";
+import { POOL_MAX_AGE_MS, REFILL_DELAY_MS, type TaskIdPool } from "./task-id-pool";
 
 /** The time refills go by, and their timer: the real ones, or a test's clock moved by hand. */
 export interface RefillClock {
@@ -16,9 +18,11 @@ export interface RefillClock {
 const realClock: RefillClock = { now: () => Date.now(), setTimeout: (run, ms) => void setTimeout(run, ms) };
 
 export class Provisioning {
-  /** One refill at a time: during a burst it adds a single fresh object's work, not one per creation. */
+  /** One refill at a time: a batch is built, pooled, and only then is the next one planned. */
   private refilling = false;
   private refillScheduled = false;
+  /** Ids handed out lately (pooled or fresh): what sizes the pool and its refills (refill-plan.ts). */
+  private readonly drain = new DrainRate();
   /** When the alarm is set for, as far as this instance knows (after an eviction it is checked again). */
   private armedFor: number | undefined;
   private principalStored = false;
@@ -31,21 +35,26 @@ export class Provisioning {
     private readonly clock: RefillClock = realClock,
   ) {}
 
-  /** A task was admitted: refill the pool behind it. */
-  admitted(principal: string): void {
-    this.scheduleRefill(principal);
+  /** `count` ids were handed out (an admit's one, a lease's several): refill if that left the pool low. */
+  drained(principal: string, count: number): void {
+    this.drain.record(count, this.clock.now());
+    if (this.pool.size() <= this.plan().low) this.scheduleRefill(principal);
   }
 
   /** Slots were leased: refill behind them, and make sure the alarm will take back those left unspent. */
-  async handedOut(principal: string): Promise<void> {
-    this.admitted(principal);
+  async handedOut(principal: string, count: number): Promise<void> {
+    this.drained(principal, count);
     await this.armAlarm(principal);
   }
 
+  private plan(): RefillPlan {
+    return planRefill(this.drain.perSecond(this.clock.now()), this.pool.size());
+  }
+
   /**
-   * A refill starts REFILL_DELAY_MS after an admit, past that creation's own round trips: locally
-   * every object shares one thread, so building a fresh object during a creation would delay the
-   * very creation the pool is meant to speed up. It is not put off by later admits: under steady
+   * A refill starts REFILL_DELAY_MS after the pool ran low, past that creation's own round trips:
+   * locally every object shares one thread, so building fresh objects during a creation would delay
+   * the very creation the pool is meant to speed up. It is not put off by later admits: under steady
    * load admits never pause, and a pool that only refills in pauses runs dry (docs/core.md).
    */
   private scheduleRefill(principal: string): void {
@@ -58,25 +67,35 @@ export class Provisioning {
   }
 
   /**
-   * Adds one object to the pool and, short of POOL_SIZE, comes back REFILL_DELAY_MS later for the
-   * next: never two built back to back. Locally a new object's SQLite file and its fsyncs take the
-   * runtime's one thread (on disk, tens of ms), and a request that needs the thread a few times
-   * while several are built in a row waits for all of them (docs/peers.md, "Tails (issue 35)").
-   * Also arms the alarm that discards unused ids.
+   * Builds one batch, sized by the recent rate (refill-plan.ts: one object at rest, up to MAX_BATCH
+   * when calls come every few ms), and short of the target comes back REFILL_DELAY_MS later for the
+   * next. At rest never two objects back to back: locally a new object's SQLite file and its fsyncs
+   * take the runtime's one thread (on disk, tens of ms), and a request that needs the thread while
+   * several are built waits for all of them (docs/peers.md, "Tails (issue 35)"); a busy principal
+   * needs them more than that request does. Also arms the alarm that discards unused ids.
    */
   private async refill(principal: string): Promise<void> {
     if (this.refilling) return;
     this.refilling = true;
     let more = false;
     try {
-      if (this.pool.size() >= POOL_SIZE) return;
-      const taskId = newTaskId();
-      await this.env.TASKS.getByName(taskObjectName(principal, taskId)).prepare();
-      this.pool.add(taskId, this.clock.now());
+      const { batch } = this.plan();
+      if (batch === 0) return;
+      const ids = Array.from({ length: batch }, () => newTaskId());
+      const built = await Promise.allSettled(
+        ids.map((taskId) => this.env.TASKS.getByName(taskObjectName(principal, taskId)).prepare()),
+      );
+      const now = this.clock.now();
+      ids.forEach((taskId, i) => {
+        // One that failed holds nothing worth keeping; creation works without it (with a fresh id).
+        if (built[i]?.status === "fulfilled") this.pool.add(taskId, now);
+      });
+      const failed = built.find((result) => result.status === "rejected");
+      if (failed) console.error("task id pool refill failed", failed.reason);
       await this.armAlarm(principal);
-      more = this.pool.size() < POOL_SIZE;
+      more = failed === undefined && this.plan().batch > 0;
     } catch (error) {
-      // Creation still works without a pool (with fresh ids); the next admit tries again.
+      // Creation still works without a pool (with fresh ids); the next drain tries again.
       console.error("task id pool refill failed", error);
     } finally {
       this.refilling = false;

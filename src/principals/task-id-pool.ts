@@ -5,7 +5,10 @@
  * answers "not found" until a task is created in it.
  */
 
-/** Ids kept ready per principal. Sequential creation needs one; a larger pool absorbs small bursts. */
+/**
+ * Ids kept ready per principal at rest. Sequential creation needs one; a larger pool absorbs small
+ * bursts. A busy principal's pool grows past it with its rate (refill-plan.ts, up to POOL_MAX).
+ */
 export const POOL_SIZE = 8;
 /**
  * Ids older than this are discarded unused (whatever storage the runtime kept for them deleted).
@@ -13,8 +16,17 @@ export const POOL_SIZE = 8;
  * an older id is still valid, just no faster than a fresh one.
  */
 export const POOL_MAX_AGE_MS = 15 * 60_000;
+/**
+ * Ids beyond the newest POOL_SIZE (what a burst left behind) older than this are discarded too: an
+ * idle principal keeps POOL_SIZE objects, as before, and a burst's surplus goes within a minute.
+ * Locally an object leaves memory after about 10 s idle, so an older surplus id saves little anyway.
+ */
+export const SURPLUS_MAX_AGE_MS = 60_000;
 /** How long after a creation its refill starts: past the creation's own round trips. */
 export const REFILL_DELAY_MS = 25;
+
+/** The ids past the newest `?` (POOL_SIZE): the ones `take` would hand out last. */
+const SURPLUS = "SELECT task_id FROM pool ORDER BY prepared_at DESC, task_id DESC LIMIT -1 OFFSET ?";
 
 export class TaskIdPool {
   constructor(private readonly sql: SqlStorage) {
@@ -51,17 +63,34 @@ export class TaskIdPool {
     return this.sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM pool").one().n;
   }
 
-  /** Removes and returns the ids too old to hand out; the caller discards their objects. */
+  /**
+   * Removes and returns the ids too old to hand out, and a burst's surplus past SURPLUS_MAX_AGE_MS;
+   * the caller discards their objects.
+   */
   takeStale(now: number): string[] {
-    return this.sql
+    const old = this.sql
       .exec<{ task_id: string }>("DELETE FROM pool WHERE prepared_at <= ? RETURNING task_id", now - POOL_MAX_AGE_MS)
-      .toArray()
-      .map((row) => row.task_id);
+      .toArray();
+    const surplus = this.sql
+      .exec<{ task_id: string }>(
+        `DELETE FROM pool WHERE prepared_at <= ? AND task_id IN (${SURPLUS}) RETURNING task_id`,
+        now - SURPLUS_MAX_AGE_MS,
+        POOL_SIZE,
+      )
+      .toArray();
+    return [...old, ...surplus].map((row) => row.task_id);
   }
 
-  /** When the oldest id goes stale, for the cleanup alarm; undefined for an empty pool. */
+  /** When the next id goes stale (the oldest, or the oldest surplus one), for the cleanup alarm; undefined for an empty pool. */
   nextExpiry(): number | undefined {
     const oldest = this.sql.exec<{ at: number | null }>("SELECT MIN(prepared_at) AS at FROM pool").one().at;
-    return oldest === null ? undefined : oldest + POOL_MAX_AGE_MS;
+    if (oldest === null) return undefined;
+    const surplus = this.sql
+      .exec<{ at: number | null }>(`SELECT MIN(prepared_at) AS at FROM pool WHERE task_id IN (${SURPLUS})`, POOL_SIZE)
+      .one().at;
+    return Math.min(
+      oldest + POOL_MAX_AGE_MS,
+      surplus === null ? Number.POSITIVE_INFINITY : surplus + SURPLUS_MAX_AGE_MS,
+    );
   }
 }

@@ -7,7 +7,14 @@ import { principalObjectName } from "../../src/core/model/ids";
 import { AdmissionSlots } from "../../src/principals/admission-slots";
 import type { PrincipalObject } from "../../src/principals/principal-object";
 import { Provisioning, type RefillClock } from "../../src/principals/provisioning";
-import { POOL_SIZE, REFILL_DELAY_MS, TaskIdPool } from "../../src/principals/task-id-pool";
+import { MAX_BATCH, POOL_MAX } from "../../src/principals/refill-plan";
+import {
+  POOL_MAX_AGE_MS,
+  POOL_SIZE,
+  REFILL_DELAY_MS,
+  SURPLUS_MAX_AGE_MS,
+  TaskIdPool,
+} from "../../src/principals/task-id-pool";
 import { until } from "../until";
 
 /** A clock that moves only when told to, running the timers that fall due. */
@@ -58,38 +65,13 @@ async function inPrincipalIndex(test: (refilling: Refilling) => Promise<void>): 
 }
 
 describe("the pool's refill", () => {
-  it("goes on under steady creation that never pauses for REFILL_DELAY_MS: one object each REFILL_DELAY_MS, up to POOL_SIZE", async ({
+  it("at rest (one creation), builds one object each REFILL_DELAY_MS, never two back to back, up to POOL_SIZE", async ({
     expect,
   }) => {
     await inPrincipalIndex(async ({ principal, clock, pool, provisioning }) => {
-      const start = clock.now();
-      // An admit every REFILL_DELAY_MS / 2 for 40 × REFILL_DELAY_MS: a refill put off by each admit
-      // (one that waits for a pause) would never start, and the pool would stay empty.
-      const grewAt: number[] = [];
-      for (let step = 0; step < 80; step++) {
-        provisioning.admitted(principal);
-        const before = pool.size();
-        if (clock.advance(REFILL_DELAY_MS / 2) === 0 || before >= POOL_SIZE) continue;
-        // A refill started: it prepares one object (admits have not paused), pools its id and, the
-        // pool not full yet, sets the next refill REFILL_DELAY_MS from now. The clock waits for it.
-        const next = before + 1 < POOL_SIZE ? 1 : 0;
-        await vi.waitFor(
-          () => expect({ pooled: pool.size(), timers: clock.pending() }).toEqual({ pooled: before + 1, timers: next }),
-          until(),
-        );
-        grewAt.push(clock.now() - start);
-      }
-      expect(grewAt).toEqual(Array.from({ length: POOL_SIZE }, (_, i) => (i + 1) * REFILL_DELAY_MS));
-    });
-  });
-
-  it("after one admit, builds one object each REFILL_DELAY_MS, never two back to back, up to POOL_SIZE", async ({
-    expect,
-  }) => {
-    await inPrincipalIndex(async ({ principal, clock, pool, provisioning }) => {
-      // Admits pause after this one: a refill that went on building while they pause (it did) would
-      // build every missing object in a row, each a new SQLite file on the runtime's one thread.
-      provisioning.admitted(principal);
+      // Creations pause after this one: a refill that went on building every missing object in a row
+      // (it once did) would make several SQLite files on the runtime's one thread while calls are spaced.
+      provisioning.drained(principal, 1);
       for (let built = 1; built <= POOL_SIZE; built++) {
         expect(clock.advance(REFILL_DELAY_MS)).toBe(1);
         const next = built < POOL_SIZE ? 1 : 0;
@@ -100,6 +82,52 @@ describe("the pool's refill", () => {
       }
       expect(clock.advance(REFILL_DELAY_MS)).toBe(0);
       expect(pool.size()).toBe(POOL_SIZE);
+    });
+  });
+
+  it("drained at 200 a second, builds batches of MAX_BATCH each REFILL_DELAY_MS up to POOL_MAX, and no further", async ({
+    expect,
+  }) => {
+    await inPrincipalIndex(async ({ principal, clock, pool, provisioning }) => {
+      provisioning.drained(principal, 200);
+      const sizes: number[] = [];
+      while (clock.advance(REFILL_DELAY_MS) > 0) {
+        const expected = Math.min(POOL_MAX, (sizes.at(-1) ?? 0) + MAX_BATCH);
+        await vi.waitFor(() => expect(pool.size()).toBe(expected), until());
+        // The next batch is planned once this one is pooled: wait for its timer (or its absence) too.
+        await vi.waitFor(() => expect(clock.pending()).toBe(expected < POOL_MAX ? 1 : 0), until());
+        sizes.push(pool.size());
+      }
+      expect(sizes).toEqual(Array.from({ length: POOL_MAX / MAX_BATCH }, (_, i) => (i + 1) * MAX_BATCH));
+    });
+  });
+
+  it("does not start while the pool is above half its target", async ({ expect }) => {
+    await inPrincipalIndex(async ({ principal, clock, pool, provisioning }) => {
+      const now = clock.now();
+      for (let i = 0; i < POOL_SIZE; i++) pool.add(`${i}`.padStart(32, "0"), now);
+      provisioning.drained(principal, 1);
+      expect(clock.pending()).toBe(0);
+    });
+  });
+});
+
+describe("the pool's expiry", () => {
+  it("discards a burst's surplus past SURPLUS_MAX_AGE_MS and keeps POOL_SIZE ids until POOL_MAX_AGE_MS", async ({
+    expect,
+  }) => {
+    await inPrincipalIndex(async ({ clock, pool }) => {
+      const start = clock.now();
+      const ids = Array.from({ length: POOL_MAX }, (_, i) => `${i}`.padStart(32, "0"));
+      // Prepared one ms apart: the newest POOL_SIZE are the last ones.
+      for (const [i, id] of ids.entries()) pool.add(id, start + i);
+      expect(pool.nextExpiry()).toBe(start + SURPLUS_MAX_AGE_MS);
+      expect(pool.takeStale(start + SURPLUS_MAX_AGE_MS - 1)).toEqual([]);
+      const surplus = pool.takeStale(start + SURPLUS_MAX_AGE_MS + POOL_MAX);
+      expect(surplus.sort()).toEqual(ids.slice(0, POOL_MAX - POOL_SIZE).sort());
+      expect(pool.size()).toBe(POOL_SIZE);
+      expect(pool.nextExpiry()).toBe(start + POOL_MAX - POOL_SIZE + POOL_MAX_AGE_MS);
+      expect(pool.takeStale(start + POOL_MAX + POOL_MAX_AGE_MS).sort()).toEqual(ids.slice(POOL_MAX - POOL_SIZE).sort());
     });
   });
 });

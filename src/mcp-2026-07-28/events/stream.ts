@@ -10,6 +10,7 @@
 import * as z from "zod";
 import { decodeCursor } from "../../events/cursor";
 import { exhausted } from "../../events/errors";
+import { abortableDelay } from "../../jobs/context";
 import { occurrenceMessage, type ReadResult } from "../../events/read";
 import { ErrorCode, HttpProtocolError } from "../../protocol/errors";
 import type { JsonObject } from "../../json";
@@ -21,19 +22,6 @@ const StreamParams = z.object({ name: EventName, arguments: Arguments, cursor: C
 /** Failed reads in a row before the stream gives up (about a minute with the waits between them). */
 const MAX_FAILURES = 12;
 const RETRY_MS = 5000;
-
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      "abort",
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
-  });
 
 export async function streamEvents(ctx: Context20260728, params: Record<string, unknown>): Promise<JsonObject> {
   const request = parse(StreamParams, "events/stream", params);
@@ -100,7 +88,8 @@ export async function streamEvents(ctx: Context20260728, params: Record<string, 
             message: "The event log could not be reached for a moment; retrying.",
           },
         });
-        await sleep(RETRY_MS, signal);
+        // The wait ends early when the client leaves; the loop then sees the abort and stops.
+        await abortableDelay(RETRY_MS, signal).catch(() => undefined);
         page = { ...page, events: [], hasMore: true };
       }
     }

@@ -42,7 +42,7 @@ export interface McpAgentLane<E = unknown> {
 }
 
 export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
-  const { tools, principal } = tasks;
+  const { tools, principal, caller } = tasks;
   // A task this lane starts tells its session's GET stream of each change (mcp-agent-observer.ts).
   addTaskObserver(agentSessionObserver);
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
@@ -69,7 +69,7 @@ export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
           const refuse = isTaskView ? refusalResponse : rpcRefusalResponse;
           const guarded = guardRefusal(request, tasks.guards);
           if (guarded !== undefined) return withCors(refuse(guarded));
-          const scope = requestScope({ request, env, ctx, tools, principal });
+          const scope = requestScope({ request, env, ctx, tools, principal, caller });
           return runInScope(scope, async () => {
             const engine = await scope.engine();
             if (!engine.ok) return withCors(refuse(engine.refusal));

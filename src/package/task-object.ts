@@ -16,6 +16,7 @@ import type { EventsEnv } from "../events/event-logs";
 import { taskEventsObserver } from "../events/task-events";
 import { addedTaskObservers } from "./added-observers";
 import { toolSet } from "./tool-set";
+import { callerResolver } from "./caller-resolver";
 
 /**
  * What a TaskObject reads of its Worker's env: basic tasks' bindings (docs/api.md), WEBHOOKS and the
@@ -31,7 +32,7 @@ function taskObjectWiring(env: TaskObjectEnv): TaskObjectWiring<TaskObjectEnv> {
   if (wiring) return wiring;
   const { find } = toolSet.recorded();
   wiring = {
-    runJob: jobRunner(find, env, jobEmitter(env)),
+    runJob: jobRunner(find, env, jobEmitter(env), callerResolver.recorded),
     observers: [
       webhookObserver,
       taskEventsObserver,

@@ -5,12 +5,12 @@
 // plain text; another principal's task never gets it; a task without one fails in words.
 // It kills and restarts its server.
 import { spawnSync } from "node:child_process";
-import { createServer, type Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { adopterConfig } from "./support/adopter";
 import { ownServer } from "./support/dev-server";
 import { getTask, modern, startTask, TASKS } from "./support/modern";
 import { eventLog, taskResponse } from "./support/tasks";
+import { upstreamApi } from "./support/upstream-api";
 import { until } from "../until";
 
 const CALLER_KEY = btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))));
@@ -19,23 +19,8 @@ const server = ownServer(async () => ({ config: await adopterConfig("test/fixtur
 const ALICE = { token: "alice-token", key: `up-alice-${crypto.randomUUID()}` };
 const BOB = { token: "bob-token", key: `up-bob-${crypto.randomUUID()}` };
 
-/** The upstream API: each call's page, task and bearer key; a key it does not know is 401. */
-const calls: { page: string; task: string; key: string }[] = [];
-let upstream: Server;
-let api = "";
-beforeAll(async () => {
-  upstream = createServer((request, response) => {
-    const url = new URL(request.url ?? "/", "http://upstream");
-    const key = /^Bearer (.+)$/.exec(request.headers.authorization ?? "")?.[1] ?? "";
-    calls.push({ page: url.pathname, task: url.searchParams.get("task") ?? "", key });
-    const known = key === ALICE.key || key === BOB.key;
-    response.writeHead(known ? 200 : 401).end(known ? `page ${url.pathname.split("/").pop()}` : "unknown key");
-  });
-  await new Promise<void>((resolve) => upstream.listen(0, "127.0.0.1", resolve));
-  const address = upstream.address();
-  api = `http://127.0.0.1:${typeof address === "object" && address !== null ? address.port : 0}`;
-});
-afterAll(() => new Promise<void>((resolve) => upstream.close(() => resolve())));
+const upstream = upstreamApi([ALICE.key, BOB.key]);
+const calls = upstream.calls;
 
 const as = (who: typeof ALICE) => ({ token: who.token, headers: { "X-Upstream-Key": who.key } });
 
@@ -58,7 +43,7 @@ const answerMore = (taskId: string, who: typeof ALICE) =>
 
 describe("a durable tool acting for its caller", () => {
   it("gets the caller's key on every step, across a SIGKILL and a question answered after it", async () => {
-    const taskId = await startTask(server.url, "upstream_report", { api, pauseSeconds: 3 }, as(ALICE));
+    const taskId = await startTask(server.url, "upstream_report", { api: upstream.url, pauseSeconds: 3 }, as(ALICE));
     await vi.waitFor(() => expect(calls.some((call) => call.task === taskId)).toBe(true), until(60));
     // Killed in the pause after page 1: the run that resumes it is another process's.
     await server.kill();
@@ -85,7 +70,7 @@ describe("a durable tool acting for its caller", () => {
   });
 
   it("never hands one principal's key to another principal's task", async () => {
-    const bobs = await startTask(server.url, "upstream_report", { api, pauseSeconds: 0 }, as(BOB));
+    const bobs = await startTask(server.url, "upstream_report", { api: upstream.url, pauseSeconds: 0 }, as(BOB));
     await statusOf(bobs, BOB, "input_required");
     expect((await answerMore(bobs, BOB)).status).toBe(200);
     await statusOf(bobs, BOB, "completed");
@@ -96,7 +81,12 @@ describe("a durable tool acting for its caller", () => {
   });
 
   it("tells, in words, that a task started without the caller's key cannot act for it", async () => {
-    const taskId = await startTask(server.url, "upstream_report", { api, pauseSeconds: 0 }, { token: ALICE.token });
+    const taskId = await startTask(
+      server.url,
+      "upstream_report",
+      { api: upstream.url, pauseSeconds: 0 },
+      { token: ALICE.token },
+    );
     const task = await statusOf(taskId, ALICE, "completed");
     expect(task).toMatchObject({ result: { isError: true } });
     expect(JSON.stringify(task["result"])).toContain("caller context does not have what the tool needs");

@@ -45,7 +45,7 @@ export async function resolvePrincipal(
     const name = await matchApiKey(config.keys, token);
     return name === undefined
       ? { ok: false, response: unauthorized(request, true) }
-      : { ok: true, principal: name, caller: { principal: name, apiKey: name } };
+      : { ok: true, principal: name, caller: { principal: name, apiKeyName: name } };
   }
   if (isLoopbackRequest(request) || settings.allowAnonymous)
     return { ok: true, principal: ANONYMOUS_PRINCIPAL, caller: { principal: ANONYMOUS_PRINCIPAL } };

@@ -189,3 +189,36 @@ describe("a durable tool acting for its caller on the McpAgent lane", () => {
     expect(JSON.stringify(await getTask(server.url, mine.taskId, { token: ALICE }))).not.toContain(ALICE_KEY);
   });
 });
+
+describe("task links and batches on the McpAgent lane", () => {
+  it("reads a task's task:// link on the session that received it", async () => {
+    const client = await legacy(ALICE);
+    const taskId = await startTask(server.url, "countdown", { seconds: 1 }, { token: ALICE });
+    const read = await client.readResource({ uri: `task://${taskId}` });
+    expect(JSON.stringify(read.contents)).toContain(taskId);
+  });
+
+  it("refuses a batch holding a task request with words, not Method not found", async () => {
+    const client = await legacy(ALICE);
+    const { transport } = client;
+    if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined)
+      throw new Error("the legacy client has no session");
+    const response = await fetch(`${server.url}/mcp-legacy`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        Authorization: `Bearer ${ALICE}`,
+        "Mcp-Session-Id": transport.sessionId,
+        "Mcp-Protocol-Version": "2025-11-25",
+      },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        { jsonrpc: "2.0", id: 2, method: "tasks/list", params: {} },
+      ]),
+    });
+    expect(response.status).toBe(400);
+    const body: unknown = await response.json();
+    expect(body).toMatchObject({ error: { code: -32600, message: expect.stringContaining("batches are not served") } });
+  });
+});

@@ -53,6 +53,8 @@ export async function callerContext<E>(
       "The Worker's durableTasks({ caller }) option returned something other than a JSON object, so no task request is served. Return a plain object (for example { apiKey: ctx.props.apiKey }), or undefined.",
     );
   }
+  // workerd's ctx.props is {} where nothing set any: keeping it would cost each task a row for nothing.
+  if (Object.keys(parsed.data).length === 0) return { ok: true };
   if (new TextEncoder().encode(JSON.stringify(parsed.data)).byteLength > MAX_CALLER_BYTES)
     return invalid(
       `What the Worker's caller() keeps of a caller is larger than ${MAX_CALLER_BYTES} bytes; keep a key or a reference (resolveCaller), not a profile.`,

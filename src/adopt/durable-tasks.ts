@@ -14,6 +14,9 @@ import { bindingProblems, hasTaskBindings } from "./bindings";
 import { guardRefusal, withCors, type RequestGuards } from "./http-guards";
 import { adopterListings, registerOn } from "./register";
 import type { PrincipalOf } from "./principal";
+import type { CallerOf } from "./caller";
+import type { ResolveCaller } from "../jobs/run-identity";
+import { callerResolver } from "../package/caller-resolver";
 import { routeOf } from "./route";
 import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
 import { serveEngineMcp } from "./serve-mcp";
@@ -34,6 +37,18 @@ export interface DurableTasksOptions<E = unknown> extends RequestGuards {
    * (403, naming this option). Without it, only loopback requests are served (local dev).
    */
   principal?: PrincipalOf<E>;
+  /**
+   * What a durable tool's `job.caller` gets, captured when its task is created and kept (sealed
+   * with CALLER_KEY) for the task's life, never shown to any reader: a JSON object, or undefined.
+   * Default: `ctx.props` (@cloudflare/workers-oauth-provider's props, which McpAgent's `this.props` are).
+   * @example caller: (request, env, ctx) => ({ apiKey: ctx.props.apiKey })
+   */
+  caller?: CallerOf<E>;
+  /**
+   * Turns what a task kept of its caller into each run's `job.caller` (a stored grant id → a fresh
+   * token); a throw is what the tool learns, in its words. docs/writing-tools.md, "The caller".
+   */
+  resolveCaller?: ResolveCaller;
   /** The MCP endpoint's path, as given to createMcpHandler (default "/mcp"). */
   route?: string;
   /**
@@ -57,6 +72,8 @@ export interface DurableTasks<E = unknown> {
   fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
   /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
   readonly principal: PrincipalOf<E> | undefined;
+  /** What a tool's `job.caller` gets, as given (the McpAgent lane captures it with the same function). */
+  readonly caller: CallerOf<E> | undefined;
   /** The Host and Origin checks every task request meets (mcpAgentTasks applies them on its lane too). */
   readonly guards: RequestGuards;
   /** The Worker's `queue` handler for the engine's queues (JOBS, and STEPS / WEBHOOKS if bound). */
@@ -66,6 +83,7 @@ export interface DurableTasks<E = unknown> {
 export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): DurableTasks<E> {
   // The package's one record of the isolate's tools: the TaskObject and the queue consumer read it.
   const tools = toolSet.record(options.tools, "durableTasks");
+  callerResolver.record(options.resolveCaller);
   const events = options.events !== undefined;
   options.events?.serve();
   const consume = engineQueue(tools);
@@ -80,9 +98,10 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
     tools,
     register: (server) => registerOn(server, tools, listings, events),
     principal: options.principal,
+    caller: options.caller,
     guards,
     fetch: (handler) => async (request, env, ctx) => {
-      const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
+      const scope = requestScope({ request, env, ctx, tools, principal: options.principal, caller: options.caller });
       const route = routeOf(request, mcpPath, served, events);
       if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
       // /mcp answers a refusal as a JSON-RPC error, /tasks as the template's plain JSON.

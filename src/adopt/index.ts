@@ -13,6 +13,8 @@
  */
 export { durableTasks, type DurableTasks, type DurableTasksOptions, type FetchHandler } from "./durable-tasks";
 export type { PrincipalOf } from "./principal";
+export type { CallerOf } from "./caller";
+export type { ResolveCaller } from "../jobs/run-identity";
 // The template's own classes (one TaskObject for both): bind them as TASKS and PRINCIPALS.
 export { TaskObject } from "../package/task-object";
 export { PrincipalObject } from "../principals/principal-object";
@@ -21,6 +23,13 @@ export { withEvents, type ServedEvents } from "./with-events";
 export { EventLogObject } from "../events/event-log-object";
 export { defineEvent, type EventType } from "../events/event-type";
 export { EmitError, emitEvent } from "../events/emit";
-export { defineTool, type TaskSupport, type Tool, type ToolDefinition, type ToolResult } from "../jobs/define-tool";
+export {
+  defineTool,
+  type CallerToolDefinition,
+  type TaskSupport,
+  type Tool,
+  type ToolDefinition,
+  type ToolResult,
+} from "../jobs/define-tool";
 export { defineStep } from "../jobs/steps";
 export { PermanentError, type JobContext } from "../jobs/context";

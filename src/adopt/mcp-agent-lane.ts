@@ -19,7 +19,8 @@ import type { TaskMessageSink } from "./mcp-agent";
 import { addTaskObserver } from "../package/added-observers";
 import { agentSessionObserver, isAgentNamespace, recordAgentBinding } from "./mcp-agent-observer";
 import { registerOnAgentServer } from "./mcp-agent-register";
-import { agentSessionOf, isEngineMessage } from "./mcp-agent-route";
+import { agentSessionOf, isBatchWithEngineMessage, isEngineMessage } from "./mcp-agent-route";
+import { jsonRpcErrorResponse } from "../protocol/errors";
 import { agentSession } from "./mcp-agent-session";
 import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
 import { taskView } from "./task-view";
@@ -42,7 +43,7 @@ export interface McpAgentLane<E = unknown> {
 }
 
 export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
-  const { tools, principal } = tasks;
+  const { tools, principal, caller } = tasks;
   // A task this lane starts tells its session's GET stream of each change (mcp-agent-observer.ts).
   addTaskObserver(agentSessionObserver);
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
@@ -61,6 +62,14 @@ export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
           const body = isTaskView ? undefined : await readAgentBody(request);
           if (body?.kind === "refused") return withCors(body.response);
           const read = body?.kind === "read" ? body : undefined;
+          if (isBatchWithEngineMessage(read?.message, served))
+            return withCors(
+              jsonRpcErrorResponse(
+                400,
+                -32600,
+                "Invalid Request: batches are not served for task requests (tasks/*, durable tool calls, task resources, answers to a task's questions) on this endpoint. Send each one in a POST of its own.",
+              ),
+            );
           if (!isTaskView && !isEngineMessage(read?.message, served)) {
             // The body was read to look inside: hand the same bytes on.
             return theirs.fetch(read === undefined ? request : new Request(request, { body: read.text }), env, ctx);
@@ -69,7 +78,7 @@ export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
           const refuse = isTaskView ? refusalResponse : rpcRefusalResponse;
           const guarded = guardRefusal(request, tasks.guards);
           if (guarded !== undefined) return withCors(refuse(guarded));
-          const scope = requestScope({ request, env, ctx, tools, principal });
+          const scope = requestScope({ request, env, ctx, tools, principal, caller });
           return runInScope(scope, async () => {
             const engine = await scope.engine();
             if (!engine.ok) return withCors(refuse(engine.refusal));

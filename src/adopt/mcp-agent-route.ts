@@ -1,7 +1,8 @@
 /**
  * Which POSTs to an McpAgent's endpoint the engine serves (the McpAgent lane, mcp-agent-lane.ts):
  * a message of a live session (it carries `Mcp-Session-Id`) that is a `tasks/*` request, a call of
- * a durable or check-back tool, or a client's answer to a task's question. Everything else (initialize,
+ * a durable or check-back tool, a `resources/read` of a task (the `task://` link of a hybrid answer),
+ * or a client's answer to a task's question. Everything else (initialize,
  * the adopter's own tools, batches, GET and DELETE) reaches the McpAgent as it would without us.
  * 2025 framing names the method only in the body, so the body is read here, once, and handed on.
  */
@@ -9,6 +10,8 @@ import { isRecord } from "../json";
 import { parseQuestionRequestId } from "../mcp-2025-11-25/question-ids";
 
 const TASK_METHODS = new Set(["tasks/get", "tasks/result", "tasks/list", "tasks/cancel"]);
+/** The scheme of a task resource (core/model/ids.ts taskResourceUri). */
+const TASK_URI_PREFIX = "task://";
 
 /** `served`: whether the engine answers a call of this tool (the durable tools and the check-back tools). */
 export function isEngineMessage(message: unknown, served: (tool: string) => boolean): boolean {
@@ -20,10 +23,20 @@ export function isEngineMessage(message: unknown, served: (tool: string) => bool
   }
   if (!("id" in message)) return false;
   if (TASK_METHODS.has(method)) return true;
-  if (method !== "tools/call") return false;
   const params = message["params"];
+  // The link a hybrid answer carries must be readable by the client that received it.
+  if (method === "resources/read")
+    return isRecord(params) && typeof params["uri"] === "string" && params["uri"].startsWith(TASK_URI_PREFIX);
+  if (method !== "tools/call") return false;
   return isRecord(params) && typeof params["name"] === "string" && served(params["name"]);
 }
+
+/**
+ * A batch holding a message the engine would serve: batches reach the McpAgent, which knows none of
+ * our methods, so such a batch is answered here with words instead of its "Method not found".
+ */
+export const isBatchWithEngineMessage = (message: unknown, served: (tool: string) => boolean): boolean =>
+  Array.isArray(message) && message.some((item) => isEngineMessage(item, served));
 
 /** The session a POST to the McpAgent's path names, when it is one the engine may serve. */
 export function agentSessionOf(request: Request, path: string): string | undefined {

@@ -11,6 +11,7 @@ import type { RequestOrigin } from "../protocol/request-context";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import { bindingProblems, hasTaskBindings } from "./bindings";
 import { resolveCaller, type PrincipalOf } from "./principal";
+import { callerContext, type CallerOf } from "./caller";
 
 /** Why the engine cannot serve this request: an HTTP answer, and the same words for a tool result. */
 export interface Refusal {
@@ -40,6 +41,8 @@ export interface ScopeInput<E> {
   ctx: ExecutionContext;
   tools: ToolRegistry;
   principal: PrincipalOf<E> | undefined;
+  /** What a tool's `job.caller` gets (caller.ts); by default `ctx.props`. */
+  caller?: CallerOf<E> | undefined;
 }
 
 export function requestScope<E>(input: ScopeInput<E>): Scope {
@@ -47,7 +50,14 @@ export function requestScope<E>(input: ScopeInput<E>): Scope {
   return { engine: () => (engine ??= openEngine(input)) };
 }
 
-async function openEngine<E>({ request, env, ctx, tools, principal }: ScopeInput<E>): Promise<Engine> {
+async function openEngine<E>({
+  request,
+  env,
+  ctx,
+  tools,
+  principal,
+  caller: callerOf,
+}: ScopeInput<E>): Promise<Engine> {
   const checkedEnv: unknown = env;
   if (!hasTaskBindings(checkedEnv)) {
     const problems = bindingProblems(checkedEnv);
@@ -61,11 +71,14 @@ async function openEngine<E>({ request, env, ctx, tools, principal }: ScopeInput
   }
   const caller = await resolveCaller(principal, request, env, ctx);
   if (!caller.ok) return { ok: false, refusal: caller.refusal };
+  const context = await callerContext(callerOf, request, env, ctx);
+  if (!context.ok) return { ok: false, refusal: context.refusal };
   const origin: RequestOrigin = {
     env: checkedEnv,
     settings,
     tools,
     principal: caller.principal,
+    ...(context.caller !== undefined && { caller: context.caller }),
     baseUrl: new URL(request.url).origin,
     waitUntil: (promise) => ctx.waitUntil(promise),
   };

@@ -17,6 +17,7 @@ export {
   taskResourceUri,
 } from "./model/ids";
 export { CORRELATION_ID_META, echoMeta, type TaskMeta } from "./model/meta";
+export { CALLER_STATE } from "./model/caller-state";
 export {
   elicitationRequest,
   isInputKey,

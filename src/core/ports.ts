@@ -22,6 +22,11 @@ export interface JobHost {
   readonly signal: AbortSignal;
   /** After this instant a run yields at its next sleep instead of waiting. */
   readonly sliceDeadline: number;
+  /**
+   * What the task keeps of its caller (model/caller-state.ts), as it was stored: sealed or a
+   * reference, opened by the runner (src/callers). Absent inline and for a task created without one.
+   */
+  loadCaller?(): JsonObject | undefined;
   /** The task was recorded by release 0.1, whose names for sleeps, fan-outs and publishes it may hold (src/jobs/legacy-names.ts). */
   readonly legacyNames?: boolean;
   progress(progress: number, total?: number, message?: string): void;

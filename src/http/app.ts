@@ -68,6 +68,7 @@ const mcpRequest = (c: Context<AppEnv>, tools: ToolRegistry): McpRequest => ({
   env: c.env,
   settings: c.get("settings"),
   principal: c.get("principal"),
+  ...(c.get("caller") !== undefined && { caller: c.get("caller") }),
   tools,
   baseUrl: new URL(c.req.url).origin,
   waitUntil: (promise) => c.executionCtx.waitUntil(promise),

@@ -6,12 +6,17 @@
 import type { MiddlewareHandler } from "hono";
 import type { Settings } from "../config";
 import type { AppEnv, TemplateBindings } from "./env";
+import type { JsonObject } from "../json";
 import { apiKeys, matchApiKey } from "./api-keys";
 import { verifyOAuthToken } from "./oauth";
 import { ANONYMOUS_PRINCIPAL, anonymousRefused, isLoopbackRequest } from "./origin";
 import { bearerToken, unauthorized } from "./well-known";
 
-export type Authentication = { ok: true; principal: string } | { ok: false; response: Response };
+/**
+ * `caller`: what a tool's `job.caller` gets: the principal and how it signed in (the API key's name,
+ * or the OAuth grant's user and props), never the key or token itself.
+ */
+export type Authentication = { ok: true; principal: string; caller: JsonObject } | { ok: false; response: Response };
 
 export async function resolvePrincipal(
   request: Request,
@@ -38,9 +43,12 @@ export async function resolvePrincipal(
     if (token === undefined)
       return { ok: false, response: unauthorized(request, request.headers.has("Authorization")) };
     const name = await matchApiKey(config.keys, token);
-    return name === undefined ? { ok: false, response: unauthorized(request, true) } : { ok: true, principal: name };
+    return name === undefined
+      ? { ok: false, response: unauthorized(request, true) }
+      : { ok: true, principal: name, caller: { principal: name, apiKeyName: name } };
   }
-  if (isLoopbackRequest(request) || settings.allowAnonymous) return { ok: true, principal: ANONYMOUS_PRINCIPAL };
+  if (isLoopbackRequest(request) || settings.allowAnonymous)
+    return { ok: true, principal: ANONYMOUS_PRINCIPAL, caller: { principal: ANONYMOUS_PRINCIPAL } };
   return { ok: false, response: anonymousRefused() };
 }
 
@@ -48,5 +56,6 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const result = await resolvePrincipal(c.req.raw, c.env, c.get("settings"));
   if (!result.ok) return result.response;
   c.set("principal", result.principal);
+  c.set("caller", result.caller);
   await next();
 };

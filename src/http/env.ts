@@ -4,6 +4,7 @@ import type { RateLimiterEnv } from "../limits/rate-limiter-object";
 import type { GatewayEnv } from "../principals/principal-indexes";
 import type { SessionsEnv } from "../sessions/session-object";
 import type { WebhooksEnv } from "../webhooks/enqueue";
+import type { JsonObject } from "../json";
 
 /** What the task routes read: basic tasks' bindings, WEBHOOKS when bound; an adopter's Worker has them (adopt/task-view.ts). */
 export type TaskRoutesBindings = GatewayEnv & WebhooksEnv;
@@ -16,6 +17,8 @@ export interface AppEnv<B extends object = TemplateBindings> {
   Variables: {
     settings: Settings;
     principal: string;
+    /** What the auth knew of the caller (auth.ts): kept, sealed, with the tasks it creates as their `job.caller`. */
+    caller?: JsonObject;
     requestId: string;
   };
 }

@@ -9,6 +9,7 @@ import type { ToolRegistry } from "../protocol/tool-registry";
 import type { SessionsEnv } from "../sessions/session-object";
 import type { EventsEnv } from "../events/event-logs";
 import type { BodyResult } from "./body";
+import type { JsonObject } from "../json";
 
 /** The bindings an MCP request reaches: basic tasks', and SESSIONS where the template binds it. */
 export type McpRequestEnv = GatewayEnv & Partial<SessionsEnv> & EventsEnv;
@@ -29,6 +30,8 @@ export interface McpRequest {
   env: McpRequestEnv;
   settings: Settings;
   principal: string;
+  /** What the auth knew of the caller, kept (sealed) with the tasks this request creates (`job.caller`). */
+  caller?: JsonObject;
   /** The tools to serve, as src/index.ts wired them into serveMcp. */
   tools: ToolRegistry;
   /** The server's public origin, for links such as `/tasks/{id}`. */

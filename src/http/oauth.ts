@@ -7,6 +7,7 @@
  * stand-in `signIn` below; another provider is one more branch in `/authorize` (oauth-routes.ts).
  */
 import type { TemplateBindings } from "./env";
+import { isRecord, type JsonObject } from "../json";
 import type { AuthRequest, OAuthAuthorizationServer } from "@cloudflare/workers-oauth-provider";
 import { guardDocumentFetches } from "./oauth-document-fetch";
 import { GITHUB_CALLBACK_PATH } from "./oauth-github";
@@ -100,7 +101,7 @@ export async function authorizationServer(request: Request): Promise<OAuthAuthor
 export async function verifyOAuthToken(
   request: Request,
   env: TemplateBindings,
-): Promise<{ ok: true; principal: string } | { ok: false; response: Response }> {
+): Promise<{ ok: true; principal: string; caller: JsonObject } | { ok: false; response: Response }> {
   const token = bearerToken(request);
   if (token === undefined) return { ok: false, response: unauthorized(request, request.headers.has("Authorization")) };
   let validated: { userId: string; props: unknown } | null;
@@ -113,5 +114,7 @@ export async function verifyOAuthToken(
   if (!validated) return { ok: false, response: unauthorized(request, true) };
   const props = validated.props as { userId?: unknown } | null;
   const userId = typeof props?.userId === "string" ? props.userId : validated.userId;
-  return { ok: true, principal: `oauth:${userId}` };
+  const principal = `oauth:${userId}`;
+  // The grant's props as the consent step stored them: what a tool acting for this user may need.
+  return { ok: true, principal, caller: { principal, grant: { userId, ...(isRecord(props) && { props }) } } };
 }

@@ -59,9 +59,25 @@ export function withSummary(value: ToolResult | string): ToolResult {
   return { ...result, structuredContent: { summary: textOf(result), ...own } };
 }
 
-export interface JobContext {
+/** `Caller`: what `job.caller` holds; a tool that declares a `caller` schema (defineTool) gets its type. */
+export interface JobContext<Caller = unknown> {
   /** The task this run belongs to. */
   readonly taskId: string;
+  /**
+   * The Worker's env, as `wrangler types` declares it (Cloudflare.Env): the bindings and secrets
+   * the tool reaches its own services with, in every run of a task and in an inline call.
+   * @example const row = await job.env.DB.prepare("SELECT 1").first()
+   */
+  readonly env: Cloudflare.Env;
+  /**
+   * What the server's auth knew of the caller when the task was created (an OAuth grant's props, an
+   * API key's name), the same in every run of the task however much later, and never shown to any
+   * reader of it. Parsed with the tool's `caller` schema when it declares one. Reading it throws a
+   * PermanentError, in words the tool may pass on, when it can no longer be had (its key rotated
+   * away, the adopter's `resolveCaller` refused: a revoked grant).
+   * @example await fetch(url, { headers: { Authorization: `Bearer ${job.caller.apiKey}` } })
+   */
+  readonly caller: Caller;
   /** 1 on the first run; higher when the job is resumed after a sleep, a crash or a retry. */
   readonly attempt: number;
   /** Aborts when the task is cancelled (or the run must stop). Pass it to fetch() and timers. */

@@ -22,6 +22,7 @@ import type * as z from "zod";
 import { withSummary, type JobContext, type ToolResult } from "./context";
 import type { ToolEngine } from "./runner";
 import type { StepMap } from "./steps";
+import { withTypedCaller } from "./typed-caller";
 
 export { textOf, withSummary } from "./context";
 export type { ToolContent, ToolResult } from "./context";
@@ -56,6 +57,35 @@ export interface Tool extends Omit<ToolDefinition, "run"> {
   engine?: ToolEngine;
 }
 
-export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool {
+/**
+ * A tool that acts for its caller: `caller` is the zod schema of what the server's auth keeps of
+ * the caller (durableTasks' `caller` option, the template's principal and key), and `job.caller`
+ * is parsed with it before the tool reads it (a caller that does not fit fails the task in words).
+ */
+export interface CallerToolDefinition<Schema extends z.ZodObject, Caller extends z.ZodType>
+  extends Omit<ToolDefinition<Schema>, "run"> {
+  caller: Caller;
+  run(input: z.infer<Schema>, job: JobContext<z.infer<Caller>>): Promise<ToolResult | string>;
+}
+
+/**
+ * @example
+ * defineTool({ name: "sync", description: "…", inputSchema: z.object({}), taskSupport: "optional",
+ *   caller: z.object({ apiKey: z.string() }),
+ *   run: async (_input, job) => (await fetch(API, { headers: { Authorization: `Bearer ${job.caller.apiKey}` } })).text() })
+ */
+export function defineTool<Schema extends z.ZodObject, Caller extends z.ZodType>(
+  tool: CallerToolDefinition<Schema, Caller>,
+): Tool;
+export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool;
+export function defineTool(tool: ToolDefinition | CallerToolDefinition<z.ZodObject, z.ZodType>): Tool {
+  if ("caller" in tool) {
+    const { caller, ...rest } = tool;
+    return {
+      ...rest,
+      run: async (input, job) =>
+        withSummary(await tool.run(tool.inputSchema.parse(input), withTypedCaller(job, caller))),
+    };
+  }
   return { ...tool, run: async (input, job) => withSummary(await tool.run(tool.inputSchema.parse(input), job)) };
 }

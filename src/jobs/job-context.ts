@@ -24,6 +24,7 @@ import { emitFunction, type JobEmitter } from "./emit";
 import type { StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";
 import type { YieldState } from "./yield-state";
+import { callerOf, envOf, type RunIdentity } from "./run-identity";
 
 export { MAX_STEP_BYTES } from "./stored-json";
 
@@ -35,6 +36,7 @@ export function createJobContext(
   yieldState: YieldState,
   steps?: StepMap,
   emitter?: JobEmitter,
+  identity?: RunIdentity,
 ): JobContext {
   const names = new DurableNames();
   // Only a task recorded by release 0.1 may hold 0.1's names (legacy-names.ts); they are looked up after ours.
@@ -65,6 +67,13 @@ export function createJobContext(
 
   return {
     taskId: host.taskId,
+    // Getters: a run that never reads them (a unit test's host without an env) never meets their refusal.
+    get env() {
+      return envOf(identity);
+    },
+    get caller() {
+      return callerOf(identity);
+    },
     attempt: host.attempt,
     signal: host.signal,
     async progress(done, total, message) {

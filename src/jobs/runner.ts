@@ -11,6 +11,7 @@ import { createJobContext } from "./job-context";
 import type { YieldState } from "./yield-state";
 import type { JobEmitter } from "./emit";
 import type { StepMap } from "./steps";
+import { runIdentity, type ResolveCaller, type RunIdentity } from "./run-identity";
 
 export { YIELD_THRESHOLD_MS } from "./job-context";
 
@@ -42,9 +43,10 @@ export async function runTool(
   args: unknown,
   host: JobHost,
   emitter?: JobEmitter,
+  identity?: RunIdentity,
 ): Promise<RunOutcome> {
   const yieldState: YieldState = {};
-  const job = createJobContext(host, yieldState, tool.steps, emitter);
+  const job = createJobContext(host, yieldState, tool.steps, emitter, identity);
   // A question outranks a wait for fanned-out items, which outranks a sleep started beside it: the run
   // that follows the answer reaches the fan-out again, and a sleep's wake time is memoized.
   const yielded = (): RunOutcome | undefined =>
@@ -67,11 +69,16 @@ export async function runTool(
   }
 }
 
-/** The TaskObject's JobRunner over a tool registry (wired in src/index.ts); `env` is what other engines reach their platform with. */
+/**
+ * The TaskObject's JobRunner over a tool registry (wired in src/package/task-object.ts): `env` is
+ * every run's `job.env` and what other engines reach their platform with; `resolveCaller` the
+ * adopter's, turning what a task stored of its caller into its `job.caller` before each run.
+ */
 export function jobRunner(
   findTool: (name: string) => RunnableTool | undefined,
   env?: Cloudflare.Env,
   emitter?: JobEmitter,
+  resolveCaller?: () => ResolveCaller | undefined,
 ): JobRunner {
   return async (toolName: string, args: JsonObject, host: JobHost) => {
     const tool = findTool(toolName);
@@ -81,7 +88,7 @@ export function jobRunner(
         message: `Unknown tool "${toolName}": it was removed from the registry after the task was created.`,
         permanent: true,
       };
-    if (!tool.engine) return runTool(tool, args, host, emitter);
+    if (!tool.engine) return runTool(tool, args, host, emitter, await runIdentity(host, env, resolveCaller?.()));
     if (!env)
       return {
         kind: "failed",

@@ -12,6 +12,8 @@ import { mcp20251125 } from "../mcp-2025-11-25";
 import { mcp20260728 } from "../mcp-2026-07-28";
 import { engineQueue } from "./queue-handler";
 import { toolSet } from "./tool-set";
+import { callerResolver } from "./caller-resolver";
+import type { ResolveCaller } from "../jobs/run-identity";
 import type { EventType } from "../events/event-type";
 import { serveEvents } from "./serve-events";
 
@@ -20,6 +22,12 @@ export interface TaskWorkerOptions {
   tools: readonly Tool[];
   /** Event types of your own (defineEvent), served beside the engine's `task.status` (docs/events.md). */
   events?: readonly EventType[];
+  /**
+   * Turns what a task kept of its caller (the principal, the API key's name or the OAuth grant) into
+   * the `job.caller` of each run: a reference resolved at run time, say a fresh token for a stored
+   * grant id. A throw is what the tool learns, in its words (a revoked grant). docs/writing-tools.md.
+   */
+  resolveCaller?: ResolveCaller;
 }
 
 /**
@@ -44,8 +52,9 @@ export interface TaskWorker {
  * export { TaskObject, SessionObject, PrincipalObject, RateLimiterObject } from "mcp-task-worker";
  * export default createTaskWorker({ tools: [countdown] });
  */
-export function createTaskWorker({ tools, events = [] }: TaskWorkerOptions): TaskWorker {
+export function createTaskWorker({ tools, events = [], resolveCaller }: TaskWorkerOptions): TaskWorker {
   const registry = toolSet.record(tools);
+  callerResolver.record(resolveCaller);
   serveEvents(events);
   // One /mcp for every era, a row each: a request is served by the row of the version it names
   // (src/eras); `initialize` and a session's traffic by the session era. A new revision is one more row.

@@ -24,7 +24,14 @@ export {
 export { EmitError, emitEvent, type EmitOptions } from "../events/emit";
 
 // Writing tools: one file each (docs/writing-tools.md).
-export { defineTool, type TaskSupport, type Tool, type ToolDefinition } from "../jobs/define-tool";
+export {
+  defineTool,
+  type CallerToolDefinition,
+  type TaskSupport,
+  type Tool,
+  type ToolDefinition,
+} from "../jobs/define-tool";
+export type { ResolveCaller } from "../jobs/run-identity";
 export type {
   Backoff,
   Callback,

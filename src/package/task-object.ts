@@ -14,6 +14,7 @@ import { webhookObserver } from "../webhooks/webhook-observer";
 import type { EventsEnv } from "../events/event-logs";
 import { addedJobEmitter, addedTaskObservers } from "./added-observers";
 import { toolSet } from "./tool-set";
+import { callerResolver } from "./caller-resolver";
 
 /**
  * What a TaskObject reads of its Worker's env: basic tasks' bindings (docs/api.md), WEBHOOKS and the
@@ -29,7 +30,7 @@ function taskObjectWiring(env: TaskObjectEnv): TaskObjectWiring<TaskObjectEnv> {
   if (wiring) return wiring;
   const { find } = toolSet.recorded();
   wiring = {
-    runJob: jobRunner(find, env, addedJobEmitter(env)),
+    runJob: jobRunner(find, env, addedJobEmitter(env), callerResolver.recorded),
     observers: [webhookObserver, sessionObserver, transitionLogObserver, engineObserver(find), ...addedTaskObservers()],
     principalIndexes: principalIndexes(env),
     queues: taskQueues(env),

@@ -113,7 +113,7 @@ export async function callTool(
 
   if (tool.taskSupport === "forbidden") {
     if (task.kind === "requested") return forbidden(name);
-    return { kind: "inline", result: await runInline(tool, args, call.signal, hooks) };
+    return { kind: "inline", result: await runInline(tool, args, call.signal, hooks, ctx.caller) };
   }
   if (task.kind === "none" && tool.taskSupport === "required") {
     return { kind: "refused", reason: "task_required", message: taskOnlyMessage(name) };
@@ -193,7 +193,13 @@ async function waitFor(gateway: TaskGateway, snapshot: TaskSnapshot, deadline: n
     : { kind: "ended", lastSeq: snapshot.lastSeq };
 }
 
-async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, hooks: ToolCallHooks): Promise<JsonObject> {
+async function runInline(
+  tool: Tool,
+  args: JsonObject,
+  signal: AbortSignal,
+  hooks: ToolCallHooks,
+  caller: JsonObject | undefined,
+): Promise<JsonObject> {
   const host = inlineJobHost({
     signal,
     onProgress: (progress, total, message) =>
@@ -204,7 +210,8 @@ async function runInline(tool: Tool, args: JsonObject, signal: AbortSignal, hook
       }),
     onLog: (level, message) => hooks.onInlineLog?.(level, message),
   });
-  const outcome = await runTool(tool, args, host);
+  // The caller is this request's own; the Worker's env reaches an inline call untyped, so job.env stays a task's.
+  const outcome = await runTool(tool, args, host, undefined, { caller: { ok: true, value: caller } });
   switch (outcome.kind) {
     case "completed":
       return outcome.result;

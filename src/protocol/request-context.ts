@@ -3,6 +3,8 @@ import type { Settings } from "../config";
 import { TaskGateway } from "../core";
 import { gatewayBindings, type GatewayEnv } from "../principals/principal-indexes";
 import type { ToolRegistry } from "./tool-registry";
+import type { JsonObject } from "../json";
+import { sealCaller } from "../jobs/caller-seal";
 
 /** E: the Worker's bindings as the era's handlers read them (at least basic tasks'). */
 export interface RequestContext<E extends GatewayEnv = GatewayEnv> {
@@ -14,6 +16,8 @@ export interface RequestContext<E extends GatewayEnv = GatewayEnv> {
   gateway: TaskGateway;
   /** The tools this server serves (src/index.ts wires them in). */
   tools: ToolRegistry;
+  /** What the auth knew of the caller: an inline call's `job.caller` (a task's is kept with it). */
+  caller?: JsonObject;
   /** The server's public origin, for links such as `/tasks/{id}`. */
   baseUrl: string;
   /** The 2025 session the request came in, kept with the tasks it creates (2026-07-28 has none). */
@@ -28,6 +32,8 @@ export interface RequestOrigin<E extends GatewayEnv = GatewayEnv> {
   settings: Settings;
   tools: ToolRegistry;
   principal: string;
+  /** What the server's auth knew of the caller, kept (sealed) with each task this request creates: `job.caller`. */
+  caller?: JsonObject;
   baseUrl: string;
   waitUntil(promise: Promise<unknown>): void;
 }
@@ -35,6 +41,8 @@ export interface RequestOrigin<E extends GatewayEnv = GatewayEnv> {
 /** The context of one request, its gateway bound to the principal who sent it. */
 export function requestContext<E extends GatewayEnv>(origin: RequestOrigin<E>): RequestContext<E> {
   const { env, settings, tools, baseUrl, waitUntil } = origin;
-  const gateway = new TaskGateway(gatewayBindings(env), settings, origin.principal, waitUntil);
-  return { env, settings, principal: origin.principal, gateway, tools, baseUrl, waitUntil };
+  const { caller, principal } = origin;
+  const stored = caller === undefined ? undefined : () => sealCaller(caller, principal, env);
+  const gateway = new TaskGateway(gatewayBindings(env), settings, principal, waitUntil, stored);
+  return { env, settings, principal, gateway, tools, baseUrl, waitUntil, ...(caller !== undefined && { caller }) };
 }

@@ -11,6 +11,7 @@ import { adopterConfig } from "./support/adopter";
 import { ownServer } from "./support/dev-server";
 import { errorOf, getTask, modern, startTask, TASKS } from "./support/modern";
 import { taskResponse } from "./support/tasks";
+import { upstreamApi } from "./support/upstream-api";
 import { until } from "../until";
 
 const server = ownServer(async () => ({ config: await adopterConfig("test/fixtures/adopter-dual") }));
@@ -18,19 +19,26 @@ const ALICE = "alice-token";
 const BOB = "bob-token";
 const LEGACY_TASKS = { tasks: { list: {}, cancel: {}, requests: {} } };
 const clients: Client[] = [];
+const ALICE_KEY = `up-alice-${crypto.randomUUID()}`;
+const BOB_KEY = `up-bob-${crypto.randomUUID()}`;
+const upstream = upstreamApi([ALICE_KEY, BOB_KEY]);
 
 afterAll(async () => {
   for (const client of clients) await client.close().catch(() => undefined);
 });
 
 /** An SDK v1 client on the McpAgent lane, as `token`'s holder; `elicitation` answers a task's questions. */
-async function legacy(token: string, answer?: { approve: boolean }): Promise<Client> {
+async function legacy(
+  token: string,
+  answer?: Record<string, boolean>,
+  headers: Record<string, string> = {},
+): Promise<Client> {
   const capabilities = answer ? { ...LEGACY_TASKS, elicitation: {} } : LEGACY_TASKS;
   const client = new Client({ name: "dual-lane-legacy", version: "1" }, { capabilities });
   if (answer) client.setRequestHandler(ElicitRequestSchema, async () => ({ action: "accept", content: answer }));
   await client.connect(
     new StreamableHTTPClientTransport(new URL(`${server.url}/mcp-legacy`), {
-      requestInit: { headers: { Authorization: `Bearer ${token}` } },
+      requestInit: { headers: { Authorization: `Bearer ${token}`, ...headers } },
     }),
   );
   await client.listTools();
@@ -160,5 +168,57 @@ describe("examples/dual-lane (no auth: loopback only)", () => {
       status: "completed",
       result: { content: [{ type: "text", text: "Countdown of 2 s finished." }] },
     });
+  });
+});
+
+describe("a durable tool acting for its caller on the McpAgent lane", () => {
+  it("gets the session's caller key (durableTasks' caller) on every step, and never another principal's", async () => {
+    const alice = await legacy(ALICE, { more: true }, { "X-Upstream-Key": ALICE_KEY });
+    const bob = await legacy(BOB, { more: true }, { "X-Upstream-Key": BOB_KEY });
+    const [mine, theirs] = await Promise.all([
+      stream(alice, "upstream_report", { api: upstream.url, pauseSeconds: 1 }),
+      stream(bob, "upstream_report", { api: upstream.url, pauseSeconds: 0 }),
+    ]);
+    expect(mine.outcome).toBe("Read page 1 and page 2.");
+    expect(theirs.outcome).toBe("Read page 1 and page 2.");
+    const keysOf = (taskId: string) => upstream.calls.filter((call) => call.task === taskId).map((call) => call.key);
+    expect(keysOf(mine.taskId)).toEqual([ALICE_KEY, ALICE_KEY]);
+    expect(keysOf(theirs.taskId)).toEqual([BOB_KEY, BOB_KEY]);
+    // Its owner's reads on either lane show no key.
+    expect(JSON.stringify(await alice.experimental.tasks.getTask(mine.taskId))).not.toContain(ALICE_KEY);
+    expect(JSON.stringify(await getTask(server.url, mine.taskId, { token: ALICE }))).not.toContain(ALICE_KEY);
+  });
+});
+
+describe("task links and batches on the McpAgent lane", () => {
+  it("reads a task's task:// link on the session that received it", async () => {
+    const client = await legacy(ALICE);
+    const taskId = await startTask(server.url, "countdown", { seconds: 1 }, { token: ALICE });
+    const read = await client.readResource({ uri: `task://${taskId}` });
+    expect(JSON.stringify(read.contents)).toContain(taskId);
+  });
+
+  it("refuses a batch holding a task request with words, not Method not found", async () => {
+    const client = await legacy(ALICE);
+    const { transport } = client;
+    if (!(transport instanceof StreamableHTTPClientTransport) || transport.sessionId === undefined)
+      throw new Error("the legacy client has no session");
+    const response = await fetch(`${server.url}/mcp-legacy`, {
+      method: "POST",
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json, text/event-stream",
+        Authorization: `Bearer ${ALICE}`,
+        "Mcp-Session-Id": transport.sessionId,
+        "Mcp-Protocol-Version": "2025-11-25",
+      },
+      body: JSON.stringify([
+        { jsonrpc: "2.0", id: 1, method: "tools/list" },
+        { jsonrpc: "2.0", id: 2, method: "tasks/list", params: {} },
+      ]),
+    });
+    expect(response.status).toBe(400);
+    const body: unknown = await response.json();
+    expect(body).toMatchObject({ error: { code: -32600, message: expect.stringContaining("batches are not served") } });
   });
 });

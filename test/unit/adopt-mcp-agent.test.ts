@@ -2,7 +2,7 @@
 // its calls of the engine's tools and its answers to a task's questions reach the engine; initialize,
 // the adopter's own tools, notifications, batches and requests without an agents session id are the McpAgent's.
 import { describe, it } from "vitest";
-import { agentSessionOf, isEngineMessage } from "../../src/adopt/mcp-agent-route";
+import { agentSessionOf, isBatchWithEngineMessage, isEngineMessage } from "../../src/adopt/mcp-agent-route";
 
 const served = (name: string) => ["countdown", "task_status"].includes(name);
 const request = (method: string, params?: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 7, method, params });
@@ -29,6 +29,21 @@ describe("isEngineMessage", () => {
     const question = `input/${"0123456789abcdef".repeat(2)}/decision`;
     expect(isEngineMessage({ jsonrpc: "2.0", id: question, result: { action: "decline" } }, served)).toBe(true);
     expect(isEngineMessage({ jsonrpc: "2.0", id: "elicit_abc", result: { action: "decline" } }, served)).toBe(false);
+  });
+});
+
+describe("task resources and batches on the McpAgent lane", () => {
+  it("takes resources/read of a task:// link, and leaves other resources to the McpAgent", ({ expect }) => {
+    expect(isEngineMessage(request("resources/read", { uri: "task://0123456789abcdef" }), served)).toBe(true);
+    expect(isEngineMessage(request("resources/read", { uri: "file:///notes.txt" }), served)).toBe(false);
+  });
+
+  it("tells a batch that holds a task request from one that does not", ({ expect }) => {
+    expect(isBatchWithEngineMessage([request("tools/list"), request("tasks/get", { taskId: "x" })], served)).toBe(true);
+    expect(isBatchWithEngineMessage([request("tools/list"), request("tools/call", { name: "echo" })], served)).toBe(
+      false,
+    );
+    expect(isBatchWithEngineMessage(request("tasks/get", { taskId: "x" }), served)).toBe(false);
   });
 });
 

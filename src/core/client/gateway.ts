@@ -18,6 +18,7 @@ import type { PrincipalIndex, PrincipalIndexes } from "../principal-index-port";
 import { SlotLeases } from "./slot-lease";
 import { taskEventFromJson, type TaskEvent } from "../model/events";
 import { parseTaskMeta, type TaskMeta } from "../model/meta";
+import { CALLER_STATE } from "../model/caller-state";
 import type { JsonObject } from "../../json";
 import { toTaskView, type TaskEntryPage, type TaskPage } from "../model/view";
 import type { AnswerOutcome, CancelOutcome, CreatedTask, CreateOptions, GetOptions, TaskSnapshot } from "./task-rpc";
@@ -95,11 +96,16 @@ export class TaskGateway {
    * `waitUntil` (the request's): with it, the job messages of this isolate's creations leave in
    * batches after the answer (job-dispatch.ts); without it, creation waits for its message to leave.
    */
+  /**
+   * `storedCaller`: what a task this gateway creates keeps of its caller (model/caller-state.ts), as
+   * it is to be stored (sealed above the core); asked only when a task is written.
+   */
   constructor(
     private readonly bindings: GatewayBindings,
     private readonly settings: Settings,
     readonly principal: string,
     private readonly waitUntil?: (promise: Promise<unknown>) => void,
+    private readonly storedCaller?: () => Promise<JsonObject | undefined>,
   ) {}
 
   private task(taskId: string) {
@@ -203,8 +209,10 @@ export class TaskGateway {
     slotted: boolean,
   ): Promise<{ snapshot: TaskSnapshot; created: boolean }> {
     const started = this.settings.dispatchGraceMs === 0;
+    const caller = await this.storedCaller?.();
+    const state = [...(request.state ?? []), ...(caller === undefined ? [] : [{ ...CALLER_STATE, value: caller }])];
     const options: CreateOptions = {
-      ...(request.state !== undefined && { state: request.state }),
+      ...(state.length > 0 && { state }),
       ...(started && { run: { waitMs: request.wait === true ? FIRST_MOMENTS_MS : 0 } }),
       ...(slotted && { slotted }),
     };

@@ -12,6 +12,7 @@ import type { TaskStorage } from "./storage";
 import { publishPieces } from "./partial-pieces";
 import type { PartialLimits } from "../model/partial";
 import { taskCallbacks } from "./callbacks";
+import { CALLER_STATE } from "../model/caller-state";
 
 export interface TaskJobHostInput {
   record: TaskRecord;
@@ -75,6 +76,7 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
     },
     publish: (key, blocks, legacyKey) => publishPieces({ storage, limits, commit }, key, blocks, Date.now(), legacyKey),
     legacyNames: storage.recordedByRelease01,
+    loadCaller: () => storage.state.lookup(CALLER_STATE.kind, CALLER_STATE.key),
     loadStep: (name) => storage.memos.get("steps", name),
     saveStep: (name, value) => {
       // Only a step's first completion is an event.

@@ -12,7 +12,8 @@ import { engineQueue } from "../package/queue-handler";
 import { toolSet } from "../package/tool-set";
 import { bindingProblems, hasTaskBindings } from "./bindings";
 import { guardRefusal, withCors, type RequestGuards } from "./http-guards";
-import { adopterListings, registerOn } from "./register";
+import { adopterListings } from "./listing";
+import { registerOn, registerOneOn } from "./register";
 import type { PrincipalOf } from "./principal";
 import { routeOf } from "./route";
 import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
@@ -51,8 +52,16 @@ export type FetchHandler<E> = (request: Request, env: E, ctx: ExecutionContext) 
 export interface DurableTasks<E = unknown> {
   /** The durable tools, by name. */
   readonly tools: ToolRegistry;
-  /** Adds the durable tools, the check-back tools and the Tasks extension to `server`; returns it. */
+  /**
+   * Adds the durable tools (those `registerTool` did not place), the check-back tools, the
+   * `task://` resource and the Tasks extension to `server`; returns it.
+   */
   register<S extends McpServer>(server: S): S;
+  /**
+   * Lists one durable tool on `server` here, in place of the author's `server.registerTool(name, …)`
+   * call, so the listing keeps its position; `register(server)` is still called once, after.
+   */
+  registerTool<S extends McpServer>(server: S, name: string): S;
   /** `handler` with the engine in front: task requests are served here, the rest reach `handler`. */
   fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
   /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
@@ -79,6 +88,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   return {
     tools,
     register: (server) => registerOn(server, tools, listings, events),
+    registerTool: (server, name) => registerOneOn(server, tools, listings.durable, name),
     principal: options.principal,
     guards,
     fetch: (handler) => async (request, env, ctx) => {

@@ -18,7 +18,7 @@
  *   },
  * });
  */
-import type * as z from "zod";
+import * as z from "zod";
 import { withSummary, type JobContext, type ToolResult } from "./context";
 import type { ToolEngine } from "./runner";
 import type { StepMap } from "./steps";
@@ -56,6 +56,28 @@ export interface Tool extends Omit<ToolDefinition, "run"> {
   engine?: ToolEngine;
 }
 
-export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool {
-  return { ...tool, run: async (input, job) => withSummary(await tool.run(tool.inputSchema.parse(input), job)) };
+/**
+ * A tool whose `inputSchema` is a raw zod shape (`{ city: z.string() }`), as `server.registerTool`
+ * accepts it: the same tool as with `z.object(shape)`, so an adopted tool keeps its schema as written.
+ */
+export type ShapeToolDefinition<Shape extends z.ZodRawShape> = Omit<
+  ToolDefinition<z.ZodObject<Shape>>,
+  "inputSchema"
+> & {
+  inputSchema: Shape;
+};
+
+/** The object schema either form names: a zod object as it is, a raw shape wrapped as the SDK wraps it. */
+const objectSchema = (schema: z.ZodObject | z.ZodRawShape): z.ZodObject =>
+  schema instanceof z.ZodObject ? schema : z.object(schema);
+
+export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool;
+export function defineTool<Shape extends z.ZodRawShape>(tool: ShapeToolDefinition<Shape>): Tool;
+export function defineTool(tool: ToolDefinition | ShapeToolDefinition<z.ZodRawShape>): Tool {
+  const inputSchema = objectSchema(tool.inputSchema);
+  return {
+    ...tool,
+    inputSchema,
+    run: async (input, job) => withSummary(await tool.run(inputSchema.parse(input), job)),
+  };
 }

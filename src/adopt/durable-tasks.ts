@@ -19,6 +19,7 @@ import { routeOf } from "./route";
 import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
+import { tasksPathOf } from "./tasks-path";
 import type { EventType } from "../events/event-type";
 import { recordEventTypes } from "../events/event-set";
 
@@ -38,6 +39,12 @@ export interface DurableTasksOptions<E = unknown> extends RequestGuards {
   principal?: PrincipalOf<E>;
   /** The MCP endpoint's path, as given to createMcpHandler (default "/mcp"). */
   route?: string;
+  /**
+   * Where the plain HTTP view of tasks is served, and so what the link in every hybrid answer names
+   * (default "/tasks"). A Worker whose router forwards only its MCP route sets it under that
+   * route, e.g. "/mcp/tasks" beside `app.all("/mcp/*", ...)`; it must end in "/tasks".
+   */
+  tasksPath?: string;
   /**
    * The Events extension (docs/events.md): given (even `[]`, for the engine's `task.status` alone),
    * the engine serves `events/*` of 2026-07-28 and `register` declares the extension. Needs the
@@ -80,6 +87,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   const consume = engineQueue(tools);
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
+  const tasksPath = tasksPathOf(options.tasksPath);
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
   const guards: RequestGuards = {
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
@@ -92,8 +100,9 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
     principal: options.principal,
     guards,
     fetch: (handler) => async (request, env, ctx) => {
-      const scope = requestScope({ request, env, ctx, tools, principal: options.principal });
-      const route = routeOf(request, mcpPath, served, events);
+      const baseUrl = tasksPath.baseUrl(request);
+      const scope = requestScope({ request, env, ctx, tools, principal: options.principal, baseUrl });
+      const route = routeOf(request, mcpPath, served, events, tasksPath.covers);
       if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
       // /mcp answers a refusal as a JSON-RPC error, /tasks as the template's plain JSON.
       const refuse = route === "mcp" ? rpcRefusalResponse : refusalResponse;
@@ -102,7 +111,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
       return runInScope(scope, async () => {
         const engine = await scope.engine();
         if (!engine.ok) return withCors(refuse(engine.refusal));
-        if (route === "tasks") return withCors(await taskView.fetch(request, engine.origin.env, ctx));
+        if (route === "tasks") return withCors(await taskView.fetch(tasksPath.atRoot(request), engine.origin.env, ctx));
         return withCors(await serveEngineMcp(request, engine.origin));
       });
     },

@@ -40,6 +40,8 @@ export interface ScopeInput<E> {
   ctx: ExecutionContext;
   tools: ToolRegistry;
   principal: PrincipalOf<E> | undefined;
+  /** What precedes `/tasks/{id}` in the links answers carry (tasks-path.ts); the request's origin when absent. */
+  baseUrl?: string;
 }
 
 export function requestScope<E>(input: ScopeInput<E>): Scope {
@@ -47,7 +49,7 @@ export function requestScope<E>(input: ScopeInput<E>): Scope {
   return { engine: () => (engine ??= openEngine(input)) };
 }
 
-async function openEngine<E>({ request, env, ctx, tools, principal }: ScopeInput<E>): Promise<Engine> {
+async function openEngine<E>({ request, env, ctx, tools, principal, baseUrl }: ScopeInput<E>): Promise<Engine> {
   const checkedEnv: unknown = env;
   if (!hasTaskBindings(checkedEnv)) {
     const problems = bindingProblems(checkedEnv);
@@ -66,7 +68,7 @@ async function openEngine<E>({ request, env, ctx, tools, principal }: ScopeInput
     settings,
     tools,
     principal: caller.principal,
-    baseUrl: new URL(request.url).origin,
+    baseUrl: baseUrl ?? new URL(request.url).origin,
     waitUntil: (promise) => ctx.waitUntil(promise),
   };
   return { ok: true, origin, settings };

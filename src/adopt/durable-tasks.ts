@@ -71,6 +71,10 @@ export interface DurableTasks<E = unknown> {
   registerTool<S extends McpServer>(server: S, name: string): S;
   /** `handler` with the engine in front: task requests are served here, the rest reach `handler`. */
   fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
+  /** The MCP endpoint's path (the `route` option): the SDK v1 handler lane reads the 2025 POSTs to it. */
+  readonly route: string;
+  /** What precedes `/tasks/{id}` in the links answers carry for this request (the `tasksPath` option). */
+  baseUrl(request: Request): string;
   /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
   readonly principal: PrincipalOf<E> | undefined;
   /** The Host and Origin checks every task request meets (mcpAgentTasks applies them on its lane too). */
@@ -98,6 +102,8 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
     register: (server) => registerOn(server, tools, listings, events),
     registerTool: (server, name) => registerOneOn(server, tools, listings.durable, name),
     principal: options.principal,
+    route: mcpPath,
+    baseUrl: (request) => tasksPath.baseUrl(request),
     guards,
     fetch: (handler) => async (request, env, ctx) => {
       const baseUrl = tasksPath.baseUrl(request);

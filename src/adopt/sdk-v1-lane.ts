@@ -5,7 +5,8 @@
  * durable tools with `execution.taskSupport` and the `tasks` capability, as on the McpAgent lane;
  * `fetch(handler)` reads each 2025 POST to the MCP route once and gives the engine's own
  * 2025-11-25 endpoint what is task-related (`tasks/*`, calls of durable and check-back tools): a
- * task for a client that asks for one, the hybrid answer for a plain call. Everything else (and
+ * task for a client that asks for one, the hybrid answer for a plain call, and `resources/read` of
+ * the `task://` link that answer carries. Everything else (and
  * every 2026-07-28 request, the `/tasks` view) goes through `tasks.fetch(handler)` as on the
  * createMcpHandler lane.
  */
@@ -34,6 +35,13 @@ export interface SdkV1Lane<E = unknown> {
  * (`params.task`) gets one; any other gets the hybrid answer. Questions go out as the link's
  * `task_input` route, never as elicitation a stateless client could not answer on this request.
  */
+/** A 2025 `resources/read` of a task's link: the adopter's SDK v1 server has no such resource. */
+function isTaskRead(message: unknown): boolean {
+  if (!isRecord(message) || message["method"] !== "resources/read" || !("id" in message)) return false;
+  const params = message["params"];
+  return isRecord(params) && typeof params["uri"] === "string" && params["uri"].startsWith("task://");
+}
+
 function statelessSession(message: unknown): SessionChecker {
   const params = isRecord(message) ? message["params"] : undefined;
   const asksForTask = isRecord(params) && isRecord(params["task"]);
@@ -63,7 +71,7 @@ export function sdkV1Tasks<E>(tasks: DurableTasks<E>): SdkV1Lane<E> {
         if (request.method !== "POST" || pathname !== tasks.route || modern) return theirs(request, env, ctx);
         const body = await readAgentBody(request);
         if (body.kind === "refused") return withCors(body.response);
-        if (body.kind === "unread" || !isEngineMessage(body.message, served))
+        if (body.kind === "unread" || !(isEngineMessage(body.message, served) || isTaskRead(body.message)))
           // The body was read to look inside: hand the same bytes on.
           return theirs(body.kind === "unread" ? request : new Request(request, { body: body.text }), env, ctx);
         const guarded = guardRefusal(request, tasks.guards);

@@ -84,6 +84,10 @@ describe("an SDK v1 server under createMcpHandler(server)", () => {
     if (link?.type !== "resource_link") throw new Error("expected the task link");
     const taskId = link.uri.slice("task://".length);
     expect((await taskDocument(server.url, taskId)).status).toBe("working");
+    // The link is readable in 2025 on this lane too (the engine answers it, not the SDK v1 server).
+    const read = await client.readResource({ uri: link.uri });
+    const first = read.contents[0];
+    expect(JSON.parse(first !== undefined && "text" in first ? first.text : "{}")).toMatchObject({ taskId });
     const cancelled = await client.callTool({ name: "task_cancel", arguments: { taskId } });
     expect(textOf(cancelled)).toMatch(/^Cancelled task/);
   });

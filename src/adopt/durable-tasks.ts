@@ -12,7 +12,8 @@ import { engineQueue } from "../package/queue-handler";
 import { toolSet } from "../package/tool-set";
 import { bindingProblems, hasTaskBindings } from "./bindings";
 import { guardRefusal, withCors, type RequestGuards } from "./http-guards";
-import { adopterListings, registerOn } from "./register";
+import { adopterListings } from "./listing";
+import { registerOn, registerOneOn } from "./register";
 import type { PrincipalOf } from "./principal";
 import type { CallerOf } from "./caller";
 import type { ResolveCaller } from "../jobs/run-identity";
@@ -21,6 +22,7 @@ import { routeOf } from "./route";
 import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
+import { tasksPathOf } from "./tasks-path";
 import type { ServedEvents } from "./with-events";
 
 /**
@@ -52,6 +54,12 @@ export interface DurableTasksOptions<E = unknown> extends RequestGuards {
   /** The MCP endpoint's path, as given to createMcpHandler (default "/mcp"). */
   route?: string;
   /**
+   * Where the plain HTTP view of tasks is served, and so what the link in every hybrid answer names
+   * (default "/tasks"). A Worker whose router forwards only its MCP route sets it under that
+   * route, e.g. "/mcp/tasks" beside `app.all("/mcp/*", ...)`; it must end in "/tasks".
+   */
+  tasksPath?: string;
+  /**
    * The Events extension (docs/events.md): `withEvents([...your types])` (even `withEvents([])`, for
    * the engine's `task.status` alone) serves `events/*` of 2026-07-28, and `register` declares the
    * extension. Needs the `EVENTS` binding (EventLogObject). A Worker that does not import
@@ -66,10 +74,22 @@ export type FetchHandler<E> = (request: Request, env: E, ctx: ExecutionContext) 
 export interface DurableTasks<E = unknown> {
   /** The durable tools, by name. */
   readonly tools: ToolRegistry;
-  /** Adds the durable tools, the check-back tools and the Tasks extension to `server`; returns it. */
+  /**
+   * Adds the durable tools (those `registerTool` did not place), the check-back tools, the
+   * `task://` resource and the Tasks extension to `server`; returns it.
+   */
   register<S extends McpServer>(server: S): S;
+  /**
+   * Lists one durable tool on `server` here, in place of the author's `server.registerTool(name, …)`
+   * call, so the listing keeps its position; `register(server)` is still called once, after.
+   */
+  registerTool<S extends McpServer>(server: S, name: string): S;
   /** `handler` with the engine in front: task requests are served here, the rest reach `handler`. */
   fetch(handler: FetchHandler<E>): (request: Request, env: E, ctx: ExecutionContext) => Promise<Response>;
+  /** The MCP endpoint's path (the `route` option): the SDK v1 handler lane reads the 2025 POSTs to it. */
+  readonly route: string;
+  /** What precedes `/tasks/{id}` in the links answers carry for this request (the `tasksPath` option). */
+  baseUrl(request: Request): string;
   /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
   readonly principal: PrincipalOf<E> | undefined;
   /** What a tool's `job.caller` gets, as given (the McpAgent lane captures it with the same function). */
@@ -89,6 +109,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   const consume = engineQueue(tools);
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
+  const tasksPath = tasksPathOf(options.tasksPath);
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
   const guards: RequestGuards = {
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
@@ -97,12 +118,24 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   return {
     tools,
     register: (server) => registerOn(server, tools, listings, events),
+    registerTool: (server, name) => registerOneOn(server, tools, listings.durable, name),
     principal: options.principal,
     caller: options.caller,
+    route: mcpPath,
+    baseUrl: (request) => tasksPath.baseUrl(request),
     guards,
     fetch: (handler) => async (request, env, ctx) => {
-      const scope = requestScope({ request, env, ctx, tools, principal: options.principal, caller: options.caller });
-      const route = routeOf(request, mcpPath, served, events);
+      const baseUrl = tasksPath.baseUrl(request);
+      const scope = requestScope({
+        request,
+        env,
+        ctx,
+        tools,
+        principal: options.principal,
+        caller: options.caller,
+        baseUrl,
+      });
+      const route = routeOf(request, mcpPath, served, events, tasksPath.covers);
       if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
       // /mcp answers a refusal as a JSON-RPC error, /tasks as the template's plain JSON.
       const refuse = route === "mcp" ? rpcRefusalResponse : refusalResponse;
@@ -111,7 +144,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
       return runInScope(scope, async () => {
         const engine = await scope.engine();
         if (!engine.ok) return withCors(refuse(engine.refusal));
-        if (route === "tasks") return withCors(await taskView.fetch(request, engine.origin.env, ctx));
+        if (route === "tasks") return withCors(await taskView.fetch(tasksPath.atRoot(request), engine.origin.env, ctx));
         return withCors(await serveEngineMcp(request, engine.origin));
       });
     },

@@ -20,3 +20,5 @@ export {
   type McpAgentLane,
   type TaskAgentClass,
 } from "./mcp-agent-lane";
+// SDK v1 McpServer under createMcpHandler(server) / createLegacyMcpHandler (docs/adopting.md, "An SDK v1 server").
+export { sdkV1Tasks, type SdkV1Lane } from "./sdk-v1-lane";

@@ -1,7 +1,7 @@
 /**
  * `tasks.register(server)`: the engine's tools on the adopter's SDK v2 McpServer, so its
- * `tools/list` (both eras) and `server/discover` show them: each durable tool with the template's
- * listing (how long calls work, its output schema), the check-back tools
+ * `tools/list` (both eras) and `server/discover` show them: each durable tool as its author wrote it
+ * (listing.ts), where `registerTool` put it or else where `register` is called, the check-back tools
  * for clients without the Tasks extension, and the extension among the capabilities. 2026-07-28
  * calls of these tools never reach the server (tasks.fetch serves them); its handlers answer the
  * 2025 requests `createMcpHandler` serves statelessly: the hybrid answer, inline when quick, else
@@ -12,43 +12,18 @@ import {
   type CallToolResult,
   type McpServer,
   type ServerContext,
-  type StandardSchemaWithJSON,
 } from "@modelcontextprotocol/server";
-import * as z from "zod";
-import { isRecord, type JsonObject } from "../json";
+import type { JsonObject } from "../json";
 import { callTool, type ToolCallOutcome } from "../protocol/call-tool";
-import { checkBackListings } from "../protocol/check-back-tools";
 import { requestContext } from "../protocol/request-context";
 import { stillRunningResult } from "../protocol/task-results";
-import { toolListing } from "../protocol/tool-listings";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import { callResult, withoutRelatedTask } from "../mcp-2026-07-28/call-results";
 import { EVENTS_EXTENSION, TASKS_EXTENSION } from "../mcp-2026-07-28/protocol";
+import { withoutRepeatedText, withoutSentences } from "./as-written-result";
+import type { Listing } from "./listing";
 import { currentScope } from "./scope";
-
-const ListingSchema = z.object({
-  name: z.string(),
-  title: z.string().optional(),
-  description: z.string(),
-  inputSchema: z.record(z.string(), z.unknown()),
-  outputSchema: z.record(z.string(), z.unknown()).optional(),
-  annotations: z.object({ readOnlyHint: z.boolean().optional(), openWorldHint: z.boolean().optional() }).optional(),
-  _meta: z.record(z.string(), z.unknown()).optional(),
-});
-type Listing = z.infer<typeof ListingSchema>;
-
-/** A schema the SDK lists as it is and lets through: the engine validates every call itself (call-tool.ts). */
-function listedAs(json: Record<string, unknown>): StandardSchemaWithJSON<Record<string, unknown>> {
-  return {
-    "~standard": {
-      version: 1,
-      vendor: "mcp-task-worker",
-      validate: (value) =>
-        isRecord(value) ? { value } : { issues: [{ message: "Pass the arguments as an object." }] },
-      jsonSchema: { input: () => json, output: () => json },
-    },
-  };
-}
+import { registerTaskResource } from "./task-resource";
 
 const errorResult = (text: string): CallToolResult => ({ content: [{ type: "text", text }], isError: true });
 
@@ -69,11 +44,18 @@ function framed(outcome: ToolCallOutcome, baseUrl: string): JsonObject {
   }
 }
 
+/** A tool without a declared outputSchema answers as its author would (as-written-result.ts). */
+function asWritten(result: JsonObject, kind: ToolCallOutcome["kind"], declared: boolean): JsonObject {
+  if (declared) return result;
+  return kind === "still_running" || kind === "task" ? withoutSentences(result) : withoutRepeatedText(result);
+}
+
 async function callThroughEngine(
   name: string,
   args: Record<string, unknown>,
   sdk: ServerContext,
   tools: ToolRegistry,
+  declared: boolean,
 ): Promise<CallToolResult> {
   const scope = currentScope();
   if (!scope)
@@ -88,7 +70,7 @@ async function callThroughEngine(
       { name, arguments: args, meta: sdk.mcpReq._meta, task: { kind: "none" }, signal: sdk.mcpReq.signal },
       ctx,
     );
-    const result = framed(outcome, ctx.baseUrl);
+    const result = asWritten(framed(outcome, ctx.baseUrl), outcome.kind, declared);
     return isCallToolResult(result) ? result : errorResult(`"${name}" returned a result that is not a CallToolResult.`);
   } catch (error) {
     // A ProtocolError (bad arguments, a failed task) is the model's to read, as the SDK frames a throw.
@@ -97,49 +79,54 @@ async function callThroughEngine(
 }
 
 function registerListing(server: McpServer, listing: Listing, tools: ToolRegistry): void {
+  const { name, inputSchema, outputSchema, ...config } = listing;
   server.registerTool(
-    listing.name,
-    {
-      ...(listing.title !== undefined && { title: listing.title }),
-      description: listing.description,
-      inputSchema: listedAs(listing.inputSchema),
-      ...(listing.outputSchema !== undefined && { outputSchema: listedAs(listing.outputSchema) }),
-      ...(listing.annotations !== undefined && { annotations: listing.annotations }),
-      ...(listing._meta !== undefined && { _meta: listing._meta }),
-    },
-    (args, sdk) => callThroughEngine(listing.name, args, sdk, tools),
+    name,
+    { ...config, inputSchema, ...(outputSchema !== undefined && { outputSchema }) },
+    (args, sdk) => callThroughEngine(name, args, sdk, tools, outputSchema !== undefined),
   );
 }
 
+/** Which durable tools each server lists already (registerTool put them where the author's were). */
+const placed = new WeakMap<McpServer, Set<string>>();
+
 /**
- * The listings to add: the durable tools without the task card's `_meta.ui` (the adopter's server
- * does not serve the card's `ui://` resource), and the check-back tools a model calls, not the
- * card-only one. No `execution.taskSupport`: 2026-07-28 has no such field (the SDK strips it; the
- * extension decides), and a 2025 client must not augment a call this server answers plainly.
+ * One durable tool on `server`, here: where the author's `server.registerTool` call was, so the
+ * listing keeps its position. `register` later adds the rest, and skips this one.
  */
-export function adopterListings(tools: ToolRegistry): Listing[] {
-  const durable = tools.tools.map((tool) => {
-    const { _meta: _card, ...listing } = toolListing(tool);
-    return ListingSchema.parse(listing);
-  });
-  const checkBack = checkBackListings()
-    .map((listing) => ListingSchema.parse(listing))
-    .filter((listing) => listing._meta === undefined);
-  return [...durable, ...checkBack];
+export function registerOneOn<S extends McpServer>(
+  server: S,
+  tools: ToolRegistry,
+  durable: readonly Listing[],
+  name: string,
+): S {
+  const listing = durable.find((candidate) => candidate.name === name);
+  if (listing === undefined)
+    throw new Error(
+      `tasks.registerTool(server, "${name}"): no such durable tool; durableTasks({ tools }) has ${durable.map((tool) => `"${tool.name}"`).join(", ")}.`,
+    );
+  const names = placed.get(server) ?? new Set<string>();
+  placed.set(server, names);
+  if (!names.has(name)) registerListing(server, listing, tools);
+  names.add(name);
+  return server;
 }
 
 /**
- * Adds the engine's tools and the Tasks extension to `server` (call it before the server connects),
+ * Adds the engine's tools, the `task://` resource its answers link to, and the Tasks extension to
+ * `server` (call it before the server connects),
  * and the Events extension when the engine serves it: under `extensions` and, for the clients
  * that look there (the AI SDK, ChatGPT), as the top-level `events` capability.
  */
 export function registerOn<S extends McpServer>(
   server: S,
   tools: ToolRegistry,
-  listings: readonly Listing[],
+  listings: { durable: readonly Listing[]; checkBack: readonly Listing[] },
   events = false,
 ): S {
-  for (const listing of listings) registerListing(server, listing, tools);
+  for (const listing of listings.durable) registerOneOn(server, tools, listings.durable, listing.name);
+  for (const listing of listings.checkBack) registerListing(server, listing, tools);
+  registerTaskResource(server, tools);
   server.server.registerCapabilities({
     extensions: { [TASKS_EXTENSION]: {}, ...(events && { [EVENTS_EXTENSION]: { listChanged: false } }) },
     ...(events && { events: {} }),

@@ -20,13 +20,22 @@ const TASK_URI_PREFIX = "task://";
 
 const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
+const atRootTasks = (pathname: string) => pathname === "/tasks" || pathname.startsWith("/tasks/");
+
 /**
  * `served`: whether the engine answers a call of this tool (the durable tools and the check-back
- * tools); `events`: whether it serves the Events extension's `events/*` (the adopter opted in).
+ * tools); `events`: whether it serves the Events extension's `events/*` (the adopter opted in);
+ * `isTaskView`: whether a path is the plain HTTP view's (`/tasks...`, or the adopter's `tasksPath`).
  */
-export function routeOf(request: Request, mcpPath: string, served: (tool: string) => boolean, events = false): Route {
+export function routeOf(
+  request: Request,
+  mcpPath: string,
+  served: (tool: string) => boolean,
+  events = false,
+  isTaskView: (pathname: string) => boolean = atRootTasks,
+): Route {
   const { pathname } = new URL(request.url);
-  if (pathname === "/tasks" || pathname.startsWith("/tasks/")) return "tasks";
+  if (isTaskView(pathname)) return "tasks";
   if (pathname !== mcpPath || request.method !== "POST") return "theirs";
   const { headers } = request;
   if (headers.get(HEADER.protocolVersion)?.trim() !== VERSION_2026_07_28) return "theirs";

@@ -43,6 +43,8 @@ export interface ScopeInput<E> {
   principal: PrincipalOf<E> | undefined;
   /** What a tool's `job.caller` gets (caller.ts); by default `ctx.props`. */
   caller?: CallerOf<E> | undefined;
+  /** What precedes `/tasks/{id}` in the links answers carry (tasks-path.ts); the request's origin when absent. */
+  baseUrl?: string;
 }
 
 export function requestScope<E>(input: ScopeInput<E>): Scope {
@@ -57,6 +59,7 @@ async function openEngine<E>({
   tools,
   principal,
   caller: callerOf,
+  baseUrl,
 }: ScopeInput<E>): Promise<Engine> {
   const checkedEnv: unknown = env;
   if (!hasTaskBindings(checkedEnv)) {
@@ -79,7 +82,7 @@ async function openEngine<E>({
     tools,
     principal: caller.principal,
     ...(context.caller !== undefined && { caller: context.caller }),
-    baseUrl: new URL(request.url).origin,
+    baseUrl: baseUrl ?? new URL(request.url).origin,
     waitUntil: (promise) => ctx.waitUntil(promise),
   };
   return { ok: true, origin, settings };

@@ -18,7 +18,7 @@
  *   },
  * });
  */
-import type * as z from "zod";
+import * as z from "zod";
 import { withSummary, type JobContext, type ToolResult } from "./context";
 import type { ToolEngine } from "./runner";
 import type { StepMap } from "./steps";
@@ -58,6 +58,21 @@ export interface Tool extends Omit<ToolDefinition, "run"> {
 }
 
 /**
+ * A tool whose `inputSchema` is a raw zod shape (`{ city: z.string() }`), as `server.registerTool`
+ * accepts it: the same tool as with `z.object(shape)`, so an adopted tool keeps its schema as written.
+ */
+export type ShapeToolDefinition<Shape extends z.ZodRawShape> = Omit<
+  ToolDefinition<z.ZodObject<Shape>>,
+  "inputSchema"
+> & {
+  inputSchema: Shape;
+};
+
+/** The object schema either form names: a zod object as it is, a raw shape wrapped as the SDK wraps it. */
+const objectSchema = (schema: z.ZodObject | z.ZodRawShape): z.ZodObject =>
+  schema instanceof z.ZodObject ? schema : z.object(schema);
+
+/**
  * A tool that acts for its caller: `caller` is the zod schema of what the server's auth keeps of
  * the caller (durableTasks' `caller` option, the template's principal and key), and `job.caller`
  * is parsed with it before the tool reads it (a caller that does not fit fails the task in words).
@@ -78,7 +93,10 @@ export function defineTool<Schema extends z.ZodObject, Caller extends z.ZodType>
   tool: CallerToolDefinition<Schema, Caller>,
 ): Tool;
 export function defineTool<Schema extends z.ZodObject>(tool: ToolDefinition<Schema>): Tool;
-export function defineTool(tool: ToolDefinition | CallerToolDefinition<z.ZodObject, z.ZodType>): Tool {
+export function defineTool<Shape extends z.ZodRawShape>(tool: ShapeToolDefinition<Shape>): Tool;
+export function defineTool(
+  tool: ToolDefinition | ShapeToolDefinition<z.ZodRawShape> | CallerToolDefinition<z.ZodObject, z.ZodType>,
+): Tool {
   if ("caller" in tool) {
     const { caller, ...rest } = tool;
     return {
@@ -87,5 +105,10 @@ export function defineTool(tool: ToolDefinition | CallerToolDefinition<z.ZodObje
         withSummary(await tool.run(tool.inputSchema.parse(input), withTypedCaller(job, caller))),
     };
   }
-  return { ...tool, run: async (input, job) => withSummary(await tool.run(tool.inputSchema.parse(input), job)) };
+  const inputSchema = objectSchema(tool.inputSchema);
+  return {
+    ...tool,
+    inputSchema,
+    run: async (input, job) => withSummary(await tool.run(inputSchema.parse(input), job)),
+  };
 }

@@ -41,7 +41,7 @@ export async function resourcesPage(
 
 export type ResourceRead =
   | { kind: "card"; contents: JsonObject[] }
-  | { kind: "task"; snapshot: TaskSnapshot; contents: JsonObject[] }
+  | { kind: "task"; snapshot: TaskSnapshot; document: JsonObject; contents: JsonObject[] }
   /** Not a URI of this server's. */
   | { kind: "unknown_uri" }
   /** A task URI whose `?after=` is not a whole number. */
@@ -57,9 +57,11 @@ export async function readResource(gateway: TaskGateway, uri: string): Promise<R
   if (target === "bad_after") return { kind: "bad_after" };
   const snapshot = await gateway.get(target.taskId, { piecesAfter: target.after ?? 0 });
   if (!snapshot) return { kind: "not_found" };
+  const document = taskDocument(snapshot);
   return {
     kind: "task",
     snapshot,
-    contents: [{ uri, mimeType: "application/json", text: JSON.stringify(taskDocument(snapshot)) }],
+    document,
+    contents: [{ uri, mimeType: "application/json", text: JSON.stringify(document) }],
   };
 }

@@ -64,6 +64,13 @@ describe("discovery and plain tools", () => {
     ]);
     // How long calls work, for models whose client drops the server's instructions (the template's words).
     expect(tools.find((tool) => tool.name === "countdown")?.description).toMatch(/keeps running in the background/);
+    // As its author wrote it (a raw shape, no outputSchema): what the SDK lists for its own tools.
+    expect(tools.find((tool) => tool.name === "countdown")).not.toHaveProperty("outputSchema");
+    expect(tools.find((tool) => tool.name === "countdown")?.inputSchema).toMatchObject({
+      type: "object",
+      properties: { seconds: { type: "integer", minimum: 1, maximum: 86_400 } },
+      required: ["seconds"],
+    });
   });
 
   it("echo stays a plain tool: { text } answers the text", async ({ expect }) => {
@@ -133,6 +140,41 @@ describe("clients without the Tasks extension (the hybrid answer)", () => {
       expect(tools.map((tool) => tool.name)).toContain("countdown");
       const result = await client.callTool({ name: "countdown", arguments: { seconds: 1 } });
       expect(textOf(result)).toBe("Countdown of 1 s finished.");
+      // No outputSchema, so no structuredContent that only repeats the text.
+      expect(result).not.toHaveProperty("structuredContent");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("the task:// link of the hybrid answer", () => {
+  it("is readable in both eras: a 2025-11-25 client through the legacy lane and a 2026-07-28 request", async ({
+    expect,
+  }) => {
+    const client = await connectClient(server.url);
+    try {
+      const answer = CallToolResultSchema.parse(
+        await client.callTool({ name: "countdown", arguments: { seconds: 30 } }),
+      );
+      expect(textOf(answer)).toMatch(/Still running/);
+      const link = answer.content.find((block) => block.type === "resource_link");
+      if (link?.type !== "resource_link") throw new Error("expected a resource_link to the task");
+      expect(link.uri).toMatch(/^task:\/\/[0-9a-f]{32}$/);
+      const taskId = link.uri.slice("task://".length);
+      // 2025-11-25: the adopter's own McpServer answers it (-32601 before the package registered it).
+      const read = await client.readResource({ uri: link.uri });
+      const text = read.contents[0] && "text" in read.contents[0] ? read.contents[0].text : "";
+      expect(JSON.parse(text)).toMatchObject({ taskId, status: "working" });
+      // `?after=N`, as the partial-results docs read it, matches the same template.
+      await expect(client.readResource({ uri: `${link.uri}?after=0` })).resolves.toHaveProperty("contents");
+      // Another id is simply not found, as on the template.
+      await expect(client.readResource({ uri: `task://${"0".repeat(32)}` })).rejects.toThrow(/not found/i);
+      // 2026-07-28: the engine answers it.
+      const modernRead = resultOf(await modern(server.url, "resources/read", { uri: link.uri }));
+      const contents = modernRead["contents"] as { text: string }[];
+      expect(JSON.parse(contents[0]?.text ?? "{}")).toMatchObject({ taskId, status: "working" });
+      await client.callTool({ name: "task_cancel", arguments: { taskId } });
     } finally {
       await client.close();
     }

@@ -15,7 +15,8 @@ export { EventLogObject, PrincipalObject, TaskObject } from "mcp-task-worker/age
 const countdown = defineTool({
   name: "countdown",
   description: "Counts down the given number of seconds, reporting progress every second.",
-  inputSchema: z.object({ seconds: z.number().int().min(1).max(86_400) }),
+  // A raw zod shape, as server.registerTool takes it: listed exactly as the SDK lists it.
+  inputSchema: { seconds: z.number().int().min(1).max(86_400) },
   taskSupport: "optional",
   async run({ seconds }, job) {
     // Memoized: a run resumed after a crash keeps the first schedule and repeats no second.

@@ -6,7 +6,12 @@
  */
 import { installedExample } from "./adopter";
 
-export const EXAMPLES = ["examples/create-mcp-handler", "examples/mcp-agent", "examples/dual-lane"];
+export const EXAMPLES = [
+  "examples/create-mcp-handler",
+  "examples/mcp-agent",
+  "examples/dual-lane",
+  "examples/sdk-v1-handler",
+];
 
 export default async function setup(): Promise<void> {
   // One after another: three npm installs at once cost more than the three in a row.

@@ -23,6 +23,7 @@ export const EXTERNAL = [
   "test/e2e/adopt-create-mcp-handler.test.ts",
   "test/e2e/adopt-mcp-agent.test.ts",
   "test/e2e/adopt-dual-lane.test.ts",
+  "test/e2e/adopt-sdk-v1-handler.test.ts",
   "test/e2e/adopt-fuzz.test.ts",
   // Cloudflare's local Workflows engine under wrangler dev, with restarts, and the two longest
   // crash-recovery files beyond recovery.test.ts (several SIGKILLs each), which stays in npm test.

@@ -25,7 +25,9 @@ const rowsOf = (section: string) =>
     .filter((line) => line.startsWith("| `"))
     .map((line) => {
       const cells = line.split(" | ");
-      const names = [...(cells[0] ?? "").matchAll(/`([A-Za-z]+)/g)].flatMap((match) => (match[1] ? [match[1]] : []));
+      const names = [...(cells[0] ?? "").matchAll(/`([A-Za-z][A-Za-z0-9]*)/g)].flatMap((match) =>
+        match[1] ? [match[1]] : [],
+      );
       return { names, stability: (cells.at(-1) ?? "").replace(/\s*\|$/, "").trim() };
     });
 

@@ -8,7 +8,7 @@
  *   between polls, and the default, which polls every 6 s holding its run): runs, and the time its
  *   runs held the object, from the status commits.
  */
-import { createTask, ms, ratio, serverLine, startBenchServer, summarize } from "./support.ts";
+import { createTask, ms, ratio, serverLine, startBenchServer, summarize, statusTimes } from "./support.ts";
 
 const TASKS = 20;
 
@@ -24,22 +24,6 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined>, tim
 
 async function doc(url: string, taskId: string): Promise<{ status: string; statusMessage?: string }> {
   return (await (await fetch(`${url}/tasks/${taskId}`)).json()) as { status: string; statusMessage?: string };
-}
-
-/** The task's status messages with their commit times, in log order (the timing view of its log). */
-async function statusTimes(url: string, taskId: string): Promise<[string, number][]> {
-  const text = await (await fetch(`${url}/tasks/${taskId}/events?timing=1`)).text();
-  const times: [string, number][] = [];
-  let at = 0;
-  for (const block of text.split("\n\n")) {
-    const comment = /^: at (\d+)$/m.exec(block);
-    if (comment) at = Number(comment[1]);
-    if (!block.includes("event: status")) continue;
-    const data = block.split("\n").find((line) => line.startsWith("data: "));
-    const message = data ? (JSON.parse(data.slice(6)) as { statusMessage?: string }).statusMessage : undefined;
-    if (message !== undefined) times.push([message, at]);
-  }
-  return times;
 }
 
 /** The first run start committed at or after `sentAt`, less `sentAt`. */

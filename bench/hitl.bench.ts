@@ -12,6 +12,7 @@ import {
   sequentialLatencies,
   serverLine,
   startBenchServer,
+  statusTimes,
   summarize,
   timed,
 } from "./support.ts";
@@ -31,22 +32,6 @@ async function waitFor<T>(what: string, check: () => Promise<T | undefined>, tim
 async function status(url: string, taskId: string): Promise<string> {
   const response = await fetch(`${url}/tasks/${taskId}`);
   return ((await response.json()) as { status: string }).status;
-}
-
-/** The task's status messages with their commit times, in log order, from the timing view of its log. */
-async function statusTimes(url: string, taskId: string): Promise<[string, number][]> {
-  const text = await (await fetch(`${url}/tasks/${taskId}/events?timing=1`)).text();
-  const times: [string, number][] = [];
-  let at = 0;
-  for (const block of text.split("\n\n")) {
-    const comment = /^: at (\d+)$/m.exec(block);
-    if (comment) at = Number(comment[1]);
-    if (!block.includes("event: status")) continue;
-    const data = block.split("\n").find((line) => line.startsWith("data: "));
-    const message = data ? (JSON.parse(data.slice(6)) as { statusMessage?: string }).statusMessage : undefined;
-    if (message !== undefined) times.push([message, at]);
-  }
-  return times;
 }
 
 export default async function (report: (line: string) => void): Promise<void> {

@@ -277,3 +277,19 @@ export async function finishedCallFirstEventId(url: string, seconds: number, pro
   if (!firstId) throw new Error("the tools/call stream carried no task event id");
   return firstId;
 }
+
+/** The task's status messages with their commit times, in log order, from the timing view of its log. */
+export async function statusTimes(url: string, taskId: string): Promise<[string, number][]> {
+  const text = await (await fetch(`${url}/tasks/${taskId}/events?timing=1`)).text();
+  const times: [string, number][] = [];
+  let at = 0;
+  for (const block of text.split("\n\n")) {
+    const comment = /^: at (\d+)$/m.exec(block);
+    if (comment) at = Number(comment[1]);
+    if (!block.includes("event: status")) continue;
+    const data = block.split("\n").find((line) => line.startsWith("data: "));
+    const message = data ? (JSON.parse(data.slice(6)) as { statusMessage?: string }).statusMessage : undefined;
+    if (message !== undefined) times.push([message, at]);
+  }
+  return times;
+}

@@ -14,7 +14,7 @@ import { bindingProblems, hasTaskBindings } from "./bindings";
 import { guardRefusal, withCors, type RequestGuards } from "./http-guards";
 import { adopterListings } from "./listing";
 import { registerOn, registerOneOn } from "./register";
-import type { PrincipalOf } from "./principal";
+import type { PrincipalOption } from "./principal";
 import type { CallerOf } from "./caller";
 import type { ResolveCaller } from "../jobs/run-identity";
 import { callerResolver } from "../package/caller-resolver";
@@ -33,12 +33,14 @@ export interface DurableTasksOptions<E = unknown> extends RequestGuards {
   /** The tools that run as durable tasks, each made with defineTool (the adopter's other tools stay on its McpServer). */
   tools: readonly Tool[];
   /**
-   * Who is calling: a stable id from the Worker's own auth (an API key's owner, `ctx.props` of
-   * @cloudflare/workers-oauth-provider), or undefined for a caller it does not know. Each task is
-   * bound to it. A throw is logged and answered 401; an answer that is not a string is refused
-   * (403, naming this option). Without it, only loopback requests are served (local dev).
+   * Who is calling: a function answering a stable id from the Worker's own auth (an API key's owner,
+   * `ctx.props` of @cloudflare/workers-oauth-provider), or undefined for a caller it does not know;
+   * each task is bound to it. A throw is logged and answered 401; an answer that is not a string is
+   * refused (403, naming this option). Or `"per-task"`, for a server with no sign-in: anyone may
+   * start a task, each task is read by its unguessable id alone, and nothing is listed (docs/adopting.md,
+   * "Who may call"). Without it, only loopback requests are served (local dev).
    */
-  principal?: PrincipalOf<E>;
+  principal?: PrincipalOption<E>;
   /**
    * What a durable tool's `job.caller` gets, captured when its task is created and kept (sealed
    * with CALLER_KEY) for the task's life, never shown to any reader: a JSON object, or undefined.
@@ -91,7 +93,7 @@ export interface DurableTasks<E = unknown> {
   /** What precedes `/tasks/{id}` in the links answers carry for this request (the `tasksPath` option). */
   baseUrl(request: Request): string;
   /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
-  readonly principal: PrincipalOf<E> | undefined;
+  readonly principal: PrincipalOption<E> | undefined;
   /** What a tool's `job.caller` gets, as given (the McpAgent lane captures it with the same function). */
   readonly caller: CallerOf<E> | undefined;
   /** The Host and Origin checks every task request meets (mcpAgentTasks applies them on its lane too). */

@@ -10,7 +10,7 @@ import { readSettings, type Settings } from "../config";
 import type { RequestOrigin } from "../protocol/request-context";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import { bindingProblems, hasTaskBindings } from "./bindings";
-import { resolveCaller, type PrincipalOf } from "./principal";
+import { resolveCaller, type PrincipalOption } from "./principal";
 import { callerContext, type CallerOf } from "./caller";
 
 /** Why the engine cannot serve this request: an HTTP answer, and the same words for a tool result. */
@@ -40,7 +40,7 @@ export interface ScopeInput<E> {
   env: E;
   ctx: ExecutionContext;
   tools: ToolRegistry;
-  principal: PrincipalOf<E> | undefined;
+  principal: PrincipalOption<E> | undefined;
   /** What a tool's `job.caller` gets (caller.ts); by default `ctx.props`. */
   caller?: CallerOf<E> | undefined;
   /** What precedes `/tasks/{id}` in the links answers carry (tasks-path.ts); the request's origin when absent. */

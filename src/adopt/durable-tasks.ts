@@ -23,6 +23,7 @@ import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from ".
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
 import { tasksPathOf } from "./tasks-path";
+import { isTaskLinkProbe, taskLinkCheck, taskLinkProbeAnswer, type TaskLinkCheck } from "./task-link";
 import type { ServedEvents } from "./with-events";
 
 /**
@@ -92,6 +93,8 @@ export interface DurableTasks<E = unknown> {
   readonly route: string;
   /** What precedes `/tasks/{id}` in the links answers carry for this request (the `tasksPath` option). */
   baseUrl(request: Request): string;
+  /** Whether the links answers carry reach the engine through the Worker's router (the SDK v1 lane asks it too). */
+  readonly taskLink: TaskLinkCheck;
   /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
   readonly principal: PrincipalOption<E> | undefined;
   /** What a tool's `job.caller` gets, as given (the McpAgent lane captures it with the same function). */
@@ -112,6 +115,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
   const tasksPath = tasksPathOf(options.tasksPath);
+  const taskLink = taskLinkCheck(tasksPath, mcpPath);
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
   const guards: RequestGuards = {
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
@@ -125,6 +129,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
     caller: options.caller,
     route: mcpPath,
     baseUrl: (request) => tasksPath.baseUrl(request),
+    taskLink,
     guards,
     fetch: (handler) => async (request, env, ctx) => {
       const baseUrl = tasksPath.baseUrl(request);
@@ -136,6 +141,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
         principal: options.principal,
         caller: options.caller,
         baseUrl,
+        taskLink,
       });
       const route = routeOf(request, mcpPath, served, events, tasksPath.covers);
       if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
@@ -143,6 +149,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
       const refuse = route === "mcp" ? rpcRefusalResponse : refusalResponse;
       const guarded = guardRefusal(request, guards);
       if (guarded !== undefined) return withCors(refuse(guarded));
+      if (route === "tasks" && isTaskLinkProbe(request)) return taskLinkProbeAnswer();
       return runInScope(scope, async () => {
         const engine = await scope.engine();
         if (!engine.ok) return withCors(refuse(engine.refusal));

@@ -47,7 +47,7 @@ export function unforwardedWords(path: string, mcpPath: string, status: number):
     `Forward ${path} and everything under it to the handler tasks.fetch wraps, as it forwards ${mcpPath}: ` +
     `app.all("${path}/*", (c) => mcp(c.req.raw, c.env, c.executionCtx)) in Hono, or ` +
     `if (pathname === "${path}" || pathname.startsWith("${path}/")) return mcp(request, env, ctx); in a plain fetch. ` +
-    `If the router forwards ${mcpPath}/* already, durableTasks({ tasksPath: "${mcpPath}/tasks" }) serves the links there instead (docs/adopting.md, "Routes your router forwards").`
+    `If the router forwards ${mcpPath}/* already, durableTasks({ tasksPath: "${mcpPath}/tasks" }) serves the links there instead (docs/adopting.md, "Task links and your own router").`
   );
 }
 

@@ -51,6 +51,9 @@ describe('principal: "per-task" (issue 49, point 5)', () => {
     expect(cancelled.status).toBe(200);
     expect(resultOf(await modern(server.url, "tasks/cancel", { taskId: bobTask }, withTasks(bob)))).toBeDefined();
     expect(await getTask(server.url, bobTask, alice)).toMatchObject({ status: "cancelled" });
+    // tasks/update reaches the task by its id too (here to say it takes no more answers).
+    const update = await modern(server.url, "tasks/update", { taskId: bobTask, inputResponses: {} }, withTasks(alice));
+    expect(errorOf(update).message).toContain(`Task ${bobTask} is already cancelled`);
   });
 
   it("a Host that is not loopback is served too, where the default refuses it", async ({ expect }) => {
@@ -79,11 +82,25 @@ describe('principal: "per-task" (issue 49, point 5)', () => {
       { ...bob, meta: { "mcp-task-worker/idempotency-key": "order-1" } },
     );
     expect(errorOf(keyed)).toMatchObject({ code: -32602, message: expect.stringContaining("idempotency") });
+    const secret = `whsec_${Buffer.from(new Uint8Array(32).fill(7)).toString("base64")}`;
+    const subscribe = await modern(
+      server.url,
+      "events/subscribe",
+      {
+        name: "task.status",
+        arguments: {},
+        delivery: { mode: "webhook", url: "https://hooks.example.com/tasks", secret },
+      },
+      bob,
+    );
+    expect(errorOf(subscribe)).toMatchObject({ code: -32024 });
   });
 
   it("a guessed id is unknown on every surface, in the words any unknown id gets", async ({ expect }) => {
     const get = await modern(server.url, "tasks/get", { taskId: guessed }, withTasks(bob));
     expect(errorOf(get)).toMatchObject({ code: -32602 });
+    const update = await modern(server.url, "tasks/update", { taskId: guessed, inputResponses: {} }, withTasks(bob));
+    expect(errorOf(update)).toEqual(errorOf(get));
     expect(await taskResponse(server.url, guessed, bob.headers)).toEqual({
       status: 404,
       body: { error: "not_found", message: "No such task. Tasks are deleted once their ttl has passed." },

@@ -39,7 +39,7 @@ export interface DurableTasksOptions<E = unknown> extends RequestGuards {
    * each task is bound to it. A throw is logged and answered 401; an answer that is not a string is
    * refused (403, naming this option). Or `"per-task"`, for a server with no sign-in: anyone may
    * start a task, each task is read by its unguessable id alone, and nothing is listed (docs/adopting.md,
-   * "Who may call"). Without it, only loopback requests are served (local dev).
+   * "A server with no auth"). Without it, only loopback requests are served (local dev).
    */
   principal?: PrincipalOption<E>;
   /**

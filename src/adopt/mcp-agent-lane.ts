@@ -23,6 +23,8 @@ import { agentSessionOf, isBatchWithEngineMessage, isEngineMessage } from "./mcp
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { agentSession } from "./mcp-agent-session";
 import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
+import { isTaskLinkProbe, taskLinkCheck, taskLinkProbeAnswer } from "./task-link";
+import { tasksPathOf } from "./tasks-path";
 import { taskView } from "./task-view";
 
 /** `MyMCP.serve`'s options (binding, transport, CORS, jurisdiction), passed on to it as they are. */
@@ -53,6 +55,8 @@ export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
       const binding = options?.binding ?? "MCP_OBJECT";
       recordAgentBinding(binding);
       const theirs = agent.serve(path, options);
+      // This lane serves the view at /tasks (the createMcpHandler lane's tasksPath is not its).
+      const taskLink = taskLinkCheck(tasksPathOf(undefined), path);
       return {
         async fetch(request, env, ctx) {
           const { pathname } = new URL(request.url);
@@ -78,7 +82,8 @@ export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
           const refuse = isTaskView ? refusalResponse : rpcRefusalResponse;
           const guarded = guardRefusal(request, tasks.guards);
           if (guarded !== undefined) return withCors(refuse(guarded));
-          const scope = requestScope({ request, env, ctx, tools, principal, caller });
+          if (isTaskView && isTaskLinkProbe(request)) return taskLinkProbeAnswer();
+          const scope = requestScope({ request, env, ctx, tools, principal, caller, taskLink });
           return runInScope(scope, async () => {
             const engine = await scope.engine();
             if (!engine.ok) return withCors(refuse(engine.refusal));

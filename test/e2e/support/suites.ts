@@ -24,6 +24,8 @@ export const EXTERNAL = [
   "test/e2e/adopt-mcp-agent.test.ts",
   "test/e2e/adopt-dual-lane.test.ts",
   "test/e2e/adopt-sdk-v1-handler.test.ts",
+  // A fixture of its own installed from the tarball (test/fixtures/adopter-authless), two servers.
+  "test/e2e/adopt-authless.test.ts",
   "test/e2e/adopt-fuzz.test.ts",
   // Cloudflare's local Workflows engine under wrangler dev, with restarts, and the two longest
   // crash-recovery files beyond recovery.test.ts (several SIGKILLs each), which stays in npm test.

@@ -25,6 +25,7 @@ export const EXTERNAL = [
   "test/e2e/adopt-dual-lane.test.ts",
   "test/e2e/adopt-sdk-v1-handler.test.ts",
   "test/e2e/adopt-fuzz.test.ts",
+  "test/e2e/adopt-origin.test.ts",
   // Cloudflare's local Workflows engine under wrangler dev, with restarts, and the two longest
   // crash-recovery files beyond recovery.test.ts (several SIGKILLs each), which stays in npm test.
   "test/e2e/workflows.test.ts",

@@ -65,7 +65,8 @@ describe("a browser Origin on the McpAgent lane, plain and durable tools alike",
   });
 
   it.for(Object.entries(calls))("%s: a loopback page and no Origin are served", async ([, params]) => {
-    for (const headers of [{ Origin: `http://localhost:${server.port}` }, {}]) {
+    const variants: Record<string, string>[] = [{ Origin: `http://localhost:${server.port}` }, {}];
+    for (const headers of variants) {
       const sessionId = await session(headers);
       const reply = await call(sessionId, params, headers);
       expect(reply.status, reply.text).toBe(200);

@@ -41,6 +41,7 @@ export const EXTERNAL = [
   // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
   "test/e2e/adopt-questions.test.ts",
   "test/e2e/adopt-caller.test.ts",
+  "test/e2e/adopt-caller-key.test.ts",
   "test/e2e/concurrency.test.ts",
   "test/e2e/examples-installed.test.ts",
 ];

@@ -87,4 +87,21 @@ describe("a browser Origin on the McpAgent lane, plain and durable tools alike",
     expect(reply.status).toBe(403);
     expect(reply.headers["mcp-session-id"]).toBeUndefined();
   });
+
+  it("refuses another site's page the session's GET stream, its DELETE and a preflight", async () => {
+    const sessionId = await session();
+    const evil = { Origin: "https://evil.example", "Mcp-Session-Id": sessionId };
+    const get = await rawRequest(`${server.url}/mcp`, {
+      headers: { ...evil, Accept: "text/event-stream" },
+      timeoutMs: 10_000,
+    });
+    const preflight = await rawRequest(`${server.url}/mcp`, {
+      method: "OPTIONS",
+      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST" },
+    });
+    const del = await rawRequest(`${server.url}/mcp`, { method: "DELETE", headers: evil });
+    expect([get.status, preflight.status, del.status]).toEqual([403, 403, 403]);
+    // The session itself is untouched: its own client still calls on it.
+    expect((await call(sessionId, calls.echo, {})).status).toBe(200);
+  });
 });

@@ -48,4 +48,6 @@ export const EXTERNAL = [
   "test/e2e/examples-installed.test.ts",
   // examples/dual-lane installed at each end of the agents and zod peer ranges (two installs).
   "test/e2e/peer-ranges.test.ts",
+  // docs/adopting.md's listing in a copy of an installed example.
+  "test/e2e/adopting-listing.test.ts",
 ];

@@ -6,6 +6,7 @@
 import type { JobHost } from "../core";
 import { PermanentError } from "./context";
 import type { DurableNames } from "./durable-names";
+import type { JournalWatch } from "./journal-watch";
 import type { Callback, CallbackOptions } from "./callback-types";
 import { durationMs } from "./step-policy";
 
@@ -20,9 +21,10 @@ export interface CallbackDeps {
   names: DurableNames;
   /** Waits until `at`; `long`: always by ending the run (job-context.ts). */
   waitUntil(at: number, reason: string, long: boolean): Promise<void>;
+  watch?: JournalWatch;
 }
 
-export function callbackFunction({ host, names, waitUntil }: CallbackDeps) {
+export function callbackFunction({ host, names, waitUntil, watch }: CallbackDeps) {
   return async (name: string, options: CallbackOptions): Promise<Callback> => {
     names.refuseWaitInJournaledStep("job.callback");
     if (typeof name !== "string" || !CALLBACK_NAME.test(name)) {
@@ -40,7 +42,8 @@ export function callbackFunction({ host, names, waitUntil }: CallbackDeps) {
         "job.callback needs a task and the Worker's own address: set PUBLIC_URL to the URL this Worker is reached at (e.g. https://tasks.example.workers.dev). An inline call cannot wait for a callback.",
       );
     }
-    const { url, expiresAt } = port.open(name, Date.now() + timeoutMs);
+    const { url, expiresAt, fresh } = port.open(name, Date.now() + timeoutMs);
+    watch?.saw("callback", name, !fresh, names.scopeName());
     return {
       url,
       expiresAt: new Date(expiresAt).toISOString(),

@@ -13,9 +13,11 @@ class Callbacks implements CallbackPort {
   readonly opened = new Map<string, { token: string; expiresAt: number }>();
   readonly bodies = new Map<string, unknown>();
   open(name: string, expiresAt: number) {
-    if (!this.opened.has(name)) this.opened.set(name, { token: crypto.randomUUID(), expiresAt });
+    const fresh = !this.opened.has(name);
+    if (fresh) this.opened.set(name, { token: crypto.randomUUID(), expiresAt });
     const row = this.opened.get(name) ?? { token: "", expiresAt };
-    return { url: `https://w.example/callbacks/o/${encodeURIComponent(name)}/${row.token}`, expiresAt: row.expiresAt };
+    const url = `https://w.example/callbacks/o/${encodeURIComponent(name)}/${row.token}`;
+    return { url, expiresAt: row.expiresAt, fresh };
   }
   received(name: string) {
     return this.bodies.has(name) ? { body: this.bodies.get(name) } : undefined;

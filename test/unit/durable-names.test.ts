@@ -113,8 +113,9 @@ class FakeTask extends MemoryTables {
       callbacks: {
         open: (name, expiresAt) => {
           live();
-          if (!this.opened.has(name)) this.opened.set(name, expiresAt);
-          return { url: `https://w.example/callbacks/${name}`, expiresAt: this.opened.get(name) ?? expiresAt };
+          const fresh = !this.opened.has(name);
+          if (fresh) this.opened.set(name, expiresAt);
+          return { url: `https://w.example/callbacks/${name}`, expiresAt: this.opened.get(name) ?? expiresAt, fresh };
         },
         received: (name) => {
           live();

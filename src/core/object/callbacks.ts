@@ -20,10 +20,11 @@ import type { TaskStorage } from "./storage";
 export function taskCallbacks(storage: TaskStorage, address: { base: string; objectId: string }): CallbackPort {
   return {
     open(name, expiresAt) {
-      storage.memos.put("callbacks", name, { token: newCallbackToken(), expiresAt }, Date.now());
+      const fresh = storage.memos.put("callbacks", name, { token: newCallbackToken(), expiresAt }, Date.now());
       // The first one stored wins: a replay (or a duplicate run) gets the same URL back.
       const row = CallbackRowSchema.parse(storage.memos.get("callbacks", name)?.value);
-      return { url: `${address.base}${callbackPath(address.objectId, name, row.token)}`, expiresAt: row.expiresAt };
+      const url = `${address.base}${callbackPath(address.objectId, name, row.token)}`;
+      return { url, expiresAt: row.expiresAt, fresh };
     },
     received(name) {
       const row = CallbackBodySchema.safeParse(storage.memos.get("callbackBodies", name)?.value);

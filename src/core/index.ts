@@ -96,7 +96,7 @@ export type {
   TaskObjectWiring,
   TaskObserver,
 } from "./ports";
-export type { RunVersions } from "./model/job-versions";
+export { JOURNAL_MISMATCH_NOTE, type JournalView, type RunVersions } from "./model/job-versions";
 export type { RunOutcome } from "./model/run-outcome";
 export type { MessageQueue, TaskQueues } from "./queue-port";
 export type { JobMessage } from "./client/job-message";

@@ -3,14 +3,12 @@
  * in flight"): the run asked for durable operations its task never recorded while operations an
  * earlier run recorded went unused. Said once per task, in words, as a log entry of the task.
  */
-import type { JobHost, JournalKind, JournalName } from "../core";
+import { JOURNAL_MISMATCH_NOTE, type JobHost, type JournalKind, type JournalName } from "../core";
 import { errorMessage } from "./errors";
 
 /** What a run may ask for durably: the journal's kinds, and sleeps and publishes (named by their arguments). */
 export type AskedKind = JournalKind | "sleep" | "publish";
 
-/** The note that says the task was told (loadNote / saveNote). */
-const TOLD = "journal mismatch told";
 /** The note that says a named operation ran inside a step's body (a replay that finds the step stored never asks for it). */
 const nestedNote = (kind: JournalKind, key: string): string => `nested ${kind}\u0000${key}`;
 
@@ -57,14 +55,16 @@ export class JournalWatch {
   async report(versions: { started: number; current: number }): Promise<void> {
     const { host } = this;
     try {
-      if (host.legacyNames === true || this.fresh.length === 0 || host.loadNote(TOLD) !== undefined) return;
+      if (host.legacyNames === true || this.fresh.length === 0 || host.loadNote(JOURNAL_MISMATCH_NOTE) !== undefined)
+        return;
       if (this.mismatch() === undefined) return;
       // Concurrent branches of the job may still be replaying what they recorded (each lookup is synchronous): let them.
       await new Promise((resolve) => setTimeout(resolve, 0));
       const found = this.mismatch();
       if (found === undefined) return;
-      host.saveNote(TOLD, { at: Date.now() });
-      host.log("warning", mismatchWords(found.fresh, found.unused, versions));
+      const message = mismatchWords(found.fresh, found.unused, versions);
+      host.saveNote(JOURNAL_MISMATCH_NOTE, { at: Date.now(), message });
+      host.log("warning", message);
     } catch (error) {
       console.warn(`mcp-task-worker: the journal check of task ${host.taskId} failed: ${errorMessage(error)}`);
     }

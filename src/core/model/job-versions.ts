@@ -47,3 +47,15 @@ export function decideVersions(
   if (run > 1) versions.before = versionBefore(rows, run);
   return { versions, write };
 }
+
+/** What a reader of the task sees of its journal (the task document's `journal`): absent when there is nothing to say. */
+export interface JournalView {
+  /** The versions its runs ran, each with the first run on it (a version 1 never written is left out). */
+  versions?: VersionRow[];
+  /** The words the task was told when a run did not match what earlier runs recorded (src/jobs/journal-watch.ts). */
+  mismatch?: string;
+}
+
+/** The note (memo table `notes`) a task keeps once it was told of a mismatch: `{ at, message }`. */
+export const JOURNAL_MISMATCH_NOTE = "journal mismatch told";
+export const MismatchNoteSchema = z.object({ at: z.number(), message: z.string() });

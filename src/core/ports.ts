@@ -77,10 +77,23 @@ export interface JournalName {
 
 /** What `job.callback` needs of the task (model/callbacks.ts). */
 export interface CallbackPort {
-  /** Opens callback `name`, expiring at `expiresAt`, once: a later call gets the first one back (`fresh` false). */
-  open(name: string, expiresAt: number): { url: string; expiresAt: number; fresh: boolean };
+  /**
+   * Opens callback `name`, expiring at `expiresAt`, once: a later call gets the first one back (`fresh`
+   * false). `signed`: its URL will carry a signature (then only that URL completes it); `url` is
+   * the unsigned one, `objectId` and `token` what a signature covers with the name and expiry.
+   */
+  open(name: string, expiresAt: number, signed: boolean): OpenedCallback;
   /** What was POSTed to it, once something was. */
   received(name: string): { body: unknown } | undefined;
+}
+
+export interface OpenedCallback {
+  url: string;
+  expiresAt: number;
+  fresh: boolean;
+  signed: boolean;
+  objectId: string;
+  token: string;
 }
 
 /** What `job.fanOut` needs of the task: its fan-outs by key (fan-out/ledger.ts). */

@@ -13,6 +13,7 @@ import {
 } from "./context";
 import { questionProblem, type JobHost } from "../core";
 import { callbackFunction } from "./callback";
+import { callbackKeys } from "./callback-signature";
 import { DurableNames, hash64 } from "./durable-names";
 import { fanOutFunction } from "./fan-out";
 import { LegacyNames } from "./legacy-names";
@@ -189,6 +190,7 @@ export function createJobContext(
       names,
       waitUntil: (at, reason, long) => waitUntil(at, reason, long),
       ...(watch && { watch }),
+      signingKey: async () => (await callbackKeys(identity?.env)).current,
     }),
     // Named like a publish, by where it runs and what it fans out.
     fanOut: fanOutFunction({

@@ -115,7 +115,8 @@ class FakeTask extends MemoryTables {
           live();
           const fresh = !this.opened.has(name);
           if (fresh) this.opened.set(name, expiresAt);
-          return { url: `https://w.example/callbacks/${name}`, expiresAt: this.opened.get(name) ?? expiresAt, fresh };
+          const opened = { expiresAt: this.opened.get(name) ?? expiresAt, fresh, signed: false };
+          return { url: `https://w.example/callbacks/${name}`, ...opened, objectId: "o", token: name };
         },
         received: (name) => {
           live();

@@ -151,6 +151,25 @@ describe("a job waiting for an outside system", () => {
     expect(await storedRecord(stub)).toEqual(before);
   });
 
+  it("keeps taking an unsigned URL for a callback opened unsigned (before CALLER_KEY, or by the release before signatures)", async ({
+    expect,
+  }) => {
+    const { stub, callback, unsigned } = await waitingTask(expect);
+    // The row as a task opened it without a key: no `signed`.
+    await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
+      const { token, expiresAt } = callback;
+      state.storage.sql.exec(
+        "UPDATE callbacks SET value = ? WHERE key = 'finished'",
+        JSON.stringify({ token, expiresAt }),
+      );
+    });
+    const response = await post(unsigned, JSON.stringify({ outputUrl: "https://out.example/unsigned" }));
+    expect(response.status).toBe(202);
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+    expect(JSON.stringify((await storedRecord(stub))?.outcome)).toContain("out.example/unsigned");
+    expect((await post(unsigned, JSON.stringify({ outputUrl: "https://out.example/again" }))).status).toBe(409);
+  });
+
   it("lets the task's owner complete a callback over HTTP without its token, once", async ({ expect }) => {
     // A loopback request is the anonymous principal's (http/auth.ts): its task is theirs.
     const { stub, taskId } = await waitingTask(expect, ANONYMOUS_PRINCIPAL);

@@ -16,6 +16,8 @@ export default defineConfig({
           JOB_RETRY_BASE_SECONDS: "1",
           // Where a job's callback URLs point (job.callback); the tests POST to them through worker.fetch.
           PUBLIC_URL: "http://127.0.0.1:8787",
+          // Seals what tasks keep of their callers and signs callback URLs (a fixed test value, 32 bytes).
+          CALLER_KEY: "Kq3s1bJ0m0dC1dR7m7o8wX5YI7m0fU8lq2bqvY9t1hE=",
           WEBHOOK_SECRET: "whsec_C2FVsBQIhrscChlQIMV+b5sSYspob7oD",
         },
       },

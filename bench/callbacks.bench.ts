@@ -6,8 +6,10 @@
  *   both from the request's send time to the run's commit time (`/events?timing=1`), alternated;
  * - what a 60 s `external_job` costs by callback and by polling (`pollSeconds` 30, which yields
  *   between polls, and the default, which polls every 6 s holding its run): runs, and the time its
- *   runs held the object, from the status commits.
+ *   runs held the object, from the status commits;
+ * - the same three jobs' Durable Object requests, each alone on the counting build (callbacks-requests.ts).
  */
+import { durableObjectRequests } from "./callbacks-requests.ts";
 import { createTask, ms, ratio, serverLine, startBenchServer, summarize, statusTimes } from "./support.ts";
 
 const TASKS = 20;
@@ -124,4 +126,5 @@ export default async function (report: (line: string) => void): Promise<void> {
   } finally {
     await server.stop();
   }
+  await durableObjectRequests(report);
 }

@@ -93,7 +93,16 @@ export { MAX_FAN_OUT_ITEMS, StepMessageSchema, type StepMessage } from "./fan-ou
 
 // The ports: what the core needs from the layers above it (src/index.ts wires them in).
 export type { AdmitInput, AdmitResult, LeaseInput, PrincipalIndex, PrincipalIndexes } from "./principal-index-port";
-export type { CallbackPort, JobHost, JobRunner, TaskObjectWiring, TaskObserver } from "./ports";
+export type {
+  CallbackPort,
+  JobHost,
+  JobRunner,
+  JournalKind,
+  JournalName,
+  TaskObjectWiring,
+  TaskObserver,
+} from "./ports";
+export { JOURNAL_MISMATCH_NOTE, type JournalView, type RunVersions } from "./model/job-versions";
 export type { RunOutcome } from "./model/run-outcome";
 export type { MessageQueue, TaskQueues } from "./queue-port";
 export type { JobMessage } from "./client/job-message";

@@ -8,6 +8,7 @@ import type { FanOutRequest, FanOutStatus } from "./fan-out/ledger";
 import type { LogLevel, TaskEvent } from "./model/events";
 import type { TaskRecord, TaskStatus } from "./model/record";
 import type { RunOutcome } from "./model/run-outcome";
+import type { RunVersions } from "./model/job-versions";
 import type { JsonObject } from "../json";
 import type { PrincipalIndexes } from "./principal-index-port";
 import type { TaskQueues } from "./queue-port";
@@ -58,14 +59,41 @@ export interface JobHost {
   fanOut?: FanOutPort;
   /** The task's callbacks; absent inline, and when the Worker's address is not set (PUBLIC_URL). */
   callbacks?: CallbackPort;
+  /**
+   * Records that this run runs `version` of its tool (model/job-versions.ts); answers the version the
+   * task started on, and the one its runs ran before when this run is the first on another. Absent inline.
+   */
+  recordVersion?(version: number): RunVersions;
+  /** Every durable operation the task's job recorded so far, by kind and durable name; absent inline. */
+  journal?(): JournalName[];
+}
+
+/** The kinds of durable operation a job's journal holds under the names its author gave them. */
+export type JournalKind = "step" | "answer" | "callback";
+export interface JournalName {
+  kind: JournalKind;
+  key: string;
 }
 
 /** What `job.callback` needs of the task (model/callbacks.ts). */
 export interface CallbackPort {
-  /** Opens callback `name`, expiring at `expiresAt`, once: a later call gets the first one back. */
-  open(name: string, expiresAt: number): { url: string; expiresAt: number };
+  /**
+   * Opens callback `name`, expiring at `expiresAt`, once: a later call gets the first one back (`fresh`
+   * false). `signed`: its URL will carry a signature (then only that URL completes it); `url` is
+   * the unsigned one, `objectId` and `token` what a signature covers with the name and expiry.
+   */
+  open(name: string, expiresAt: number, signed: boolean): OpenedCallback;
   /** What was POSTed to it, once something was. */
   received(name: string): { body: unknown } | undefined;
+}
+
+export interface OpenedCallback {
+  url: string;
+  expiresAt: number;
+  fresh: boolean;
+  signed: boolean;
+  objectId: string;
+  token: string;
 }
 
 /** What `job.fanOut` needs of the task: its fan-outs by key (fan-out/ledger.ts). */

@@ -1,7 +1,9 @@
 /**
- * `POST /callbacks/{objectId}/{name}/{token}`: where an outside system delivers what a job waits
- * for (`job.callback`). No auth: the URL is the capability (256 random bits the task checks in
- * constant time), good once and until it expires. Bad input answers 4xx and changes nothing. The
+ * `POST /callbacks/{objectId}/{name}/{token}/{expiresAt}/{signature}`: where an outside system
+ * delivers what a job waits for (`job.callback`). No auth: the URL is the capability, signed under a
+ * key from CALLER_KEY (checked here, before any object is reached) over a token of 256 random bits
+ * the task checks in constant time, good once and until it expires. Without CALLER_KEY the URL is
+ * `/callbacks/{objectId}/{name}/{token}`, checked by the task alone. Bad input answers 4xx and changes nothing. The
  * task's owner may complete a callback too, behind auth (`POST /tasks/{id}/callbacks/{name}`).
  */
 import { Hono, type Context } from "hono";
@@ -10,9 +12,12 @@ import { readBodyWithLimit } from "./body";
 import type { AppEnv, TaskRoutesEnv } from "./env";
 import { parseJsonInput } from "./json-input";
 import { hasJsonContentType } from "./media-types";
+import { callbackKeys, verifyCallback } from "../jobs/callback-signature";
 
 const OBJECT_ID = /^[0-9a-f]{64}$/;
 const TOKEN = /^[0-9a-f]{64}$/;
+/** A signed URL's expiry: ms since the epoch. */
+const EXPIRES_AT = /^[0-9]{1,15}$/;
 
 type CallbackEnv = AppEnv<TaskObjectsEnv>;
 
@@ -63,9 +68,8 @@ function answer(outcome: CallbackOutcome): Response {
 
 export const callbackRoutes = new Hono<CallbackEnv>();
 
-callbackRoutes.post("/callbacks/:objectId/:name/:token", async (c) => {
-  const { objectId, name, token } = c.req.param();
-  if (!OBJECT_ID.test(objectId) || !TOKEN.test(token) || name.length > 600) return answer("unknown");
+/** Delivers a checked POST to the task's object, which checks the token, its single use and expiry. */
+async function deliver(c: Context<CallbackEnv>, objectId: string, name: string, token: string, signed: boolean) {
   const body = await readCallbackBody(c);
   if (!body.ok) return body.response;
   let id: DurableObjectId;
@@ -74,8 +78,26 @@ callbackRoutes.post("/callbacks/:objectId/:name/:token", async (c) => {
   } catch {
     return answer("unknown");
   }
+  return answer(await c.env.TASKS.get(id).callback(name, token, body.value, signed));
+}
+
+// A signed URL: its signature and expiry are checked here, so a forged or expired one reaches no object.
+callbackRoutes.post("/callbacks/:objectId/:name/:token/:expiresAt/:signature", async (c) => {
   // hono hands the name decoded from the path.
-  return answer(await c.env.TASKS.get(id).callback(name, token, body.value));
+  const { objectId, name, token, expiresAt, signature } = c.req.param();
+  if (!OBJECT_ID.test(objectId) || !TOKEN.test(token) || name.length > 600 || !EXPIRES_AT.test(expiresAt))
+    return answer("unknown");
+  const claim = { objectId, name, token, expiresAt: Number(expiresAt) };
+  if (!(await verifyCallback(await callbackKeys(c.env), claim, signature))) return answer("unknown");
+  if (Date.now() >= claim.expiresAt) return answer("expired");
+  return deliver(c, objectId, name, token, true);
+});
+
+// An unsigned URL (opened without CALLER_KEY, or by the release before signatures): the object checks its token.
+callbackRoutes.post("/callbacks/:objectId/:name/:token", async (c) => {
+  const { objectId, name, token } = c.req.param();
+  if (!OBJECT_ID.test(objectId) || !TOKEN.test(token) || name.length > 600) return answer("unknown");
+  return deliver(c, objectId, name, token, false);
 });
 
 /**

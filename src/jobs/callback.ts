@@ -6,6 +6,8 @@
 import type { JobHost } from "../core";
 import { PermanentError } from "./context";
 import type { DurableNames } from "./durable-names";
+import type { JournalWatch } from "./journal-watch";
+import { signCallback } from "./callback-signature";
 import type { Callback, CallbackOptions } from "./callback-types";
 import { durationMs } from "./step-policy";
 
@@ -20,9 +22,12 @@ export interface CallbackDeps {
   names: DurableNames;
   /** Waits until `at`; `long`: always by ending the run (job-context.ts). */
   waitUntil(at: number, reason: string, long: boolean): Promise<void>;
+  watch?: JournalWatch;
+  /** The key new callback URLs are signed with (callback-signature.ts); undefined: unsigned. */
+  signingKey(): Promise<CryptoKey | undefined>;
 }
 
-export function callbackFunction({ host, names, waitUntil }: CallbackDeps) {
+export function callbackFunction({ host, names, waitUntil, watch, signingKey }: CallbackDeps) {
   return async (name: string, options: CallbackOptions): Promise<Callback> => {
     names.refuseWaitInJournaledStep("job.callback");
     if (typeof name !== "string" || !CALLBACK_NAME.test(name)) {
@@ -40,7 +45,15 @@ export function callbackFunction({ host, names, waitUntil }: CallbackDeps) {
         "job.callback needs a task and the Worker's own address: set PUBLIC_URL to the URL this Worker is reached at (e.g. https://tasks.example.workers.dev). An inline call cannot wait for a callback.",
       );
     }
-    const { url, expiresAt } = port.open(name, Date.now() + timeoutMs);
+    const key = await signingKey();
+    const opened = port.open(name, Date.now() + timeoutMs, key !== undefined);
+    const { expiresAt, objectId, token } = opened;
+    watch?.saw("callback", name, !opened.fresh, names.scopeName());
+    // A callback opened signed whose key is gone since keeps its unsigned URL: what was handed out stays as it was.
+    const url =
+      opened.signed && key
+        ? `${opened.url}/${expiresAt}/${await signCallback(key, { objectId, name, token, expiresAt })}`
+        : opened.url;
     return {
       url,
       expiresAt: new Date(expiresAt).toISOString(),

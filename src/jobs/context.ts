@@ -80,6 +80,15 @@ export interface JobContext<Caller = unknown> {
   readonly caller: Caller;
   /** 1 on the first run; higher when the job is resumed after a sleep, a crash or a retry. */
   readonly attempt: number;
+  /**
+   * The version of the tool (`defineTool({ version })`) this task started on: the same in every run,
+   * also after a deploy of a newer version. 1 for a tool that declares none, and for a task started
+   * by a release before versions. Branch on it so tasks in flight finish on the path they began.
+   * @example
+   * if (job.version < 2) await job.step("charge", () => charge(order)); // tasks started on version 1
+   * else await job.step("charge with tax", () => charge(withTax(order)));
+   */
+  readonly version: number;
   /** Aborts when the task is cancelled (or the run must stop). Pass it to fetch() and timers. */
   readonly signal: AbortSignal;
   /**

@@ -47,6 +47,12 @@ export interface ToolDefinition<Schema extends z.ZodObject = z.ZodObject> {
    * object still passes on the tool's own words (docs/model-facing.md).
    */
   outputSchema?: z.ZodObject;
+  /**
+   * The version of the tool's code, a whole number from 1 (the default). Raise it when a deploy
+   * changes what a task in flight would replay (docs/writing-tools.md, "Changing a tool with tasks in
+   * flight"); every task keeps the version it started on as `job.version`.
+   */
+  version?: number;
   run(input: z.infer<Schema>, job: JobContext): Promise<ToolResult | string>;
 }
 
@@ -97,6 +103,10 @@ export function defineTool<Shape extends z.ZodRawShape>(tool: ShapeToolDefinitio
 export function defineTool(
   tool: ToolDefinition | ShapeToolDefinition<z.ZodRawShape> | CallerToolDefinition<z.ZodObject, z.ZodType>,
 ): Tool {
+  const { version } = tool;
+  if (version !== undefined && (!Number.isSafeInteger(version) || version < 1)) {
+    throw new TypeError(`Tool "${tool.name}": version must be a whole number from 1, got ${String(version)}.`);
+  }
   if ("caller" in tool) {
     const { caller, ...rest } = tool;
     return {

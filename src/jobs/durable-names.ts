@@ -57,6 +57,11 @@ export class DurableNames {
     );
   }
 
+  /** The step whose body is running where this is called ("" for the job itself). */
+  scopeName(): string {
+    return this.scope.getStore() ?? "";
+  }
+
   /** The step whose body the caller runs in, if any ("" for the job itself). */
   private current(what: string): string {
     const step = this.scope.getStore() ?? "";

@@ -13,6 +13,7 @@ import {
 } from "./context";
 import { questionProblem, type JobHost } from "../core";
 import { callbackFunction } from "./callback";
+import { callbackKeys } from "./callback-signature";
 import { DurableNames, hash64 } from "./durable-names";
 import { fanOutFunction } from "./fan-out";
 import { LegacyNames } from "./legacy-names";
@@ -25,11 +26,19 @@ import type { StepMap } from "./steps";
 import { storedJsonText } from "./stored-json";
 import type { YieldState } from "./yield-state";
 import { callerOf, envOf, type RunIdentity } from "./run-identity";
+import type { JournalWatch } from "./journal-watch";
 
 export { MAX_STEP_BYTES } from "./stored-json";
 
 /** Sleeps this long or longer always yield: the run ends and nothing is held while waiting. */
 export const YIELD_THRESHOLD_MS = 30_000;
+
+/** What a run knows of its tool's versions and journal (runner.ts). */
+export interface RunJournal {
+  /** `job.version`: the version of the tool the task started on. */
+  version: number;
+  watch?: JournalWatch;
+}
 
 export function createJobContext(
   host: JobHost,
@@ -37,8 +46,10 @@ export function createJobContext(
   steps?: StepMap,
   emitter?: JobEmitter,
   identity?: RunIdentity,
+  journal: RunJournal = { version: 1 },
 ): JobContext {
   const names = new DurableNames();
+  const watch = journal.watch;
   // Only a task recorded by release 0.1 may hold 0.1's names (legacy-names.ts); they are looked up after ours.
   const legacy = host.legacyNames === true ? new LegacyNames() : undefined;
 
@@ -67,6 +78,7 @@ export function createJobContext(
 
   return {
     taskId: host.taskId,
+    version: journal.version,
     // Getters: a run that never reads them (a unit test's host without an env) never meets their refusal.
     get env() {
       return envOf(identity);
@@ -88,6 +100,7 @@ export function createJobContext(
         legacy: legacy?.next("publish"),
       }),
       throwIfAborted,
+      watch && ((key, found) => watch.saw("publish", key, found)),
     ),
     emit: emitFunction(host, names, emitter, throwIfAborted),
     async log(message, level = "info") {
@@ -104,6 +117,7 @@ export function createJobContext(
       if (typeof fn !== "function") throw new PermanentError(`job.step("${name}") needs a function to run.`);
       const policy = typeof optionsOrFn === "function" ? undefined : stepPolicy(name, optionsOrFn);
       const stored = host.loadStep(name);
+      watch?.saw("step", name, stored !== undefined, names.scopeName());
       if (stored) {
         legacy?.moveTo(`after ${name}`);
         return stored.value as T;
@@ -142,6 +156,7 @@ export function createJobContext(
       const key = names.next("sleep", "job.sleep", JSON.stringify([seconds, reason ?? null]));
       const legacyKey = legacy?.next("sleep");
       const stored = host.loadSleep(key) ?? (legacyKey === undefined ? undefined : host.loadSleep(legacyKey));
+      watch?.saw("sleep", key, stored !== undefined);
       if (stored !== undefined) return waitUntil(stored, reason);
       const wakeAt = Date.now() + seconds * 1000;
       host.saveSleep(key, wakeAt);
@@ -159,6 +174,8 @@ export function createJobContext(
       if (problem !== undefined) throw new PermanentError(`job.elicit: ${problem}.`);
       const stored = host.loadAnswer(key);
       if (stored) {
+        // A question still waiting for its answer is no new work: only an answer used is told.
+        watch?.saw("answer", key, true, names.scopeName());
         legacy?.moveTo(`after input ${key}`);
         return stored.value as InputAnswer;
       }
@@ -168,7 +185,13 @@ export function createJobContext(
       throw new JobInput();
     },
     // Named by its author, like a step: a replay opens the same callback and gets its URL back.
-    callback: callbackFunction({ host, names, waitUntil: (at, reason, long) => waitUntil(at, reason, long) }),
+    callback: callbackFunction({
+      host,
+      names,
+      waitUntil: (at, reason, long) => waitUntil(at, reason, long),
+      ...(watch && { watch }),
+      signingKey: async () => (await callbackKeys(identity?.env)).current,
+    }),
     // Named like a publish, by where it runs and what it fans out.
     fanOut: fanOutFunction({
       host,

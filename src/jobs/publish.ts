@@ -9,6 +9,8 @@ export function publishFunction(
   host: JobHost,
   nextKey: (blocks: readonly PartialBlock[]) => { key: string; legacy?: string | undefined },
   throwIfAborted: () => void,
+  /** Hears each publish the task holds: by its key, and whether an earlier run recorded it (journal-watch.ts). */
+  saw?: (key: string, found: boolean) => void,
 ) {
   return async (...pieces: unknown[]): Promise<void> => {
     const parsed = parseBlocks(pieces);
@@ -18,6 +20,7 @@ export function publishFunction(
     // Inline calls have no task to hold pieces: their output is the result alone.
     if (!host.publish) return;
     const outcome = host.publish(key, parsed.blocks, legacy);
+    if (outcome.kind === "published" || outcome.kind === "duplicate") saw?.(key, outcome.kind === "duplicate");
     if (outcome.kind === "refused") throw new PartialLimitError(`job.publish: ${outcome.message}`);
   };
 }

@@ -12,6 +12,7 @@ import type { YieldState } from "./yield-state";
 import type { JobEmitter } from "./emit";
 import type { StepMap } from "./steps";
 import { runIdentity, type ResolveCaller, type RunIdentity } from "./run-identity";
+import { JournalWatch } from "./journal-watch";
 
 export { YIELD_THRESHOLD_MS } from "./job-context";
 
@@ -33,6 +34,8 @@ export interface RunnableTool {
   steps?: StepMap;
   /** Set when the tool's work runs on another engine (ToolEngine); `run` is then not called by a task. */
   engine?: ToolEngine;
+  /** The version of its code (define-tool.ts): 1 if it declares none. */
+  version?: number;
 }
 
 export { errorMessage, isPermanent } from "./errors";
@@ -46,7 +49,29 @@ export async function runTool(
   identity?: RunIdentity,
 ): Promise<RunOutcome> {
   const yieldState: YieldState = {};
-  const job = createJobContext(host, yieldState, tool.steps, emitter, identity);
+  const current = tool.version ?? 1;
+  const versions = host.recordVersion?.(current);
+  if (versions?.before !== undefined) {
+    host.log(
+      "info",
+      `This run is on version ${current} of the tool; the runs before it were on version ${versions.before}. job.version is ${versions.started}, the version the task started on.`,
+    );
+  }
+  const watch = host.journal ? new JournalWatch(host) : undefined;
+  const journal = { version: versions?.started ?? current, ...(watch && { watch }) };
+  const job = createJobContext(host, yieldState, tool.steps, emitter, identity, journal);
+  const outcome = await runJob(tool, args, host, job, yieldState);
+  await watch?.report({ started: journal.version, current });
+  return outcome;
+}
+
+async function runJob(
+  tool: RunnableTool,
+  args: unknown,
+  host: JobHost,
+  job: JobContext,
+  yieldState: YieldState,
+): Promise<RunOutcome> {
   // A question outranks a wait for fanned-out items, which outranks a sleep started beside it: the run
   // that follows the answer reaches the fan-out again, and a sleep's wake time is memoized.
   const yielded = (): RunOutcome | undefined =>

@@ -22,6 +22,7 @@ export function withTypedCaller<S extends z.ZodType>(job: JobContext, schema: S)
   return {
     taskId: job.taskId,
     attempt: job.attempt,
+    version: job.version,
     signal: job.signal,
     get env() {
       return job.env;

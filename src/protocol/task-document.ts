@@ -20,6 +20,8 @@ export function taskDocument(snapshot: TaskSnapshot): JsonObject {
   if (partial) doc["partial"] = partial;
   // Steps given options, each with its attempts, durations and last error (bounded: model/step-attempts.ts).
   if (snapshot.steps) doc["steps"] = snapshot.steps;
+  // The versions of its tool its runs ran, and the words it was told when a replay did not match its journal.
+  if (snapshot.journal) doc["journal"] = { ...snapshot.journal };
   if (isTerminal(snapshot.task.status) && snapshot.outcome) {
     if (snapshot.outcome.kind === "result") doc["result"] = snapshot.outcome.result;
     else doc["error"] = snapshot.outcome.error;

@@ -10,20 +10,34 @@ import type { TaskObject } from "../../src/index";
 import { ANONYMOUS_PRINCIPAL } from "../../src/http/origin";
 import { freshTask, storedRecord, taskStub, type TaskStub } from "./support";
 import { until } from "../until";
+import { callbackKeys, signCallback, type CallbackClaim } from "../../src/jobs/callback-signature";
 
 const settle = until(100);
 const ORIGIN = "http://127.0.0.1:8787";
 
+interface StoredCallback {
+  token: string;
+  expiresAt: number;
+  signed?: boolean;
+}
+
 /** The callback `name` as its task stored it: the token its URL carries. */
-function storedCallback(stub: TaskStub, name: string): Promise<{ token: string; expiresAt: number } | undefined> {
+function storedCallback(stub: TaskStub, name: string): Promise<StoredCallback | undefined> {
   return runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
     const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE name = 'callbacks'");
     if (tables.toArray().length === 0) return undefined;
     const row = state.storage.sql
       .exec<{ value: string }>("SELECT value FROM callbacks WHERE key = ?", name)
       .toArray()[0];
-    return row ? (JSON.parse(row.value) as { token: string; expiresAt: number }) : undefined;
+    return row ? (JSON.parse(row.value) as StoredCallback) : undefined;
   });
+}
+
+/** The signature the job's URL carries, under the pool's CALLER_KEY. */
+async function signed(claim: CallbackClaim): Promise<string> {
+  const { current } = await callbackKeys(env);
+  if (!current) throw new Error("the pool sets CALLER_KEY (vitest.pool.config.ts)");
+  return signCallback(current, claim);
 }
 
 async function post(path: string, body: string, contentType = "application/json"): Promise<Response> {
@@ -45,8 +59,11 @@ async function waitingTask(expect: ExpectStatic, principal?: string) {
   await vi.waitFor(async () => expect((await storedRecord(task.stub))?.run.phase).toBe("sleeping"), settle);
   const callback = await storedCallback(task.stub, "finished");
   if (!callback) throw new Error("no callback was opened");
-  const path = `/callbacks/${task.stub.id.toString()}/finished/${callback.token}`;
-  return { ...task, callback, path };
+  // The URL the job handed out: signed under the pool's CALLER_KEY (vitest.pool.config.ts).
+  const objectId = task.stub.id.toString();
+  const unsigned = `/callbacks/${objectId}/finished/${callback.token}`;
+  const path = `${unsigned}/${callback.expiresAt}/${await signed({ objectId, name: "finished", ...callback })}`;
+  return { ...task, callback, path, unsigned };
 }
 
 describe("a job waiting for an outside system", () => {
@@ -78,15 +95,27 @@ describe("a job waiting for an outside system", () => {
   it("refuses forged, unknown, malformed, oversized, non-JSON and expired callbacks without waking the task", async ({
     expect,
   }) => {
-    const { stub, path, callback } = await waitingTask(expect);
+    const { stub, path, callback, unsigned } = await waitingTask(expect);
+    expect(callback.signed).toBe(true);
     const before = await storedRecord(stub);
     const forged = path.replace(
       callback.token,
       callback.token.replace(/^./, (c) => (c === "0" ? "1" : "0")),
     );
+    const signature = path.slice(path.lastIndexOf("/") + 1);
+    const forgedSignature = path.replace(
+      signature,
+      signature.replace(/^./, (c) => (c === "A" ? "B" : "A")),
+    );
+    // The expiry moved a day on, the signature kept: the Worker sees it was not what the task signed.
+    const longer = path.replace(`/${callback.expiresAt}/`, `/${callback.expiresAt + 86_400_000}/`);
     const body = JSON.stringify({ outputUrl: "https://out.example/x" });
     const refusals: [Promise<Response>, number, string][] = [
       [post(forged, body), 404, "unknown_callback"],
+      [post(forgedSignature, body), 404, "unknown_callback"],
+      [post(longer, body), 404, "unknown_callback"],
+      // Without its signature, a signed callback's URL is refused by the task.
+      [post(unsigned, body), 404, "unknown_callback"],
       [post(path.replace("/finished/", "/other/"), body), 404, "unknown_callback"],
       [post(`/callbacks/not-an-id/finished/${callback.token}`, body), 404, "unknown_callback"],
       [post(`/callbacks/${"f".repeat(64)}/finished/${callback.token}`, body), 404, "unknown_callback"],
@@ -111,7 +140,34 @@ describe("a job waiting for an outside system", () => {
     const expired = await post(path, body);
     expect(expired.status).toBe(410);
     expect(await expired.json()).toMatchObject({ error: "callback_expired" });
+    // A URL signed with an expiry already past is refused by the Worker itself.
+    const objectId = stub.id.toString();
+    const past = { objectId, name: "finished", token: callback.token, expiresAt: Date.now() - 1 };
+    const expiredAtEdge = await post(
+      `/callbacks/${objectId}/finished/${callback.token}/${past.expiresAt}/${await signed(past)}`,
+      body,
+    );
+    expect(expiredAtEdge.status).toBe(410);
     expect(await storedRecord(stub)).toEqual(before);
+  });
+
+  it("keeps taking an unsigned URL for a callback opened unsigned (before CALLER_KEY, or by the release before signatures)", async ({
+    expect,
+  }) => {
+    const { stub, callback, unsigned } = await waitingTask(expect);
+    // The row as a task opened it without a key: no `signed`.
+    await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
+      const { token, expiresAt } = callback;
+      state.storage.sql.exec(
+        "UPDATE callbacks SET value = ? WHERE key = 'finished'",
+        JSON.stringify({ token, expiresAt }),
+      );
+    });
+    const response = await post(unsigned, JSON.stringify({ outputUrl: "https://out.example/unsigned" }));
+    expect(response.status).toBe(202);
+    await vi.waitFor(async () => expect((await storedRecord(stub))?.status).toBe("completed"), settle);
+    expect(JSON.stringify((await storedRecord(stub))?.outcome)).toContain("out.example/unsigned");
+    expect((await post(unsigned, JSON.stringify({ outputUrl: "https://out.example/again" }))).status).toBe(409);
   });
 
   it("lets the task's owner complete a callback over HTTP without its token, once", async ({ expect }) => {

@@ -10,12 +10,14 @@ import { memoryHost, MemoryTables } from "./memory-host";
 
 /** The task's callbacks across runs: opened once by name, a body stored once. */
 class Callbacks implements CallbackPort {
-  readonly opened = new Map<string, { token: string; expiresAt: number }>();
+  readonly opened = new Map<string, { token: string; expiresAt: number; signed: boolean }>();
   readonly bodies = new Map<string, unknown>();
-  open(name: string, expiresAt: number) {
-    if (!this.opened.has(name)) this.opened.set(name, { token: crypto.randomUUID(), expiresAt });
-    const row = this.opened.get(name) ?? { token: "", expiresAt };
-    return { url: `https://w.example/callbacks/o/${encodeURIComponent(name)}/${row.token}`, expiresAt: row.expiresAt };
+  open(name: string, expiresAt: number, signed: boolean) {
+    const fresh = !this.opened.has(name);
+    if (fresh) this.opened.set(name, { token: crypto.randomUUID(), expiresAt, signed });
+    const row = this.opened.get(name) ?? { token: "", expiresAt, signed };
+    const url = `https://w.example/callbacks/o/${encodeURIComponent(name)}/${row.token}`;
+    return { url, expiresAt: row.expiresAt, fresh, signed: row.signed, objectId: "o", token: row.token };
   }
   received(name: string) {
     return this.bodies.has(name) ? { body: this.bodies.get(name) } : undefined;
@@ -66,7 +68,7 @@ describe("job.callback", () => {
     expect,
   }) => {
     const callbacks = new Callbacks();
-    callbacks.open("done", Date.now() + 60_000);
+    callbacks.open("done", Date.now() + 60_000, false);
     callbacks.bodies.set("done", 42);
     expect(await runTool(waiter([]), {}, hostWith(callbacks))).toMatchObject({
       kind: "completed",
@@ -110,9 +112,9 @@ describe("a POST to a callback, as the task judges it", () => {
   const row = { token: "a".repeat(64), expiresAt: 1000 };
 
   it("takes the right token before expiry, once", ({ expect }) => {
-    expect(judgeCallback(row, { token: "a".repeat(64) }, false, 999)).toBeUndefined();
-    expect(judgeCallback(row, { token: "a".repeat(64) }, true, 999)).toBe("used");
-    expect(judgeCallback(row, { token: "a".repeat(64) }, false, 1000)).toBe("expired");
+    expect(judgeCallback(row, { token: "a".repeat(64), signed: false }, false, 999)).toBeUndefined();
+    expect(judgeCallback(row, { token: "a".repeat(64), signed: false }, true, 999)).toBe("used");
+    expect(judgeCallback(row, { token: "a".repeat(64), signed: false }, false, 1000)).toBe("expired");
   });
 
   it("takes the task's owner without a token, with the same rules of use and expiry", ({ expect }) => {
@@ -122,10 +124,18 @@ describe("a POST to a callback, as the task judges it", () => {
     expect(judgeCallback(undefined, { owner: true }, false, 0)).toBe("unknown");
   });
 
+  it("takes a signed callback's token only from its signed URL, checked by the Worker", ({ expect }) => {
+    const signed = { ...row, signed: true };
+    expect(judgeCallback(signed, { token: "a".repeat(64), signed: true }, false, 999)).toBeUndefined();
+    expect(judgeCallback(signed, { token: "a".repeat(64), signed: false }, false, 999)).toBe("unknown");
+    // A callback opened unsigned (no key then, or the release before signatures) takes either form.
+    expect(judgeCallback(row, { token: "a".repeat(64), signed: true }, false, 999)).toBeUndefined();
+  });
+
   it("answers a wrong token as it answers an unknown callback", ({ expect }) => {
-    expect(judgeCallback(row, { token: `${"a".repeat(63)}b` }, false, 0)).toBe("unknown");
-    expect(judgeCallback(row, { token: "a" }, true, 0)).toBe("unknown");
-    expect(judgeCallback(undefined, { token: "a".repeat(64) }, false, 0)).toBe("unknown");
+    expect(judgeCallback(row, { token: `${"a".repeat(63)}b`, signed: false }, false, 0)).toBe("unknown");
+    expect(judgeCallback(row, { token: "a", signed: false }, true, 0)).toBe("unknown");
+    expect(judgeCallback(undefined, { token: "a".repeat(64), signed: false }, false, 0)).toBe("unknown");
     expect(sameToken("abc", "abc")).toBe(true);
     expect(sameToken("abc", "abd")).toBe(false);
   });

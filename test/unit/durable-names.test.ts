@@ -113,8 +113,10 @@ class FakeTask extends MemoryTables {
       callbacks: {
         open: (name, expiresAt) => {
           live();
-          if (!this.opened.has(name)) this.opened.set(name, expiresAt);
-          return { url: `https://w.example/callbacks/${name}`, expiresAt: this.opened.get(name) ?? expiresAt };
+          const fresh = !this.opened.has(name);
+          if (fresh) this.opened.set(name, expiresAt);
+          const opened = { expiresAt: this.opened.get(name) ?? expiresAt, fresh, signed: false };
+          return { url: `https://w.example/callbacks/${name}`, ...opened, objectId: "o", token: name };
         },
         received: (name) => {
           live();

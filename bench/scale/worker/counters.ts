@@ -23,6 +23,9 @@ export interface CounterSnapshot {
   queueRetries: Tally;
   /** Billed Durable Object requests by "Class.method" (each RPC call or fetch on a stub), counted at the caller. */
   doRequests: Tally;
+  /** The same and alarms by "Class:objectId", to tell one task's object from the rest (the id pool's, the index's). */
+  doRequestsByObject: Tally;
+  alarmsByObject: Tally;
   alarms: Tally;
   webSocketMessagesIn: Tally;
   rowsRead: Tally;
@@ -47,6 +50,8 @@ const empty = (): CounterSnapshot => ({
   queueAcks: {},
   queueRetries: {},
   doRequests: {},
+  doRequestsByObject: {},
+  alarmsByObject: {},
   alarms: {},
   webSocketMessagesIn: {},
   rowsRead: {},

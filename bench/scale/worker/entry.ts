@@ -6,12 +6,16 @@
  * Nothing here is in the Worker that `wrangler deploy` ships.
  */
 import worker, {
+  EventLogObject as EventLogBase,
   PrincipalObject as PrincipalBase,
   RateLimiterObject as RateLimiterBase,
   SessionObject as SessionBase,
   TaskObject as TaskBase,
 } from "../../../src/index";
 import { taskObjectName } from "../../../src/core/model/ids";
+
+// The template's Workflow, bound by wrangler.toml (not counted: its engine is the platform's).
+export { PublishReportWorkflow } from "../../../src/index";
 import { add, countWorkerRequest, reset, snapshot } from "./counters";
 import { countedEnv, countedMessage, countHandlers, instrumentState } from "./instrument";
 
@@ -46,6 +50,8 @@ countHandlers(TaskObject.prototype, "TaskObject", [
   "stepFailed",
   "stepHeartbeat",
   "stepUndeliverable",
+  "callback",
+  "completeCallback",
 ]);
 
 export class PrincipalObject extends PrincipalBase {
@@ -87,12 +93,24 @@ export class RateLimiterObject extends RateLimiterBase {
 }
 countHandlers(RateLimiterObject.prototype, "RateLimiterObject", ["lease"]);
 
+// The Events extension's log (one object per event type and principal): bound by wrangler.toml, so exported.
+export class EventLogObject extends EventLogBase {
+  constructor(ctx: DurableObjectState, env: Env) {
+    instrumentState(ctx, "EventLogObject");
+    super(ctx, countedEnv(env));
+  }
+}
+
 export default {
   async fetch(request, env, ctx) {
     const url = new URL(request.url);
     if (url.pathname === "/__scale") {
       if (request.method === "POST") reset();
       return Response.json(snapshot());
+    }
+    if (url.pathname === "/__scale/id") {
+      const name = taskObjectName(url.searchParams.get("principal") ?? "", url.searchParams.get("taskId") ?? "");
+      return Response.json({ id: env.TASKS.idFromName(name).toString() });
     }
     if (url.pathname === "/__scale/bytes") {
       const name = taskObjectName(url.searchParams.get("principal") ?? "", url.searchParams.get("taskId") ?? "");

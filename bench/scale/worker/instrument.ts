@@ -13,13 +13,14 @@ function bound(target: object, prop: string | symbol): unknown {
 }
 
 /** A stub's every property is an RPC method (even `bind`), so its methods are called on it rather than bound. */
-function countedStub<T extends object>(stub: T, className: string): T {
+function countedStub<T extends object>(stub: T, className: string, objectId: string): T {
   return new Proxy(stub, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
       if (typeof value !== "function" || typeof prop !== "string" || prop === "then") return value;
       return (...args: unknown[]) => {
         add("doRequests", `${className}.${prop}`);
+        add("doRequestsByObject", `${className}:${objectId}`);
         return Reflect.apply(value, target, args);
       };
     },
@@ -33,7 +34,13 @@ function countedNamespace<T extends object>(namespace: T, className: string): T 
       if (typeof value !== "function" || (prop !== "get" && prop !== "getByName")) return value;
       return (...args: unknown[]) => {
         const stub: unknown = Reflect.apply(value, undefined, args);
-        return typeof stub === "object" && stub !== null ? countedStub(stub, className) : stub;
+        const [first] = args;
+        const byName = bound(target, "idFromName");
+        const id =
+          prop === "getByName" && typeof first === "string" && typeof byName === "function"
+            ? String(Reflect.apply(byName, undefined, [first]))
+            : String(first);
+        return typeof stub === "object" && stub !== null ? countedStub(stub, className, id) : stub;
       };
     },
   });
@@ -72,6 +79,7 @@ const NAMESPACES: Record<string, string> = {
   SESSIONS: "SessionObject",
   PRINCIPALS: "PrincipalObject",
   RATE_LIMITER: "RateLimiterObject",
+  EVENTS: "EventLogObject",
 };
 const QUEUES: Record<string, string> = { JOBS: "jobs", STEPS: "steps", WEBHOOKS: "webhooks" };
 
@@ -129,7 +137,10 @@ export function countHandlers(prototype: object, className: string, rpcMethods: 
     if (typeof original !== "function") continue;
     Reflect.set(prototype, name, async function (this: { ctx: DurableObjectState }, ...args: unknown[]) {
       const id = this.ctx.id.toString();
-      if (name === "alarm") add("alarms", className);
+      if (name === "alarm") {
+        add("alarms", className);
+        add("alarmsByObject", `${className}:${id}`);
+      }
       if (name === "webSocketMessage") add("webSocketMessagesIn", className);
       enter(className, id);
       try {

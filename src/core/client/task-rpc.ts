@@ -13,6 +13,7 @@ import { estimatedEndAt } from "../model/poll-interval";
 import { toTaskView, type TaskView } from "../model/view";
 import type { PartialPiece, PartialSummary } from "../model/partial";
 import type { StepAttemptsView } from "../model/step-attempts";
+import type { JournalView } from "../model/job-versions";
 
 export interface TaskSnapshot {
   task: TaskView;
@@ -31,6 +32,8 @@ export interface TaskSnapshot {
   piecesAfter?: number;
   /** The steps given options, with their attempts (model/step-attempts.ts): absent when it has none. */
   steps?: StepAttemptsView[];
+  /** The versions of its tool its runs ran, and a mismatch of its journal it was told of: absent when neither. */
+  journal?: JournalView;
   lastSeq: number;
 }
 
@@ -100,6 +103,7 @@ export function taskSnapshot(
   lastSeq: number,
   now: number,
   steps: StepAttemptsView[] = [],
+  journal?: JournalView,
 ): TaskSnapshot {
   return {
     task: toTaskView(record, now),
@@ -111,6 +115,7 @@ export function taskSnapshot(
     ...(record.status === "working" && withEnd(estimatedEndAt(record))),
     ...(record.partial && { partial: record.partial }),
     ...(steps.length > 0 && { steps }),
+    ...(journal && { journal }),
     lastSeq,
   };
 }

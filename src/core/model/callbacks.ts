@@ -5,8 +5,12 @@
  */
 import * as z from "zod";
 
-/** The callback as the job opened it. `token`: 256 random bits as hex, the URL's capability. */
-export const CallbackRowSchema = z.object({ token: z.string(), expiresAt: z.number() });
+/**
+ * The callback as the job opened it. `token`: 256 random bits as hex, the URL's capability; `signed`:
+ * its URL was signed (src/jobs/callback-signature.ts), so only that URL completes it. Absent on
+ * rows opened unsigned (without a key, or by the release before signatures).
+ */
+export const CallbackRowSchema = z.object({ token: z.string(), expiresAt: z.number(), signed: z.boolean().optional() });
 export type CallbackRow = z.infer<typeof CallbackRowSchema>;
 
 /** What arrived at the callback's URL, stored once. */
@@ -32,8 +36,11 @@ export function sameToken(given: string, expected: string): boolean {
   return differ === 0;
 }
 
-/** What a POST shows it may complete a callback with: the URL's token, or being the task's owner (authenticated). */
-export type CallbackProof = { token: string } | { owner: true };
+/**
+ * What a POST shows it may complete a callback with: the URL's token (`signed`: the Worker checked
+ * the URL's signature and expiry), or being the task's owner (authenticated).
+ */
+export type CallbackProof = { token: string; signed: boolean } | { owner: true };
 
 /**
  * Whether a POST with `proof` to the callback stored as `row` may deliver its body now: an unknown
@@ -48,11 +55,13 @@ export function judgeCallback(
   const parsed = CallbackRowSchema.safeParse(row);
   if (!parsed.success) return "unknown";
   if ("token" in proof && !sameToken(proof.token, parsed.data.token)) return "unknown";
+  // A signed callback is completed only through its signed URL, whose checks the Worker made.
+  if ("token" in proof && parsed.data.signed === true && !proof.signed) return "unknown";
   if (used) return "used";
   if (now >= parsed.data.expiresAt) return "expired";
   return undefined;
 }
 
-/** The path of a callback's URL: the task's object id, the callback's name, its token. */
+/** The path of a callback's URL: the task's object id, the callback's name, its token (a signed URL adds `/{expiresAt}/{signature}`). */
 export const callbackPath = (objectId: string, name: string, token: string): string =>
   `/callbacks/${objectId}/${encodeURIComponent(name)}/${token}`;

@@ -19,11 +19,14 @@ import type { TaskStorage } from "./storage";
 
 export function taskCallbacks(storage: TaskStorage, address: { base: string; objectId: string }): CallbackPort {
   return {
-    open(name, expiresAt) {
-      storage.memos.put("callbacks", name, { token: newCallbackToken(), expiresAt }, Date.now());
+    open(name, expiresAt, signed) {
+      const row = { token: newCallbackToken(), expiresAt, ...(signed && { signed }) };
+      const fresh = storage.memos.put("callbacks", name, row, Date.now());
       // The first one stored wins: a replay (or a duplicate run) gets the same URL back.
-      const row = CallbackRowSchema.parse(storage.memos.get("callbacks", name)?.value);
-      return { url: `${address.base}${callbackPath(address.objectId, name, row.token)}`, expiresAt: row.expiresAt };
+      const stored = CallbackRowSchema.parse(storage.memos.get("callbacks", name)?.value);
+      const { objectId } = address;
+      const url = `${address.base}${callbackPath(objectId, name, stored.token)}`;
+      return { url, expiresAt: stored.expiresAt, fresh, signed: stored.signed === true, objectId, token: stored.token };
     },
     received(name) {
       const row = CallbackBodySchema.safeParse(storage.memos.get("callbackBodies", name)?.value);
@@ -35,8 +38,11 @@ export function taskCallbacks(storage: TaskStorage, address: { base: string; obj
 export interface DeliverCallbackDeps {
   storage: TaskStorage;
   commit(before: TaskRecord, transition: Transition): Promise<void>;
-  /** The alarm, moved to now (a wake leaves the run's phase as it is, so a commit does not move it). */
-  wakeNow(): Promise<void>;
+  /**
+   * Starts the woken job's run in this request (its job after the answer), so the wake costs the
+   * POST alone, no alarm; a run that cannot start here is left to the alarm, moved to now.
+   */
+  runNow(): Promise<void>;
   /** A run is alive: it ends its wait at once if it yields now (runs.ts, nudge). */
   nudgeRun(): void;
 }
@@ -64,7 +70,7 @@ export async function deliverCallback(
     const woken = wakeRun(record, now);
     if (woken.record !== record) {
       await deps.commit(record, woken);
-      await deps.wakeNow();
+      await deps.runNow();
     }
   }
   return "received";

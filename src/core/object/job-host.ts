@@ -13,6 +13,7 @@ import { publishPieces } from "./partial-pieces";
 import type { PartialLimits } from "../model/partial";
 import { taskCallbacks } from "./callbacks";
 import { CALLER_STATE } from "../model/caller-state";
+import { journalNames, recordRunVersion } from "./job-journal";
 
 export interface TaskJobHostInput {
   record: TaskRecord;
@@ -91,6 +92,8 @@ export function taskJobHost(input: TaskJobHostInput): JobHost {
     ...(callbackAddress && { callbacks: taskCallbacks(storage, callbackAddress) }),
     loadAttempt: (key) => storage.memos.get("attempts", key),
     saveAttempt: (key, value) => void storage.memos.put("attempts", key, value, Date.now()),
+    recordVersion: (version) => recordRunVersion(storage, version, record.run.runs),
+    journal: () => journalNames(storage),
     loadNote: (name) => storage.memos.get("notes", name),
     saveNote: (name, value) => void storage.memos.put("notes", name, value, Date.now()),
   };

@@ -45,6 +45,17 @@ export class MemoRows {
       .map((row) => ({ key: row.key, value: JSON.parse(row.value) as unknown }));
   }
 
+  /** Every key of `table`, in the order they were written. */
+  keys(table: MemoTable): string[] {
+    const buffer = this.held();
+    if (buffer) return [...(buffer.memos.get(table)?.keys() ?? [])];
+    if (!this.tables.has(table)) return [];
+    return this.sql
+      .exec<{ key: string }>(`SELECT key FROM ${MEMO_TABLES[table]} ORDER BY rowid`)
+      .toArray()
+      .map((row) => row.key);
+  }
+
   /** Stores a row once; returns false if it was already stored (a concurrent duplicate run). */
   put(table: MemoTable, key: string, value: unknown, at: number): boolean {
     const buffer = this.held();

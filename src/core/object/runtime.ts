@@ -26,6 +26,7 @@ import { TaskOutbox } from "./outbox";
 import { eventStreamView, feedSubject } from "./readers";
 import { taskSnapshot, type TaskSnapshot } from "../client/task-rpc";
 import { TaskRuns } from "./runs";
+import { journalView } from "./job-journal";
 import { TaskStorage } from "./storage";
 
 /** The journal rows a task's document is folded from: its latest activity, bounded. */
@@ -192,7 +193,7 @@ export abstract class TaskObjectRuntime<E extends object = object> extends Durab
   }
 
   protected snapshot(record: TaskRecord): TaskSnapshot {
-    return taskSnapshot(record, this.storage.lastSeq(), Date.now(), this.stepAttempts());
+    return taskSnapshot(record, this.storage.lastSeq(), Date.now(), this.stepAttempts(), journalView(this.storage));
   }
 
   /** The steps given options and their attempts, from the journal's latest rows (none: no read, the table is absent). */

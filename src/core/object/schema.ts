@@ -15,7 +15,7 @@ export const MEMO_TABLES = {
   sleeps: "sleeps",
   /** A question's answer by the question's key. */
   answers: "answers",
-  /** What an engine outside the object (a Workflow) keeps about its run. */
+  /** What an engine keeps about its run: a Workflow's, and which step's body a job's nested operations ran in. */
   notes: "notes",
   /** A publish's durable name → the pieces it recorded ({ first, count }), so a replay records nothing. */
   publishes: "publishes",
@@ -25,14 +25,17 @@ export const MEMO_TABLES = {
   callbacks: "callbacks",
   /** What arrived at a callback, by its name: stored once, so a callback is used once. */
   callbackBodies: "callback_bodies",
+  /** The tool's versions the task's runs ran, by version: the first run on each (model/job-versions.ts). */
+  versions: "tool_versions",
 } as const;
 export type MemoTable = keyof typeof MEMO_TABLES;
 
 /** The tables a job writes beside its record: each created when first written (task-tables.ts). */
 export type JobTable = MemoTable | "pieces";
 /**
- * The tables a pooled object makes ahead of its task. Not `attempts` nor the callbacks': only a job
- * whose steps have options (or that waits for a callback) writes them, made then, off every other task's creation.
+ * The tables a pooled object makes ahead of its task. Not `attempts`, the callbacks' nor `versions`: only a
+ * job whose steps have options (that waits for a callback, whose tool has a version) writes them, made
+ * then, off every other task's creation.
  */
 export const JOB_TABLES: readonly JobTable[] = ["steps", "sleeps", "answers", "notes", "publishes", "pieces"];
 
@@ -50,6 +53,7 @@ export const CREATE: Readonly<Record<JobTable | "task" | "events", string>> = {
   attempts: memoTable(MEMO_TABLES.attempts),
   callbacks: memoTable(MEMO_TABLES.callbacks),
   callbackBodies: memoTable(MEMO_TABLES.callbackBodies),
+  versions: memoTable(MEMO_TABLES.versions),
   /** The task's partial output, numbered from 1 (model/partial.ts). */
   pieces: "CREATE TABLE IF NOT EXISTS pieces (n INTEGER PRIMARY KEY, content TEXT NOT NULL, at INTEGER NOT NULL)",
 };

@@ -163,8 +163,8 @@ export class TaskObjectBase<E extends object = object> extends TaskObjectRuntime
    * A POST to one of the task's callbacks (http/callback-route.ts), its body already checked JSON:
    * stored once and the job woken, or refused without a change (unknown or forged, used, expired).
    */
-  async callback(name: string, token: string, body: unknown): Promise<CallbackOutcome> {
-    return this.deliverCallback(name, { token }, body);
+  async callback(name: string, token: string, body: unknown, signed = false): Promise<CallbackOutcome> {
+    return this.deliverCallback(name, { token, signed }, body);
   }
 
   /** The same from the task's owner, authenticated (this object is reached through their principal): no token needed. */
@@ -176,9 +176,21 @@ export class TaskObjectBase<E extends object = object> extends TaskObjectRuntime
     return deliverCallback(this.liveRecord(), name, proof, body, {
       storage: this.storage,
       commit: (before, transition) => this.commits.commit(before, transition),
-      wakeNow: () => this.ctx.storage.setAlarm(Date.now()),
+      runNow: () => this.runWoken(),
       nudgeRun: () => this.runs.nudge(),
     });
+  }
+
+  /** Runs a job just woken (a callback's body arrived) in this request; if no run starts here, the alarm runs it now. */
+  private async runWoken(): Promise<void> {
+    const current = this.storage.load();
+    if (!current) return;
+    // runSlice writes the run's start (and its lease's alarm) before its first await; its job runs after this answer.
+    const run = this.runs.runSlice(current, Date.now(), { deferJob: true });
+    run.catch((error: unknown) =>
+      console.error("a woken run failed to commit; its alarm retries", current.taskId, error),
+    );
+    if (this.runs.activeLeaseId() === undefined) await this.ctx.storage.setAlarm(Date.now());
   }
 
   /** The dead-letter path: the queue gave up on delivering this job. */

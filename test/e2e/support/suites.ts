@@ -45,6 +45,8 @@ export const EXTERNAL = [
   "test/e2e/adopt-caller.test.ts",
   "test/e2e/adopt-caller-key.test.ts",
   "test/e2e/concurrency.test.ts",
+  // A deploy of new code (test/fixtures/versions) under tasks asleep: killed and started on the same state.
+  "test/e2e/tool-versions.test.ts",
   "test/e2e/examples-installed.test.ts",
   // examples/dual-lane installed at each end of the agents and zod peer ranges (two installs).
   "test/e2e/peer-ranges.test.ts",

@@ -24,6 +24,8 @@ export interface TaskDoc {
   progress?: { progress: number; total?: number; message?: string };
   result?: unknown;
   error?: unknown;
+  /** The versions of its tool its runs ran, and a journal mismatch it was told of (docs/protocol.md). */
+  journal?: unknown;
 }
 
 export async function getTask(baseUrl: string, taskId: string, headers: Record<string, string> = {}): Promise<TaskDoc> {

@@ -6,6 +6,7 @@
  * a key (local dev) URLs are unsigned and the task's object checks their token alone.
  */
 import * as z from "zod";
+import { secretKeyBytes } from "./caller-keys";
 
 const SecretsSchema = z.object({
   CALLER_KEY: z.string().optional(),
@@ -37,17 +38,12 @@ export const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
 const derived = new Map<string, Promise<CryptoKey | undefined>>();
 
 /** The HMAC key derived from a 32-byte base64 secret; undefined for one that is not (caller-keys.ts says why). */
-function derive(secret: string): Promise<CryptoKey | undefined> {
+function derive(name: string, secret: string): Promise<CryptoKey | undefined> {
   let key = derived.get(secret);
   if (!key) {
     key = (async () => {
-      let raw: Uint8Array;
-      try {
-        raw = Uint8Array.from(atob(secret.trim()), (c) => c.charCodeAt(0));
-      } catch {
-        return undefined;
-      }
-      if (raw.byteLength !== 32) return undefined;
+      const raw = secretKeyBytes(name, secret);
+      if (typeof raw === "string") return undefined;
       const base = await crypto.subtle.importKey("raw", raw, "HKDF", false, ["deriveKey"]);
       return crypto.subtle.deriveKey(
         { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info: INFO },
@@ -67,8 +63,9 @@ export async function callbackKeys(env: unknown): Promise<CallbackKeys> {
   const parsed = SecretsSchema.safeParse(env);
   if (!parsed.success) return {};
   const { CALLER_KEY, CALLER_KEY_PREVIOUS } = parsed.data;
-  const current = CALLER_KEY === undefined ? undefined : await derive(CALLER_KEY);
-  const previous = CALLER_KEY_PREVIOUS === undefined ? undefined : await derive(CALLER_KEY_PREVIOUS);
+  const current = CALLER_KEY === undefined ? undefined : await derive("CALLER_KEY", CALLER_KEY);
+  const previous =
+    CALLER_KEY_PREVIOUS === undefined ? undefined : await derive("CALLER_KEY_PREVIOUS", CALLER_KEY_PREVIOUS);
   return { ...(current && { current }), ...(previous && { previous }) };
 }
 

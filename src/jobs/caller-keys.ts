@@ -26,7 +26,8 @@ const hex = (bytes: ArrayBuffer): string =>
 const fix = (name: string) =>
   `put a new one, 32 random bytes in base64, with \`openssl rand -base64 32 | npx wrangler secret put ${name}\``;
 
-async function importKey(name: string, text: string): Promise<CallerKey | string> {
+/** A key secret's 32 bytes, or what is wrong with it in words (the callback URLs' key reads it too). */
+export function secretKeyBytes(name: string, text: string): Uint8Array | string {
   let raw: Uint8Array;
   try {
     raw = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
@@ -34,6 +35,12 @@ async function importKey(name: string, text: string): Promise<CallerKey | string
     return `the Worker's secret ${name} is not base64: ${fix(name)}`;
   }
   if (raw.byteLength !== 32) return `the Worker's secret ${name} holds ${raw.byteLength} bytes, not 32: ${fix(name)}`;
+  return raw;
+}
+
+async function importKey(name: string, text: string): Promise<CallerKey | string> {
+  const raw = secretKeyBytes(name, text);
+  if (typeof raw === "string") return raw;
   const id = hex(await crypto.subtle.digest("SHA-256", raw)).slice(0, 16);
   const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
   return { id, key };

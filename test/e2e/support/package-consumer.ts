@@ -35,9 +35,10 @@ export interface ConsumerOptions {
   /** Whether the program has @types/node (a devDependency named in the tsconfig's `types`): either way checks. */
   nodeTypes: boolean;
   /**
-   * Type-checks also with tsconfig.strictest.json (the strictest common flags, skipLibCheck off) and
-   * tsconfig.workers-types.json (the same on @cloudflare/workers-types), each with TypeScript 7 (the
-   * toolchain's) and TypeScript 5 (the consumer's `typescript-5` devDependency).
+   * Type-checks also with tsconfig.strictest.json (the strictest common flags, skipLibCheck off),
+   * tsconfig.workers-types.json (the same on @cloudflare/workers-types) and tsconfig.entries.json
+   * (every entry's .d.ts), each with TypeScript 7 (the toolchain's) and TypeScript 5 (the consumer's
+   * `typescript-5` devDependency).
    */
   strictest?: boolean;
   /** A tool the consumer serves, called with task augmentation in each era, and its text. */
@@ -150,6 +151,21 @@ export function describeConsumer(options: ConsumerOptions): void {
             await typeChecks(expect, tsc, tsconfig);
           });
         }
+
+        it(`${version}: every entry's .d.ts, the agents lanes' included, has no error under the strictest flags`, async ({
+          expect,
+        }) => {
+          const checked = await tool([...tsc, "--noEmit", "-p", join(dir, "tsconfig.entries.json")]);
+          // The peers' own .d.ts (agents, the SDKs) fail these flags by themselves: only ours count.
+          const ours = checked.output.split("\n").filter((line) => /mcp-task-worker\/.*error TS/.test(line));
+          expect(ours, checked.output).toEqual([]);
+          // The program held them all (and the check ran: a missing tsconfig is an error outside the package).
+          const list = await tool([...tsc, "--noEmit", "--listFilesOnly", "-p", join(dir, "tsconfig.entries.json")]);
+          expect(list.code, list.output).toBe(0);
+          for (const entry of ["package/index", "adopt/index", "adopt/mcp-agent-index"]) {
+            expect(list.output).toContain(`node_modules/mcp-task-worker/dist/lib/${entry}.d.ts`);
+          }
+        });
       }
     }
 

@@ -1,6 +1,6 @@
-// The published build (npm `prepack`, docs/package-build.md): an ESM file and its bundled .d.ts for
-// each subpath of package.json "exports", the one list: "./dist/lib/adopt/index.js" is built from
-// "src/adopt/index.ts". Dependencies, peers and the runtime's modules stay imports.
+// The published build (npm `prepack`; docs/api.md, "Built output"): an ESM file and its bundled
+// .d.ts for each subpath of package.json "exports", the one list: "./dist/lib/adopt/index.js" is
+// built from "src/adopt/index.ts". Dependencies, peers and the runtime's modules stay imports.
 import { basename, dirname, join, relative } from "node:path";
 import { BUILT, packageEntries } from "./scripts/package-entries.ts";
 

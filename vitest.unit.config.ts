@@ -3,9 +3,6 @@ import { readFileSync } from "node:fs";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
-/** Files that mock a module (`vi.mock`): they get modules of their own, so no other file sees the stand-in. */
-const MOCKING = ["test/unit/era-table.test.ts"];
-
 /**
  * The pages the Worker imports as text modules (src/pages; wrangler's rule for `.html`), as text here
  * too: a unit test that loads the package's face (src/tools does) reaches them.
@@ -32,9 +29,9 @@ export default defineConfig({
         // The files share one module graph (`isolate: false`): loading it again for each of ~40 files was
         // two thirds of the suite's CPU (24 → 8 s; docs/testing.md). Fake timers and stubbed globals are
         // undone by each file's own afterEach.
-        test: { name: "unit", include: ["test/unit/**/*.test.ts"], exclude: MOCKING, isolate: false },
+        // A file that mocks a module (`vi.mock`) would need a project of its own, so no other file sees the stand-in.
+        test: { name: "unit", include: ["test/unit/**/*.test.ts"], isolate: false },
       },
-      { extends: true, test: { name: "unit-mocking", include: MOCKING } },
     ],
   },
   // The core's one face (and the package's) also exports the TaskObject, whose base class only the

@@ -204,7 +204,17 @@ function shown(name: string, value: unknown): string {
 interface VarsRead {
   vars: Vars;
   refused: string[];
+  /** The setting each line of `refused` names, in the same order. */
+  refusedNames: string[];
 }
+
+/** Where a refused value is fixed: a secret is put again with wrangler, a var edited where it is set. */
+const fixOf = (name: string): string => {
+  const schema = SETTING_SCHEMAS.get(name);
+  return schema !== undefined && settingDocs.get(schema)?.secret
+    ? `put a new one with \`wrangler secret put ${name}\` (for wrangler dev: .dev.vars or --var).`
+    : "fix it in wrangler.toml [vars], .dev.vars or --var.";
+};
 
 /**
  * Reads every setting of `env` (any object of vars: values may be missing or of any type), each
@@ -215,24 +225,26 @@ export function readVars(env: object): VarsRead {
   // Read by name (the env holds bindings too).
   const vars: Record<string, unknown> = Object.fromEntries(SETTING_NAMES.map((name) => [name, Reflect.get(env, name)]));
   const first = VarsSchema.safeParse(vars);
-  if (first.success) return { vars: first.data, refused: [] };
+  if (first.success) return { vars: first.data, refused: [], refusedNames: [] };
   const refused: string[] = [];
+  const refusedNames: string[] = [];
   for (const issue of first.error.issues) {
     const name = String(issue.path[0]);
     refused.push(`${name} is ${shown(name, vars[name])}, but must be ${issue.message}`);
+    refusedNames.push(name);
     vars[name] = undefined;
   }
   // With the refused vars unset, every field parses (to its default): `refused` keeps the requests out.
-  return { vars: VarsSchema.parse(vars), refused };
+  return { vars: VarsSchema.parse(vars), refused, refusedNames };
 }
 
 /** The settings of the Worker's env (or any object of vars: values may be missing or of any type). */
 export function readSettings(env: object): Settings {
   let settings = parsed.get(env);
   if (!settings) {
-    const { vars, refused } = readVars(env);
+    const { vars, refused, refusedNames } = readVars(env);
     for (const line of refused) console.error(`setting refused: ${line}`);
-    const problems = refused.map((line) => `${line}; fix it in wrangler.toml [vars], .dev.vars or --var.`);
+    const problems = refused.map((line, i) => `${line}; ${fixOf(refusedNames[i] ?? "")}`);
     settings = toSettings(vars, problems);
     parsed.set(env, settings);
   }

@@ -14,7 +14,7 @@ import { bindingProblems, hasTaskBindings } from "./bindings";
 import { guardRefusal, withCors, type RequestGuards } from "./http-guards";
 import { adopterListings } from "./listing";
 import { registerOn, registerOneOn } from "./register";
-import type { PrincipalOf } from "./principal";
+import type { PrincipalOption } from "./principal";
 import type { CallerOf } from "./caller";
 import type { ResolveCaller } from "../jobs/run-identity";
 import { callerResolver } from "../package/caller-resolver";
@@ -23,6 +23,7 @@ import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from ".
 import { serveEngineMcp } from "./serve-mcp";
 import { taskView } from "./task-view";
 import { tasksPathOf } from "./tasks-path";
+import { isTaskLinkProbe, taskLinkCheck, taskLinkProbeAnswer, type TaskLinkCheck } from "./task-link";
 import type { ServedEvents } from "./with-events";
 
 /**
@@ -33,12 +34,14 @@ export interface DurableTasksOptions<E = unknown> extends RequestGuards {
   /** The tools that run as durable tasks, each made with defineTool (the adopter's other tools stay on its McpServer). */
   tools: readonly Tool[];
   /**
-   * Who is calling: a stable id from the Worker's own auth (an API key's owner, `ctx.props` of
-   * @cloudflare/workers-oauth-provider), or undefined for a caller it does not know. Each task is
-   * bound to it. A throw is logged and answered 401; an answer that is not a string is refused
-   * (403, naming this option). Without it, only loopback requests are served (local dev).
+   * Who is calling: a function answering a stable id from the Worker's own auth (an API key's owner,
+   * `ctx.props` of @cloudflare/workers-oauth-provider), or undefined for a caller it does not know;
+   * each task is bound to it. A throw is logged and answered 401; an answer that is not a string is
+   * refused (403, naming this option). Or `"per-task"`, for a server with no sign-in: anyone may
+   * start a task, each task is read by its unguessable id alone, and nothing is listed (docs/adopting.md,
+   * "A server with no auth"). Without it, only loopback requests are served (local dev).
    */
-  principal?: PrincipalOf<E>;
+  principal?: PrincipalOption<E>;
   /**
    * What a durable tool's `job.caller` gets, captured when its task is created and kept (sealed
    * with CALLER_KEY) for the task's life, never shown to any reader: a JSON object, or undefined.
@@ -90,8 +93,10 @@ export interface DurableTasks<E = unknown> {
   readonly route: string;
   /** What precedes `/tasks/{id}` in the links answers carry for this request (the `tasksPath` option). */
   baseUrl(request: Request): string;
+  /** Whether the links answers carry reach the engine through the Worker's router (the SDK v1 lane asks it too). */
+  readonly taskLink: TaskLinkCheck;
   /** Who is calling, as given (mcpAgentTasks resolves the McpAgent lane's callers with the same function). */
-  readonly principal: PrincipalOf<E> | undefined;
+  readonly principal: PrincipalOption<E> | undefined;
   /** What a tool's `job.caller` gets, as given (the McpAgent lane captures it with the same function). */
   readonly caller: CallerOf<E> | undefined;
   /** The Host and Origin checks every task request meets (mcpAgentTasks applies them on its lane too). */
@@ -110,6 +115,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
   const listings = adopterListings(tools);
   const mcpPath = options.route ?? "/mcp";
   const tasksPath = tasksPathOf(options.tasksPath);
+  const taskLink = taskLinkCheck(tasksPath, mcpPath);
   const served = (name: string) => tools.find(name) !== undefined || isCheckBackTool(name);
   const guards: RequestGuards = {
     ...(options.allowedHostnames !== undefined && { allowedHostnames: options.allowedHostnames }),
@@ -123,6 +129,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
     caller: options.caller,
     route: mcpPath,
     baseUrl: (request) => tasksPath.baseUrl(request),
+    taskLink,
     guards,
     fetch: (handler) => async (request, env, ctx) => {
       const baseUrl = tasksPath.baseUrl(request);
@@ -134,6 +141,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
         principal: options.principal,
         caller: options.caller,
         baseUrl,
+        taskLink,
       });
       const route = routeOf(request, mcpPath, served, events, tasksPath.covers);
       if (route === "theirs") return runInScope(scope, () => handler(request, env, ctx));
@@ -141,6 +149,7 @@ export function durableTasks<E = unknown>(options: DurableTasksOptions<E>): Dura
       const refuse = route === "mcp" ? rpcRefusalResponse : refusalResponse;
       const guarded = guardRefusal(request, guards);
       if (guarded !== undefined) return withCors(refuse(guarded));
+      if (route === "tasks" && isTaskLinkProbe(request)) return taskLinkProbeAnswer();
       return runInScope(scope, async () => {
         const engine = await scope.engine();
         if (!engine.ok) return withCors(refuse(engine.refusal));

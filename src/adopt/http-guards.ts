@@ -14,6 +14,11 @@ export interface RequestGuards {
   allowedHostnames?: readonly string[];
   /** The hostnames a browser `Origin` may have (createMcpHandler's `allowedOriginHostnames`); "*" checks none. */
   allowedOriginHostnames?: readonly string[] | "*";
+  /**
+   * The page origin the adopter's CORS options name (McpAgent.serve's `corsOptions.origin`):
+   * allowed besides the defaults when no list is given, as agents' createMcpHandler counts it.
+   */
+  corsOrigin?: string | undefined;
 }
 
 /** The same defaults as agents' createMcpHandler, so a browser client reads the engine's answers as it reads the rest. */
@@ -76,16 +81,32 @@ function ownOrLoopbackOrigin(origin: string, request: Request): boolean {
   }
 }
 
-function originRefusal(request: Request, allowed: RequestGuards["allowedOriginHostnames"]): Refusal | undefined {
+/** The CORS options' own origin (an http(s) URL; "*" and anything else names no page). */
+function corsOriginHostname(corsOrigin: string | undefined): string | undefined {
+  if (corsOrigin === undefined) return undefined;
+  try {
+    const { protocol, hostname } = new URL(corsOrigin);
+    return (protocol === "http:" || protocol === "https:") && hostname !== "" ? hostname : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function originRefusal(request: Request, guards: RequestGuards): Refusal | undefined {
   const origin = request.headers.get("Origin");
+  const allowed = guards.allowedOriginHostnames;
   // No Origin: not a browser, which this check is not about (as agents and the SDK treat it).
   if (origin === null || origin === "" || allowed === "*") return undefined;
-  const passes = allowed === undefined ? ownOrLoopbackOrigin(origin, request) : listedOrigin(origin, allowed);
+  const corsHostname = corsOriginHostname(guards.corsOrigin);
+  const passes =
+    allowed === undefined
+      ? ownOrLoopbackOrigin(origin, request) || (corsHostname !== undefined && listedOrigin(origin, [corsHostname]))
+      : listedOrigin(origin, allowed);
   if (passes) return undefined;
   return { status: 403, error: "origin_not_allowed", message: "Requests from another site's web page are refused." };
 }
 
 /** Why a task request may not reach the engine from where it comes, or undefined when it may. */
 export function guardRefusal(request: Request, guards: RequestGuards): Refusal | undefined {
-  return hostRefusal(request, guards.allowedHostnames) ?? originRefusal(request, guards.allowedOriginHostnames);
+  return hostRefusal(request, guards.allowedHostnames) ?? originRefusal(request, guards);
 }

@@ -12,7 +12,7 @@
  * export default { fetch: mcp, queue: tasks.queue } satisfies ExportedHandler;
  */
 export { durableTasks, type DurableTasks, type DurableTasksOptions, type FetchHandler } from "./durable-tasks";
-export type { PrincipalOf } from "./principal";
+export type { PrincipalOf, PrincipalOption } from "./principal";
 export type { CallerOf } from "./caller";
 export type { ResolveCaller } from "../jobs/run-identity";
 // The template's own classes (one TaskObject for both): bind them as TASKS and PRINCIPALS.

@@ -19,10 +19,12 @@ import type { TaskMessageSink } from "./mcp-agent";
 import { addTaskObserver } from "../package/added-observers";
 import { agentSessionObserver, isAgentNamespace, recordAgentBinding } from "./mcp-agent-observer";
 import { registerOnAgentServer } from "./mcp-agent-register";
-import { agentSessionOf, isBatchWithEngineMessage, isEngineMessage } from "./mcp-agent-route";
+import { agentSessionOf, isAgentPath, isBatchWithEngineMessage, isEngineMessage } from "./mcp-agent-route";
 import { jsonRpcErrorResponse } from "../protocol/errors";
 import { agentSession } from "./mcp-agent-session";
 import { refusalResponse, requestScope, rpcRefusalResponse, runInScope } from "./scope";
+import { isTaskLinkProbe, taskLinkCheck, taskLinkProbeAnswer } from "./task-link";
+import { tasksPathOf } from "./tasks-path";
 import { taskView } from "./task-view";
 
 /** `MyMCP.serve`'s options (binding, transport, CORS, jurisdiction), passed on to it as they are. */
@@ -53,10 +55,21 @@ export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
       const binding = options?.binding ?? "MCP_OBJECT";
       recordAgentBinding(binding);
       const theirs = agent.serve(path, options);
+      // This lane serves the view at /tasks (the createMcpHandler lane's tasksPath is not its).
+      const taskLink = taskLinkCheck(tasksPathOf(undefined), path);
+      // McpAgent checks no Origin: the lane holds every request of the agent's path to the engine's
+      // guards, so another site's page is refused the McpAgent's own tools as it is the durable ones.
+      const guards = { ...tasks.guards, corsOrigin: options?.corsOptions?.origin };
       return {
         async fetch(request, env, ctx) {
           const { pathname } = new URL(request.url);
           const isTaskView = pathname === "/tasks" || pathname.startsWith("/tasks/");
+          // Refusals on the session's endpoint are JSON-RPC errors, on /tasks the template's plain JSON.
+          const refuse = isTaskView ? refusalResponse : rpcRefusalResponse;
+          if (isTaskView || isAgentPath(pathname, path)) {
+            const guarded = guardRefusal(request, guards);
+            if (guarded !== undefined) return withCors(refuse(guarded));
+          }
           const sessionId = isTaskView ? undefined : agentSessionOf(request, path);
           if (!isTaskView && sessionId === undefined) return theirs.fetch(request, env, ctx);
           const body = isTaskView ? undefined : await readAgentBody(request);
@@ -74,11 +87,8 @@ export function mcpAgentTasks<E>(tasks: DurableTasks<E>): McpAgentLane<E> {
             // The body was read to look inside: hand the same bytes on.
             return theirs.fetch(read === undefined ? request : new Request(request, { body: read.text }), env, ctx);
           }
-          // Refusals on the session's endpoint are JSON-RPC errors, on /tasks the template's plain JSON.
-          const refuse = isTaskView ? refusalResponse : rpcRefusalResponse;
-          const guarded = guardRefusal(request, tasks.guards);
-          if (guarded !== undefined) return withCors(refuse(guarded));
-          const scope = requestScope({ request, env, ctx, tools, principal, caller });
+          if (isTaskView && isTaskLinkProbe(request)) return taskLinkProbeAnswer();
+          const scope = requestScope({ request, env, ctx, tools, principal, caller, taskLink });
           return runInScope(scope, async () => {
             const engine = await scope.engine();
             if (!engine.ok) return withCors(refuse(engine.refusal));

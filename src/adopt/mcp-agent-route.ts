@@ -45,3 +45,9 @@ export function agentSessionOf(request: Request, path: string): string | undefin
   // agents names sessions by a Durable Object id: 64 hex digits. Anything else is not one of its sessions.
   return sessionId !== undefined && /^[0-9a-f]{64}$/.test(sessionId) ? sessionId : undefined;
 }
+
+/**
+ * A request agents' `serve(path)` answers as its MCP endpoint (its URLPattern: the path exactly, or
+ * every path for "/"): the lane holds all of them to the engine's guards, not only the ones it serves.
+ */
+export const isAgentPath = (pathname: string, path: string): boolean => path === "/" || pathname === path;

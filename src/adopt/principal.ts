@@ -1,10 +1,12 @@
 /**
  * Who is calling, as the adopter says: its `principal(request, env, ctx)` function (from its own
- * auth: an API key, `ctx.props` of @cloudflare/workers-oauth-provider, the SDK's authInfo). Without
- * one, loopback requests are one anonymous principal, as in the template's `npm run dev`, and any
- * other request is refused with the option to pass. Tasks are bound to the principal for life, so
- * what the function answers is checked here, at the edge, before anything is stored under it.
+ * auth: an API key, `ctx.props` of @cloudflare/workers-oauth-provider, the SDK's authInfo), or
+ * "per-task" for a server with no sign-in (each task its own capability: core/model/per-task.ts).
+ * Without either, loopback requests are one anonymous principal, as in the template's `npm run dev`,
+ * and any other request is refused with the options to pass. Tasks are bound to the principal for
+ * life, so what the function answers is checked here, at the edge, before anything is stored under it.
  */
+import { PER_TASK_PRINCIPAL } from "../core";
 import { ANONYMOUS_PRINCIPAL, isLoopbackRequest } from "../http/origin";
 
 /** The adopter's answer to "who is this?": a stable id, or undefined for a caller it does not know. */
@@ -13,6 +15,12 @@ export type PrincipalOf<E = unknown> = (
   env: E,
   ctx: ExecutionContext,
 ) => string | undefined | Promise<string | undefined>;
+
+/**
+ * `durableTasks({ principal })`: the adopter's function, or "per-task": every caller, loopback or
+ * not, may create tasks, and reads each by its unguessable id alone; nothing is listed.
+ */
+export type PrincipalOption<E = unknown> = PrincipalOf<E> | "per-task";
 
 export type Caller =
   | { ok: true; principal: string }
@@ -72,6 +80,13 @@ async function askAdopter<E>(
         "Return a short stable string (for example String(user.id)), or undefined for a caller it does not know.",
     );
   }
+  // The per-task mode's principal is every anonymous caller's: a function's answer must not join them.
+  if (answer === PER_TASK_PRINCIPAL)
+    return refused(
+      403,
+      "principal_invalid",
+      `The Worker's principal() returned ${JSON.stringify(PER_TASK_PRINCIPAL)}, the name durableTasks({ principal: "per-task" }) keeps for callers without sign-in; return the caller's own id.`,
+    );
   if (answer.length > MAX_PRINCIPAL_LENGTH)
     return refused(
       403,
@@ -82,17 +97,19 @@ async function askAdopter<E>(
 }
 
 export async function resolveCaller<E>(
-  principalOf: PrincipalOf<E> | undefined,
+  principalOf: PrincipalOption<E> | undefined,
   request: Request,
   env: E,
   ctx: ExecutionContext,
 ): Promise<Caller> {
+  if (principalOf === "per-task") return { ok: true, principal: PER_TASK_PRINCIPAL };
   if (principalOf !== undefined) return askAdopter(principalOf, request, env, ctx);
   if (isLoopbackRequest(request)) return { ok: true, principal: ANONYMOUS_PRINCIPAL };
   return refused(
     403,
     "principal_not_configured",
     "Durable tasks are bound to the caller who started them, and this Worker does not say who its callers are, so only loopback requests (local dev) are served. " +
-      "Pass durableTasks({ tools, principal: (request, env, ctx) => <the caller's stable id> }), for example ctx.props.userId from @cloudflare/workers-oauth-provider.",
+      "Pass durableTasks({ tools, principal: (request, env, ctx) => <the caller's stable id> }), for example ctx.props.userId from @cloudflare/workers-oauth-provider; " +
+      'or, for a server with no sign-in, durableTasks({ tools, principal: "per-task" }): each task readable by its unguessable id alone, none listed (docs/adopting.md).',
   );
 }

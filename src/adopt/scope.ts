@@ -10,8 +10,9 @@ import { readSettings, type Settings } from "../config";
 import type { RequestOrigin } from "../protocol/request-context";
 import type { ToolRegistry } from "../protocol/tool-registry";
 import { bindingProblems, hasTaskBindings } from "./bindings";
-import { resolveCaller, type PrincipalOf } from "./principal";
+import { resolveCaller, type PrincipalOption } from "./principal";
 import { callerContext, type CallerOf } from "./caller";
+import type { TaskLinkCheck } from "./task-link";
 
 /** Why the engine cannot serve this request: an HTTP answer, and the same words for a tool result. */
 export interface Refusal {
@@ -40,11 +41,13 @@ export interface ScopeInput<E> {
   env: E;
   ctx: ExecutionContext;
   tools: ToolRegistry;
-  principal: PrincipalOf<E> | undefined;
+  principal: PrincipalOption<E> | undefined;
   /** What a tool's `job.caller` gets (caller.ts); by default `ctx.props`. */
   caller?: CallerOf<E> | undefined;
   /** What precedes `/tasks/{id}` in the links answers carry (tasks-path.ts); the request's origin when absent. */
   baseUrl?: string;
+  /** Whether the links answers carry reach the engine through the adopter's router (task-link.ts). */
+  taskLink?: TaskLinkCheck | undefined;
 }
 
 export function requestScope<E>(input: ScopeInput<E>): Scope {
@@ -60,6 +63,7 @@ async function openEngine<E>({
   principal,
   caller: callerOf,
   baseUrl,
+  taskLink,
 }: ScopeInput<E>): Promise<Engine> {
   const checkedEnv: unknown = env;
   if (!hasTaskBindings(checkedEnv)) {
@@ -76,6 +80,8 @@ async function openEngine<E>({
   if (!caller.ok) return { ok: false, refusal: caller.refusal };
   const context = await callerContext(callerOf, request, env, ctx);
   if (!context.ok) return { ok: false, refusal: context.refusal };
+  // The first task request this isolate serves: the moment its links are about to be handed out.
+  taskLink?.check(request, ctx);
   const origin: RequestOrigin = {
     env: checkedEnv,
     settings,

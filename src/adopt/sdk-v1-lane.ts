@@ -76,7 +76,15 @@ export function sdkV1Tasks<E>(tasks: DurableTasks<E>): SdkV1Lane<E> {
           return theirs(body.kind === "unread" ? request : new Request(request, { body: body.text }), env, ctx);
         const guarded = guardRefusal(request, tasks.guards);
         if (guarded !== undefined) return withCors(rpcRefusalResponse(guarded));
-        const scope = requestScope({ request, env, ctx, tools, principal, baseUrl: tasks.baseUrl(request) });
+        const scope = requestScope({
+          request,
+          env,
+          ctx,
+          tools,
+          principal,
+          baseUrl: tasks.baseUrl(request),
+          taskLink: tasks.taskLink,
+        });
         return runInScope(scope, async () => {
           const engine = await scope.engine();
           if (!engine.ok) return withCors(rpcRefusalResponse(engine.refusal));

@@ -13,6 +13,8 @@ const TasksPathSchema = z
   .regex(/^(\/[A-Za-z0-9._~-]+)*\/tasks$/, "a path that ends in /tasks, such as /tasks or /mcp/tasks");
 
 export interface TasksPath {
+  /** The path itself: `/tasks`, or the adopter's (`/mcp/tasks`). */
+  readonly path: string;
   /** Whether `pathname` is the view's (`/tasks` itself or below it). */
   covers(pathname: string): boolean;
   /** The request as the view's router reads it: the same request at `/tasks...`. */
@@ -31,6 +33,7 @@ export function tasksPathOf(option: string | undefined): TasksPath {
   const path = parsed.data;
   const prefix = path.slice(0, -DEFAULT_TASKS_PATH.length);
   return {
+    path,
     covers: (pathname) => pathname === path || pathname.startsWith(`${path}/`),
     atRoot(request) {
       if (prefix === "") return request;

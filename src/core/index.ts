@@ -17,6 +17,12 @@ export {
   taskResourceUri,
 } from "./model/ids";
 export { CORRELATION_ID_META, echoMeta, type TaskMeta } from "./model/meta";
+export {
+  isPerTaskPrincipal,
+  PER_TASK_NO_IDEMPOTENCY_KEY,
+  PER_TASK_NO_LISTING,
+  PER_TASK_PRINCIPAL,
+} from "./model/per-task";
 export { CALLER_STATE } from "./model/caller-state";
 export {
   elicitationRequest,

@@ -5,7 +5,7 @@
  * other observers do: one call to each interested type's log per status change, nothing written in
  * the task. An occurrence's eventId is the task's event (`<taskId>.<seq>`), so a repeat is one occurrence.
  */
-import { isTerminal, type TaskObserver, type TaskRecord } from "../core";
+import { isPerTaskPrincipal, isTerminal, type TaskObserver, type TaskRecord } from "../core";
 import type { TaskEvent } from "../core";
 import { isRecord, type JsonObject } from "../json";
 import { servedEventTypes } from "./event-set";
@@ -45,8 +45,11 @@ export const taskEventsObserver: TaskObserver<EventsEnv> = async ({ env, record,
   const changes = statusChanges(record, events, previousStatus);
   if (changes.length === 0) return;
   const appends: Promise<number>[] = [];
+  // Nobody may read an owner's occurrences where every caller is one principal (core/model/per-task.ts):
+  // writing them would only load one log with every caller's changes.
+  const ownerless = isPerTaskPrincipal(record.principal);
   for (const type of servedEventTypes().list) {
-    if (type.fromTask === undefined) continue;
+    if (type.fromTask === undefined || (ownerless && type.audience === "owner")) continue;
     const items = changes.flatMap(({ seq, change }) => {
       const parsed = type.payloadSchema.safeParse(type.fromTask?.(change));
       if (!parsed.success || !isRecord(parsed.data)) return [];

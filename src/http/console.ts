@@ -5,7 +5,7 @@
  * and style, and lets it talk to this origin only.
  */
 import { Hono } from "hono";
-import { readPage } from "../pages";
+import { consolePage } from "../pages/console";
 import type { AppEnv } from "./env";
 
 /** SHA-256 CSP sources (`'sha256-…'`) of the inline `<script>` and `<style>` blocks of a page. */
@@ -35,7 +35,7 @@ export function contentSecurityPolicy(hashes: { scripts: string[]; styles: strin
   ].join("; ");
 }
 
-// Hashed once per isolate: the page is fixed at build time, and readPage hands out the same string.
+// Hashed once per isolate: the page is fixed at build time.
 // The headers are kept, never the promise: no request awaits another's work (docs/core.md).
 let hashed: { page: string; headers: Record<string, string> } | undefined;
 async function pageHeaders(page: string): Promise<Record<string, string>> {
@@ -56,6 +56,6 @@ async function pageHeaders(page: string): Promise<Record<string, string>> {
 export const consoleRoutes = new Hono<AppEnv>();
 
 consoleRoutes.get("/", async (c) => {
-  const page = readPage("console");
+  const page = consolePage;
   return new Response(page, { headers: await pageHeaders(page) });
 });

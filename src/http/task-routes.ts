@@ -6,7 +6,7 @@
  * /tasks/{id}/callbacks/{name}` (its owner completing a job's callback, callback-route.ts).
  */
 import { Hono, type Context } from "hono";
-import { TaskGateway, isTaskId } from "../core";
+import { TaskGateway, isPerTaskPrincipal, isTaskId, PER_TASK_NO_LISTING } from "../core";
 import { gatewayBindings } from "../principals/principal-indexes";
 import { taskDocument } from "../protocol/task-document";
 import { BAD_AFTER, parseAfter } from "../protocol/partial-output";
@@ -42,6 +42,8 @@ taskRoutes.get("/", async (c) => {
     return c.json({ error: "bad_limit", message: "limit must be a whole number from 1 to 100." }, 400);
   const cursor = c.req.query("cursor");
   const principal = c.get("principal");
+  // Where every caller is one principal, its list would be everyone's tasks (core/model/per-task.ts).
+  if (isPerTaskPrincipal(principal)) return c.json({ error: "listing_refused", message: PER_TASK_NO_LISTING }, 403);
   const page = await gatewayOf(c).listEntries(cursor, limit === undefined ? DEFAULT_PAGE_SIZE : Number(limit));
   if (!page)
     return c.json(

@@ -22,14 +22,18 @@ export type CallerKeys = { ok: true; current?: CallerKey; previous?: CallerKey }
 const hex = (bytes: ArrayBuffer): string =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
+/** What the operator does about a malformed key (the same words as the settings' 503, config.ts). */
+const fix = (name: string) =>
+  `put a new one, 32 random bytes in base64, with \`openssl rand -base64 32 | npx wrangler secret put ${name}\``;
+
 async function importKey(name: string, text: string): Promise<CallerKey | string> {
   let raw: Uint8Array;
   try {
     raw = Uint8Array.from(atob(text.trim()), (c) => c.charCodeAt(0));
   } catch {
-    return `${name} is not base64.`;
+    return `the Worker's secret ${name} is not base64: ${fix(name)}`;
   }
-  if (raw.byteLength !== 32) return `${name} holds ${raw.byteLength} bytes; it must be 32 (openssl rand -base64 32).`;
+  if (raw.byteLength !== 32) return `the Worker's secret ${name} holds ${raw.byteLength} bytes, not 32: ${fix(name)}`;
   const id = hex(await crypto.subtle.digest("SHA-256", raw)).slice(0, 16);
   const key = await crypto.subtle.importKey("raw", raw, "AES-GCM", false, ["encrypt", "decrypt"]);
   return { id, key };

@@ -48,7 +48,11 @@ export async function openCaller(stored: unknown, principal: string, env: unknow
   const sealed = parsed.data;
   if ("plain" in sealed) return { ok: true, caller: sealed.plain };
   const keys = await callerKeys(env);
-  if (!keys.ok) return { ok: false, reason: keys.message };
+  if (!keys.ok) {
+    // The operator's to fix (the settings' 503 says so too): the tool's words reach only the caller.
+    console.error(`mcp-task-worker: a task's caller cannot be opened: ${keys.message}`);
+    return { ok: false, reason: keys.message };
+  }
   const key: CallerKey | undefined = [keys.current, keys.previous].find((k) => k?.id === sealed.key);
   if (key === undefined)
     return {

@@ -16,6 +16,8 @@ import { callerResolver } from "./caller-resolver";
 import type { ResolveCaller } from "../jobs/run-identity";
 import type { EventType } from "../events/event-type";
 import { serveEvents } from "./serve-events";
+// The template serves the task card (resources/read of ui://…); an adopter's bundle leaves it out.
+import "../pages/task-card";
 
 export interface TaskWorkerOptions {
   /** Every tool the server offers, in the order tools/list shows them (defineTool, defineWorkflowTool). */

@@ -5,7 +5,8 @@
 import { TaskObjectBase, transitionLogObserver, type TaskObjectWiring } from "../core";
 import { engineObserver, stopExpiredWork } from "../jobs/engine-observer";
 import { jobRunner } from "../jobs/runner";
-import { sessionObserver } from "../mcp-2025-11-25";
+// The observer alone, not the adapter's face: an adopter's TaskObject then bundles no 2025 endpoint.
+import { sessionObserver } from "../mcp-2025-11-25/session-observer";
 import { principalIndexes, type GatewayEnv } from "../principals/principal-indexes";
 import { taskQueues } from "../queues/task-queues";
 import type { SessionsEnv } from "../sessions/session-object";

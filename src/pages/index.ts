@@ -4,13 +4,18 @@
  * bundles an `.html` import as a text module (its default rule). Carrying them in the script keeps
  * `[assets]` out of wrangler.toml, and with it the asset router every request would pass through
  * first (docs/plain-path.md); the task card speaks MCP Apps itself to fit (docs/bundle.md).
+ *
+ * Each page is its own module, imported only by what serves it: the console by its route
+ * (src/http/console.ts), the card by the template's Worker (src/package/create-task-worker.ts
+ * installs it here). The adopter lanes share the protocol code that reads the card but never route
+ * a read of it to the engine, so their bundles carry neither page (35 KiB gzip, docs/adopting.md).
  */
-import consolePage from "../../dist/pages/console.html";
-import taskCardPage from "../../dist/pages/task-card.html";
+let taskCard: string | undefined;
 
-export type PageName = "console" | "task-card";
+/** Called once at module load by the module that bundles the card (./task-card.ts). */
+export function installTaskCard(html: string): void {
+  taskCard = html;
+}
 
-const pages: Record<PageName, string> = { console: consolePage, "task-card": taskCardPage };
-
-/** The page's HTML, fixed at build time. */
-export const readPage = (name: PageName): string => pages[name];
+/** The card's HTML, fixed at build time; undefined in a Worker that does not serve it (an adopter's). */
+export const readTaskCardPage = (): string | undefined => taskCard;

@@ -130,8 +130,8 @@ export async function callTool(
     ...(state !== undefined && state.length > 0 && { state }),
     wait: task.kind === "none",
   });
-  // A key reused for another call is the client's mistake, not a state of the task: a protocol error.
-  if (!created.ok && created.reason === "key_conflict")
+  // A key reused for another call (or one every caller would share) is the client's mistake: a protocol error.
+  if (!created.ok && (created.reason === "key_conflict" || created.reason === "key_unscoped"))
     throw new ProtocolError(ErrorCode.InvalidParams, created.message);
   if (!created.ok) return { kind: "refused", reason: "quota", message: created.message };
   const { snapshot } = created;

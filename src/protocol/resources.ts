@@ -5,7 +5,7 @@
  */
 import { TASK_RESOURCE_TEMPLATE, taskResourceUri, type TaskGateway, type TaskSnapshot } from "../core";
 import type { JsonObject } from "../json";
-import { isTaskCardUri, readTaskCard, taskCardResource } from "./task-card";
+import { isTaskCardUri, readTaskCard, servesTaskCard, taskCardResource } from "./task-card";
 import { taskDocument } from "./task-document";
 import { parseTaskReadUri } from "./partial-output";
 import { taskPage } from "./tasks";
@@ -34,7 +34,7 @@ export async function resourcesPage(
     mimeType: "application/json",
   }));
   return {
-    resources: firstPage ? [taskCardResource(), ...tasks] : tasks,
+    resources: firstPage && servesTaskCard() ? [taskCardResource(), ...tasks] : tasks,
     ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
   };
 }
@@ -50,7 +50,10 @@ export type ResourceRead =
   | { kind: "not_found" };
 
 export async function readResource(gateway: TaskGateway, uri: string): Promise<ResourceRead> {
-  if (isTaskCardUri(uri)) return { kind: "card", contents: readTaskCard() };
+  if (isTaskCardUri(uri)) {
+    const contents = readTaskCard();
+    return contents === undefined ? { kind: "unknown_uri" } : { kind: "card", contents };
+  }
   // `task://{id}?after=N`: only the partial pieces after N (docs/partial-results.md).
   const target = parseTaskReadUri(uri);
   if (!target) return { kind: "unknown_uri" };

@@ -4,7 +4,7 @@
  * call's task live beside the tool result. Era-free: both protocol adapters list and serve it.
  */
 import type { JsonObject } from "../json";
-import { readPage } from "../pages";
+import { readTaskCardPage } from "../pages";
 
 export const TASK_CARD_URI = "ui://mcp-task-worker/task-card.html";
 export const MCP_APP_MIME_TYPE = "text/html;profile=mcp-app";
@@ -43,11 +43,17 @@ export function taskCardResource(): JsonObject {
   };
 }
 
+/** Whether this Worker bundles the card (the template's does; src/pages says why an adopter's does not). */
+export const servesTaskCard = (): boolean => readTaskCardPage() !== undefined;
+
 export const isTaskCardUri = (uri: string): boolean => uri === TASK_CARD_URI;
 
-/** `resources/read` contents of the card (the page is built into the Worker's script, src/pages). */
-export function readTaskCard(): JsonObject[] {
-  return [
-    { uri: TASK_CARD_URI, mimeType: MCP_APP_MIME_TYPE, text: readPage("task-card"), _meta: TASK_CARD_RESOURCE_META },
-  ];
+/**
+ * `resources/read` contents of the card (the page is built into the Worker's script, src/pages), or
+ * undefined where the Worker does not serve it (an adopter's: its lanes never route a card read here).
+ */
+export function readTaskCard(): JsonObject[] | undefined {
+  const text = readTaskCardPage();
+  if (text === undefined) return undefined;
+  return [{ uri: TASK_CARD_URI, mimeType: MCP_APP_MIME_TYPE, text, _meta: TASK_CARD_RESOURCE_META }];
 }

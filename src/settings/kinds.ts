@@ -102,6 +102,27 @@ export function httpUrl(fallback: string) {
 }
 
 /** Text as set (untrimmed: API_KEYS' own parser says what is wrong with it); undefined when unset or blank. */
+/**
+ * A key of `bytes` random bytes in base64 (a secret): kept as its text, checked here so a malformed
+ * one is refused as a setting (the 503, check-settings) before anything is sealed with it.
+ */
+export function base64Key(bytes: number) {
+  const doc: SettingDoc = {
+    accepts: `${bytes} random bytes in base64 (\`openssl rand -base64 ${bytes}\`)`,
+    fallback: "unset",
+    secret: true,
+  };
+  return setting<string | undefined>(doc, undefined, (raw) => {
+    if (typeof raw !== "string") return undefined;
+    try {
+      return atob(raw.trim()).length === bytes ? raw.trim() : undefined;
+    } catch {
+      // Not base64 (atob's InvalidCharacterError).
+      return undefined;
+    }
+  });
+}
+
 export function text(secret = false) {
   const doc: SettingDoc = { accepts: "text", fallback: "unset", ...(secret && { secret }) };
   return setting<string | undefined>(doc, undefined, (raw) =>

@@ -3,7 +3,7 @@
  * one table (docs/settings.md lists the same, and test/unit/settings-docs.test.ts holds them equal).
  */
 import * as z from "zod";
-import { flag, httpUrl, list, oneOf, text, whole } from "./kinds";
+import { base64Key, flag, httpUrl, list, oneOf, text, whole } from "./kinds";
 
 /** One retry never waits longer than 12 h: within the Queues `delaySeconds` limit (limits page: 12 h, now 24 h). */
 export const MAX_RETRY_DELAY_SECONDS = 12 * 3600;
@@ -61,6 +61,8 @@ export const VarsSchema = z.object({
   MAX_ARGUMENT_BYTES: whole(64 * 1024, 256),
   SESSION_IDLE_TTL_MS: whole(24 * 3600_000, 1000),
   API_KEYS: text(true),
+  CALLER_KEY: base64Key(32),
+  CALLER_KEY_PREVIOUS: base64Key(32),
   AUTH_MODE: oneOf(["apikeys", "oauth"]),
   OAUTH_IDENTITY_PROVIDER: oneOf(["stand-in", "github"]),
   GITHUB_CLIENT_ID: text(),

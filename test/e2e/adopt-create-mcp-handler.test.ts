@@ -15,6 +15,9 @@ import { CLIENT_INFO, MODERN, connectV2, getTask, modern, rawDispatch, resultOf,
 import { getTask as taskDocument } from "./support/tasks";
 import { until } from "../until";
 import { rawRequest } from "./support/raw-http";
+import { run } from "./support/fresh-clone";
+import { tmpdir } from "node:os";
+import { resolve } from "node:path";
 
 // It kills and restarts its server.
 // The example as a user copies it: installed from the packed tarball (support/adopter.ts).
@@ -112,6 +115,18 @@ describe("2026-07-28 with the Tasks extension", () => {
     } finally {
       await tasks.close();
     }
+  });
+});
+
+describe("examples/requester/follow-task.mjs (docs/adopting.md's 2026 requester)", () => {
+  it("follows a countdown's task to its text with fetch alone, each status line once", async ({ expect }) => {
+    const script = resolve(import.meta.dirname, "../../examples/requester/follow-task.mjs");
+    const command = run(tmpdir(), process.execPath, [script, `${server.url}/mcp`, "countdown", '{"seconds":2}']);
+    expect(await command.exited, command.output()).toBe(0);
+    const lines = command.output().trim().split("\n");
+    expect(lines[0]).toMatch(/^task \S+: working$/);
+    expect(lines.at(-1)).toBe("Countdown of 2 s finished.");
+    expect(new Set(lines).size).toBe(lines.length);
   });
 });
 

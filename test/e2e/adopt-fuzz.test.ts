@@ -118,6 +118,26 @@ describe("the adopter's Host and Origin options hold for task requests", () => {
   });
 });
 
+describe("the task-link probe header (issue 49, point 4), sent by anyone", () => {
+  it("answers GET of the view 204 with nothing, the same for a task and no task; the guards and other methods are untouched", async () => {
+    const probe = { "mcp-task-worker-probe": "1" };
+    const answers = [];
+    for (const path of ["/tasks", `/tasks/${taskIds[1]}`, `/tasks/${taskIds[0]}`]) {
+      const reply = await send({ method: "GET", path, headers: probe });
+      answers.push({ status: reply.status, text: reply.text, marked: reply.headers["mcp-task-worker-probe"] });
+    }
+    expect(answers).toEqual(Array.from({ length: 3 }, () => ({ status: 204, text: "", marked: "served" })));
+    expect((await send({ method: "GET", path: "/tasks", headers: { ...probe, Host: "evil.example" } })).status).toBe(
+      403,
+    );
+    const cancel = await send({ method: "POST", path: `/tasks/${taskIds[1]}/cancel`, headers: probe });
+    expect(cancel.status).toBe(401);
+    expect((await aliceTasks()).tasks).toContainEqual(
+      expect.objectContaining({ taskId: taskIds[1], status: "working" }),
+    );
+  });
+});
+
 describe("bodies on the McpAgent lane, as on the other", () => {
   it("a chunked durable call (no Content-Length) creates its task like a framed one", async () => {
     const reply = await send(legacyCall());

@@ -29,7 +29,7 @@ describe("npm run check-settings", () => {
     expect(report).toEqual({
       refused: [],
       unknown: [],
-      unsetSecrets: ["API_KEYS", "GITHUB_CLIENT_SECRET", "WEBHOOK_SECRET"],
+      unsetSecrets: ["API_KEYS", "CALLER_KEY", "CALLER_KEY_PREVIOUS", "GITHUB_CLIENT_SECRET", "WEBHOOK_SECRET"],
     });
   });
 
@@ -70,6 +70,12 @@ describe("npm run check-settings", () => {
     const refused = run("--config", configWith('JOB_RETRY_BASE_SECONDS = "7200"'));
     expect(refused.status).toBe(1);
     expect(refused.stdout).toMatch(/Refused: .*\n {2}- JOB_RETRY_BASE_SECONDS is "7200", but must be/);
+    // A CALLER_KEY made with -hex instead of -base64: named, its value never repeated.
+    const hexKey = "ab".repeat(32);
+    const badKey = run("--var", `CALLER_KEY:${hexKey}`);
+    expect(badKey.status).toBe(1);
+    expect(badKey.stdout).toContain("- CALLER_KEY is set to a value, but must be 32 random bytes in base64");
+    expect(badKey.stdout).not.toContain(hexKey);
     const accepted = run("--var", "API_KEYS:alice:a1,bob:b2");
     expect({ status: accepted.status, stderr: accepted.stderr }).toEqual({ status: 0, stderr: "" });
     expect(accepted.stdout).toMatch(/Every setting is accepted\./);

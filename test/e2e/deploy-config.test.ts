@@ -107,3 +107,25 @@ describe("the Node check (devEngines), and nothing run at install", () => {
     }
   });
 });
+
+describe.each(["create-mcp-handler", "mcp-agent", "dual-lane", "sdk-v1-handler"])(
+  "examples/%s/wrangler.jsonc for wrangler deploy",
+  (example) => {
+    const config: DeployConfig = unstable_readConfig({ config: join(ROOT, "examples", example, "wrangler.jsonc") });
+    const consumers = config.queues.consumers ?? [];
+
+    it("consumes its jobs' dead-letter queue, so a job whose hand-over ran out of retries fails its task", ({
+      expect,
+    }) => {
+      const deadLetters = consumers.flatMap((c) => (c.dead_letter_queue ? [c.dead_letter_queue] : []));
+      expect(deadLetters).toHaveLength(1);
+      expect(consumers.map((c) => c.queue)).toEqual(expect.arrayContaining(deadLetters));
+      for (const { queue } of consumers) expect(isDeadLetterQueue(queue), queue).toBe(deadLetters.includes(queue));
+    });
+
+    it("gives every queue a producer, so wrangler deploy creates the ones an account lacks", ({ expect }) => {
+      const produced = new Set(config.queues.producers?.map((p) => p.queue));
+      expect(consumers.map((c) => c.queue).filter((queue) => !produced.has(queue))).toEqual([]);
+    });
+  },
+);

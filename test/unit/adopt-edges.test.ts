@@ -75,6 +75,16 @@ describe("guardRefusal: createMcpHandler's Host and Origin options, on task requ
     expect(guardRefusal(at({ Origin: "null" }), {})).toMatchObject({ error: "origin_not_allowed" });
     expect(guardRefusal(at({ Origin: "https://evil.example" }), { allowedOriginHostnames: "*" })).toBeUndefined();
   });
+
+  it("counts the page McpAgent.serve's corsOptions.origin names, unless a list is given", ({ expect }) => {
+    const cors = { corsOrigin: "https://app.example.com" };
+    expect(guardRefusal(at({ Origin: "https://app.example.com" }), cors)).toBeUndefined();
+    expect(guardRefusal(at({ Origin: "https://evil.example" }), cors)).toMatchObject({ error: "origin_not_allowed" });
+    // agents' default "*" names no page; a list given wins over it.
+    expect(guardRefusal(at({ Origin: "https://evil.example" }), { corsOrigin: "*" })).toMatchObject({ status: 403 });
+    const listed = { ...cors, allowedOriginHostnames: ["other.example.com"] };
+    expect(guardRefusal(at({ Origin: "https://app.example.com" }), listed)).toMatchObject({ status: 403 });
+  });
 });
 
 describe("tasks.fetch in front of the adopter's handler", () => {

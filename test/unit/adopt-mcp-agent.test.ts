@@ -2,7 +2,12 @@
 // its calls of the engine's tools and its answers to a task's questions reach the engine; initialize,
 // the adopter's own tools, notifications, batches and requests without an agents session id are the McpAgent's.
 import { describe, it } from "vitest";
-import { agentSessionOf, isBatchWithEngineMessage, isEngineMessage } from "../../src/adopt/mcp-agent-route";
+import {
+  agentSessionOf,
+  isAgentPath,
+  isBatchWithEngineMessage,
+  isEngineMessage,
+} from "../../src/adopt/mcp-agent-route";
 
 const served = (name: string) => ["countdown", "task_status"].includes(name);
 const request = (method: string, params?: Record<string, unknown>) => ({ jsonrpc: "2.0", id: 7, method, params });
@@ -61,5 +66,14 @@ describe("agentSessionOf", () => {
     expect(agentSessionOf(post("/mcp-legacy", { "Mcp-Session-Id": SESSION }), "/mcp")).toBeUndefined();
     const get = new Request("http://127.0.0.1:8787/mcp", { headers: { "Mcp-Session-Id": SESSION } });
     expect(agentSessionOf(get, "/mcp")).toBeUndefined();
+  });
+});
+
+describe("isAgentPath: what the lane holds to the engine's Host and Origin guards", () => {
+  it("is the McpAgent's path exactly (initialize, its own tools, GET, DELETE), or every path for '/'", ({ expect }) => {
+    expect(isAgentPath("/mcp", "/mcp")).toBe(true);
+    expect(isAgentPath("/health", "/mcp")).toBe(false);
+    expect(isAgentPath("/mcp/x", "/mcp")).toBe(false);
+    expect(isAgentPath("/anything", "/")).toBe(true);
   });
 });

@@ -2,6 +2,7 @@
 // lanes and the template's own (src/http/origin.ts): the adopter's principal() may throw or answer
 // something that is not an id; neither reaches the caller as a stack or the store as a principal.
 import { afterEach, describe, it, vi } from "vitest";
+import { PER_TASK_PRINCIPAL } from "../../src/core";
 import { isLoopbackRequest } from "../../src/http/origin";
 import { resolveCaller, type PrincipalOf } from "../../src/adopt/principal";
 
@@ -106,5 +107,35 @@ describe("loopback without a principal(): the runtime's word on the connection, 
       expect(isLoopbackRequest(request({ Host: host, "CF-Connecting-IP": "127.0.0.1" }))).toBe(true);
     }
     expect(isLoopbackRequest(request({ Host: "evil.example", "CF-Connecting-IP": "127.0.0.1" }))).toBe(false);
+  });
+});
+
+describe('principal: "per-task" (a server with no sign-in, issue 49 point 5)', () => {
+  it("serves every caller, loopback or not, as the one per-task principal; the refusal without it names the choice", async ({
+    expect,
+  }) => {
+    const callers: Record<string, string>[] = [
+      { Host: "mcp.example.com", "CF-Connecting-IP": "192.0.2.10" },
+      { Host: "localhost" },
+    ];
+    for (const headers of callers) {
+      expect(await resolveCaller("per-task", request(headers), {}, ctx)).toEqual({
+        ok: true,
+        principal: PER_TASK_PRINCIPAL,
+      });
+    }
+    const refused = await resolveCaller(undefined, request({ Host: "mcp.example.com" }), {}, ctx);
+    expect(refused).toMatchObject({
+      ok: false,
+      refusal: { error: "principal_not_configured", message: expect.stringContaining('principal: "per-task"') },
+    });
+  });
+
+  it("refuses a principal() that answers the per-task principal's name: a signed-in caller never joins the anonymous ones", async ({
+    expect,
+  }) => {
+    vi.spyOn(console, "error").mockImplementation(() => undefined);
+    const caller = await resolveCaller(() => PER_TASK_PRINCIPAL, request(), {}, ctx);
+    expect(caller).toMatchObject({ ok: false, refusal: { status: 403, error: "principal_invalid" } });
   });
 });

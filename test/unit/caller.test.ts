@@ -1,7 +1,7 @@
 // What a task keeps of its caller (job.caller): sealed under CALLER_KEY and bound to its principal,
 // opened for every run, readable after a rotation through CALLER_KEY_PREVIOUS, and, when it cannot be
 // had, words the tool meets; a tool's `caller` schema types and checks it.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import * as z from "zod";
 import { openCaller, sealCaller } from "../../src/jobs/caller-seal";
 import { defineTool } from "../../src/jobs/define-tool";
@@ -43,8 +43,25 @@ describe("sealing what a task keeps of its caller", () => {
 
   it("refuses a CALLER_KEY that is not 32 bytes, naming it", async () => {
     await expect(sealCaller({ a: 1 }, "alice", { CALLER_KEY: btoa("short") })).rejects.toThrow(
-      /CALLER_KEY holds 5 bytes/,
+      /CALLER_KEY holds 5 bytes, not 32: put a new one/,
     );
+  });
+
+  it("fails a run of a task sealed before the key went bad, in words naming the secret and the fix, logged", async () => {
+    const sealed = await sealCaller({ apiKey: "k" }, "alice", env);
+    const log = vi.spyOn(console, "error").mockImplementation(() => undefined);
+    try {
+      const opened = await openCaller(sealed, "alice", { CALLER_KEY: "not base64!" });
+      expect(opened).toEqual({
+        ok: false,
+        reason:
+          "the Worker's secret CALLER_KEY is not base64: put a new one, 32 random bytes in base64, with `openssl rand -base64 32 | npx wrangler secret put CALLER_KEY`",
+      });
+      expect(log).toHaveBeenCalledWith(expect.stringContaining("CALLER_KEY is not base64"));
+      expect(JSON.stringify(log.mock.calls)).not.toContain("not base64!");
+    } finally {
+      log.mockRestore();
+    }
   });
 });
 

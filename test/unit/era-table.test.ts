@@ -1,15 +1,12 @@
 // The era table routes each version it lists to its row, and src/index.ts's rows list exactly the
 // versions server/discover names: adding a revision is one folder and one row (docs/architecture.md).
-import { describe, it, vi } from "vitest";
+import { describe, it } from "vitest";
 import { eraTable, routeByEra, type EraAdapter } from "../../src/eras";
 import { readSettings } from "../../src/config";
 import type { McpRequest } from "../../src/http/mcp-endpoint";
 import { mcp20251125 } from "../../src/mcp-2025-11-25";
 import { mcp20260728 } from "../../src/mcp-2026-07-28";
 import { SUPPORTED_VERSIONS } from "../../src/mcp-2026-07-28/protocol";
-
-// The real rows reach the pages (HTML the Worker bundles as text), which plain Node cannot import.
-vi.mock("../../src/pages", () => ({ readPage: () => "" }));
 
 type Call = { revision: string; route: "post" | "get" | "delete"; message?: string };
 

@@ -4,11 +4,11 @@ import { describe, it } from "vitest";
 import { decodeCursor, encodeCursor } from "../../src/events/cursor";
 import { fieldsMatch } from "../../src/events/event-type";
 import { canonicalJson, subscriptionId } from "../../src/events/subscription-id";
-import { statusChanges } from "../../src/events/task-events";
+import { statusChanges, taskEventsObserver } from "../../src/events/task-events";
 import { signingSecrets } from "../../src/events/webhook-deliveries";
 import { createJobContext } from "../../src/jobs/job-context";
 import type { EmitRequest } from "../../src/jobs/emit";
-import type { TaskEvent, TaskRecord } from "../../src/core";
+import { PER_TASK_PRINCIPAL, type TaskEvent, type TaskRecord } from "../../src/core";
 import deployFinished from "../../src/event-types/deploy-finished";
 import { MemoryTables, memoryHost } from "./memory-host";
 
@@ -159,5 +159,30 @@ describe("secret rotation", () => {
     const sub = { secret: "new", previousSecret: "old", previousUntil: 2000 };
     expect(signingSecrets(sub, 1000)).toEqual(["new", "old"]);
     expect(signingSecrets(sub, 3000)).toEqual(["new"]);
+  });
+});
+
+describe('task.status of the per-task principal (durableTasks({ principal: "per-task" }))', () => {
+  it("is not written: nobody may read an owner's log where every caller is one principal", async ({ expect }) => {
+    const logs: string[] = [];
+    // Only getByName is reached; the observer's other context parts are untouched here.
+    const env = {
+      EVENTS: Object.assign(Object.create(null), {
+        getByName: (name: string) => {
+          logs.push(name);
+          return { append: async () => 0 };
+        },
+      }),
+    };
+    const context = (principal: string) =>
+      Object.assign(Object.create(null), {
+        env,
+        record: record({ principal, status: "working" }),
+        events: [statusEvent(1, "working")],
+      });
+    await taskEventsObserver(context(PER_TASK_PRINCIPAL));
+    expect(logs).toEqual([]);
+    await taskEventsObserver(context("alice"));
+    expect(logs).toEqual([JSON.stringify(["task.status", "alice"])]);
   });
 });

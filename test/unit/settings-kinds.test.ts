@@ -147,8 +147,31 @@ describe("URLs and text", () => {
   });
 
   it("never repeats a secret's value, and cuts a long value short", () => {
-    expect(problemsOf({ WEBHOOK_SECRET: true })).toEqual([`WEBHOOK_SECRET is set to a value, but must be text${FIX}`]);
+    expect(problemsOf({ WEBHOOK_SECRET: true })).toEqual([
+      "WEBHOOK_SECRET is set to a value, but must be text; put a new one with `wrangler secret put WEBHOOK_SECRET` (for wrangler dev: .dev.vars or --var).",
+    ]);
     const [long] = problemsOf({ TRANSITION_LOG: "x".repeat(500) });
     expect(long).toBe(`TRANSITION_LOG is "${"x".repeat(38)}…, but must be \`lines\` or \`batched\`${FIX}`);
+  });
+});
+
+describe("a key in base64 (CALLER_KEY, CALLER_KEY_PREVIOUS)", () => {
+  const key = (bytes: number) => btoa(String.fromCharCode(...new Uint8Array(bytes).fill(7)));
+  const refusal = (name: string) =>
+    `${name} is set to a value, but must be 32 random bytes in base64 (\`openssl rand -base64 32\`); put a new one with \`wrangler secret put ${name}\` (for wrangler dev: .dev.vars or --var).`;
+
+  it("takes 32 bytes of base64, and unset", () => {
+    expect(problemsOf({ CALLER_KEY: key(32), CALLER_KEY_PREVIOUS: ` ${key(32)}\n` })).toEqual([]);
+    expect(problemsOf({})).toEqual([]);
+  });
+
+  it("refuses another length, text that is not base64 and a hex key, naming the secret and the fix, never the value", () => {
+    const hex = "ab".repeat(32); // openssl rand -hex 32: valid base64 of 48 bytes
+    for (const value of [key(16), "not base64!", hex]) {
+      const problems = problemsOf({ CALLER_KEY: value });
+      expect(problems).toEqual([refusal("CALLER_KEY")]);
+      expect(problems.join("")).not.toContain(value);
+    }
+    expect(problemsOf({ CALLER_KEY_PREVIOUS: key(31) })).toEqual([refusal("CALLER_KEY_PREVIOUS")]);
   });
 });

@@ -10,6 +10,7 @@ import type { AdapterStateEntry, OpenStateEntry } from "../object/adapter-state"
 import type { TaskObjectBase } from "../object/task-object";
 import { callFingerprint } from "../model/call-fingerprint";
 import { isTaskId, newTaskId, taskObjectName } from "../model/ids";
+import { isPerTaskPrincipal, PER_TASK_NO_IDEMPOTENCY_KEY } from "../model/per-task";
 import { newTask } from "../model/machine";
 import { JobDispatch } from "./job-dispatch";
 import type { JobMessage } from "./job-message";
@@ -48,7 +49,9 @@ export type CreateTaskResponse =
   | { ok: true; snapshot: TaskSnapshot; created: boolean }
   | { ok: false; reason: "cap"; message: string }
   /** The idempotency key belongs to another call (another tool, or other arguments): nothing was created. */
-  | { ok: false; reason: "key_conflict"; message: string };
+  | { ok: false; reason: "key_conflict"; message: string }
+  /** A key where every caller is one principal (model/per-task.ts): it would name another caller's task. */
+  | { ok: false; reason: "key_unscoped"; message: string };
 
 /** A task's events after some point, then live ones until it ends. */
 export interface TaskFeed extends Omit<Feed<TaskEvent>, "meta"> {
@@ -123,6 +126,8 @@ export class TaskGateway {
   async create(request: CreateTaskRequest): Promise<CreateTaskResponse> {
     const { settings } = this;
     const createdAt = Date.now();
+    if (request.idempotencyKey !== undefined && isPerTaskPrincipal(this.principal))
+      return { ok: false, reason: "key_unscoped", message: PER_TASK_NO_IDEMPOTENCY_KEY };
     // An idempotency key needs the index's own answer: it may name a task that exists.
     if (request.idempotencyKey === undefined) {
       const maxActive = settings.maxActiveTasksPerPrincipal;
@@ -282,11 +287,14 @@ export class TaskGateway {
   }
 
   async list(cursor: string | undefined, limit = 50): Promise<TaskPage | undefined> {
+    // Every caller's tasks are this principal's: its list would be everyone's (the surfaces refuse in words first).
+    if (isPerTaskPrincipal(this.principal)) return { tasks: [] };
     return this.index().list(cursor, limit);
   }
 
   /** `list` with each task's tool name. Undefined for a malformed cursor. */
   async listEntries(cursor: string | undefined, limit = 50): Promise<TaskEntryPage | undefined> {
+    if (isPerTaskPrincipal(this.principal)) return { entries: [] };
     return this.index().listEntries(cursor, limit);
   }
 

@@ -5,7 +5,7 @@ import {
   GetTaskRequestSchema,
   ListTasksRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { isTerminal } from "../../core";
+import { isPerTaskPrincipal, isTerminal, PER_TASK_NO_LISTING } from "../../core";
 import { ErrorCode, ProtocolError, taskNotFound } from "../../protocol/errors";
 import { finalResult } from "../../protocol/task-results";
 import { cancelTask, requireTask, taskPage } from "../../protocol/tasks";
@@ -41,6 +41,8 @@ export function registerTaskHandlers(server: SdkServer, ctx: McpContext): void {
   });
 
   server.setRequestHandler(ListTasksRequestSchema, async (request) => {
+    // Where every caller is one principal, its list would be everyone's tasks (core/model/per-task.ts).
+    if (isPerTaskPrincipal(ctx.principal)) throw new ProtocolError(ErrorCode.InvalidRequest, PER_TASK_NO_LISTING);
     const { page } = await taskPage(ctx.gateway, request.params, "tasks/list");
     return { tasks: page.tasks, ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }) };
   });

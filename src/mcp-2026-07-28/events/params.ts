@@ -4,7 +4,8 @@
  */
 import * as z from "zod";
 import { decodeCursor, type Position } from "../../events/cursor";
-import { eventNotFound, invalidEventParams, unsupported } from "../../events/errors";
+import { eventNotFound, forbidden, invalidEventParams, unsupported } from "../../events/errors";
+import { isPerTaskPrincipal } from "../../core";
 import type { DeliveryMode, EventType } from "../../events/event-type";
 import { servedEventTypes } from "../../events/event-set";
 import { eventLog, MISSING_BINDING } from "../../events/event-logs";
@@ -57,6 +58,11 @@ export function subject(name: string, rawArgs: unknown, cursor: unknown, mode: D
 
 /** The log of `type` for this caller, or a clear error when the Worker binds none. */
 export function logFor(ctx: Context20260728, type: EventType) {
+  // Where every caller is one principal, an owner's occurrences would be everyone's (core/model/per-task.ts).
+  if (type.audience === "owner" && isPerTaskPrincipal(ctx.principal))
+    throw forbidden(
+      `"${type.name}" tells a caller of its own tasks, and this server has no sign-in, so it cannot tell whose they are. Follow a task by its id (tasks/get, or the task:// link its answer carried).`,
+    );
   const log = eventLog(ctx.env, type, ctx.principal);
   if (!log) throw unsupported(`Events are not available: ${MISSING_BINDING}.`, { feature: "events" });
   return log;

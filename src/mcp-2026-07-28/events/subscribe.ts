@@ -7,6 +7,7 @@
 import * as z from "zod";
 import { callbackFailed, exhausted, forbidden, invalidEventParams } from "../../events/errors";
 import { canonicalJson, subscriptionId } from "../../events/subscription-id";
+import { isPerTaskPrincipal } from "../../core";
 import { ANONYMOUS_PRINCIPAL } from "../../http/origin";
 import type { JsonObject } from "../../json";
 import { checkDestination } from "../../webhooks/destination";
@@ -43,7 +44,8 @@ function checkSecret(secret: string): void {
 function checkCallback(ctx: Context20260728, url: string): void {
   const destination = checkDestination(url, ctx.settings.webhooks);
   if (!destination.ok) throw invalidEventParams(`delivery.url is refused: ${destination.reason}.`);
-  if (ctx.principal === ANONYMOUS_PRINCIPAL && !isLoopbackHost(destination.url.hostname))
+  const signedIn = ctx.principal !== ANONYMOUS_PRINCIPAL && !isPerTaskPrincipal(ctx.principal);
+  if (!signedIn && !isLoopbackHost(destination.url.hostname))
     throw forbidden(
       "webhook subscriptions need an authenticated principal (an API key or OAuth); without one, use events/poll or events/stream.",
     );

@@ -36,6 +36,9 @@ const withoutComments = (text: string) => text.replace(/^\s*\/\/.*$/gm, "");
 
 const installs = new Map<string, Promise<string>>();
 
+/** Versions to install in place of the ones an example names (a peer range's ends: peer-ranges.test.ts). */
+export type Pins = Readonly<Record<string, string>>;
+
 /**
  * A copy of `folder` with its dependencies installed and `mcp-task-worker` taken from the tarball,
  * shared by every process of a run (and the next run, while neither changes): its folder is named
@@ -45,18 +48,21 @@ const installs = new Map<string, Promise<string>>();
  * do not each run `npm install` at the same moment. Dev dependencies are left out: wrangler and
  * tsc are this checkout's (the dev server runs wrangler from here, with the copy's config).
  */
-function installedCopy(folder: string): Promise<string> {
-  let copy = installs.get(folder);
+function installedCopy(folder: string, pins: Pins = {}): Promise<string> {
+  const key = `${folder}\0${JSON.stringify(pins)}`;
+  let copy = installs.get(key);
   if (copy === undefined) {
-    copy = install(folder);
-    installs.set(folder, copy);
+    copy = install(folder, pins);
+    installs.set(key, copy);
   }
   return copy;
 }
 
-/** A hash of the tarball's path (itself named by the packed files) and every file of `folder`. */
-function copyKey(tarball: string, folder: string): string {
+/** A hash of the tarball's path (itself named by the packed files), the pins and every file of `folder`. */
+function copyKey(tarball: string, folder: string, pins: Pins): string {
   const hash = createHash("sha256").update(tarball).update("\0");
+  // Unpinned copies keep the key they had before pins existed.
+  if (Object.keys(pins).length > 0) hash.update(JSON.stringify(pins)).update("\0");
   const files = readdirSync(folder, { recursive: true, withFileTypes: true })
     .filter((entry) => entry.isFile() && !join(entry.parentPath, entry.name).includes("/node_modules"))
     .map((entry) => join(entry.parentPath, entry.name))
@@ -65,10 +71,10 @@ function copyKey(tarball: string, folder: string): string {
   return hash.digest("hex").slice(0, 16);
 }
 
-async function install(folder: string): Promise<string> {
+async function install(folder: string, pins: Pins): Promise<string> {
   const tarball = await packageTarball();
   const home = join(tmpdir(), "mcp-task-worker-adopters");
-  const dir = join(home, `${basename(folder)}-${copyKey(tarball, folder)}`);
+  const dir = join(home, `${basename(folder)}-${copyKey(tarball, folder, pins)}`);
   if (existsSync(dir)) return dir;
   mkdirSync(home, { recursive: true });
   const staging = mkdtempSync(join(home, "installing-"));
@@ -77,6 +83,7 @@ async function install(folder: string): Promise<string> {
   const manifest = ManifestSchema.parse(JSON.parse(readFileSync(path, "utf8")));
   if (manifest.dependencies["mcp-task-worker"] === undefined)
     throw new Error(`${folder}/package.json does not depend on mcp-task-worker by name`);
+  Object.assign(manifest.dependencies, pins);
   manifest.dependencies["mcp-task-worker"] = `file:${tarball}`;
   writeFileSync(path, JSON.stringify(manifest, null, 2));
   // The registry is reachable, and npm's cache holds what this checkout installed already.
@@ -93,20 +100,21 @@ async function install(folder: string): Promise<string> {
 }
 
 /** The installed copy of the example in `dir` (relative to the repo root): its own files, the tarball's package. */
-export const installedExample = (dir: string): Promise<string> => installedCopy(join(ROOT, dir));
+export const installedExample = (dir: string, pins: Pins = {}): Promise<string> => installedCopy(join(ROOT, dir), pins);
 
 /**
  * A wrangler config for the adopter in `dir` (relative to the repo root) that `wrangler dev --config`
- * runs: its own config with `main` made absolute, in an installed copy when `dir` has a package.json;
- * `edit` changes it further (a test of a mistaken config).
+ * runs: its own config with `main` made absolute, in an installed copy when `dir` has a package.json
+ * (with `pins`' versions in place of its own); `edit` changes it further (a test of a mistaken config).
  */
 export async function adopterConfig(
   dir: string,
   edit: (config: Record<string, unknown>) => Record<string, unknown> = (c) => c,
+  pins: Pins = {},
 ): Promise<string> {
   const source = join(ROOT, dir);
   const installed = existsSync(join(source, "package.json"));
-  const folder = installed ? await installedCopy(source) : source;
+  const folder = installed ? await installedCopy(source, pins) : source;
   const own = ConfigSchema.parse(JSON.parse(withoutComments(readFileSync(join(folder, "wrangler.jsonc"), "utf8"))));
   // A fixture's config is written elsewhere (below): its relative `alias` paths are made absolute.
   const alias =

@@ -41,6 +41,8 @@ function edgeHeaders({ int, pick }: Dice, body: string | undefined): Record<stri
   if (token !== undefined) headers["Authorization"] = `Bearer ${token}`;
   if (int(6) === 0) headers["Host"] = "evil.example";
   if (int(6) === 0) headers["Origin"] = "https://evil.example";
+  // The wrappers' task-link probe (src/adopt/task-link.ts), sent by anyone.
+  if (int(6) === 0) headers["mcp-task-worker-probe"] = "1";
   if (body !== undefined && int(2) === 0) headers["Content-Length"] = String(Buffer.byteLength(body));
   return headers;
 }

@@ -13,7 +13,10 @@ export const EXAMPLES = [
   "examples/sdk-v1-handler",
 ];
 
+/** Tests' own adopters with a package.json of their own: installed the same way, not checked as examples. */
+const INSTALLED_FIXTURES = ["test/fixtures/adopter-authless"];
+
 export default async function setup(): Promise<void> {
   // One after another: three npm installs at once cost more than the three in a row.
-  for (const example of EXAMPLES) await installedExample(example);
+  for (const example of [...EXAMPLES, ...INSTALLED_FIXTURES]) await installedExample(example);
 }

@@ -24,7 +24,10 @@ export const EXTERNAL = [
   "test/e2e/adopt-mcp-agent.test.ts",
   "test/e2e/adopt-dual-lane.test.ts",
   "test/e2e/adopt-sdk-v1-handler.test.ts",
+  // A fixture of its own installed from the tarball (test/fixtures/adopter-authless), two servers.
+  "test/e2e/adopt-authless.test.ts",
   "test/e2e/adopt-fuzz.test.ts",
+  "test/e2e/adopt-origin.test.ts",
   // Cloudflare's local Workflows engine under wrangler dev, with restarts, and the two longest
   // crash-recovery files beyond recovery.test.ts (several SIGKILLs each), which stays in npm test.
   "test/e2e/workflows.test.ts",
@@ -40,6 +43,11 @@ export const EXTERNAL = [
   // Other Workers on the package (test/fixtures), on wrangler dev, with restarts and long sleeps.
   "test/e2e/adopt-questions.test.ts",
   "test/e2e/adopt-caller.test.ts",
+  "test/e2e/adopt-caller-key.test.ts",
   "test/e2e/concurrency.test.ts",
   "test/e2e/examples-installed.test.ts",
+  // examples/dual-lane installed at each end of the agents and zod peer ranges (two installs).
+  "test/e2e/peer-ranges.test.ts",
+  // docs/adopting.md's listing in a copy of an installed example.
+  "test/e2e/adopting-listing.test.ts",
 ];

@@ -171,6 +171,7 @@ module.exports = {
     parser: "swc",
     doNotFollow: { path: "(^|/)node_modules/" },
     builtInModules: { add: ["cloudflare:workers", "cloudflare:workflows"] },
+    tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["workerd", "worker", "import", "types", "default"],

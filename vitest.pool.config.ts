@@ -23,6 +23,8 @@ export default defineConfig({
       },
     }),
   ],
+  // "mcp-task-worker" is this checkout's source (tsconfig.json "paths"), not the published build.
+  resolve: { tsconfigPaths: true },
   test: {
     include: ["test/pool/**/*.test.ts"],
     // One runner for every file: a runner's start (loading src/ and its dependencies into workerd)

@@ -37,6 +37,8 @@ export default defineConfig({
   // The core's one face (and the package's) also exports the TaskObject, whose base class only the
   // Workers runtime has, and the package's TaskWorkflow, whose base is the runtime's WorkflowEntrypoint.
   resolve: {
+    // "mcp-task-worker" is this checkout's source (tsconfig.json "paths"), not the published build.
+    tsconfigPaths: true,
     alias: {
       "cloudflare:workers": new URL("test/unit/cloudflare-workers.ts", import.meta.url).pathname,
       "cloudflare:workflows": new URL("test/unit/cloudflare-workflows.ts", import.meta.url).pathname,

@@ -2,11 +2,10 @@
  * What the Deploy to Cloudflare button and `wrangler deploy` read (docs/deploying.md): every secret in
  * .dev.vars.example is described in package.json `cloudflare.bindings`, the one the button asks for
  * fails closed with its placeholder, every queue is provisionable (it has a producer), and a
- * newcomer's Node is judged before the install (scripts/check-node.cjs). Plain Node tests, beside
+ * newcomer's Node is judged at the install (package.json devEngines). Plain Node tests, beside
  * the e2e suite for its Node types.
  */
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { unstable_readConfig } from "wrangler";
 import { describe, it } from "vitest";
@@ -17,6 +16,8 @@ const ROOT = resolve(import.meta.dirname, "../..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const pkg = JSON.parse(read("package.json")) as {
   engines: { node: string };
+  devEngines: unknown;
+  scripts: Record<string, string>;
   cloudflare: { bindings: Record<string, { description: string }> };
 };
 
@@ -88,31 +89,22 @@ describe("wrangler.toml for wrangler deploy", () => {
   });
 });
 
-describe("the Node check (prepare)", () => {
-  const { verdict, usersNode } = createRequire(import.meta.url)(join(ROOT, "scripts/check-node.cjs")) as {
-    verdict: (version: string) => { stop: boolean; message: string };
-    usersNode: (userAgent: string | undefined, fallback: string) => string;
-  };
-
-  it("judges the Node npm runs on (its user agent), not the Node 22 on the script's PATH", ({ expect }) => {
-    expect(usersNode("npm/11.19.1 node/v20.20.2 linux x64 workspaces/false", "22.23.3")).toBe("20.20.2");
-    expect(usersNode(undefined, "22.23.3")).toBe("22.23.3");
+describe("the Node check (devEngines), and nothing run at install", () => {
+  it("npm stops a clone's install and scripts on a Node older than anything tried (devEngines)", ({ expect }) => {
+    // Read on the project's own install and `npm run` only, never when the package is a dependency.
+    expect(pkg.devEngines).toEqual({ runtime: { name: "node", version: ">=18.0.0", onFail: "error" } });
   });
 
-  it("stops an install on a Node too old to run it, saying what to install", ({ expect }) => {
-    expect(verdict("16.20.2")).toMatchObject({ stop: true, message: expect.stringContaining("install Node 22") });
-  });
-
-  it("tells a Node below wrangler's floor that npm scripts work and what a bare wrangler needs", ({ expect }) => {
-    expect(verdict("20.20.2")).toMatchObject({ stop: false, message: expect.stringContaining("nvm use") });
-    expect(verdict("22.11.0").message).toContain("22.12");
-  });
-
-  it("says nothing from wrangler's floor on, which engines and .nvmrc name too", ({ expect }) => {
-    expect(verdict("22.12.0")).toEqual({ stop: false, message: "" });
-    expect(verdict("24.1.0")).toEqual({ stop: false, message: "" });
+  it("names wrangler's floor in engines (npm's EBADENGINE warning at install) and .nvmrc", ({ expect }) => {
+    // A warning, not a stop: npm scripts run on the Node 22 the `node` devDependency brings (docs/local-dev.md).
     expect(pkg.engines.node).toBe(">=22.12.0");
     expect(read(".nvmrc").trim()).toBe("22");
+  });
+
+  it("has no install-time script, which npm 11 warns about in a consumer's install", ({ expect }) => {
+    for (const script of ["preinstall", "install", "postinstall", "prepare"]) {
+      expect(pkg.scripts[script], script).toBeUndefined();
+    }
   });
 });
 

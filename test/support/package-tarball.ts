@@ -11,8 +11,20 @@ import { join, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 
 const ROOT = resolve(import.meta.dirname, "../..");
-/** What package.json's `files` takes from (the tarball's sources), and the manifest itself. */
-const PACKED = ["src", "dist/pages", "package.json", "README.md", "CHANGELOG.md"];
+/**
+ * What the tarball is made from: the built pages, the sources and settings of the package's build
+ * (npm `prepack` runs tsdown, which writes dist/lib), the manifest.
+ */
+const PACKED = [
+  "src",
+  "dist/pages",
+  "tsdown.config.ts",
+  "scripts/package-entries.ts",
+  "tsconfig.json",
+  "package.json",
+  "README.md",
+  "CHANGELOG.md",
+];
 
 /** The files at `path` (a file, or a folder's files at any depth), relative to the root. */
 function filesUnder(path: string): string[] {
@@ -38,7 +50,7 @@ function contentKey(): string {
 
 let packed: Promise<string> | undefined;
 
-/** The .tgz of this checkout (built pages included: `npm pack` runs the `prepack` build). */
+/** The .tgz of this checkout (built: `npm pack` runs the `prepack` build of the pages and the package). */
 export function packageTarball(): Promise<string> {
   packed ??= pack();
   return packed;

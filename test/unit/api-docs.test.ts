@@ -1,13 +1,15 @@
-// docs/api.md's tables of exports are the package's faces (its `exports`: src/package/index.ts,
-// src/adopt/index.ts, src/adopt/mcp-agent-index.ts): every name an entry exports has a row saying its
-// stability, and every name a row gives is exported.
+// docs/api.md's tables of exports are the package's faces (its `exports`, built from src/package/index.ts,
+// src/adopt/index.ts, src/adopt/mcp-agent-index.ts: scripts/package-entries.ts): every name an entry
+// exports has a row saying its stability, and every name a row gives is exported. In this checkout each
+// subpath resolves to its source (tsconfig.json "paths"), the template's imports included.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import * as z from "zod";
+import { packageEntries } from "../../scripts/package-entries.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const page = readFileSync(resolve(ROOT, "docs/api.md"), "utf8");
-const manifest = JSON.parse(readFileSync(resolve(ROOT, "package.json"), "utf8")) as { exports: Record<string, string> };
 
 /** An entry's names: it is re-exports only (`export { a, type B } from "…"`, `export type { … }`). */
 const exportsOf = (source: string): string[] =>
@@ -40,7 +42,17 @@ for (const section of subpathSections) {
   if (subpath) tables.set(`./${subpath}`, section);
 }
 
-const entries = Object.entries(manifest.exports).filter(([path]) => path !== "./package.json");
+const entries = packageEntries(ROOT).map((entry) => [entry.subpath, entry.source] as const);
+
+it("tsconfig.json's paths resolve each subpath to the source its build is made from", () => {
+  const Tsconfig = z.object({ compilerOptions: z.object({ paths: z.record(z.string(), z.array(z.string())) }) });
+  // tsconfig.json allows comments: whole-line ones only, as it writes them.
+  const text = readFileSync(resolve(ROOT, "tsconfig.json"), "utf8").replace(/^\s*\/\/.*$/gm, "");
+  const { paths } = Tsconfig.parse(JSON.parse(text)).compilerOptions;
+  expect(paths).toEqual(
+    Object.fromEntries(entries.map(([path, file]) => [`mcp-task-worker${path.slice(1)}`, [`./${file}`]])),
+  );
+});
 
 describe.each(entries)("docs/api.md's exports of %s", (path, file) => {
   const source = readFileSync(resolve(ROOT, file), "utf8");

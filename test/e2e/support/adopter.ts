@@ -5,7 +5,7 @@
  *   and `npm install`s the packed tarball (test/support/package-tarball.ts) in place of the
  *   `mcp-task-worker` it names: the package as npm would publish it (`npm run test:external`);
  * - a fixture with none lies inside this package, so `mcp-task-worker/agents` resolves to
- *   src/adopt by self-reference through `exports`, as the template's own import does (`npm test`).
+ *   src/adopt through the root tsconfig.json `paths`, as the template's own import does (`npm test`).
  * The adopter's own files always import the package by name.
  */
 import { createHash } from "node:crypto";

@@ -3,12 +3,13 @@
  * its folder is laid out by the caller, then it installs, type-checks, bundles with
  * `wrangler deploy --dry-run`, and `wrangler dev` serves a task-augmented call to its end in both
  * eras. package-consumer.test.ts runs it on a minimal Worker of its own, template-on-package.test.ts
- * on the template cut down to the five paths docs/api.md names.
+ * on the template cut down to the five paths docs/api.md names. The package is its build (dist/lib, its
+ * bundled .d.ts): a consumer's tsc never compiles the package's TypeScript source.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe, type ExpectStatic, it } from "vitest";
 import { createTaskSessionFromClient, resultFromTaskOutcome } from "@modelcontextprotocol/ext-tasks/client";
 import type { JsonValue } from "@modelcontextprotocol/ext-tasks/core";
 import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -31,16 +32,26 @@ export interface ConsumerOptions {
    * or this checkout's (same versions) for a consumer that declares none.
    */
   toolchain: "own" | "checkout";
-  /**
-   * Whether the program has @types/node (a devDependency named in the tsconfig's `types`): the
-   * package declares the one Node module it uses (src/jobs/async-hooks.d.ts) so either way checks.
-   */
+  /** Whether the program has @types/node (a devDependency named in the tsconfig's `types`): either way checks. */
   nodeTypes: boolean;
+  /**
+   * Type-checks also with tsconfig.strictest.json (the strictest common flags, skipLibCheck off),
+   * tsconfig.workers-types.json (the same on @cloudflare/workers-types) and tsconfig.entries.json
+   * (every entry's .d.ts), each with TypeScript 7 (the toolchain's) and TypeScript 5 (the consumer's
+   * `typescript-5` devDependency).
+   */
+  strictest?: boolean;
   /** A tool the consumer serves, called with task augmentation in each era, and its text. */
   call: { name: string; arguments: Record<string, JsonValue>; text: string };
   /** More tests against the served consumer's URL (registered inside its `describe`). */
   served?: (url: () => string) => void;
 }
+
+/** The consumer's strictest tsconfigs (test/fixtures/consumer), each with where its runtime's types come from. */
+const STRICTEST = {
+  "tsconfig.strictest.json": "`wrangler types`",
+  "tsconfig.workers-types.json": "@cloudflare/workers-types",
+};
 
 /** Registers the whole suite for one consumer. */
 export function describeConsumer(options: ConsumerOptions): void {
@@ -73,34 +84,90 @@ export function describeConsumer(options: ConsumerOptions): void {
       if (dir) rmSync(dir, { recursive: true, force: true });
     });
 
-    it("installs the package from its tarball, with no tests, benches or fixtures in it", ({ expect }) => {
+    it("installs the package from its tarball: its build, no TypeScript source, tests, benches or fixtures", ({
+      expect,
+    }) => {
       const installed = join(dir, "node_modules/mcp-task-worker");
-      expect(JSON.parse(readFileSync(join(installed, "package.json"), "utf8"))).toMatchObject({
+      const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
+      expect(manifest).toMatchObject({
         name: "mcp-task-worker",
-        exports: { ".": "./src/package/index.ts" },
+        exports: { ".": { types: "./dist/lib/package/index.d.ts", default: "./dist/lib/package/index.js" } },
       });
-      for (const absent of ["test", "bench", "ui", "docs", "scripts", "src/tools", "src/event-types", "src/index.ts"]) {
+      // Nothing runs at install: npm 11 warns about (and will block) a dependency's install scripts.
+      for (const script of ["preinstall", "install", "postinstall", "prepare"]) {
+        expect(manifest.scripts?.[script], script).toBeUndefined();
+      }
+      for (const absent of [
+        "test",
+        "bench",
+        "ui",
+        "docs",
+        "scripts",
+        "src/package",
+        "src/adopt",
+        "src/core",
+        "src/index.ts",
+      ]) {
         expect(existsSync(join(installed, absent)), absent).toBe(false);
       }
+      // The only source shipped: the bundle stand-ins a consumer's wrangler `alias` names (docs/bundle.md).
+      const sources = readdirSync(join(installed, "src"), { recursive: true, encoding: "utf8" });
+      expect(sources.filter((file) => file.endsWith(".ts") && !file.startsWith("shims/"))).toEqual([]);
       expect(existsSync(join(installed, "dist/pages/console.html"))).toBe(true);
-      expect(existsSync(join(installed, "src/jobs/async-hooks.d.ts"))).toBe(true);
+      expect(existsSync(join(installed, "dist/lib/package/index.js"))).toBe(true);
     });
 
-    it(`type-checks with tsc (strict, the package's TypeScript source included, ${options.nodeTypes ? "with" : "without"} @types/node)`, async ({
+    /** tsc's run on `tsconfig`: its program (no file of the package's source in it), then the check. */
+    async function typeChecks(expect: ExpectStatic, tsc: string[], tsconfig: string): Promise<void> {
+      const list = await tool([...tsc, "--noEmit", "--listFilesOnly", "-p", join(dir, tsconfig)]);
+      expect(list.code, list.output).toBe(0);
+      expect(list.output).toContain("node_modules/mcp-task-worker/dist/lib/package/index.d.ts");
+      expect(list.output).not.toMatch(/node_modules\/mcp-task-worker\/src\//);
+      expect(list.output.includes("node_modules/@types/node/"), list.output).toBe(options.nodeTypes);
+      const checked = await tool([...tsc, "--noEmit", "-p", join(dir, tsconfig)]);
+      expect(checked.code, `${tsc.join(" ")} -p ${tsconfig}:\n${checked.output}`).toBe(0);
+    }
+
+    it(`type-checks with tsc (strict, the package's .d.ts, ${options.nodeTypes ? "with" : "without"} @types/node)`, async ({
       expect,
     }) => {
       const types = await tool(["wrangler", "types"]);
       expect(types.code, types.output).toBe(0);
-      const tsconfig = join(dir, "tsconfig.json");
-      const check = await tool(["tsc", "--noEmit", "--listFilesOnly", "-p", tsconfig]);
-      expect(check.code, check.output).toBe(0);
-      // The program is the one described: the package's declaration of node:async_hooks is in it,
-      // and Node's own types are in it exactly when the consumer has them.
-      expect(check.output).toContain("node_modules/mcp-task-worker/src/jobs/async-hooks.d.ts");
-      expect(check.output.includes("node_modules/@types/node/"), check.output).toBe(options.nodeTypes);
-      const checked = await tool(["tsc", "--noEmit", "-p", tsconfig]);
-      expect(checked.code, checked.output).toBe(0);
+      await typeChecks(expect, ["tsc"], "tsconfig.json");
     });
+
+    if (options.strictest) {
+      const typescripts = { "TypeScript 7": ["tsc"], "TypeScript 5": ["node", "node_modules/typescript-5/bin/tsc"] };
+      for (const [version, tsc] of Object.entries(typescripts)) {
+        for (const [tsconfig, runtime] of Object.entries(STRICTEST)) {
+          it(`type-checks with ${version}, the strictest common flags and skipLibCheck off, on ${runtime}`, async ({
+            expect,
+          }) => {
+            // The `wrangler types` test above writes worker-configuration.d.ts, unless a filter left it out.
+            if (!existsSync(join(dir, "worker-configuration.d.ts"))) {
+              const types = await tool(["wrangler", "types"]);
+              expect(types.code, types.output).toBe(0);
+            }
+            await typeChecks(expect, tsc, tsconfig);
+          });
+        }
+
+        it(`${version}: every entry's .d.ts, the agents lanes' included, has no error under the strictest flags`, async ({
+          expect,
+        }) => {
+          const checked = await tool([...tsc, "--noEmit", "-p", join(dir, "tsconfig.entries.json")]);
+          // The peers' own .d.ts (agents, the SDKs) fail these flags by themselves: only ours count.
+          const ours = checked.output.split("\n").filter((line) => /mcp-task-worker\/.*error TS/.test(line));
+          expect(ours, checked.output).toEqual([]);
+          // The program held them all (and the check ran: a missing tsconfig is an error outside the package).
+          const list = await tool([...tsc, "--noEmit", "--listFilesOnly", "-p", join(dir, "tsconfig.entries.json")]);
+          expect(list.code, list.output).toBe(0);
+          for (const entry of ["package/index", "adopt/index", "adopt/mcp-agent-index"]) {
+            expect(list.output).toContain(`node_modules/mcp-task-worker/dist/lib/${entry}.d.ts`);
+          }
+        });
+      }
+    }
 
     it("bundles with `wrangler deploy --dry-run`", async ({ expect }) => {
       const out = join(dir, ".out");

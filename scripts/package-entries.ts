@@ -2,7 +2,7 @@
  * The package's entries, read from package.json "exports", the one list (docs/api.md, "Built
  * output"): a subpath's built file names its source, "./dist/lib/adopt/index.js" built from
  * "src/adopt/index.ts".
- * tsdown.config.ts builds them; tests check the docs and tsconfig.json "paths" against them.
+ * scripts/build-package.ts builds them; tests check the docs and tsconfig.json "paths" against them.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";

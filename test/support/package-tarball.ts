@@ -13,14 +13,16 @@ import { promisify } from "node:util";
 const ROOT = resolve(import.meta.dirname, "../..");
 /**
  * What the tarball is made from: the built pages, the sources and settings of the package's build
- * (npm `prepack` runs tsdown, which writes dist/lib), the manifest.
+ * (npm `prepack` runs scripts/build-package.ts, which writes dist/lib), the manifest.
  */
 const PACKED = [
   "src",
   "dist/pages",
-  "tsdown.config.ts",
+  "scripts/build-package.ts",
   "scripts/package-entries.ts",
   "tsconfig.json",
+  "tsconfig.build.json",
+  "worker-configuration.d.ts",
   "package.json",
   "README.md",
   "CHANGELOG.md",

@@ -2,6 +2,9 @@
 import { readFileSync } from "node:fs";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
+import { packageEntries } from "./scripts/package-entries.ts";
+
+const ROOT = new URL(".", import.meta.url).pathname;
 
 /**
  * The pages the Worker imports as text modules (src/pages; wrangler's rule for `.html`), as text here
@@ -37,11 +40,15 @@ export default defineConfig({
   // The core's one face (and the package's) also exports the TaskObject, whose base class only the
   // Workers runtime has, and the package's TaskWorkflow, whose base is the runtime's WorkflowEntrypoint.
   resolve: {
-    // "mcp-task-worker" is this checkout's source (tsconfig.json "paths"), not the published build.
-    tsconfigPaths: true,
-    alias: {
-      "cloudflare:workers": new URL("test/unit/cloudflare-workers.ts", import.meta.url).pathname,
-      "cloudflare:workflows": new URL("test/unit/cloudflare-workflows.ts", import.meta.url).pathname,
-    },
+    alias: [
+      // "mcp-task-worker" and its subpaths are this checkout's source, for every importer (test/fixtures
+      // too, which tsconfig.json "paths" do not cover), never the published build, which a clone has not.
+      ...packageEntries(ROOT).map((entry) => ({
+        find: new RegExp(`^mcp-task-worker${entry.subpath.slice(1).replaceAll("/", "\\/")}$`),
+        replacement: `${ROOT}${entry.source}`,
+      })),
+      { find: "cloudflare:workers", replacement: `${ROOT}test/unit/cloudflare-workers.ts` },
+      { find: "cloudflare:workflows", replacement: `${ROOT}test/unit/cloudflare-workflows.ts` },
+    ],
   },
 });

@@ -3,6 +3,7 @@ import { env } from "cloudflare:workers";
 import { runDurableObjectAlarm, runInDurableObject } from "cloudflare:test";
 import { readSettings } from "../../src/config";
 import { TaskGateway, type TaskEvent } from "../../src/core";
+import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import { gatewayBindings } from "../../src/principals/principal-indexes";
 import { decodeEventStreamChunk } from "../../src/streams/event-stream-frames";
 import { decodeFeedMessage } from "../../src/streams/feed-frames";
@@ -282,6 +283,16 @@ describe("TaskObject.prepare and discard (the principal's id pool)", () => {
           .toArray().length,
     );
 
+  const jobTables = (stub: DurableObjectStub<TaskObject>) =>
+    runInDurableObject(stub, (_instance: TaskObject, state: DurableObjectState) =>
+      state.storage.sql
+        .exec<{ name: string }>(
+          "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT IN ('task', 'events', 'adapter_state') AND name NOT LIKE '\\_cf\\_%' ESCAPE '\\'",
+        )
+        .toArray()
+        .map((row) => row.name),
+    );
+
   it("a lookup of an unknown id creates nothing; prepare makes the empty tables ahead, and still no task", async ({
     expect,
   }) => {
@@ -290,6 +301,10 @@ describe("TaskObject.prepare and discard (the principal's id pool)", () => {
     expect(await tables(stub)).toBe(0);
     await stub.prepare();
     expect(await tables(stub)).toBe(2);
+    // A job's tables are made by their first write, not ahead: most tasks write two or three of them.
+    expect(await jobTables(stub)).toEqual([]);
+    // What an idle pooled object holds (billed as stored bytes): 20 KiB, against 64 KiB with the job's tables made ahead.
+    expect(await stub.storageBytes()).toBeLessThanOrEqual(20 * 1024);
     expect(await stub.get()).toBeUndefined();
     expect(await stub.events(0)).toEqual([]);
     expect(await storedEvents(stub)).toEqual([]);
@@ -300,6 +315,18 @@ describe("TaskObject.prepare and discard (the principal's id pool)", () => {
     await stub.prepare();
     expect((await stub.create(input)).task).toMatchObject({ taskId: input.taskId, status: "working" });
     expect(await tables(stub)).toBe(2);
+  });
+
+  it("a job's table is made by its first write, on a prepared object", async ({ expect }) => {
+    const { stub, input } = freshTask();
+    await stub.prepare();
+    await stub.create(input);
+    const stored = await runInDurableObject(stub, (instance: TaskObject) => {
+      const { memos } = TaskObjectRuntime.partsOf(instance).storage;
+      return memos.put("steps", "item-1", 1, Date.now()) && memos.get("steps", "item-1");
+    });
+    expect(stored).toEqual({ value: 1 });
+    expect(await jobTables(stub)).toEqual(["step_results"]);
   });
 
   it("discard empties an unused object, and a later create still stores the task", async ({ expect }) => {

@@ -2,10 +2,13 @@
  * The one-time move of a release 0.1 database to this schema (schema.ts; docs/api.md, "Storage
  * across versions"): 0.1 kept every memoized row in one `steps` table, told apart by prefixes.
  */
-import { CREATE, JOB_TABLES, MEMO_TABLES, SCHEMA_VERSION } from "./schema";
+import { CREATE, MEMO_TABLES, SCHEMA_VERSION, type JobTable } from "./schema";
 
 /** Release 0.1's database: its `steps` table is there (this release never creates one). */
 export const isRelease01 = (tables: ReadonlySet<string>): boolean => tables.has("task") && tables.has("steps");
+
+/** The tables release 0.1's `steps` table is split into. */
+const SPLIT_INTO: readonly JobTable[] = ["steps", "sleeps", "answers", "notes", "publishes", "pieces"];
 
 /** Release 0.1's row prefixes, each to its table; a row of any other name is kept whole as a note. */
 const MOVES: readonly { prefix: string; to: string; key?: "whole" }[] = [
@@ -24,7 +27,7 @@ const MOVES: readonly { prefix: string; to: string; key?: "whole" }[] = [
  * and a second run finds no `steps` table: it runs once per object.
  */
 export function migrateRelease01(sql: SqlStorage): void {
-  for (const table of JOB_TABLES) sql.exec(CREATE[table]);
+  for (const table of SPLIT_INTO) sql.exec(CREATE[table]);
   for (const { prefix, to } of MOVES) {
     sql.exec(
       `INSERT OR IGNORE INTO ${to} (key, value, at) SELECT substr(name, ?), value, at FROM steps WHERE substr(name, 1, ?) = ?`,

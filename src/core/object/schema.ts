@@ -30,15 +30,13 @@ export const MEMO_TABLES = {
 } as const;
 export type MemoTable = keyof typeof MEMO_TABLES;
 
-/** The tables a job writes beside its record: each created when first written (task-tables.ts). */
-export type JobTable = MemoTable | "pieces";
 /**
- * The tables a pooled object makes ahead of its task. Not `attempts`, the callbacks' nor `versions`: only a
- * job whose steps have options (that waits for a callback, whose tool has a version) writes them, made
- * then, off every other task's creation.
+ * The tables a job writes beside its record: each created when first written (task-tables.ts), by
+ * the write itself, never ahead: a pooled object makes only the task's own. Made ahead, a job's six tables tripled an
+ * idle pooled object's database and wrote 17 more rows per task, most of them for tables the task
+ * never wrote (issue 54; docs/core.md, "What an idle prepared object costs").
  */
-export const JOB_TABLES: readonly JobTable[] = ["steps", "sleeps", "answers", "notes", "publishes", "pieces"];
-
+export type JobTable = MemoTable | "pieces";
 /** Every table is created when first written: a task that never sleeps parses no `sleeps` table. */
 export const CREATE: Readonly<Record<JobTable | "task" | "events", string>> = {
   task: `CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL,

@@ -55,9 +55,12 @@ export class TaskStorage {
     this.tables.ensureSchema();
   }
 
-  /** Creates every table a task may use, ahead of its task (task-tables.ts). */
-  ensureAllTables(): void {
-    this.tables.ensureAll();
+  /**
+   * A pooled object's tables, ahead of its task: the task's own and the adapter state's, which every
+   * task writes; a job's tables are made by their first write (schema.ts).
+   */
+  prepareTables(): void {
+    this.tables.ensureSchema();
     this.state.prepare();
   }
 

@@ -90,7 +90,7 @@ export class TaskObjectBase<E extends object = object> extends TaskObjectRuntime
    * tasks/list until create() runs; discard() deletes the database of an id that was never used.
    */
   async prepare(): Promise<void> {
-    this.storage.ensureAllTables();
+    this.storage.prepareTables();
   }
 
   /** The pool dropped this id unused: delete its (empty) database. A task, once created, is never touched. */

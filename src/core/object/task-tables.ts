@@ -5,7 +5,7 @@
  * release 0.1 to this schema (release01-migration.ts).
  */
 import { isRelease01, migrateRelease01 } from "./release01-migration";
-import { CREATE, JOB_TABLES, MEMO_TABLES, type JobTable } from "./schema";
+import { CREATE, MEMO_TABLES, type JobTable } from "./schema";
 
 /** Runs `fn` in one SQLite transaction (DurableObjectStorage.transactionSync). */
 export type Transact = <T>(fn: () => T) => T;
@@ -63,15 +63,6 @@ export class TaskTables {
     this.ensureSchema();
     this.sql.exec(CREATE[table]);
     this.names.add(name);
-  }
-
-  /**
-   * Every table a task may use, made ahead of its task (a pooled object's prepare): a job that
-   * steps, sleeps or publishes then makes none on its own call's path.
-   */
-  ensureAll(): void {
-    this.ensureSchema();
-    for (const table of JOB_TABLES) this.ensure(table);
   }
 
   /** After deleteAll(): the database has no table until the next write. */

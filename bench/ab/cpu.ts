@@ -6,34 +6,12 @@
  *
  *   npm exec -- node bench/ab/cpu.ts [calls=400] [concurrency=4]
  */
-import { readdirSync, readFileSync } from "node:fs";
 import { startBenchServer } from "../support.ts";
+import { groupCpu, total } from "./group-cpu.ts";
 import { rpc, socketPool, type RpcTarget } from "../peers/client.ts";
 
 const CALLS = Number(process.argv[2] ?? 400);
 const CONCURRENCY = Number(process.argv[3] ?? 4);
-const TICK_MS = 1000 / 100; // USER_HZ
-
-/** User + system CPU ms of every process whose process group is `pgid`, by command name. */
-function groupCpu(pgid: number): Map<string, number> {
-  const byName = new Map<string, number>();
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    let stat: string;
-    try {
-      stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-    } catch {
-      continue;
-    }
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (Number(fields[2]) !== pgid) continue;
-    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
-    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * TICK_MS);
-  }
-  return byName;
-}
-
-const total = (byName: Map<string, number>): number => [...byName.values()].reduce((a, b) => a + b, 0);
 
 function perCall(before: Map<string, number>, after: Map<string, number>, calls: number): string {
   return [...after].map(([name, ms]) => `${name} ${((ms - (before.get(name) ?? 0)) / calls).toFixed(2)}`).join(", ");

@@ -31,12 +31,13 @@ export const MEMO_TABLES = {
 export type MemoTable = keyof typeof MEMO_TABLES;
 
 /**
- * The tables a job writes beside its record: each created when first written (task-tables.ts), by
- * the write itself, never ahead: a pooled object makes only the task's own. Made ahead, a job's six tables tripled an
- * idle pooled object's database and wrote 17 more rows per task, most of them for tables the task
- * never wrote (issue 54; docs/core.md, "What an idle prepared object costs").
+ * The tables a job writes beside its record: each created by its first write (task-tables.ts),
+ * never ahead. Made ahead by a pooled object, a job's six tables tripled an idle object's database
+ * and wrote 17 more rows per task, mostly for tables the task never wrote (issue 54; docs/core.md,
+ * "How the creation path is kept short").
  */
 export type JobTable = MemoTable | "pieces";
+
 /** Every table is created when first written: a task that never sleeps parses no `sleeps` table. */
 export const CREATE: Readonly<Record<JobTable | "task" | "events", string>> = {
   task: `CREATE TABLE IF NOT EXISTS task (id INTEGER PRIMARY KEY CHECK (id = 1), record TEXT NOT NULL,

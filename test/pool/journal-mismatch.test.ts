@@ -4,6 +4,7 @@
 import { describe, it, vi } from "vitest";
 import { runInDurableObject } from "cloudflare:test";
 import type { TaskObject } from "../../src/index";
+import { TaskObjectRuntime } from "../../src/core/object/runtime";
 import { taskDocument } from "../../src/protocol/task-document";
 import { freshTask, storedRecord, type TaskStub } from "./support";
 import { until } from "../until";
@@ -34,11 +35,12 @@ describe("a run that does not match its task's journal", () => {
     const { stub, input } = freshTask("external_job", { durationSeconds: 1, pollSeconds: 1 });
     await stub.prepare();
     // What an earlier deploy's run left: a step under a name the tool no longer uses.
-    await runInDurableObject(stub, (_i: TaskObject, state: DurableObjectState) => {
-      state.storage.sql.exec(
-        "INSERT INTO step_results (key, value, at) VALUES (?, ?, ?)",
+    // Written through the task's storage: a job's table is made by its first write (schema.ts).
+    await runInDurableObject(stub, (instance: TaskObject) => {
+      TaskObjectRuntime.partsOf(instance).storage.memos.put(
+        "steps",
         "submit to the old API",
-        JSON.stringify({ jobId: "old" }),
+        { jobId: "old" },
         Date.now(),
       );
     });

@@ -13,7 +13,7 @@
  */
 import { startBenchServer } from "../support.ts";
 import { rpc, socketPool, type RpcTarget } from "../peers/client.ts";
-import { groupCpu } from "./group-cpu.ts";
+import { groupCpu } from "../process-cpu.ts";
 
 const [other, callsArg, roundsArg] = process.argv.slice(2);
 if (!other) throw new Error("name the other checkout: node bench/ab/cpu-pair.ts ../before [calls] [rounds]");
@@ -30,7 +30,7 @@ const kind = process.env["CPU_PAIR_KIND"] ?? "quick";
 const params = PARAMS[kind];
 if (!params) throw new Error(`CPU_PAIR_KIND is one of ${Object.keys(PARAMS).join(", ")}`);
 
-/** The runtime's CPU: what the Worker's code and its objects cost (wrangler's own process is the same in both trees). */
+/** The runtime's CPU: what the Worker's code and its objects cost (not wrangler's proxy, the same in both trees). */
 const workerdCpu = (pgid: number): number => groupCpu(pgid).get("workerd") ?? 0;
 const settle = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

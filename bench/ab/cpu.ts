@@ -7,7 +7,7 @@
  *   npm exec -- node bench/ab/cpu.ts [calls=400] [concurrency=4]
  */
 import { startBenchServer } from "../support.ts";
-import { groupCpu, total } from "./group-cpu.ts";
+import { groupCpu, total } from "../process-cpu.ts";
 import { rpc, socketPool, type RpcTarget } from "../peers/client.ts";
 
 const CALLS = Number(process.argv[2] ?? 400);
